@@ -1,0 +1,44 @@
+package parser
+
+import "bytes"
+
+// damageReason classifies the text of a line in which no envelope was found: output that is
+// recognisably NCCL's but damaged (its head eaten by interleaving, a level garbled, the tail
+// of a cut collective line) is KindMalformed with a reason; anything else is KindOther.
+func damageReason(rest []byte) (Kind, string) {
+	switch {
+	case bytes.Contains(rest, []byte("opCount ")):
+		return KindMalformed, "collective line without a host:pid:tid [dev] envelope"
+	case bytes.Contains(rest, []byte("[nranks=")):
+		return KindMalformed, "tail of a collective line cut off by interleaved output"
+	case containsLevel(rest):
+		return KindMalformed, "NCCL output without a host:pid:tid [dev] envelope"
+	case bytes.Contains(rest, []byte("] NCCL ")):
+		return KindMalformed, "NCCL envelope with an unreadable level"
+	}
+	return KindOther, ""
+}
+
+var levelWords = [...][]byte{
+	[]byte("NCCL INFO"), []byte("NCCL WARN"), []byte("NCCL TRACE"), []byte("NCCL ABORT"), []byte("NCCL CALL"),
+}
+
+func containsLevel(b []byte) bool {
+	if !bytes.Contains(b, []byte("NCCL ")) {
+		return false
+	}
+	for _, w := range levelWords {
+		if bytes.Contains(b, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// trimCR drops the line's trailing carriage return, if any (CRLF logs).
+func trimCR(b []byte) []byte {
+	if n := len(b); n > 0 && b[n-1] == '\r' {
+		return b[:n-1]
+	}
+	return b
+}

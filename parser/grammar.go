@@ -1,0 +1,164 @@
+package parser
+
+import (
+	"strings"
+
+	"github.com/alecthomas/participle/v2"
+)
+
+// Grammar is the parser of record: it reads any line with the participle grammars of this
+// package. It is slow (tens of MB/s); Parser calls it only where the scanner cannot vouch for
+// a line. A Grammar is safe for use by one goroutine at a time.
+type Grammar struct {
+	nccl     *participle.Parser[gNCCLLine]
+	coll     *participle.Parser[gCollective]
+	progress *participle.Parser[gProgressLine]
+	bare     *participle.Parser[gBareLine]
+}
+
+// NewGrammar builds the grammars.
+func NewGrammar() (*Grammar, error) {
+	opts := []participle.Option{participle.Lexer(lineLexer), participle.UseLookahead(participle.MaxLookahead)}
+	nccl, err := participle.Build[gNCCLLine](opts...)
+	if err != nil {
+		return nil, err
+	}
+	coll, err := participle.Build[gCollective](opts...)
+	if err != nil {
+		return nil, err
+	}
+	progress, err := participle.Build[gProgressLine](opts...)
+	if err != nil {
+		return nil, err
+	}
+	bare, err := participle.Build[gBareLine](opts...)
+	if err != nil {
+		return nil, err
+	}
+	return &Grammar{nccl: nccl, coll: coll, progress: progress, bare: bare}, nil
+}
+
+// Parse classifies one line (without its newline; a trailing CR is ignored) and reads its
+// fields.
+func (g *Grammar) Parse(line []byte) Line {
+	text := string(trimCR(line))
+	if l, ok := g.parseNCCL(text); ok {
+		return l
+	}
+	if l, ok := g.parseProgress(text); ok {
+		return l
+	}
+	return g.parseBare(text)
+}
+
+// parseNCCL reads a line with an envelope. Where the message holds another envelope (output
+// of two processes spliced into one line), the last envelope's record is the one kept.
+func (g *Grammar) parseNCCL(text string) (Line, bool) {
+	tree, err := g.nccl.ParseString("", text)
+	if err != nil {
+		return Line{}, false
+	}
+	l := g.lineFromTree(tree)
+	if tree.Msg == nil || tree.Msg.Other == nil {
+		return l, true
+	}
+	for _, tok := range tree.Msg.Other {
+		if tok.HPT == "" {
+			continue
+		}
+		next, err := g.nccl.ParseString("", text[tok.Pos.Offset:])
+		if err == nil && len(next.Prefix) == 0 && len(next.Junk) == 0 {
+			l2, _ := g.parseNCCL(text[tok.Pos.Offset:])
+			l2.Rank, l2.Spliced = l.Rank, true
+			return l2, true
+		}
+	}
+	if hasWord(tree.Msg.Other, "opCount") {
+		l.Kind, l.Reason = KindMalformed, g.collReason(tree.Msg.Other)
+	}
+	return l, true
+}
+
+func hasWord(toks []*gTok, w string) bool {
+	for _, t := range toks {
+		if t.Tok == w {
+			return true
+		}
+	}
+	return false
+}
+
+// collReason says why a message that names an opCount is not a collective line.
+func (g *Grammar) collReason(toks []*gTok) string {
+	var b strings.Builder
+	for _, t := range toks {
+		b.WriteString(t.text())
+	}
+	_, err := g.coll.ParseString("", b.String())
+	if err == nil {
+		return "unreadable collective line"
+	}
+	return "unreadable collective line: " + err.Error()
+}
+
+func (g *Grammar) lineFromTree(t *gNCCLLine) Line {
+	l := Line{Rank: prefixRank(t.Prefix)}
+	l.Env = envelopeFromTree(t.Env)
+	l.Kind = kindOfLevel(l.Env.Level)
+	if t.Msg == nil || l.Env.Level == LevelWarn || l.Kind == KindTrace {
+		return l
+	}
+	switch {
+	case t.Msg.Coll != nil:
+		l.Kind, l.Coll = KindCollective, collectiveFromTree(t.Msg.Coll)
+	case t.Msg.Comm != nil:
+		if c, ok := commFromTree(t.Msg.Comm); ok {
+			l.Kind, l.Comm = KindComm, c
+		}
+	}
+	return l
+}
+
+func kindOfLevel(lv Level) Kind {
+	switch lv {
+	case LevelWarn:
+		return KindWarn
+	case LevelTrace, LevelCall:
+		return KindTrace
+	}
+	return KindInfo
+}
+
+func prefixRank(ps []*gPrefix) int64 {
+	for _, p := range ps {
+		if r := p.rank(); r >= 0 {
+			return r
+		}
+	}
+	return -1
+}
+
+func envelopeFromTree(e *gEnvelope) Envelope {
+	env := Envelope{Host: e.HPT.Host, Pid: e.HPT.Pid, Tid: e.HPT.Tid, Dev: -1}
+	if e.Call {
+		env.Level = LevelCall
+		return env
+	}
+	env.Dev = int64(*e.Dev)
+	env.Level = levelFromWord(e.Level)
+	return env
+}
+
+func collectiveFromTree(c *gCollective) Collective {
+	out := Collective{
+		Op: strings.Clone(c.Op), OpCount: uint64(c.OpCount),
+		SendBuff: uint64(c.SendBuff), RecvBuff: uint64(c.RecvBuff),
+		Count: int64(c.Count), Datatype: int64(c.Datatype), RedOp: int64(c.RedOp),
+		Root: int64(c.Root), Comm: uint64(c.Comm), NRanks: int64(c.NRanks),
+		Stream: uint64(c.Stream), Task: -1, GlobalRank: -1,
+	}
+	if c.RCCL != nil {
+		out.Task, out.GlobalRank = int64(c.RCCL.Task), int64(c.RCCL.GlobalRank)
+	}
+	return out
+}

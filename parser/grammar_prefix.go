@@ -1,0 +1,76 @@
+package parser
+
+import "strings"
+
+// gPrefix is one launcher or collector prefix in front of a line. Only prefixes at the very
+// start of a line are read as prefixes; anything else before an envelope is skipped as junk.
+type gPrefix struct {
+	Srun  *decNum   `parser:"(  @Word ':' Sp"`
+	Mpi   *gMpi     `parser:" | '[' @@"`
+	Torch *rankWord `parser:" | '[' @Word ']' ':'"`
+	Stamp *gStamp   `parser:" | '[' @@"`
+	Ray   *gRay     `parser:" | '(' @@ ) Sp?"`
+}
+
+// gMpi is OpenMPI's --tag-output prefix `parser:"[1,3]<stdout>:"`; the second number is the rank.
+type gMpi struct {
+	Job  decNum `parser:"@Word ','"`
+	Rank decNum `parser:"@Word ']' '<' ('stdout' | 'stderr') '>' ':'"`
+}
+
+// gStamp is a collector or NCCL timestamp `parser:"[2026-03-01 12:00:00] "` (any text up to `parser:"]"` after
+// a date).
+type gStamp struct {
+	Year yearWord `parser:"@Word '-' Word '-' Word"`
+	Rest []string `parser:"@(~']')* ']'"`
+}
+
+// gRay is Ray's `parser:"(RayWorker pid=615, ip=10.72.7.6) "` prefix.
+type gRay struct {
+	Actor string `parser:"@Word Sp 'pid' '='"`
+	Pid   decNum `parser:"@Word"`
+	IP    string `parser:"(',' Sp 'ip' '=' @Word)? ')'"`
+}
+
+// rankWord is torchrun's `parser:"rank3"` / `parser:"default3"` label.
+type rankWord int64
+
+func (r *rankWord) Capture(values []string) error {
+	s := strings.Join(values, "")
+	for _, p := range [...]string{"rank", "default"} {
+		if strings.HasPrefix(s, p) {
+			v, err := parseDec(s[len(p):])
+			if err == nil && v >= 0 {
+				*r = rankWord(v)
+				return nil
+			}
+		}
+	}
+	return errNumber
+}
+
+// yearWord is the four-digit year that opens a timestamp.
+type yearWord int64
+
+func (y *yearWord) Capture(values []string) error {
+	s := strings.Join(values, "")
+	v, err := parseDec(s)
+	if err != nil || len(s) != 4 {
+		return errNumber
+	}
+	*y = yearWord(v)
+	return nil
+}
+
+// rank returns the launcher rank a prefix carries, or -1.
+func (p *gPrefix) rank() int64 {
+	switch {
+	case p.Srun != nil:
+		return int64(*p.Srun)
+	case p.Mpi != nil:
+		return int64(p.Mpi.Rank)
+	case p.Torch != nil:
+		return int64(*p.Torch)
+	}
+	return -1
+}

@@ -1,0 +1,54 @@
+package parser
+
+// gProgressLine is a training framework's progress line anywhere in a line: NeMo
+// `parser:"Training epoch E, iteration N/M | key: value | ..."`, Megatron-LM
+// `parser:"iteration N/ M | key: value | ..."` and torchtitan `parser:"step: N  key: value  ..."`.
+type gProgressLine struct {
+	Junk  []string `parser:"( (?! 'Training' Sp 'epoch' | 'iteration' Sp Word Sp? '/' | 'step' ':' Sp Word ) @(HPT | Sp | Punct | Word) )*"`
+	NeMo  *gNeMo   `parser:"(  @@"`
+	Mega  *gMega   `parser:" | @@"`
+	Titan *gTitan  `parser:" | @@ )"`
+}
+
+// gNeMo is `parser:"Training epoch 0, iteration 45/99 | lr: ... | train_step_timing in s: 2.44 | ..."`.
+type gNeMo struct {
+	Epoch  decNum `parser:"'Training' Sp 'epoch' Sp @Word ',' Sp"`
+	Iter   decNum `parser:"'iteration' Sp @Word '/'"`
+	Of     decNum `parser:"@Word"`
+	Fields []*gKV `parser:"( Sp? '|' @@ )*"`
+}
+
+// gMega is Megatron-LM's `parser:"iteration       10/    1000 | consumed samples: ... |"`.
+type gMega struct {
+	Iter   decNum `parser:"'iteration' Sp @Word Sp? '/' Sp?"`
+	Of     decNum `parser:"@Word"`
+	Fields []*gKV `parser:"( Sp? '|' @@ )*"`
+	Trail  string `parser:"Sp? '|'? @Sp?"`
+}
+
+// gKV is one `parser:"key: value"` field between `parser:"|"` separators. The key may hold spaces and
+// parentheses (`parser:"elapsed time per iteration (ms)"`); the value is everything up to the next `parser:"|"`.
+type gKV struct {
+	Key   []string `parser:"Sp? @(~(':' | '|'))+ ':'"`
+	Value []string `parser:"@(~'|')*"`
+}
+
+// gTitan is torchtitan's `parser:"step: 4  loss:  7.62585  ...  tflops: 314.71  mfu: 13.99%"`.
+type gTitan struct {
+	Step   decNum      `parser:"'step' ':' Sp @Word"`
+	Fields []*gTitanKV `parser:"( Sp @@ )*"`
+	Trail  string      `parser:"@Sp?"`
+}
+
+// gTitanKV is one `parser:"key: value"` pair of a torchtitan line; the value ends at white space.
+type gTitanKV struct {
+	Key   string   `parser:"@Word ':' Sp"`
+	Value []string `parser:"@(HPT | Punct | Word)+"`
+}
+
+// gBareLine is a line without an envelope: launcher prefixes, then the rest.
+type gBareLine struct {
+	Prefix  []*gPrefix `parser:"@@*"`
+	Version string     `parser:"( @('NCCL' | 'RCCL') Sp 'version' )?"`
+	Rest    []string   `parser:"@(HPT | Sp | Punct | Word)*"`
+}

@@ -1,0 +1,146 @@
+package parser
+
+// Kind is the class every input line falls into. Each line has exactly one.
+type Kind uint8
+
+const (
+	// KindOther is a line that is not NCCL output and not a progress line.
+	KindOther Kind = iota
+	// KindBlank is an empty line (or one holding only white space and launcher prefixes).
+	KindBlank
+	// KindCollective is a collective or point-to-point enqueue line (`AllReduce: opCount ...`).
+	KindCollective
+	// KindComm is a communicator lifecycle line: Init START/COMPLETE, the node layout line,
+	// Destroy/Abort/Revoke.
+	KindComm
+	// KindProgress is a training progress line (NeMo, Megatron-LM, torchtitan).
+	KindProgress
+	// KindVersion is the bare `NCCL version X+cudaY` line (or RCCL's version block head).
+	KindVersion
+	// KindInfo is any other NCCL INFO line (also ABORT-level lines, which act like INFO).
+	KindInfo
+	// KindWarn is an NCCL WARN line.
+	KindWarn
+	// KindTrace is an NCCL TRACE or CALL line.
+	KindTrace
+	// KindMalformed looks like NCCL output but cannot be read; Line.Reason says why.
+	KindMalformed
+	numKinds
+)
+
+// NumKinds is the number of line classes, for tables indexed by Kind.
+const NumKinds = int(numKinds)
+
+var kindNames = [numKinds]string{
+	KindOther: "other", KindBlank: "blank", KindCollective: "collective", KindComm: "comm",
+	KindProgress: "progress", KindVersion: "version", KindInfo: "info", KindWarn: "warn",
+	KindTrace: "trace", KindMalformed: "malformed",
+}
+
+func (k Kind) String() string {
+	if int(k) < len(kindNames) {
+		return kindNames[k]
+	}
+	return "unknown"
+}
+
+// Level is the NCCL debug level printed in the envelope.
+type Level uint8
+
+const (
+	LevelNone Level = iota
+	LevelInfo
+	LevelWarn
+	LevelTrace
+	LevelAbort
+	LevelCall
+)
+
+var levelNames = [...]string{"", "INFO", "WARN", "TRACE", "ABORT", "CALL"}
+
+func (l Level) String() string { return levelNames[l] }
+
+func levelFromWord(w string) Level {
+	for i, n := range levelNames {
+		if i > 0 && n == w {
+			return Level(i)
+		}
+	}
+	return LevelNone
+}
+
+// Envelope is the `host:pid:tid [dev] NCCL LEVEL` head of an NCCL line.
+type Envelope struct {
+	Host  string
+	Pid   int64
+	Tid   int64
+	Dev   int64 // the CUDA device of the logging thread, not the rank; -1 when absent (CALL)
+	Level Level
+}
+
+// Line is one parsed input line. Only the part that matches Kind is filled in.
+type Line struct {
+	Kind Kind
+	// Rank is the launcher's rank label (srun -l `3: `, mpirun `[1,3]<stdout>:`, torchrun
+	// `[rank3]:`), or -1 when the line carries none.
+	Rank int64
+	Env  Envelope
+	Coll Collective
+	Comm CommEvent
+	Prog Progress
+	// Spliced is set when the line holds the cut-off start of another process's output
+	// before the record that was read (unflushed stdout of several processes in one pipe).
+	Spliced bool
+	// Reason says why a KindMalformed line could not be read.
+	Reason string
+}
+
+// Collective is one collective or point-to-point call as NCCL logs it when it is enqueued.
+type Collective struct {
+	Op       string
+	OpCount  uint64 // hexadecimal in the log
+	SendBuff uint64 // 0 for (nil)
+	RecvBuff uint64
+	Count    int64
+	Datatype int64
+	RedOp    int64
+	Root     int64 // the peer for Send/Recv
+	Comm     uint64
+	NRanks   int64
+	Stream   uint64
+	// Task and GlobalRank are RCCL's suffix; -1 when absent.
+	Task       int64
+	GlobalRank int64
+}
+
+// CommEvent is a communicator lifecycle line.
+type CommEvent struct {
+	Event    string // "Init START", "Init COMPLETE", "Destroy COMPLETE", "Abort COMPLETE", "Layout", ...
+	API      string // ncclCommInitRank, ncclCommSplit, ... when printed
+	Comm     uint64
+	Rank     int64
+	NRanks   int64
+	CudaDev  int64  // -1 when absent
+	NvmlDev  int64  // -1 when absent
+	BusID    uint64 // hexadecimal in the log
+	CommID   uint64 // 0 when absent
+	Parent   uint64 // split parent comm pointer, 0 when absent
+	Color    int64
+	Key      int64
+	Split    int64 // splitCount / childCount, -1 when absent
+	NNodes   int64 // layout line only, else -1
+	LocalRks int64 // layout line only, else -1
+	LocalRk  int64 // layout line only, else -1
+}
+
+// Progress is a training framework's end-of-step line.
+type Progress struct {
+	Framework string // "nemo", "megatron", "torchtitan"
+	Step      int64
+	// TimeS is the step time in seconds and TFLOPs the TFLOP/s per GPU; HasTime/HasTFLOPs say
+	// whether the line printed them.
+	TimeS     float64
+	TFLOPs    float64
+	HasTime   bool
+	HasTFLOPs bool
+}

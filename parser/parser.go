@@ -1,0 +1,107 @@
+package parser
+
+import "math/bits"
+
+// Parser reads lines with the scanner where it can and the grammar where it must. The grammar
+// also reads the 1st, 2nd, 4th, 8th, ... line of every shape the scanner answers for; where
+// the two disagree the grammar's reading is used, the shape goes to the grammar from then on,
+// and the disagreement is counted in Stats. A Parser is for one goroutine.
+type Parser struct {
+	sc     *scanner
+	g      *Grammar
+	shapes map[uint64]*shapeState
+	Stats  Stats
+}
+
+// Stats says how the lines were read.
+type Stats struct {
+	Lines    int64 // lines parsed
+	Grammar  int64 // lines read by the grammar alone
+	Checked  int64 // lines the scanner read and the grammar checked
+	Disagree int64 // lines where the two disagreed (the grammar's reading was used)
+	// FirstDisagree is the start of the first line where they disagreed.
+	FirstDisagree string
+}
+
+type shapeState struct {
+	seen        uint64
+	grammarOnly bool
+}
+
+const maxShapes = 1 << 14
+
+// NewParser returns a Parser with its own scanner and grammar.
+func NewParser() (*Parser, error) {
+	g, err := NewGrammar()
+	if err != nil {
+		return nil, err
+	}
+	return &Parser{sc: newScanner(), g: g, shapes: make(map[uint64]*shapeState)}, nil
+}
+
+// Parse reads one line (without its newline) into l.
+func (p *Parser) Parse(line []byte, l *Line) {
+	p.Stats.Lines++
+	sh, ok := p.sc.scan(line, l)
+	if !ok {
+		p.Stats.Grammar++
+		*l = p.g.Parse(line)
+		return
+	}
+	st := p.shape(sh)
+	st.seen++
+	if !st.grammarOnly && bits.OnesCount64(st.seen) != 1 {
+		return
+	}
+	gl := p.g.Parse(line)
+	if st.grammarOnly {
+		p.Stats.Grammar++
+		*l = gl
+		return
+	}
+	p.Stats.Checked++
+	if gl != *l {
+		p.disagree(line)
+		st.grammarOnly = true
+		*l = gl
+	}
+}
+
+func (p *Parser) shape(sh uint64) *shapeState {
+	if st, ok := p.shapes[sh]; ok {
+		return st
+	}
+	st := &shapeState{}
+	if len(p.shapes) < maxShapes {
+		p.shapes[sh] = st
+	}
+	return st
+}
+
+func (p *Parser) disagree(line []byte) {
+	p.Stats.Disagree++
+	if p.Stats.FirstDisagree == "" {
+		p.Stats.FirstDisagree = string(line[:min(len(line), 200)])
+	}
+}
+
+// Merge adds the counts of o to s.
+func (s *Stats) Merge(o Stats) {
+	s.Lines += o.Lines
+	s.Grammar += o.Grammar
+	s.Checked += o.Checked
+	s.Disagree += o.Disagree
+	if s.FirstDisagree == "" {
+		s.FirstDisagree = o.FirstDisagree
+	}
+}
+
+// Grammar returns the Parser's grammar, for callers that want the parser of record alone.
+func (p *Parser) Grammar() *Grammar { return p.g }
+
+// Scan reads a line with the scanner alone; ok is false where the scanner defers to the
+// grammar. It exists so that tests can hold the two side by side.
+func (p *Parser) Scan(line []byte, l *Line) (ok bool) {
+	_, ok = p.sc.scan(line, l)
+	return ok
+}

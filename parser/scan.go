@@ -1,0 +1,138 @@
+package parser
+
+import "bytes"
+
+// scanner reads the common line shapes by hand, mirroring the grammar. It answers only where
+// it is sure the grammar would read the line the same way; otherwise it says so and the
+// grammar decides. It is not safe for concurrent use (it interns host and op names).
+type scanner struct {
+	names map[string]string
+}
+
+func newScanner() *scanner { return &scanner{names: make(map[string]string)} }
+
+// intern returns a string equal to b without allocating for names already seen, so that
+// records do not pin the read buffer.
+func (s *scanner) intern(b []byte) string {
+	if v, ok := s.names[string(b)]; ok {
+		return v
+	}
+	if len(s.names) >= 1<<16 {
+		return string(b)
+	}
+	v := string(b)
+	s.names[v] = v
+	return v
+}
+
+// scan reads line into l. It returns false where the grammar must decide, and otherwise the
+// shape of the line: lines of one shape are read by the same path through the scanner.
+func (s *scanner) scan(line []byte, l *Line) (shape uint64, ok bool) {
+	b := trimCR(line)
+	start, rank := scanPrefixes(b)
+	*l = Line{Rank: rank}
+	h := newShape(b[:start])
+	rest := b[start:]
+	if spEnd(rest, 0) == len(rest) {
+		l.Kind = KindBlank
+		return uint64(h.add(byte(KindBlank))), true
+	}
+	if !bytes.Contains(rest, []byte("NCCL")) {
+		return s.scanBare(rest, l, h)
+	}
+	return s.scanEnvelope(b, start, l, h)
+}
+
+// scanBare reads a line without "NCCL": it is not an NCCL line, and unless it may be a
+// progress line or RCCL's version line, it is other text or damaged NCCL output.
+func (s *scanner) scanBare(rest []byte, l *Line, h shape) (uint64, bool) {
+	if bytes.Contains(rest, []byte("iteration")) || bytes.Contains(rest, []byte("step")) ||
+		bytes.HasPrefix(rest, []byte("RCCL")) {
+		return 0, false
+	}
+	l.Kind, l.Reason = damageReason(rest)
+	return uint64(h.add(byte(l.Kind)).addWord(rest)), true
+}
+
+// scanEnvelope finds the envelope the way gNCCLLine's junk loop does and reads an INFO line.
+func (s *scanner) scanEnvelope(b []byte, i int, l *Line, h shape) (uint64, bool) {
+	for i < len(b) {
+		end, isHPT := tokenEnd(b, i)
+		if isHPT && end < len(b) && isSp(b[end]) {
+			j := spEnd(b, end)
+			if j < len(b) && (b[j] == '[' || b[j] == 'N') {
+				return s.scanInfo(b, i, end, l, h)
+			}
+		}
+		i = end
+	}
+	return 0, false
+}
+
+// scanInfo reads `host:pid:tid [dev] NCCL INFO message` with single spaces.
+func (s *scanner) scanInfo(b []byte, i, hptEnd int, l *Line, h shape) (uint64, bool) {
+	j := hptEnd
+	if !lit(b, j, " [") {
+		return 0, false
+	}
+	devEnd, dev := decWordSigned(b, j+2)
+	if devEnd < 0 || !lit(b, devEnd, "] NCCL INFO") {
+		return 0, false
+	}
+	m := devEnd + len("] NCCL INFO")
+	if m < len(b) && !isSp(b[m]) {
+		return 0, false
+	}
+	var hw hptWord
+	if hw.captureBytes(b[i:hptEnd], s) != nil {
+		return 0, false
+	}
+	l.Env = Envelope{Host: hw.Host, Pid: hw.Pid, Tid: hw.Tid, Dev: dev, Level: LevelInfo}
+	msg := b[spEnd(b, m):]
+	if bytes.Contains(msg, []byte("NCCL")) {
+		return 0, false
+	}
+	h = h.add(byte(KindInfo))
+	if bytes.Contains(msg, []byte("opCount")) {
+		return s.scanCollective(msg, l, h)
+	}
+	if mayBeComm(msg) {
+		return 0, false
+	}
+	l.Kind = KindInfo
+	return uint64(h.addWord(msg)), true
+}
+
+// mayBeComm reports whether gComm could match msg: it starts with `comm`, `[`, or its second
+// token is `comm`.
+func mayBeComm(msg []byte) bool {
+	if len(msg) == 0 {
+		return false
+	}
+	if msg[0] == '[' || bytes.HasPrefix(msg, []byte("comm")) {
+		return true
+	}
+	e, _ := tokenEnd(msg, 0)
+	return bytes.HasPrefix(msg[spEnd(msg, e):], []byte("comm"))
+}
+
+// decWordSigned reads `"-"? Word` as decNum does.
+func decWordSigned(b []byte, i int) (int, int64) {
+	if lit(b, i, "-") {
+		e, v := decWord(b, i+1)
+		return e, -v
+	}
+	return decWord(b, i)
+}
+
+func (h *hptWord) captureBytes(b []byte, s *scanner) error {
+	j := bytes.LastIndexByte(b, ':')
+	i := bytes.LastIndexByte(b[:j], ':')
+	pid, err1 := parseDec(b[i+1 : j])
+	tid, err2 := parseDec(b[j+1:])
+	if err1 != nil || err2 != nil {
+		return errNumber
+	}
+	*h = hptWord{Host: s.intern(b[:i]), Pid: pid, Tid: tid}
+	return nil
+}

@@ -1,0 +1,146 @@
+package parser
+
+// scanPrefixes reads the launcher prefixes at the start of a line as gPrefix does (the same
+// alternatives in the same order, each followed by optional white space). It returns where
+// the rest of the line starts and the first rank a prefix carried (-1 for none).
+func scanPrefixes(b []byte) (int, int64) {
+	i, rank := 0, int64(-1)
+	for {
+		end, r := scanPrefix(b, i)
+		if end < 0 {
+			return i, rank
+		}
+		if rank < 0 {
+			rank = r
+		}
+		i = spEnd(b, end)
+	}
+}
+
+// scanPrefix reads one prefix at i; it returns its end (-1 for none) and its rank or -1.
+func scanPrefix(b []byte, i int) (int, int64) {
+	if e, r := scanSrun(b, i); e >= 0 {
+		return e, r
+	}
+	if i >= len(b) {
+		return -1, -1
+	}
+	switch b[i] {
+	case '[':
+		if e, r := scanMpi(b, i+1); e >= 0 {
+			return e, r
+		}
+		if e, r := scanTorch(b, i+1); e >= 0 {
+			return e, r
+		}
+		return scanStamp(b, i+1), -1
+	case '(':
+		return scanRay(b, i+1), -1
+	}
+	return -1, -1
+}
+
+// decWord reads a Word at i that decNum accepts; it returns its end (-1 for none).
+func decWord(b []byte, i int) (int, int64) {
+	w := word(b, i)
+	v, err := parseDec(w)
+	if len(w) == 0 || err != nil {
+		return -1, 0
+	}
+	return i + len(w), v
+}
+
+// scanSrun reads `3: ` (Word ":" Sp).
+func scanSrun(b []byte, i int) (int, int64) {
+	e, v := decWord(b, i)
+	if e < 0 || !lit(b, e, ":") || e+1 >= len(b) || !isSp(b[e+1]) {
+		return -1, -1
+	}
+	return spEnd(b, e+1), v
+}
+
+// scanMpi reads `1,3]<stdout>:` after the `[`.
+func scanMpi(b []byte, i int) (int, int64) {
+	e, _ := decWord(b, i)
+	if e < 0 || !lit(b, e, ",") {
+		return -1, -1
+	}
+	e, r := decWord(b, e+1)
+	if e < 0 || !lit(b, e, "]<") {
+		return -1, -1
+	}
+	w := word(b, e+2)
+	if string(w) != "stdout" && string(w) != "stderr" || !lit(b, e+2+len(w), ">:") {
+		return -1, -1
+	}
+	return e + 2 + len(w) + 2, r
+}
+
+// scanTorch reads `rank3]:` or `default3]:` after the `[`.
+func scanTorch(b []byte, i int) (int, int64) {
+	w := word(b, i)
+	var r rankWord
+	if len(w) == 0 || r.Capture([]string{string(w)}) != nil || !lit(b, i+len(w), "]:") {
+		return -1, -1
+	}
+	return i + len(w) + 2, int64(r)
+}
+
+// scanStamp reads `2026-03-01 12:00:00]` after the `[`: a four-digit Word, "-", Word, "-",
+// Word, then anything up to the next `]`.
+func scanStamp(b []byte, i int) int {
+	w := word(b, i)
+	var y yearWord
+	if y.Capture([]string{string(w)}) != nil {
+		return -1
+	}
+	i += len(w)
+	for k := 0; k < 2; k++ {
+		if !lit(b, i, "-") {
+			return -1
+		}
+		w = word(b, i+1)
+		if len(w) == 0 {
+			return -1
+		}
+		i += 1 + len(w)
+	}
+	for ; i < len(b); i++ {
+		if b[i] == ']' {
+			return i + 1
+		}
+	}
+	return -1
+}
+
+// scanRay reads `RayWorker pid=615, ip=10.72.7.6)` after the `(`.
+func scanRay(b []byte, i int) int {
+	w := word(b, i)
+	if len(w) == 0 {
+		return -1
+	}
+	j := spEnd(b, i+len(w))
+	if j == i+len(w) || !lit(b, j, "pid=") {
+		return -1
+	}
+	i = j
+	e, _ := decWord(b, i+4)
+	if e < 0 {
+		return -1
+	}
+	if lit(b, e, ",") {
+		j := spEnd(b, e+1)
+		if j == e+1 || !lit(b, j, "ip=") {
+			return -1
+		}
+		w = word(b, j+3)
+		if len(w) == 0 {
+			return -1
+		}
+		e = j + 3 + len(w)
+	}
+	if !lit(b, e, ")") {
+		return -1
+	}
+	return e + 1
+}

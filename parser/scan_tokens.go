@@ -1,0 +1,93 @@
+package parser
+
+// Byte classes and token boundaries exactly as lineLexer defines them, so that the scanner
+// reads a line the way the grammar does.
+
+func isSp(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r' }
+
+func isPunct(c byte) bool {
+	switch c {
+	case ':', '[', ']', '(', ')', '<', '>', '=', ',', '|', '/', '-':
+		return true
+	}
+	return false
+}
+
+func isWordByte(c byte) bool { return !isSp(c) && !isPunct(c) }
+
+func isAlnum(c byte) bool {
+	return c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+}
+
+func isHostByte(c byte) bool { return isAlnum(c) || c == '.' || c == '_' || c == '-' }
+
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+
+// hptAt returns the end of the HPT token starting at i (`host:pid:tid`), or -1.
+func hptAt(b []byte, i int) int {
+	if i >= len(b) || !isAlnum(b[i]) {
+		return -1
+	}
+	j := i + 1
+	for j < len(b) && isHostByte(b[j]) {
+		j++
+	}
+	for k := 0; k < 2; k++ {
+		if j >= len(b) || b[j] != ':' || j+1 >= len(b) || !isDigit(b[j+1]) {
+			return -1
+		}
+		j++
+		for j < len(b) && isDigit(b[j]) {
+			j++
+		}
+	}
+	return j
+}
+
+// tokenEnd returns the end of the token starting at i and whether it is an HPT token.
+func tokenEnd(b []byte, i int) (int, bool) {
+	if e := hptAt(b, i); e >= 0 {
+		return e, true
+	}
+	c := b[i]
+	switch {
+	case isSp(c):
+		j := i + 1
+		for j < len(b) && isSp(b[j]) {
+			j++
+		}
+		return j, false
+	case isPunct(c):
+		return i + 1, false
+	}
+	return wordEnd(b, i), false
+}
+
+// wordEnd returns the end of the Word token starting at i (i itself when there is none).
+func wordEnd(b []byte, i int) int {
+	for i < len(b) && isWordByte(b[i]) {
+		i++
+	}
+	return i
+}
+
+// spEnd skips one Sp token (a run of white space) at i; it returns i when there is none.
+func spEnd(b []byte, i int) int {
+	for i < len(b) && isSp(b[i]) {
+		i++
+	}
+	return i
+}
+
+// word returns the Word token at i, or nil where the token at i is not a Word.
+func word(b []byte, i int) []byte {
+	if i >= len(b) || hptAt(b, i) >= 0 {
+		return nil
+	}
+	return b[i:wordEnd(b, i)]
+}
+
+// lit reports whether b holds s at i.
+func lit(b []byte, i int, s string) bool {
+	return len(b)-i >= len(s) && string(b[i:i+len(s)]) == s
+}

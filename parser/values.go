@@ -1,0 +1,127 @@
+package parser
+
+import (
+	"errors"
+	"strconv"
+	"strings"
+)
+
+// The capture types read numbers in the base NCCL prints them. They never use base 0: a
+// leading zero is not octal, and `1a` is hexadecimal only where NCCL prints %lx.
+
+var errNumber = errors.New("not a number")
+
+// decNum is a %d / %zi / %zu field: optional minus, decimal digits.
+type decNum int64
+
+func (d *decNum) Capture(values []string) error {
+	v, err := parseDec(strings.Join(values, ""))
+	*d = decNum(v)
+	return err
+}
+
+// hexNum is a %lx / %x field: hexadecimal digits without 0x.
+type hexNum uint64
+
+func (h *hexNum) Capture(values []string) error {
+	v, err := parseHex(strings.Join(values, ""))
+	*h = hexNum(v)
+	return err
+}
+
+// ptrNum is a %p field: 0x followed by hexadecimal digits, or (nil).
+type ptrNum uint64
+
+func (p *ptrNum) Capture(values []string) error {
+	s := strings.Join(values, "")
+	if s == "(nil)" {
+		*p = 0
+		return nil
+	}
+	if len(s) < 3 || s[0] != '0' || s[1] != 'x' {
+		return errNumber
+	}
+	v, err := parseHex(s[2:])
+	*p = ptrNum(v)
+	return err
+}
+
+// floatNum is a decimal floating point value as frameworks print it (2.376, 1.249e+03).
+type floatNum float64
+
+func (f *floatNum) Capture(values []string) error {
+	v, err := strconv.ParseFloat(strings.TrimSpace(strings.Join(values, "")), 64)
+	*f = floatNum(v)
+	return err
+}
+
+func parseDec[T string | []byte](s T) (int64, error) {
+	neg := false
+	if len(s) > 0 && s[0] == '-' {
+		neg, s = true, s[1:]
+	}
+	if len(s) == 0 || len(s) > 18 {
+		return 0, errNumber
+	}
+	var v int64
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c < '0' || c > '9' {
+			return 0, errNumber
+		}
+		v = v*10 + int64(c-'0')
+	}
+	if neg {
+		v = -v
+	}
+	return v, nil
+}
+
+func parseHex[T string | []byte](s T) (uint64, error) {
+	if len(s) == 0 || len(s) > 16 {
+		return 0, errNumber
+	}
+	var v uint64
+	for i := 0; i < len(s); i++ {
+		d, ok := hexDigit(s[i])
+		if !ok {
+			return 0, errNumber
+		}
+		v = v<<4 | uint64(d)
+	}
+	return v, nil
+}
+
+func hexDigit(c byte) (byte, bool) {
+	switch {
+	case c >= '0' && c <= '9':
+		return c - '0', true
+	case c >= 'a' && c <= 'f':
+		return c - 'a' + 10, true
+	case c >= 'A' && c <= 'F':
+		return c - 'A' + 10, true
+	}
+	return 0, false
+}
+
+// hptWord is the `host:pid:tid` token of an envelope.
+type hptWord struct {
+	Host     string
+	Pid, Tid int64
+}
+
+func (h *hptWord) Capture(values []string) error {
+	s := strings.Join(values, "")
+	j := strings.LastIndexByte(s, ':')
+	i := strings.LastIndexByte(s[:max(j, 0)], ':')
+	if i <= 0 {
+		return errNumber
+	}
+	pid, err1 := parseDec(s[i+1 : j])
+	tid, err2 := parseDec(s[j+1:])
+	if err1 != nil || err2 != nil {
+		return errNumber
+	}
+	*h = hptWord{Host: strings.Clone(s[:i]), Pid: pid, Tid: tid}
+	return nil
+}
