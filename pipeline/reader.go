@@ -1,0 +1,98 @@
+package pipeline
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+)
+
+// chunk is a run of whole lines handed from the reader to a worker.
+type chunk struct {
+	seq  int
+	data []byte // whole lines; the last may lack its newline only at the end of the input
+	buf  *[]byte
+}
+
+// readChunks reads src into chunks of about size bytes cut after a newline and sends them in
+// order. A line longer than a chunk grows the buffer: there is no line-length limit short of
+// memory. Buffers come from free, which bounds how many are in flight.
+func readChunks(ctx context.Context, src *source, name string, size int, free chan *[]byte, out chan<- chunk) error {
+	defer close(out)
+	var carry []byte
+	for seq := 0; ; seq++ {
+		buf := getBuf(free, size)
+		data := append((*buf)[:0], carry...)
+		data, err := fill(src.r, data, len(carry)+size)
+		cut := len(data)
+		if err == nil {
+			cut = cutAfterNewline(data)
+		}
+		carry = append(carry[:0], data[cut:]...)
+		*buf = data
+		if cut > 0 {
+			select {
+			case out <- chunk{seq: seq, data: data[:cut], buf: buf}:
+			case <-ctx.Done():
+				return ctx.Err()
+			}
+		} else {
+			putBuf(free, buf)
+		}
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return readError(name, src, err)
+		}
+	}
+}
+
+// fill reads until data holds at least size bytes or the input ends.
+func fill(r io.Reader, data []byte, size int) ([]byte, error) {
+	for len(data) < size {
+		if cap(data)-len(data) < 32<<10 {
+			data = append(data, make([]byte, size)...)[:len(data)]
+		}
+		n, err := r.Read(data[len(data):cap(data)])
+		data = data[:len(data)+n]
+		if err != nil {
+			return data, err
+		}
+	}
+	return data, nil
+}
+
+// cutAfterNewline returns the end of the last whole line in data, or 0 when data holds none
+// (a line longer than the chunk: the caller reads on).
+func cutAfterNewline(data []byte) int {
+	return bytes.LastIndexByte(data, '\n') + 1
+}
+
+func getBuf(free chan *[]byte, size int) *[]byte {
+	select {
+	case b := <-free:
+		return b
+	default:
+		b := make([]byte, 0, size+size/4)
+		return &b
+	}
+}
+
+func putBuf(free chan *[]byte, b *[]byte) {
+	select {
+	case free <- b:
+	default:
+	}
+}
+
+func readError(name string, src *source, err error) error {
+	if src.codec != "" {
+		if errors.Is(err, io.ErrUnexpectedEOF) {
+			return fmt.Errorf("%s: %s data ends early (truncated file?) at byte %d", name, src.codec, src.raw.n)
+		}
+		return fmt.Errorf("%s: corrupt %s data near byte %d: %v", name, src.codec, src.raw.n, err)
+	}
+	return fmt.Errorf("%s: %v", name, err)
+}

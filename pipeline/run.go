@@ -1,0 +1,155 @@
+package pipeline
+
+import (
+	"bytes"
+	"context"
+	"runtime"
+
+	"golang.org/x/sync/errgroup"
+
+	"github.com/nccllog/nccllog/parser"
+	"github.com/nccllog/nccllog/stages"
+)
+
+// DefaultChunkSize is how many bytes a worker parses at a time.
+const DefaultChunkSize = 1 << 20
+
+// Options says how to run.
+type Options struct {
+	Jobs      int // workers; 0 means one per core
+	ChunkSize int // 0 means DefaultChunkSize
+	Config    stages.Config
+}
+
+// Result is what one input yielded.
+type Result struct {
+	Name  string
+	Lines stages.Lines
+	Agg   *stages.Agg
+	Steps *stages.Steps
+	Parse parser.Stats
+}
+
+// done is a chunk that a worker has analysed.
+type done struct {
+	seq   int
+	data  []byte
+	buf   *[]byte
+	chunk *stages.Chunk
+}
+
+// Run reads one input through the stages. Selected lines and calls go to out in input
+// order. On error, the Result holds what was read before it.
+func Run(ctx context.Context, in Input, opt Options, out stages.Out) (*Result, error) {
+	jobs, size := opt.jobs(), opt.chunkSize()
+	name := in.DisplayName()
+	src, err := open(in)
+	if err != nil {
+		return &Result{Name: name, Agg: stages.NewAgg(), Steps: stages.NewSteps()}, err
+	}
+	defer src.Close()
+
+	g, ctx := errgroup.WithContext(ctx)
+	free := make(chan *[]byte, 4*jobs+8)
+	chunks := make(chan chunk, jobs)
+	results := make(chan done, jobs)
+	stats := make([]parser.Stats, jobs)
+
+	g.Go(func() error { return readChunks(ctx, src, name, size, free, chunks) })
+	workers, wctx := errgroup.WithContext(ctx)
+	for w := 0; w < jobs; w++ {
+		workers.Go(func() error { return work(wctx, &opt.Config, chunks, results, &stats[w]) })
+	}
+	g.Go(func() error {
+		defer close(results)
+		return workers.Wait()
+	})
+	m := stages.NewMerger(&opt.Config, name)
+	g.Go(func() error { return merge(ctx, m, results, free, out) })
+	err = g.Wait()
+	res := &Result{Name: name, Lines: m.Lines, Agg: m.Agg, Steps: m.Steps}
+	for _, s := range stats {
+		res.Parse.Merge(s)
+	}
+	return res, err
+}
+
+func (o Options) jobs() int {
+	if o.Jobs > 0 {
+		return o.Jobs
+	}
+	return runtime.GOMAXPROCS(0)
+}
+
+func (o Options) chunkSize() int {
+	if o.ChunkSize > 0 {
+		return o.ChunkSize
+	}
+	return DefaultChunkSize
+}
+
+// work parses and analyses chunks until there are no more.
+func work(ctx context.Context, cfg *stages.Config, in <-chan chunk, out chan<- done, st *parser.Stats) error {
+	p, err := parser.NewParser()
+	if err != nil {
+		return err
+	}
+	defer func() { *st = p.Stats }()
+	var l parser.Line
+	for ch := range in {
+		c := stages.NewChunk(cfg)
+		eachLine(ch.data, func(line []byte, off, end int) {
+			p.Parse(line, &l)
+			c.Add(line, int64(off), int64(end), &l)
+		})
+		c.Finish()
+		select {
+		case out <- done{seq: ch.seq, data: ch.data, buf: ch.buf, chunk: c}:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+	return nil
+}
+
+// eachLine calls f for every line of data, without its newline, with the offsets of its start
+// and of the byte after its newline. A last line without a newline counts as a line.
+func eachLine(data []byte, f func(line []byte, off, end int)) {
+	for off := 0; off < len(data); {
+		i := bytes.IndexByte(data[off:], '\n')
+		if i < 0 {
+			f(data[off:], off, len(data))
+			return
+		}
+		f(data[off:off+i], off, off+i+1)
+		off += i + 1
+	}
+}
+
+// merge feeds the analysed chunks to the Merger in input order.
+func merge(ctx context.Context, m *stages.Merger, in <-chan done, free chan *[]byte, out stages.Out) error {
+	waiting := make(map[int]done)
+	next := 0
+	for d := range in {
+		waiting[d.seq] = d
+		for {
+			d, ok := waiting[next]
+			if !ok {
+				break
+			}
+			delete(waiting, next)
+			next++
+			if err := m.Add(d.chunk, d.data, out); err != nil {
+				return err
+			}
+			putBuf(free, d.buf)
+		}
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+	}
+	if len(waiting) > 0 {
+		return ctx.Err()
+	}
+	return m.Finish(out)
+}

@@ -1,0 +1,16 @@
+package stages
+
+import "github.com/nccllog/nccllog/parser"
+
+// Call is one collective call line with where it was and the step it belongs to.
+type Call struct {
+	Line    int64 // line number within its file
+	Step    int64 // -1 when the call belongs to no step
+	Rank    int64 // launcher rank from the line's prefix, -1 for none
+	Env     parser.Envelope
+	Coll    parser.Collective
+	Dropped bool // left out of the analyses (count <= 0 or unknown datatype)
+}
+
+// Bytes is count × element size (0 for an unknown datatype).
+func (c *Call) Bytes() int64 { return c.Coll.Count * DtypeSize(c.Coll.Datatype) }

@@ -1,0 +1,45 @@
+package stages
+
+import (
+	"cmp"
+	"slices"
+)
+
+// DefaultEdges are the histogram's bucket edges in bytes: [0, 64 KiB), [64 KiB, 1 MiB),
+// [1 MiB, 16 MiB), [16 MiB, ∞), as the AWK chain cut them.
+var DefaultEdges = []int64{64 << 10, 1 << 20, 16 << 20}
+
+// Bucket is one histogram cell: the calls of Op with Lo <= bytes < Hi (Hi < 0: no upper edge).
+type Bucket struct {
+	Op    string
+	Lo    int64
+	Hi    int64
+	Calls int64
+}
+
+// Hist returns, per op, the calls in each bucket cut by edges (ascending), ordered by op and
+// then by size. Buckets without calls are left out.
+func (a *Agg) Hist(edges []int64) []Bucket {
+	type cell struct {
+		op string
+		i  int
+	}
+	counts := make(map[cell]int64)
+	for k, n := range a.Groups {
+		i, _ := slices.BinarySearch(edges, k.Bytes()+1)
+		counts[cell{k.Op, i}] += n
+	}
+	out := make([]Bucket, 0, len(counts))
+	for c, n := range counts {
+		b := Bucket{Op: c.op, Lo: 0, Hi: -1, Calls: n}
+		if c.i > 0 {
+			b.Lo = edges[c.i-1]
+		}
+		if c.i < len(edges) {
+			b.Hi = edges[c.i]
+		}
+		out = append(out, b)
+	}
+	slices.SortFunc(out, func(x, y Bucket) int { return cmp.Or(cmp.Compare(x.Op, y.Op), cmp.Compare(x.Lo, y.Lo)) })
+	return out
+}

@@ -1,0 +1,50 @@
+package stages
+
+import (
+	"cmp"
+	"slices"
+)
+
+// OpStats is the size distribution of one op's calls.
+type OpStats struct {
+	Op    string
+	Calls int64
+	Min   int64
+	Max   int64
+	Total int64
+}
+
+// Avg is the mean bytes per call.
+func (s OpStats) Avg() float64 {
+	if s.Calls == 0 {
+		return 0
+	}
+	return float64(s.Total) / float64(s.Calls)
+}
+
+// Merge combines two OpStats of the same op.
+func (s OpStats) Merge(o OpStats) OpStats {
+	if s.Calls == 0 {
+		return o
+	}
+	if o.Calls == 0 {
+		return s
+	}
+	return OpStats{Op: s.Op, Calls: s.Calls + o.Calls, Min: min(s.Min, o.Min),
+		Max: max(s.Max, o.Max), Total: s.Total + o.Total}
+}
+
+// Stats returns per-op stats ordered by op.
+func (a *Agg) Stats() []OpStats {
+	byOp := make(map[string]OpStats)
+	for k, n := range a.Groups {
+		b := k.Bytes()
+		byOp[k.Op] = byOp[k.Op].Merge(OpStats{Op: k.Op, Calls: n, Min: b, Max: b, Total: b * n})
+	}
+	out := make([]OpStats, 0, len(byOp))
+	for _, s := range byOp {
+		out = append(out, s)
+	}
+	slices.SortFunc(out, func(x, y OpStats) int { return cmp.Compare(x.Op, y.Op) })
+	return out
+}
