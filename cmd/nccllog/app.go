@@ -1,0 +1,143 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/spf13/pflag"
+
+	"github.com/nccllog/nccllog/parser"
+	"github.com/nccllog/nccllog/pipeline"
+	"github.com/nccllog/nccllog/stages"
+)
+
+// Exit statuses, as documented in the help and the README.
+const (
+	exitOK    = 0
+	exitData  = 1 // unreadable input, corrupt archive
+	exitUsage = 2
+	exitInt   = 130
+)
+
+type env struct {
+	stdin          io.Reader
+	stdout, stderr io.Writer
+}
+
+// runResult is what a subcommand prints: every input's result and their merge.
+type runResult struct {
+	opts  *options
+	files []*pipeline.Result
+	lines stages.Lines
+	agg   *stages.Agg
+	steps *stages.Steps
+	parse parser.Stats
+}
+
+func run(args []string, e env) int {
+	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
+		fmt.Fprint(e.stdout, mainHelp())
+		if len(args) == 0 {
+			return exitUsage
+		}
+		return exitOK
+	}
+	c := findCommand(args[0])
+	if c == nil {
+		return usageError(e, fmt.Errorf("unknown command %q (see nccllog --help)", args[0]))
+	}
+	o, fs, err := c.parseFlags(args[1:])
+	if err != nil {
+		return usageError(e, fmt.Errorf("%s: %w", c.name, err))
+	}
+	if o.help {
+		fmt.Fprint(e.stdout, commandHelp(c, fs))
+		return exitOK
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	signal.Ignore(syscall.SIGPIPE)
+	return execute(ctx, c, o, e)
+}
+
+func usageError(e env, err error) int {
+	fmt.Fprintf(e.stderr, "nccllog: %v\n", err)
+	return exitUsage
+}
+
+// execute runs the pipeline over every input and prints the result.
+func execute(ctx context.Context, c *command, o *options, e env) int {
+	w := newOutput(e.stdout)
+	out := c.streamOut(w, o)
+	r := &runResult{opts: o, agg: stages.NewAgg(), steps: stages.NewSteps()}
+	var runErr error
+	for _, name := range o.inputs {
+		res, err := pipeline.Run(ctx, pipeline.Input{Name: name, Stdin: e.stdin},
+			pipeline.Options{Jobs: o.jobs, Config: o.cfg}, out)
+		r.add(res)
+		if err != nil {
+			runErr = err
+			break
+		}
+	}
+	if w.broken() {
+		return exitOK
+	}
+	if runErr == nil || !errors.Is(runErr, context.Canceled) {
+		if err := out.finish(); err == nil && c.print != nil {
+			c.print(w, r)
+		}
+	}
+	return finish(e, w, runErr, r)
+}
+
+func (r *runResult) add(res *pipeline.Result) {
+	r.files = append(r.files, res)
+	r.lines.Merge(&res.Lines)
+	if res.Agg != nil {
+		r.agg.Merge(res.Agg)
+	}
+	r.steps.Merge(res.Steps)
+	r.parse.Merge(res.Parse)
+}
+
+// finish flushes the output and turns the outcome into an exit status and one stderr line.
+func finish(e env, w *output, runErr error, r *runResult) int {
+	flushErr := w.flush()
+	switch {
+	case w.broken():
+		return exitOK
+	case errors.Is(runErr, context.Canceled):
+		fmt.Fprintln(e.stderr, "nccllog: interrupted")
+		return exitInt
+	case runErr != nil:
+		fmt.Fprintf(e.stderr, "nccllog: %v\n", runErr)
+		return exitData
+	case flushErr != nil:
+		fmt.Fprintf(e.stderr, "nccllog: writing output: %v\n", flushErr)
+		return exitData
+	}
+	warnProblems(e.stderr, r)
+	return exitOK
+}
+
+// warnProblems tells on stderr about malformed lines and scanner disagreements.
+func warnProblems(w io.Writer, r *runResult) {
+	for _, p := range r.lines.Problems {
+		fmt.Fprintf(w, "nccllog: %s:%d: malformed: %s: %s\n", p.File, p.Line, p.Reason, p.Excerpt)
+	}
+	if n := r.lines.Malformed() - int64(len(r.lines.Problems)); n > 0 {
+		fmt.Fprintf(w, "nccllog: %d more malformed lines\n", n)
+	}
+	if r.parse.Disagree > 0 {
+		fmt.Fprintf(w, "nccllog: internal: fast path and grammar disagreed on %d lines (grammar used), first: %q\n",
+			r.parse.Disagree, r.parse.FirstDisagree)
+	}
+}
+
+var _ = pflag.ContinueOnError

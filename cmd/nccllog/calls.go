@@ -1,0 +1,126 @@
+package main
+
+import (
+	"encoding/csv"
+	"encoding/json"
+	"strconv"
+
+	"github.com/nccllog/nccllog/stages"
+)
+
+// callWriter prints calls as they come: a fixed-width table, CSV, or one JSON array.
+type callWriter struct {
+	w      *output
+	format string
+	csv    *csv.Writer
+	n      int
+}
+
+func newCallWriter(w *output, format string) *callWriter {
+	c := &callWriter{w: w, format: format}
+	switch format {
+	case "csv":
+		c.csv = csv.NewWriter(w)
+		c.csv.Write(callHeader)
+	case "json":
+		w.printf("{\"calls\": [")
+	default:
+		w.printf("%8s %6s  %-22s %-14s %9s %12s %-9s %10s %6s %s\n",
+			"line", "step", "host:pid", "op", "opcount", "count", "dtype", "bytes", "nranks", "comm")
+	}
+	return c
+}
+
+var callHeader = []string{"line", "step", "host", "pid", "rank", "op", "opcount", "count", "dtype",
+	"bytes", "redop", "root", "nranks", "comm", "stream", "counted"}
+
+type callJSON struct {
+	Line    int64  `json:"line"`
+	Step    *int64 `json:"step"`
+	Host    string `json:"host"`
+	Pid     int64  `json:"pid"`
+	Rank    *int64 `json:"launcher_rank"`
+	Op      string `json:"op"`
+	OpCount uint64 `json:"opcount"`
+	Count   int64  `json:"count"`
+	Dtype   string `json:"dtype"`
+	Bytes   int64  `json:"bytes"`
+	RedOp   int64  `json:"redop"`
+	Root    int64  `json:"root"`
+	NRanks  int64  `json:"nranks"`
+	Comm    string `json:"comm"`
+	Stream  string `json:"stream"`
+	Counted bool   `json:"counted"`
+}
+
+func (c *callWriter) Lines([]byte) error { return nil }
+
+func (c *callWriter) Call(call *stages.Call) error {
+	c.n++
+	switch c.format {
+	case "csv":
+		v := toCallJSON(call)
+		return c.csv.Write([]string{itoa(v.Line), optInt(v.Step), v.Host, itoa(v.Pid), optInt(v.Rank),
+			v.Op, strconv.FormatUint(v.OpCount, 16), itoa(v.Count), v.Dtype, itoa(v.Bytes),
+			itoa(v.RedOp), itoa(v.Root), itoa(v.NRanks), v.Comm, v.Stream, strconv.FormatBool(v.Counted)})
+	case "json":
+		b, err := json.Marshal(toCallJSON(call))
+		if err != nil {
+			return err
+		}
+		sep := ",\n  "
+		if c.n == 1 {
+			sep = "\n  "
+		}
+		c.w.printf("%s%s", sep, b)
+		return c.w.err
+	}
+	v := toCallJSON(call)
+	c.w.printf("%8d %6s  %-22s %-14s %9x %12d %-9s %10s %6d %s\n", v.Line, optInt(v.Step),
+		v.Host+":"+itoa(v.Pid), v.Op, v.OpCount, v.Count, v.Dtype, size(v.Bytes), v.NRanks, v.Comm)
+	return c.w.err
+}
+
+func (c *callWriter) finish() error {
+	switch c.format {
+	case "csv":
+		c.csv.Flush()
+		return c.csv.Error()
+	case "json":
+		c.w.printf("\n]}\n")
+	}
+	return c.w.err
+}
+
+func toCallJSON(c *stages.Call) callJSON {
+	v := callJSON{Line: c.Line, Host: c.Env.Host, Pid: c.Env.Pid, Op: c.Coll.Op, OpCount: c.Coll.OpCount,
+		Count: c.Coll.Count, Dtype: stages.DtypeName(c.Coll.Datatype), Bytes: c.Bytes(), RedOp: c.Coll.RedOp,
+		Root: c.Coll.Root, NRanks: c.Coll.NRanks, Comm: ptr(c.Coll.Comm), Stream: ptr(c.Coll.Stream),
+		Counted: !c.Dropped}
+	if v.Dtype == "" {
+		v.Dtype = "datatype " + itoa(c.Coll.Datatype)
+	}
+	if c.Step >= 0 {
+		s := c.Step
+		v.Step = &s
+	}
+	if c.Rank >= 0 {
+		r := c.Rank
+		v.Rank = &r
+	}
+	return v
+}
+
+func optInt(p *int64) string {
+	if p == nil {
+		return ""
+	}
+	return itoa(*p)
+}
+
+func ptr(v uint64) string {
+	if v == 0 {
+		return "(nil)"
+	}
+	return "0x" + strconv.FormatUint(v, 16)
+}

@@ -1,0 +1,39 @@
+package main
+
+import "github.com/nccllog/nccllog/stages"
+
+// command is one subcommand: what it computes and how it prints it.
+type command struct {
+	name    string
+	summary string
+	needs   stages.Needs
+	formats []string
+	// print writes the result of a run that has finished.
+	print func(w *output, r *runResult) error
+}
+
+var commands = []*command{
+	{name: "report", summary: "all analyses in one pass, with how every line was read",
+		needs: stages.NeedAgg, formats: []string{"table", "json"}, print: printReport},
+	{name: "stats", summary: "per-op calls and min/avg/max/total message bytes",
+		needs: stages.NeedAgg, formats: []string{"table", "json", "csv", "awk"}, print: printStats},
+	{name: "hist", summary: "per-op message-size histogram",
+		needs: stages.NeedAgg, formats: []string{"table", "json", "csv", "awk"}, print: printHist},
+	{name: "agg", summary: "calls per distinct (op, count, datatype)",
+		needs: stages.NeedAgg, formats: []string{"table", "json", "csv", "awk"}, print: printAgg},
+	{name: "steps", summary: "step time and TFLOP/s per GPU from the progress lines",
+		formats: []string{"table", "json", "csv", "awk"}, print: printSteps},
+	{name: "calls", summary: "every collective call, in log order",
+		needs: stages.NeedCalls, formats: []string{"table", "json", "csv"}},
+	{name: "split", summary: "the lines of the selected steps, byte for byte",
+		needs: stages.NeedLines},
+}
+
+func findCommand(name string) *command {
+	for _, c := range commands {
+		if c.name == name {
+			return c
+		}
+	}
+	return nil
+}

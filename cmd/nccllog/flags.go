@@ -1,0 +1,84 @@
+package main
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/spf13/pflag"
+
+	"github.com/nccllog/nccllog/stages"
+)
+
+// options are the flags every subcommand shares.
+type options struct {
+	steps    string
+	boundary string
+	format   string
+	jobs     int
+	help     bool
+
+	cfg    stages.Config
+	inputs []string
+}
+
+func (c *command) flagSet(o *options) *pflag.FlagSet {
+	fs := pflag.NewFlagSet(c.name, pflag.ContinueOnError)
+	fs.SortFlags = false
+	fs.StringVar(&o.steps, "steps", "", "only the training steps A-B (inclusive), or N; default: every line")
+	fs.StringVar(&o.boundary, "boundary", "end", "end: a step's lines end with its progress line (NeMo, Megatron and torchtitan print it when the step ends); start: they begin with it (what the AWK chain did)")
+	if len(c.formats) > 0 {
+		fs.StringVarP(&o.format, "format", "f", c.formats[0], "output format: "+strings.Join(c.formats, ", "))
+	}
+	fs.IntVarP(&o.jobs, "jobs", "j", 0, "parsing workers (default: one per core)")
+	fs.BoolVarP(&o.help, "help", "h", false, "show this help")
+	return fs
+}
+
+// parseFlags reads a subcommand's flags and arguments.
+func (c *command) parseFlags(args []string) (*options, *pflag.FlagSet, error) {
+	o := &options{}
+	fs := c.flagSet(o)
+	fs.SetOutput(discard{})
+	if err := fs.Parse(args); err != nil {
+		return nil, fs, err
+	}
+	if o.help {
+		return o, fs, nil
+	}
+	o.inputs = fs.Args()
+	if len(o.inputs) == 0 {
+		o.inputs = []string{"-"}
+	}
+	return o, fs, o.validate(c)
+}
+
+func (o *options) validate(c *command) error {
+	o.cfg.Needs = c.needs
+	if o.steps != "" {
+		r, err := stages.ParseStepRange(o.steps)
+		if err != nil {
+			return err
+		}
+		o.cfg.Steps = &r
+	}
+	b, err := stages.ParseBoundary(o.boundary)
+	if err != nil {
+		return err
+	}
+	o.cfg.Boundary = b
+	if len(c.formats) > 0 && !slices.Contains(c.formats, o.format) {
+		return fmt.Errorf("%s: --format must be one of %s, not %q", c.name, strings.Join(c.formats, ", "), o.format)
+	}
+	if o.jobs < 0 {
+		return fmt.Errorf("--jobs must be 1 or more")
+	}
+	if o.format == "awk" && o.steps == "" && c.name == "steps" {
+		return fmt.Errorf("steps --format awk needs --steps A-B (the AWK chain prints the range)")
+	}
+	return nil
+}
+
+type discard struct{}
+
+func (discard) Write(p []byte) (int, error) { return len(p), nil }

@@ -1,0 +1,47 @@
+package main
+
+import (
+	"encoding/csv"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/dustin/go-humanize"
+)
+
+// table is a column-aligned text table.
+type table struct{ tw *tabwriter.Writer }
+
+func newTable(w *output, header ...string) *table {
+	t := &table{tw: tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)}
+	t.row(header...)
+	return t
+}
+
+func (t *table) row(cells ...string) {
+	t.tw.Write([]byte(strings.Join(cells, "\t") + "\t\n"))
+}
+
+func (t *table) flush() { t.tw.Flush() }
+
+func writeCSV(w *output, header []string, rows [][]string) error {
+	cw := csv.NewWriter(w)
+	cw.Write(header)
+	cw.WriteAll(rows)
+	return cw.Error()
+}
+
+func itoa(v int64) string { return strconv.FormatInt(v, 10) }
+
+// count prints a call count with thousands separators.
+func count(v int64) string { return humanize.Comma(v) }
+
+// size prints bytes in binary units (12 KiB, 9.5 MiB).
+func size(v int64) string {
+	if v < 0 {
+		return "-" + humanize.IBytes(uint64(-v))
+	}
+	return humanize.IBytes(uint64(v))
+}
+
+func sizeF(v float64) string { return size(int64(v + 0.5)) }

@@ -1,0 +1,71 @@
+package main
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"syscall"
+
+	"github.com/nccllog/nccllog/stages"
+)
+
+// output is a buffered stdout that remembers its first error and whether the reader went
+// away (a closed pipe ends the run quietly).
+type output struct {
+	w   *bufio.Writer
+	err error
+}
+
+func newOutput(w io.Writer) *output { return &output{w: bufio.NewWriterSize(w, 256<<10)} }
+
+func (o *output) Write(p []byte) (int, error) {
+	if o.err != nil {
+		return 0, o.err
+	}
+	n, err := o.w.Write(p)
+	o.err = err
+	return n, err
+}
+
+func (o *output) printf(format string, a ...any) { fmt.Fprintf(o, format, a...) }
+
+func (o *output) flush() error {
+	if o.err == nil {
+		o.err = o.w.Flush()
+	}
+	return o.err
+}
+
+func (o *output) broken() bool { return errors.Is(o.err, syscall.EPIPE) }
+
+// streamer is the stages.Out of a subcommand: what it does with selected lines and calls as
+// they come, and what it prints once they have all come.
+type streamer interface {
+	stages.Out
+	finish() error
+}
+
+// streamOut returns what the command does with lines and calls as they are read.
+func (c *command) streamOut(w *output, o *options) streamer {
+	switch c.name {
+	case "split":
+		return lineWriter{w}
+	case "calls":
+		return newCallWriter(w, o.format)
+	}
+	return nothing{}
+}
+
+type nothing struct{}
+
+func (nothing) Lines([]byte) error      { return nil }
+func (nothing) Call(*stages.Call) error { return nil }
+func (nothing) finish() error           { return nil }
+
+// lineWriter writes split's lines as they were read.
+type lineWriter struct{ w *output }
+
+func (l lineWriter) Lines(b []byte) error  { _, err := l.w.Write(b); return err }
+func (lineWriter) Call(*stages.Call) error { return nil }
+func (l lineWriter) finish() error         { return l.w.err }

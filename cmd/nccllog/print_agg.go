@@ -1,0 +1,73 @@
+package main
+
+import (
+	"sort"
+
+	"github.com/nccllog/nccllog/stages"
+)
+
+type groupJSON struct {
+	Op           string `json:"op"`
+	Count        int64  `json:"count"`
+	Dtype        string `json:"dtype"`
+	BytesPerCall int64  `json:"bytes_per_call"`
+	Calls        int64  `json:"calls"`
+}
+
+func aggRows(a *stages.Agg) []groupJSON {
+	rows := []groupJSON{}
+	for _, g := range a.Rows() {
+		rows = append(rows, groupJSON{g.Op, g.Count, stages.DtypeName(g.Datatype), g.Bytes(), g.Calls})
+	}
+	return rows
+}
+
+func printAgg(w *output, r *runResult) error {
+	switch r.opts.format {
+	case "json":
+		return writeJSON(w, map[string]any{"groups": aggRows(r.agg), "dropped": droppedRows(r.agg)})
+	case "csv":
+		var rows [][]string
+		for _, g := range aggRows(r.agg) {
+			rows = append(rows, []string{g.Op, itoa(g.Count), g.Dtype, itoa(g.BytesPerCall), itoa(g.Calls)})
+		}
+		return writeCSV(w, []string{"op", "count", "dtype", "bytes_per_call", "calls"}, rows)
+	case "awk":
+		return printAggAWK(w, r.agg)
+	}
+	t := newTable(w, "op", "count", "dtype", "bytes/call", "calls", "total")
+	for _, g := range r.agg.Rows() {
+		t.row(g.Op, count(g.Count), stages.DtypeName(g.Datatype), size(g.Bytes()), count(g.Calls), size(g.Bytes()*g.Calls))
+	}
+	t.flush()
+	printDropped(w, r.agg)
+	return nil
+}
+
+// printAggAWK prints what the AWK chain printed, byte for byte: rows sorted on the text
+// "op count dtype bytes".
+func printAggAWK(w *output, a *stages.Agg) error {
+	type row struct{ key, line string }
+	var rows []row
+	for _, g := range aggRows(a) {
+		key := g.Op + " " + itoa(g.Count) + " " + g.Dtype + " " + itoa(g.BytesPerCall)
+		rows = append(rows, row{key, awkAggLine(itoa(g.Calls), g.Op, itoa(g.Count), g.Dtype, itoa(g.BytesPerCall))})
+	}
+	sort.Slice(rows, func(i, j int) bool { return rows[i].key < rows[j].key })
+	w.printf("%s", awkAggLine("calls", "op", "count", "dtype", "bytes_per_call"))
+	for _, r := range rows {
+		w.printf("%s", r.line)
+	}
+	return nil
+}
+
+func awkAggLine(calls, op, count, dtype, bytes string) string {
+	return pad(calls, 10) + " " + pad(op, 15) + " " + pad(count, 12) + " " + pad(dtype, 10) + " " + pad(bytes, 12) + "\n"
+}
+
+func pad(s string, n int) string {
+	for len(s) < n {
+		s += " "
+	}
+	return s
+}
