@@ -1,0 +1,126 @@
+// Package gen writes deterministic, realistic multi-rank NCCL_DEBUG=INFO training logs.
+// It makes large inputs for benchmarks and small inputs with known contents for tests.
+package gen
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// Config says what log to generate. Zero values of Ranks, RanksPerHost,
+// NCCLVersion and Progress select the defaults (16, 8, "2.21.5", "nemo").
+type Config struct {
+	Seed         int64
+	Ranks        int    // total ranks, e.g. 16
+	RanksPerHost int    // e.g. 8; hosts are named gpu-node-00, gpu-node-01, ...
+	Steps        int    // number of training steps; 0 = as many as needed for Size
+	Size         int64  // approximate bytes; stop after the step in which Size is reached (0 = use Steps)
+	Prefix       string // "", "srun", "mpirun", "torchrun" or "timestamp"
+	NCCLVersion  string // "2.21.5" by default; 2.18 and later are supported
+	Noise        bool   // add application lines, blank lines and WARNs
+	Progress     string // "nemo" (default), "megatron", "torchtitan" or "none"
+}
+
+// Summary says what Write wrote.
+type Summary struct {
+	Lines, CollLines, ProgressLines int64
+	Bytes                           int64
+}
+
+const (
+	defaultRanks        = 16
+	defaultRanksPerHost = 8
+	defaultVersion      = "2.21.5"
+	defaultProgress     = "nemo"
+	minMinor            = 18
+)
+
+// version is a parsed NCCL 2.x release number.
+type version struct {
+	text         string
+	minor, patch int
+}
+
+// atLeast reports whether the version is 2.minor or later.
+func (v version) atLeast(minor int) bool { return v.minor >= minor }
+
+// cuda is the "+cudaX.Y" suffix printed after the version.
+func (v version) cuda() string {
+	switch {
+	case v.minor >= 26:
+		return "12.8"
+	case v.minor >= 20:
+		return "12.4"
+	default:
+		return "12.2"
+	}
+}
+
+func parseVersion(s string) (version, error) {
+	parts := strings.Split(s, ".")
+	if len(parts) != 3 || parts[0] != "2" {
+		return version{}, fmt.Errorf("NCCL version %q: want 2.MINOR.PATCH", s)
+	}
+	minor, err1 := strconv.Atoi(parts[1])
+	patch, err2 := strconv.Atoi(parts[2])
+	if err1 != nil || err2 != nil || minor < 0 || patch < 0 {
+		return version{}, fmt.Errorf("NCCL version %q: want 2.MINOR.PATCH", s)
+	}
+	if minor < minMinor {
+		return version{}, fmt.Errorf("NCCL version %q: only 2.%d and later are supported", s, minMinor)
+	}
+	return version{text: s, minor: minor, patch: patch}, nil
+}
+
+// Validate reports whether Write accepts c.
+func (c Config) Validate() error {
+	_, _, err := c.normalize()
+	return err
+}
+
+// normalize fills in defaults and checks the configuration.
+func (c Config) normalize() (Config, version, error) {
+	if c.Ranks == 0 {
+		c.Ranks = defaultRanks
+	}
+	if c.RanksPerHost == 0 {
+		c.RanksPerHost = min(defaultRanksPerHost, c.Ranks)
+	}
+	if c.NCCLVersion == "" {
+		c.NCCLVersion = defaultVersion
+	}
+	if c.Progress == "" {
+		c.Progress = defaultProgress
+	}
+	v, err := parseVersion(c.NCCLVersion)
+	if err != nil {
+		return c, v, err
+	}
+	return c, v, c.check()
+}
+
+func (c Config) check() error {
+	switch {
+	case c.Ranks < 1:
+		return errors.New("ranks must be at least 1")
+	case c.RanksPerHost < 1:
+		return errors.New("ranks per host must be at least 1")
+	case c.Steps < 0 || c.Size < 0:
+		return errors.New("steps and size must not be negative")
+	case c.Steps == 0 && c.Size == 0:
+		return errors.New("set steps or size")
+	}
+	switch c.Prefix {
+	case "", "srun", "mpirun", "torchrun", "timestamp":
+	default:
+		return fmt.Errorf("unknown prefix %q (want srun, mpirun, torchrun or timestamp)", c.Prefix)
+	}
+	switch c.Progress {
+	case "nemo", "megatron", "torchtitan", "none":
+	default:
+		return fmt.Errorf("unknown progress style %q (want nemo, megatron, torchtitan or none)", c.Progress)
+	}
+	return nil
+}

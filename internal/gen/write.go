@@ -1,0 +1,148 @@
+package gen
+
+import (
+	"bufio"
+	"io"
+	"math/rand/v2"
+	"strconv"
+	"time"
+)
+
+// startTime is the wall clock of the first line, in Unix milliseconds
+// (2026-03-01 12:00:00 UTC). Output never depends on the real clock.
+const startTime = 1772366400000
+
+// pcgStream is the fixed second PCG word; Seed is the first.
+const pcgStream = 0x6e63636c6c6f6721
+
+// gen holds the state of one Write call.
+type gen struct {
+	cfg      Config
+	v        version
+	rng      *rand.Rand
+	bw       *bufio.Writer
+	topo     *topology
+	sum      Summary
+	err      error
+	clockMs  int64  // simulated wall clock, Unix milliseconds
+	tsSec    int64  // second that ts was formatted for
+	ts       []byte // "[YYYY-MM-DD hh:mm:ss] " when Prefix is "timestamp"
+	maxSteps int    // total steps shown in progress lines
+	model    model
+	st       stepScratch
+}
+
+// Write writes the log that cfg describes to w and reports what it wrote.
+// The same Config always gives byte-identical output.
+func Write(w io.Writer, cfg Config) (Summary, error) {
+	c, v, err := cfg.normalize()
+	if err != nil {
+		return Summary{}, err
+	}
+	g := newGen(w, c, v)
+	g.writeInit()
+	initBytes := g.sum.Bytes
+	for step := 0; c.Steps == 0 || step < c.Steps; step++ {
+		g.writeStep(step, initBytes)
+		if g.err != nil || (c.Size > 0 && g.sum.Bytes >= c.Size) {
+			break
+		}
+	}
+	if err := g.bw.Flush(); err != nil && g.err == nil {
+		g.err = err
+	}
+	return g.sum, g.err
+}
+
+func newGen(w io.Writer, c Config, v version) *gen {
+	g := &gen{cfg: c, v: v, bw: bufio.NewWriterSize(w, 1<<20), tsSec: -1}
+	g.rng = rand.New(rand.NewPCG(uint64(c.Seed), pcgStream))
+	g.topo = newTopology(c, g.rng)
+	for i := range g.topo.procs {
+		p := &g.topo.procs[i]
+		p.prefix = launcherPrefix(c.Prefix, p.rank)
+	}
+	g.maxSteps = c.Steps
+	g.model = newModel(g.rng)
+	g.setClock(startTime)
+	return g
+}
+
+// launcherPrefix is what a launcher puts before every line of a rank.
+func launcherPrefix(kind string, rank int) []byte {
+	r := strconv.Itoa(rank)
+	switch kind {
+	case "srun":
+		return []byte(r + ": ")
+	case "mpirun":
+		return []byte("[1," + r + "]<stdout>:")
+	case "torchrun":
+		return []byte("[rank" + r + "]:")
+	}
+	return nil
+}
+
+// setClock moves the simulated clock and refreshes the timestamp prefix.
+func (g *gen) setClock(ms int64) {
+	g.clockMs = ms
+	if g.cfg.Prefix != "timestamp" || ms/1000 == g.tsSec {
+		return
+	}
+	g.tsSec = ms / 1000
+	g.ts = append(g.ts[:0], '[')
+	g.ts = time.UnixMilli(ms).UTC().AppendFormat(g.ts, "2006-01-02 15:04:05")
+	g.ts = append(g.ts, "] "...)
+}
+
+// begin starts a line of process p in the write buffer, prefix included.
+func (g *gen) begin(p *proc) []byte {
+	b := g.bw.AvailableBuffer()
+	b = append(b, g.ts...)
+	return append(b, p.prefix...)
+}
+
+// end finishes a line started with begin and writes it.
+func (g *gen) end(b []byte) {
+	b = append(b, '\n')
+	if _, err := g.bw.Write(b); err != nil && g.err == nil {
+		g.err = err
+	}
+	g.sum.Bytes += int64(len(b))
+	g.sum.Lines++
+}
+
+// blank writes an empty line, with no prefix.
+func (g *gen) blank() {
+	g.end(g.bw.AvailableBuffer())
+}
+
+// interleave calls emit(rank, i) for i = 0..n[rank]-1 of every rank, each
+// rank's own order kept and the ranks mixed at random. It moves the clock
+// evenly from the current time over durMs.
+func (g *gen) interleave(n []int, durMs int64, emit func(rank, i int)) {
+	active, pos := g.st.active[:0], g.st.pos[:0]
+	total := 0
+	for r, k := range n {
+		pos = append(pos, 0)
+		total += k
+		if k > 0 {
+			active = append(active, r)
+		}
+	}
+	start := g.clockMs
+	for done := 0; len(active) > 0; done++ {
+		if g.ts != nil {
+			g.setClock(start + durMs*int64(done)/int64(total))
+		}
+		k := g.rng.IntN(len(active))
+		r := active[k]
+		emit(r, pos[r])
+		pos[r]++
+		if pos[r] == n[r] {
+			active[k] = active[len(active)-1]
+			active = active[:len(active)-1]
+		}
+	}
+	g.st.active, g.st.pos = active, pos
+	g.setClock(start + durMs)
+}
