@@ -2,6 +2,7 @@ package main
 
 import (
 	"strconv"
+	"strings"
 
 	"github.com/nccllog/nccllog/stages"
 )
@@ -55,7 +56,7 @@ func printSteps(w *output, r *runResult) error {
 	for _, p := range v.Steps {
 		t.row(itoa(p.Step), fmtOpt(p.TimeS), fmtOpt(p.TFLOPs))
 	}
-	t.row("avg of "+strconv.Itoa(v.N), fmtOpt(v.AvgTimeS), fmtOpt(v.AvgTFLOPs))
+	t.row("avg of "+strconv.Itoa(v.N), rounded(v.AvgTimeS), rounded(v.AvgTFLOPs))
 	t.flush()
 	return nil
 }
@@ -75,4 +76,14 @@ func printStepsAWK(w *output, r *runResult) error {
 	w.printf("Average train_step_timing (s): %f\n", s.AvgTimeS)
 	w.printf("Average TFLOPS_per_GPU:        %f\n", s.AvgTFLOPs)
 	return nil
+}
+
+// rounded prints an average to three decimals, without trailing zeros.
+func rounded(v *float64) string {
+	if v == nil {
+		return ""
+	}
+	s := strconv.FormatFloat(*v, 'f', 3, 64)
+	s = strings.TrimRight(s, "0")
+	return strings.TrimSuffix(s, ".")
 }

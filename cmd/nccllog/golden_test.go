@@ -1,0 +1,101 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+const sampleLog = "../../testdata/sample.log"
+
+// TestCommandGolden holds every command's output on the bundled sample log to the files under
+// testdata/golden; run `go test ./cmd/nccllog -update` to rewrite them after a deliberate change.
+func TestCommandGolden(t *testing.T) {
+	cases := [][]string{
+		{"report"},
+		{"report", "--format", "json"},
+		{"stats"}, {"stats", "--format", "csv"}, {"stats", "--format", "json"},
+		{"hist"}, {"hist", "--format", "csv"}, {"hist", "--format", "json"},
+		{"agg"}, {"agg", "--format", "csv"}, {"agg", "--steps", "10-12"},
+		{"steps"}, {"steps", "--format", "csv"}, {"steps", "--steps", "3-5", "--format", "json"},
+		{"calls", "--steps", "7"}, {"calls", "--steps", "7", "--format", "csv"},
+		{"calls", "--steps", "7", "--boundary", "start", "--format", "json"},
+		{"split", "--steps", "7-8"},
+		{"split", "--steps", "7-8", "--boundary", "start"},
+		{"--help"}, {"report", "--help"}, {"split", "--help"},
+	}
+	for _, args := range cases {
+		name := strings.ReplaceAll(strings.Join(args, "_"), "-", "")
+		t.Run(name, func(t *testing.T) {
+			full := append(append([]string{}, args...), sampleLog)
+			if strings.Contains(name, "help") {
+				full = args
+			}
+			got, stderr, code := runCLI(t, "", full...)
+			if code != 0 {
+				t.Fatalf("exit %d: %s", code, stderr)
+			}
+			path := filepath.Join("../../testdata/golden", name+".txt")
+			if *update {
+				if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			want, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatalf("%v (run go test ./cmd/nccllog -update to create it)", err)
+			}
+			if diff := cmp.Diff(string(want), got); diff != "" {
+				t.Errorf("output differs from %s (-want +got):\n%s", path, diff)
+			}
+		})
+	}
+}
+
+// TestStdin: no file argument, or -, reads standard input, with the same result.
+func TestStdin(t *testing.T) {
+	data, err := os.ReadFile(sampleLog)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fromFile, _, _ := runCLI(t, "", "stats", sampleLog)
+	for _, args := range [][]string{{"stats", "-"}, {"stats"}} {
+		got, stderr, code := runCLI(t, string(data), args...)
+		if code != 0 || got != fromFile {
+			t.Errorf("nccllog %v < sample: exit %d, stderr %q\n%s", args, code, stderr, cmp.Diff(fromFile, got))
+		}
+	}
+}
+
+// TestExitStatus: usage errors exit 2, unreadable input 1, and both say why in one line.
+func TestExitStatus(t *testing.T) {
+	cases := []struct {
+		args []string
+		code int
+		msg  string
+	}{
+		{[]string{"nosuch"}, 2, `unknown command "nosuch"`},
+		{[]string{"stats", "--format", "xml", sampleLog}, 2, "--format must be one of"},
+		{[]string{"stats", "--steps", "9-3", sampleLog}, 2, "--steps wants A-B"},
+		{[]string{"stats", "--boundary", "middle", sampleLog}, 2, "--boundary must be end or start"},
+		{[]string{"stats", "--bogus", sampleLog}, 2, "unknown flag: --bogus"},
+		{[]string{"stats", "no/such/file.log"}, 1, "no/such/file.log"},
+		{[]string{"split", "--steps", "1-2", sampleLog}, 0, ""},
+	}
+	for _, c := range cases {
+		_, stderr, code := runCLI(t, "", c.args...)
+		if code != c.code {
+			t.Errorf("nccllog %v: exit %d, want %d (stderr %q)", c.args, code, c.code, stderr)
+		}
+		if c.msg != "" && (!strings.HasPrefix(stderr, "nccllog: ") || !strings.Contains(stderr, c.msg) || strings.Count(stderr, "\n") != 1) {
+			t.Errorf("nccllog %v: stderr %q, want one line starting nccllog: and containing %q", c.args, stderr, c.msg)
+		}
+	}
+}
