@@ -46,7 +46,7 @@ func (s *scanner) scan(line []byte, l *Line) (shape uint64, ok bool) {
 // scanBare reads a line without "NCCL": it is not an NCCL line, and unless it may be a
 // progress line or RCCL's version line, it is other text or damaged NCCL output.
 func (s *scanner) scanBare(rest []byte, l *Line, h shape) (uint64, bool) {
-	if bytes.Contains(rest, []byte("iteration")) || bytes.Contains(rest, []byte("step")) ||
+	if bytes.Contains(rest, []byte("iteration")) || bytes.Contains(rest, []byte("step:")) ||
 		bytes.HasPrefix(rest, []byte("RCCL")) {
 		return 0, false
 	}

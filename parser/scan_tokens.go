@@ -79,12 +79,15 @@ func spEnd(b []byte, i int) int {
 	return i
 }
 
-// word returns the Word token at i, or nil where the token at i is not a Word.
+// word returns the Word token at i, or nil where the token at i is not a Word. An HPT token
+// can start at i only if the run of word bytes ends at ':' or '-' (the host part may hold
+// '-', and ':' must follow it), so only then is hptAt asked.
 func word(b []byte, i int) []byte {
-	if i >= len(b) || hptAt(b, i) >= 0 {
+	e := wordEnd(b, i)
+	if e < len(b) && (b[e] == ':' || b[e] == '-') && hptAt(b, i) >= 0 {
 		return nil
 	}
-	return b[i:wordEnd(b, i)]
+	return b[i:e]
 }
 
 // lit reports whether b holds s at i.
