@@ -7,6 +7,7 @@ import "bytes"
 // grammar decides. It is not safe for concurrent use (it interns host and op names).
 type scanner struct {
 	names map[string]string
+	line  []byte // the line being read
 }
 
 func newScanner() *scanner { return &scanner{names: make(map[string]string)} }
@@ -29,6 +30,7 @@ func (s *scanner) intern(b []byte) string {
 // shape of the line: lines of one shape are read by the same path through the scanner.
 func (s *scanner) scan(line []byte, l *Line) (shape uint64, ok bool) {
 	b := trimCR(line)
+	s.line = b
 	start, rank := scanPrefixes(b)
 	*l = Line{Rank: rank}
 	h := newShape(b[:start])
@@ -46,9 +48,18 @@ func (s *scanner) scan(line []byte, l *Line) (shape uint64, ok bool) {
 // scanBare reads a line without "NCCL": it is not an NCCL line, and unless it may be a
 // progress line or RCCL's version line, it is other text or damaged NCCL output.
 func (s *scanner) scanBare(rest []byte, l *Line, h shape) (uint64, bool) {
-	if bytes.Contains(rest, []byte("iteration")) || bytes.Contains(rest, []byte("step:")) ||
-		bytes.HasPrefix(rest, []byte("RCCL")) {
+	if bytes.HasPrefix(rest, []byte("RCCL")) {
 		return 0, false
+	}
+	if bytes.Contains(rest, []byte("iteration")) || bytes.Contains(rest, []byte("step")) {
+		found, ok := scanProgress(trimCR(s.line), l)
+		if !ok {
+			return 0, false
+		}
+		if found {
+			return uint64(h.add(byte(KindProgress)).addWord([]byte(l.Prog.Framework))), true
+		}
+		*l = Line{Rank: l.Rank}
 	}
 	l.Kind, l.Reason = damageReason(rest)
 	return uint64(h.add(byte(l.Kind)).addWord(rest)), true
@@ -89,12 +100,13 @@ func (s *scanner) scanInfo(b []byte, i, hptEnd int, l *Line, h shape) (uint64, b
 	}
 	l.Env = Envelope{Host: hw.Host, Pid: hw.Pid, Tid: hw.Tid, Dev: dev, Level: LevelInfo}
 	msg := b[spEnd(b, m):]
-	if bytes.Contains(msg, []byte("NCCL")) {
-		return 0, false
-	}
 	h = h.add(byte(KindInfo))
-	if bytes.Contains(msg, []byte("opCount")) {
+	if op := word(msg, 0); len(op) > 0 && lit(msg, len(op), ": opCount ") {
+		// A collective read to its end leaves no room for a second envelope.
 		return s.scanCollective(msg, l, h)
+	}
+	if bytes.Contains(msg, []byte("NCCL")) || bytes.Contains(msg, []byte("opCount")) {
+		return 0, false
 	}
 	if mayBeComm(msg) {
 		return 0, false

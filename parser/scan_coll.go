@@ -11,6 +11,7 @@ func (s *scanner) scanCollective(msg []byte, l *Line, h shape) (uint64, bool) {
 	c.Op = s.intern(msg[:opEnd])
 	r := fieldReader{b: msg, i: opEnd + len(": opCount ")}
 	c.OpCount = r.hex()
+	r.fail(r.i < len(r.b) && r.b[r.i] != ' ')
 	c.SendBuff = r.ptrAfter(" sendbuff ")
 	c.RecvBuff = r.ptrAfter(" recvbuff ")
 	c.Count = r.decAfter(" count ")
@@ -67,11 +68,20 @@ func (r *fieldReader) expect(s string) bool {
 	return true
 }
 
+// hex reads hexadecimal digits. The field's token must end where the digits do: every field
+// is followed by a fixed text that starts with a space or ']', which expect checks, so a
+// token that runs on (into a Word or an HPT) fails there and the line goes to the grammar.
 func (r *fieldReader) hex() uint64 {
-	w := word(r.b, r.i)
-	v, err := parseHex(w)
-	r.fail(err != nil)
-	r.i += len(w)
+	i, v := r.i, uint64(0)
+	for ; i < len(r.b); i++ {
+		d, ok := hexDigit(r.b[i])
+		if !ok {
+			break
+		}
+		v = v<<4 | uint64(d)
+	}
+	r.fail(i == r.i || i-r.i > 16)
+	r.i = i
 	return v
 }
 
@@ -83,24 +93,29 @@ func (r *fieldReader) ptrAfter(key string) uint64 {
 		r.i += len("(nil)")
 		return 0
 	}
-	w := word(r.b, r.i)
-	r.fail(len(w) < 3 || w[0] != '0' || w[1] != 'x')
-	if r.bad {
+	if !r.expect("0x") {
 		return 0
 	}
-	v, err := parseHex(w[2:])
-	r.fail(err != nil)
-	r.i += len(w)
-	return v
+	return r.hex()
 }
 
 func (r *fieldReader) decAfter(key string) int64 {
 	if !r.expect(key) {
 		return 0
 	}
-	e, v := decWordSigned(r.b, r.i)
-	r.fail(e < 0)
-	r.i = max(e, r.i)
+	neg := lit(r.b, r.i, "-")
+	if neg {
+		r.i++
+	}
+	i, v := r.i, int64(0)
+	for ; i < len(r.b) && isDigit(r.b[i]); i++ {
+		v = v*10 + int64(r.b[i]-'0')
+	}
+	r.fail(i == r.i || i-r.i > 18)
+	r.i = i
+	if neg {
+		v = -v
+	}
 	return v
 }
 

@@ -3,25 +3,43 @@ package parser
 // Byte classes and token boundaries exactly as lineLexer defines them, so that the scanner
 // reads a line the way the grammar does.
 
-func isSp(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r' }
+const (
+	clsSp = 1 << iota
+	clsPunct
+	clsAlnum
+	clsHost
+	clsDigit
+)
 
-func isPunct(c byte) bool {
-	switch c {
-	case ':', '[', ']', '(', ')', '<', '>', '=', ',', '|', '/', '-':
-		return true
+// class holds each byte's lexer classes.
+var class = func() (t [256]uint8) {
+	for _, c := range []byte(" \t\n\f\r") {
+		t[c] |= clsSp
 	}
-	return false
-}
+	for _, c := range []byte(":[]()<>=,|/-") {
+		t[c] |= clsPunct
+	}
+	for c := 0; c < 256; c++ {
+		b := byte(c)
+		if b >= '0' && b <= '9' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' {
+			t[c] |= clsAlnum | clsHost
+		}
+		if b >= '0' && b <= '9' {
+			t[c] |= clsDigit
+		}
+	}
+	for _, c := range []byte("._-") {
+		t[c] |= clsHost
+	}
+	return t
+}()
 
-func isWordByte(c byte) bool { return !isSp(c) && !isPunct(c) }
-
-func isAlnum(c byte) bool {
-	return c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
-}
-
-func isHostByte(c byte) bool { return isAlnum(c) || c == '.' || c == '_' || c == '-' }
-
-func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+func isSp(c byte) bool       { return class[c]&clsSp != 0 }
+func isPunct(c byte) bool    { return class[c]&clsPunct != 0 }
+func isWordByte(c byte) bool { return class[c]&(clsSp|clsPunct) == 0 }
+func isAlnum(c byte) bool    { return class[c]&clsAlnum != 0 }
+func isHostByte(c byte) bool { return class[c]&clsHost != 0 }
+func isDigit(c byte) bool    { return class[c]&clsDigit != 0 }
 
 // hptAt returns the end of the HPT token starting at i (`host:pid:tid`), or -1.
 func hptAt(b []byte, i int) int {

@@ -92,16 +92,24 @@ func parseHex[T string | []byte](s T) (uint64, error) {
 	return v, nil
 }
 
-func hexDigit(c byte) (byte, bool) {
-	switch {
-	case c >= '0' && c <= '9':
-		return c - '0', true
-	case c >= 'a' && c <= 'f':
-		return c - 'a' + 10, true
-	case c >= 'A' && c <= 'F':
-		return c - 'A' + 10, true
+// hexVal is each byte's value as a hexadecimal digit, or 0xff.
+var hexVal = func() (t [256]byte) {
+	for i := range t {
+		t[i] = 0xff
 	}
-	return 0, false
+	for c := '0'; c <= '9'; c++ {
+		t[c] = byte(c - '0')
+	}
+	for c := 'a'; c <= 'f'; c++ {
+		t[c] = byte(c-'a') + 10
+		t[c-'a'+'A'] = byte(c-'a') + 10
+	}
+	return t
+}()
+
+func hexDigit(c byte) (byte, bool) {
+	v := hexVal[c]
+	return v, v != 0xff
 }
 
 // hptWord is the `host:pid:tid` token of an envelope.
