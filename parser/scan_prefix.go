@@ -52,6 +52,9 @@ func decWord(b []byte, i int) (int, int64) {
 
 // scanSrun reads `3: ` (Word ":" Sp).
 func scanSrun(b []byte, i int) (int, int64) {
+	if i >= len(b) || !isDigit(b[i]) {
+		return -1, -1
+	}
 	e, v := decWord(b, i)
 	if e < 0 || !lit(b, e, ":") || e+1 >= len(b) || !isSp(b[e+1]) {
 		return -1, -1

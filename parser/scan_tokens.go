@@ -41,8 +41,11 @@ func isAlnum(c byte) bool    { return class[c]&clsAlnum != 0 }
 func isHostByte(c byte) bool { return class[c]&clsHost != 0 }
 func isDigit(c byte) bool    { return class[c]&clsDigit != 0 }
 
+// text is what the token functions read: a line as bytes (scanner) or as a string (lexer).
+type text interface{ ~string | ~[]byte }
+
 // hptAt returns the end of the HPT token starting at i (`host:pid:tid`), or -1.
-func hptAt(b []byte, i int) int {
+func hptAt[T text](b T, i int) int {
 	if i >= len(b) || !isAlnum(b[i]) {
 		return -1
 	}
@@ -63,7 +66,7 @@ func hptAt(b []byte, i int) int {
 }
 
 // tokenEnd returns the end of the token starting at i and whether it is an HPT token.
-func tokenEnd(b []byte, i int) (int, bool) {
+func tokenEnd[T text](b T, i int) (int, bool) {
 	if e := hptAt(b, i); e >= 0 {
 		return e, true
 	}
@@ -82,7 +85,7 @@ func tokenEnd(b []byte, i int) (int, bool) {
 }
 
 // wordEnd returns the end of the Word token starting at i (i itself when there is none).
-func wordEnd(b []byte, i int) int {
+func wordEnd[T text](b T, i int) int {
 	for i < len(b) && isWordByte(b[i]) {
 		i++
 	}
@@ -90,7 +93,7 @@ func wordEnd(b []byte, i int) int {
 }
 
 // spEnd skips one Sp token (a run of white space) at i; it returns i when there is none.
-func spEnd(b []byte, i int) int {
+func spEnd[T text](b T, i int) int {
 	for i < len(b) && isSp(b[i]) {
 		i++
 	}

@@ -96,12 +96,19 @@ func work(ctx context.Context, cfg *stages.Config, in <-chan chunk, out chan<- d
 	}
 	defer func() { *st = p.Stats }()
 	var l parser.Line
+	parse := func(c *stages.Chunk, data []byte, base int) {
+		eachLine(data, func(line []byte, off, end int) {
+			p.Parse(line, &l)
+			c.Add(line, int64(base+off), int64(base+end), &l)
+		})
+	}
 	for ch := range in {
 		c := stages.NewChunk(cfg)
-		eachLine(ch.data, func(line []byte, off, end int) {
-			p.Parse(line, &l)
-			c.Add(line, int64(off), int64(end), &l)
-		})
+		if cfg.Needs.MarkersOnly() {
+			markersOnly(c, ch.data, parse)
+		} else {
+			parse(c, ch.data, 0)
+		}
 		c.Finish()
 		select {
 		case out <- done{seq: ch.seq, data: ch.data, buf: ch.buf, chunk: c}:
@@ -110,6 +117,36 @@ func work(ctx context.Context, cfg *stages.Config, in <-chan chunk, out chan<- d
 		}
 	}
 	return nil
+}
+
+// markersOnly passes over the lines that cannot be step markers unread and parses the rest.
+func markersOnly(c *stages.Chunk, data []byte, parse func(*stages.Chunk, []byte, int)) {
+	for off := 0; off < len(data); {
+		next := parser.NextProgressLine(data[off:])
+		if next < 0 {
+			next = len(data) - off
+		}
+		if next > 0 {
+			c.AddUnread(lineCount(data[off:off+next]), int64(off), int64(off+next))
+			off += next
+			continue
+		}
+		end := bytes.IndexByte(data[off:], '\n') + 1
+		if end == 0 {
+			end = len(data) - off
+		}
+		parse(c, data[off:off+end], off)
+		off += end
+	}
+}
+
+// lineCount counts the lines of data, a last line without a newline included.
+func lineCount(data []byte) int64 {
+	n := int64(bytes.Count(data, []byte{'\n'}))
+	if len(data) > 0 && data[len(data)-1] != '\n' {
+		n++
+	}
+	return n
 }
 
 // eachLine calls f for every line of data, without its newline, with the offsets of its start

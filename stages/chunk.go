@@ -23,6 +23,17 @@ func NewChunk(cfg *Config) *Chunk {
 	return &Chunk{cfg: cfg, Steps: NewSteps(), Sel: newPiece(cfg.Needs), cur: newPiece(cfg.Needs)}
 }
 
+// AddUnread takes n whole lines at [off, end) that were not read because the run needs only
+// their bytes and the step markers (split): they are counted, and kept for output.
+func (c *Chunk) AddUnread(n, off, end int64) {
+	c.n += n
+	c.Lines.Total += n
+	c.Lines.Unread += n
+	if c.cfg.Needs&NeedLines != 0 && end > off {
+		c.cur.addRange(Range{off, end})
+	}
+}
+
 // Add runs the stages over one line: line n of the chunk (1-based), at byte offset off of
 // the chunk's data, with its newline ending at end.
 func (c *Chunk) Add(line []byte, off, end int64, l *parser.Line) {

@@ -60,6 +60,10 @@ const (
 	NeedLines                   // the selected lines' bytes, in order (split)
 )
 
+// MarkersOnly reports whether the run needs nothing of a line but its bytes, unless it is a
+// step marker: then lines that cannot be markers need not be read.
+func (n Needs) MarkersOnly() bool { return n == NeedLines }
+
 // Config is what the splitter and stages need to know about a run.
 type Config struct {
 	Steps    *StepRange // nil: every line is selected

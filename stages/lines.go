@@ -16,8 +16,10 @@ const MaxProblems = 20
 
 // Lines accounts for every input line: each falls into exactly one parser.Kind.
 type Lines struct {
-	Total    int64
-	ByKind   [parser.NumKinds]int64
+	Total  int64
+	ByKind [parser.NumKinds]int64
+	// Unread lines were passed on without being classed (split reads only step markers).
+	Unread   int64
 	Spliced  int64
 	Problems []Problem
 }
@@ -37,6 +39,7 @@ func (l *Lines) Add(n int64, line []byte, p *parser.Line) {
 // Merge adds o's counts to l; o's lines come after l's.
 func (l *Lines) Merge(o *Lines) {
 	l.Total += o.Total
+	l.Unread += o.Unread
 	for i, v := range o.ByKind {
 		l.ByKind[i] += v
 	}

@@ -1,0 +1,89 @@
+package pipeline
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strconv"
+	"testing"
+
+	"github.com/nccllog/nccllog/internal/gen"
+	"github.com/nccllog/nccllog/parser"
+	"github.com/nccllog/nccllog/stages"
+)
+
+// benchLog is a generated 16-rank log of about 32 MiB, made once per benchmark binary.
+func benchLog(b *testing.B) []byte {
+	b.Helper()
+	var buf bytes.Buffer
+	if _, err := gen.Write(&buf, gen.Config{Seed: 1, Ranks: 16, Size: 32 << 20, Noise: true}); err != nil {
+		b.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+// BenchmarkEachLine is line splitting alone.
+func BenchmarkEachLine(b *testing.B) {
+	data := benchLog(b)
+	b.SetBytes(int64(len(data)))
+	b.ResetTimer()
+	n := 0
+	for i := 0; i < b.N; i++ {
+		eachLine(data, func(line []byte, off, end int) { n++ })
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(n), "ns/line")
+}
+
+// BenchmarkWorker is what one worker does to a chunk: split lines, parse, run the stages.
+func BenchmarkWorker(b *testing.B) {
+	data := benchLog(b)
+	cfg := &stages.Config{Needs: stages.NeedAgg}
+	p, err := parser.NewParser()
+	if err != nil {
+		b.Fatal(err)
+	}
+	var l parser.Line
+	lines := 0
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		for off := 0; off < len(data); off += DefaultChunkSize {
+			c := stages.NewChunk(cfg)
+			eachLine(data[off:min(off+DefaultChunkSize, len(data))], func(line []byte, s, e int) {
+				lines++
+				p.Parse(line, &l)
+				c.Add(line, int64(s), int64(e), &l)
+			})
+			c.Finish()
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(lines), "ns/line")
+}
+
+type nopOut struct{}
+
+func (nopOut) Lines([]byte) error      { return nil }
+func (nopOut) Call(*stages.Call) error { return nil }
+
+// BenchmarkRun is the whole pipeline (report's work) over a file, with 1 and 2 workers.
+func BenchmarkRun(b *testing.B) {
+	data := benchLog(b)
+	path := filepath.Join(b.TempDir(), "bench.log")
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		b.Fatal(err)
+	}
+	for _, jobs := range []int{1, 2} {
+		b.Run("jobs="+strconv.Itoa(jobs), func(b *testing.B) {
+			b.SetBytes(int64(len(data)))
+			for i := 0; i < b.N; i++ {
+				_, err := Run(context.Background(), Input{Name: path},
+					Options{Jobs: jobs, Config: stages.Config{Needs: stages.NeedAgg}}, nopOut{})
+				if err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
