@@ -16,12 +16,13 @@ type chunk struct {
 }
 
 // readChunks reads src into chunks of about size bytes cut after a newline and sends them in
-// order. A line longer than a chunk grows the buffer: there is no line-length limit short of
+// order, numbered without gaps. On a read error the bytes read so far still go out (a line cut
+// short by the error counts as a line) before the error is returned. A line longer than a chunk grows the buffer: there is no line-length limit short of
 // memory. Buffers come from free, which bounds how many are in flight.
 func readChunks(ctx context.Context, src *source, name string, size int, free chan *[]byte, out chan<- chunk) error {
 	defer close(out)
 	var carry []byte
-	for seq := 0; ; seq++ {
+	for seq := 0; ; {
 		buf := getBuf(free, size)
 		data := append((*buf)[:0], carry...)
 		data, err := fill(src.r, data, len(carry)+size)
@@ -34,6 +35,7 @@ func readChunks(ctx context.Context, src *source, name string, size int, free ch
 		if cut > 0 {
 			select {
 			case out <- chunk{seq: seq, data: data[:cut], buf: buf}:
+				seq++
 			case <-ctx.Done():
 				return ctx.Err()
 			}

@@ -3,6 +3,8 @@ package pipeline
 import (
 	"bytes"
 	"context"
+	"errors"
+	"fmt"
 	"runtime"
 
 	"golang.org/x/sync/errgroup"
@@ -55,7 +57,16 @@ func Run(ctx context.Context, in Input, opt Options, out stages.Out) (*Result, e
 	results := make(chan done, jobs)
 	stats := make([]parser.Stats, jobs)
 
-	g.Go(func() error { return readChunks(ctx, src, name, size, free, chunks) })
+	// A read error (a truncated archive) must not cancel the run: what was read before it is
+	// merged and reported, and the error comes back after that.
+	var readErr error
+	g.Go(func() error {
+		readErr = readChunks(ctx, src, name, size, free, chunks)
+		if errors.Is(readErr, context.Canceled) {
+			return readErr
+		}
+		return nil
+	})
 	workers, wctx := errgroup.WithContext(ctx)
 	for w := 0; w < jobs; w++ {
 		workers.Go(func() error { return work(wctx, &opt.Config, chunks, results, &stats[w]) })
@@ -67,6 +78,9 @@ func Run(ctx context.Context, in Input, opt Options, out stages.Out) (*Result, e
 	m := stages.NewMerger(&opt.Config, name)
 	g.Go(func() error { return merge(ctx, m, results, free, out) })
 	err = g.Wait()
+	if err == nil {
+		err = readErr
+	}
 	res := &Result{Name: name, Lines: m.Lines, Agg: m.Agg, Steps: m.Steps}
 	for _, s := range stats {
 		res.Parse.Merge(s)
@@ -185,8 +199,11 @@ func merge(ctx context.Context, m *stages.Merger, in <-chan done, free chan *[]b
 			return err
 		}
 	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
 	if len(waiting) > 0 {
-		return ctx.Err()
+		return fmt.Errorf("internal error: chunk %d never arrived (%d chunks after it did)", next, len(waiting))
 	}
 	return m.Finish(out)
 }

@@ -24,38 +24,67 @@ type DropKey struct {
 }
 
 // Agg counts calls per (op, count, datatype). The per-op stats and the histogram are derived
-// from it exactly, so it is the one map a call touches.
+// from it exactly, so it is the one map a call touches; and since the ranks of a job issue the
+// same call at about the same time, runs of equal calls are counted before they reach the map.
 type Agg struct {
-	Groups  map[AggKey]int64
-	Dropped map[DropKey]int64
+	groups  map[AggKey]int64
+	dropped map[DropKey]int64
+	run     AggKey // the call being repeated
+	runN    int64  // how many times, not yet in groups
 }
 
 // NewAgg returns an empty Agg.
 func NewAgg() *Agg {
-	return &Agg{Groups: make(map[AggKey]int64), Dropped: make(map[DropKey]int64)}
+	return &Agg{groups: make(map[AggKey]int64), dropped: make(map[DropKey]int64)}
 }
 
 // Add counts one call.
 func (a *Agg) Add(op string, count, datatype int64) {
 	switch {
 	case count <= 0:
-		a.Dropped[DropKey{op, "count " + strconv.FormatInt(count, 10)}]++
+		a.dropped[DropKey{op, "count " + strconv.FormatInt(count, 10)}]++
 	case DtypeSize(datatype) == 0:
-		a.Dropped[DropKey{op, "unknown datatype " + strconv.FormatInt(datatype, 10)}]++
+		a.dropped[DropKey{op, "unknown datatype " + strconv.FormatInt(datatype, 10)}]++
 	default:
-		a.Groups[AggKey{op, count, datatype}]++
+		k := AggKey{op, count, datatype}
+		if a.runN > 0 && k == a.run {
+			a.runN++
+			return
+		}
+		a.flush()
+		a.run, a.runN = k, 1
+	}
+}
+
+// flush moves the current run into the map; every reader of groups calls it first.
+func (a *Agg) flush() {
+	if a.runN > 0 {
+		a.groups[a.run] += a.runN
+		a.runN = 0
 	}
 }
 
 // Merge adds o's counts to a.
 func (a *Agg) Merge(o *Agg) {
-	for k, v := range o.Groups {
-		a.Groups[k] += v
+	a.flush()
+	o.flush()
+	for k, v := range o.groups {
+		a.groups[k] += v
 	}
-	for k, v := range o.Dropped {
-		a.Dropped[k] += v
+	for k, v := range o.dropped {
+		a.dropped[k] += v
 	}
 }
+
+// reset empties a, keeping its memory.
+func (a *Agg) reset() {
+	clear(a.groups)
+	clear(a.dropped)
+	a.runN = 0
+}
+
+// empty reports whether a holds no call.
+func (a *Agg) empty() bool { return a.runN == 0 && len(a.groups)+len(a.dropped) == 0 }
 
 // AggRow is one group for output.
 type AggRow struct {
@@ -65,8 +94,9 @@ type AggRow struct {
 
 // Rows returns the groups ordered by op, then bytes, then count, then datatype.
 func (a *Agg) Rows() []AggRow {
-	rows := make([]AggRow, 0, len(a.Groups))
-	for k, v := range a.Groups {
+	a.flush()
+	rows := make([]AggRow, 0, len(a.groups))
+	for k, v := range a.groups {
 		rows = append(rows, AggRow{k, v})
 	}
 	slices.SortFunc(rows, func(x, y AggRow) int {
@@ -84,8 +114,8 @@ type DropRow struct {
 
 // DroppedRows returns the left-out calls ordered by op and reason.
 func (a *Agg) DroppedRows() []DropRow {
-	rows := make([]DropRow, 0, len(a.Dropped))
-	for k, v := range a.Dropped {
+	rows := make([]DropRow, 0, len(a.dropped))
+	for k, v := range a.dropped {
 		rows = append(rows, DropRow{k, v})
 	}
 	slices.SortFunc(rows, func(x, y DropRow) int {
@@ -96,8 +126,9 @@ func (a *Agg) DroppedRows() []DropRow {
 
 // Calls returns the number of counted calls.
 func (a *Agg) Calls() int64 {
+	a.flush()
 	var n int64
-	for _, v := range a.Groups {
+	for _, v := range a.groups {
 		n += v
 	}
 	return n

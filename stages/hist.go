@@ -25,7 +25,8 @@ func (a *Agg) Hist(edges []int64) []Bucket {
 		i  int
 	}
 	counts := make(map[cell]int64)
-	for k, n := range a.Groups {
+	a.flush()
+	for k, n := range a.groups {
 		i, _ := slices.BinarySearch(edges, k.Bytes()+1)
 		counts[cell{k.Op, i}] += n
 	}

@@ -41,8 +41,7 @@ func (p *piece) merge(o *piece) {
 // reset empties p, keeping its memory.
 func (p *piece) reset() {
 	if p.agg != nil {
-		clear(p.agg.Groups)
-		clear(p.agg.Dropped)
+		p.agg.reset()
 	}
 	p.calls = p.calls[:0]
 	p.ranges = p.ranges[:0]
@@ -56,5 +55,5 @@ func (p *piece) setStep(step int64) {
 }
 
 func (p *piece) empty() bool {
-	return len(p.calls) == 0 && len(p.ranges) == 0 && (p.agg == nil || len(p.agg.Groups)+len(p.agg.Dropped) == 0)
+	return len(p.calls) == 0 && len(p.ranges) == 0 && (p.agg == nil || p.agg.empty())
 }

@@ -37,7 +37,8 @@ func (s OpStats) Merge(o OpStats) OpStats {
 // Stats returns per-op stats ordered by op.
 func (a *Agg) Stats() []OpStats {
 	byOp := make(map[string]OpStats)
-	for k, n := range a.Groups {
+	a.flush()
+	for k, n := range a.groups {
 		b := k.Bytes()
 		byOp[k.Op] = byOp[k.Op].Merge(OpStats{Op: k.Op, Calls: n, Min: b, Max: b, Total: b * n})
 	}
