@@ -58,6 +58,7 @@ const (
 	NeedAgg   Needs = 1 << iota // per-op stats, histogram, aggregation
 	NeedCalls                   // every call, in order
 	NeedLines                   // the selected lines' bytes, in order (split)
+	NeedClasses                 // every line classed, even where nothing else needs it (--strict)
 )
 
 // MarkersOnly reports whether the run needs nothing of a line but its bytes, unless it is a

@@ -9,8 +9,6 @@ import (
 	"os/signal"
 	"syscall"
 
-	"github.com/spf13/pflag"
-
 	"github.com/nccllog/nccllog/parser"
 	"github.com/nccllog/nccllog/pipeline"
 	"github.com/nccllog/nccllog/stages"
@@ -88,7 +86,10 @@ func execute(ctx context.Context, c *command, o *options, e env) int {
 	if w.broken() {
 		return exitOK
 	}
-	if runErr == nil || !errors.Is(runErr, context.Canceled) {
+	if runErr == nil && o.strict && r.lines.Malformed() > 0 {
+		runErr = strictError(&r.lines)
+	}
+	if runErr == nil || !errors.Is(runErr, context.Canceled) && !o.strict {
 		if err := out.finish(); err == nil && c.print != nil {
 			c.print(w, r)
 		}
@@ -126,13 +127,17 @@ func finish(e env, w *output, runErr error, r *runResult) int {
 	return exitOK
 }
 
+// shownProblems is how many malformed lines are listed on stderr; the JSON report lists more.
+const shownProblems = 5
+
 // warnProblems tells on stderr about malformed lines and scanner disagreements.
 func warnProblems(w io.Writer, r *runResult) {
-	for _, p := range r.lines.Problems {
+	ps := r.lines.Problems[:min(len(r.lines.Problems), shownProblems)]
+	for _, p := range ps {
 		fmt.Fprintf(w, "nccllog: %s:%d: malformed: %s: %s\n", p.File, p.Line, p.Reason, p.Excerpt)
 	}
-	if n := r.lines.Malformed() - int64(len(r.lines.Problems)); n > 0 {
-		fmt.Fprintf(w, "nccllog: %d more malformed lines\n", n)
+	if n := r.lines.Malformed() - int64(len(ps)); n > 0 {
+		fmt.Fprintf(w, "nccllog: %d more malformed lines (report --format json lists the first %d)\n", n, stages.MaxProblems)
 	}
 	if r.parse.Disagree > 0 {
 		fmt.Fprintf(w, "nccllog: internal: fast path and grammar disagreed on %d lines (grammar used), first: %q\n",
@@ -140,4 +145,9 @@ func warnProblems(w io.Writer, r *runResult) {
 	}
 }
 
-var _ = pflag.ContinueOnError
+// strictError is the error of --strict: the first malformed line, and how many there were.
+func strictError(l *stages.Lines) error {
+	p := l.Problems[0]
+	return fmt.Errorf("%s:%d: malformed line (%s): %s [%d malformed lines; --strict]",
+		p.File, p.Line, p.Reason, p.Excerpt, l.Malformed())
+}

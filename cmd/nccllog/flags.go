@@ -16,6 +16,7 @@ type options struct {
 	boundary string
 	format   string
 	jobs     int
+	strict   bool
 	help     bool
 
 	cfg    stages.Config
@@ -31,6 +32,7 @@ func (c *command) flagSet(o *options) *pflag.FlagSet {
 		fs.StringVarP(&o.format, "format", "f", c.formats[0], "output format: "+strings.Join(c.formats, ", "))
 	}
 	fs.IntVarP(&o.jobs, "jobs", "j", 0, "parsing workers (default: one per core)")
+	fs.BoolVar(&o.strict, "strict", false, "fail (exit 1) on any malformed NCCL line instead of counting it")
 	fs.BoolVarP(&o.help, "help", "h", false, "show this help")
 	return fs
 }
@@ -55,6 +57,9 @@ func (c *command) parseFlags(args []string) (*options, *pflag.FlagSet, error) {
 
 func (o *options) validate(c *command) error {
 	o.cfg.Needs = c.needs
+	if o.strict {
+		o.cfg.Needs |= stages.NeedClasses
+	}
 	if o.steps != "" {
 		r, err := stages.ParseStepRange(o.steps)
 		if err != nil {

@@ -99,3 +99,39 @@ func TestExitStatus(t *testing.T) {
 		}
 	}
 }
+
+// TestStrict: --strict turns a malformed line into exit 1 naming the file and line; without
+// it the line is counted and shown on stderr (by the commands that class lines).
+func TestStrict(t *testing.T) {
+	log := filepath.Join(shared, "samples", "issue-openrlhf949-ray-actor-prefix-tqdm-garbled.log")
+	for _, cmdName := range []string{"stats", "split", "report"} {
+		out, stderr, code := runCLI(t, "", cmdName, "--strict", log)
+		if code != 1 || !strings.Contains(stderr, log+":7: malformed line") || strings.Count(stderr, "\n") != 1 {
+			t.Errorf("%s --strict: exit %d, stderr %q", cmdName, code, stderr)
+		}
+		if cmdName != "split" && out != "" {
+			t.Errorf("%s --strict printed results it cannot vouch for:\n%s", cmdName, out)
+		}
+		_, stderr, code = runCLI(t, "", cmdName, log)
+		// split reads only step markers unless --strict asks it to class every line.
+		if code != 0 || (cmdName != "split") != strings.Contains(stderr, log+":7: malformed: ") {
+			t.Errorf("%s: exit %d, stderr %q", cmdName, code, stderr)
+		}
+	}
+}
+
+// TestClosedPipe: when the reader of the output goes away (| head), the run ends quietly
+// with status 0.
+func TestClosedPipe(t *testing.T) {
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.Close()
+	defer w.Close()
+	var errb strings.Builder
+	code := run([]string{"split", sampleLog}, env{stdin: strings.NewReader(""), stdout: w, stderr: &errb})
+	if code != 0 || errb.String() != "" {
+		t.Errorf("split into a closed pipe: exit %d, stderr %q", code, errb.String())
+	}
+}

@@ -35,6 +35,9 @@ func printAgg(w *output, r *runResult) error {
 	case "awk":
 		return printAggAWK(w, r.agg)
 	}
+	if noCalls(w, r) {
+		return nil
+	}
 	t := newTable(w, "op", "count", "dtype", "bytes/call", "calls", "total")
 	for _, g := range r.agg.Rows() {
 		t.row(g.Op, count(g.Count), stages.DtypeName(g.Datatype), size(g.Bytes()), count(g.Calls), size(g.Bytes()*g.Calls))

@@ -43,6 +43,9 @@ func printHist(w *output, r *runResult) error {
 	case "awk":
 		return printHistAWK(w, r.agg)
 	}
+	if noCalls(w, r) {
+		return nil
+	}
 	t := newTable(w, "op", "size", "calls", "")
 	for _, b := range r.agg.Hist(stages.DefaultEdges) {
 		t.row(b.Op, bucketLabel(b), count(b.Calls), bar(b.Calls, r.agg))

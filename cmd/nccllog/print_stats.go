@@ -34,6 +34,9 @@ func printStats(w *output, r *runResult) error {
 	case "awk":
 		return printStatsAWK(w, r.agg)
 	}
+	if noCalls(w, r) {
+		return nil
+	}
 	t := newTable(w, "op", "calls", "min", "avg", "max", "total")
 	for _, s := range r.agg.Stats() {
 		t.row(s.Op, count(s.Calls), size(s.Min), sizeF(s.Avg()), size(s.Max), size(s.Total))
@@ -107,4 +110,18 @@ func writeJSON(w *output, v any) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(v)
+}
+
+// noCalls says so when there is nothing to tabulate, with the likely reason.
+func noCalls(w *output, r *runResult) bool {
+	if r.agg.Calls() > 0 || len(r.agg.DroppedRows()) > 0 {
+		return false
+	}
+	switch {
+	case r.opts.cfg.Steps != nil:
+		w.printf("no collective calls in steps %s (--boundary %s)\n", r.opts.steps, r.opts.cfg.Boundary)
+	default:
+		w.printf("no collective calls: NCCL logs them only when NCCL_DEBUG_SUBSYS includes COLL (e.g. NCCL_DEBUG_SUBSYS=INIT,COLL)\n")
+	}
+	return true
 }
