@@ -20,6 +20,21 @@ one progress line per step) for benchmarking and testing nccllog. The same
 flags always give byte-identical output. Without --steps or --size it writes
 100 steps.
 
+With --per-rank-dir it writes one file per process instead, as
+NCCL_DEBUG_FILE=DIR/nccl.%h.%p.log would (rank 0's file also gets the
+progress lines), and prints the paths of the files.
+
+Faults, for testing rank analysis (each names a global rank; the other ranks'
+lines stay as they are without the fault):
+  --stop-rank N --stop-after K    rank N prints its first K calls on the world
+                                  communicator and then nothing more (hung)
+  --mismatch-rank N --mismatch-call K --mismatch-kind count|dtype
+                                  rank N's K-th world call (0-based) has
+                                  count+1 or another datatype
+  --abort-rank N                  rank N prints Abort COMPLETE lines after its
+                                  last call (with --stop-rank N: where it stops)
+  --missing-rank N                rank N prints nothing at all
+
 Usage: nccllog-gen [flags]
 `
 
@@ -31,12 +46,14 @@ func main() {
 }
 
 func run(args []string, stdout, stderr io.Writer) int {
-	cfg, out, err := parseArgs(args, stdout)
+	cfg, dest, err := parseArgs(args, stdout)
 	if errors.Is(err, pflag.ErrHelp) {
 		return 0
 	}
-	if err == nil {
-		err = generate(cfg, out, stdout)
+	if err == nil && dest.dir != "" {
+		err = generateFiles(cfg, dest.dir, stdout)
+	} else if err == nil {
+		err = generate(cfg, dest.output, stdout)
 	}
 	if err == nil {
 		return 0
@@ -49,7 +66,11 @@ func run(args []string, stdout, stderr io.Writer) int {
 	return 1
 }
 
-func parseArgs(args []string, stdout io.Writer) (gen.Config, string, error) {
+// destination says where the log goes: a file (- for stdout) or a directory
+// of per-process files.
+type destination struct{ output, dir string }
+
+func parseArgs(args []string, stdout io.Writer) (gen.Config, destination, error) {
 	fs := pflag.NewFlagSet("nccllog-gen", pflag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	size := fs.String("size", "", "approximate output size: 1GiB, 100MiB, 500M (=MiB), 10MB (decimal) or plain bytes")
@@ -62,34 +83,72 @@ func parseArgs(args []string, stdout io.Writer) (gen.Config, string, error) {
 	noise := fs.Bool("noise", false, "add application lines, blank lines and NCCL WARNs")
 	version := fs.String("nccl-version", "2.21.5", "NCCL version whose formats to use (2.18 or later)")
 	output := fs.StringP("output", "o", "-", "output file (- for stdout)")
+	dir := fs.String("per-rank-dir", "", "write one file per process, nccl.<host>.<pid>.log, into `DIR` (created if needed) instead of one interleaved log; not with --prefix or --output")
+	teardown := fs.Bool("teardown", false, "end the run with a Destroy COMPLETE line per rank and communicator")
+	stopRank := fs.Int("stop-rank", 0, "fault: global rank `N` stops logging after --stop-after calls on the world communicator")
+	stopAfter := fs.Int("stop-after", 0, "fault: number `K` of world-communicator calls the --stop-rank prints before it stops (0: none)")
+	mismatchRank := fs.Int("mismatch-rank", 0, "fault: global rank `N` logs a different count or datatype in one world-communicator call")
+	mismatchCall := fs.Int("mismatch-call", 0, "fault: index `K` (0-based) of the --mismatch-rank's world-communicator call that differs")
+	mismatchKind := fs.String("mismatch-kind", "count", "fault: what differs in the --mismatch-call: count (count+1) or dtype")
+	abortRank := fs.Int("abort-rank", 0, "fault: global rank `N` prints Abort COMPLETE lines for its communicators after its last call, then stops")
+	missingRank := fs.Int("missing-rank", 0, "fault: global rank `N` prints nothing at all (no file with --per-rank-dir)")
 	err := fs.Parse(args)
 	if errors.Is(err, pflag.ErrHelp) {
 		fmt.Fprint(stdout, about+"\nFlags:\n"+fs.FlagUsages())
-		return gen.Config{}, "", err
+		return gen.Config{}, destination{}, err
 	}
 	if err != nil {
-		return gen.Config{}, "", usageError{err}
+		return gen.Config{}, destination{}, usageError{err}
 	}
 	if fs.NArg() > 0 {
-		return gen.Config{}, "", usageError{fmt.Errorf("unexpected argument %q", fs.Arg(0))}
+		return gen.Config{}, destination{}, usageError{fmt.Errorf("unexpected argument %q", fs.Arg(0))}
 	}
+	dest := destination{output: *output, dir: *dir}
 	cfg := gen.Config{Seed: *seed, Ranks: *ranks, RanksPerHost: *perHost, Steps: *steps,
-		Prefix: *prefix, Progress: *progress, Noise: *noise, NCCLVersion: *version}
+		Prefix: *prefix, Progress: *progress, Noise: *noise, NCCLVersion: *version, Teardown: *teardown}
 	if *size != "" {
 		if cfg.Size, err = parseSize(*size); err != nil {
-			return cfg, "", usageError{err}
+			return cfg, dest, usageError{err}
 		}
+	}
+	if err := setFaults(fs, &cfg, *stopRank, *stopAfter, *mismatchRank, *mismatchCall, *mismatchKind, *abortRank, *missingRank); err != nil {
+		return cfg, dest, usageError{err}
+	}
+	if dest.dir != "" && (fs.Changed("output") || cfg.Prefix != "") {
+		return cfg, dest, usageError{errors.New("--per-rank-dir writes files without launcher prefixes; do not combine it with --output or --prefix")}
 	}
 	if cfg.Steps == 0 && cfg.Size == 0 {
 		cfg.Steps = 100
 	}
 	if cfg.Ranks < 1 || cfg.RanksPerHost < 1 {
-		return cfg, "", usageError{errors.New("--ranks and --ranks-per-host must be at least 1")}
+		return cfg, dest, usageError{errors.New("--ranks and --ranks-per-host must be at least 1")}
 	}
 	if err := cfg.Validate(); err != nil {
-		return cfg, "", usageError{err}
+		return cfg, dest, usageError{err}
 	}
-	return cfg, *output, nil
+	return cfg, dest, nil
+}
+
+// setFaults copies the fault flags that were given into cfg.
+func setFaults(fs *pflag.FlagSet, cfg *gen.Config, stopRank, stopAfter, mismatchRank, mismatchCall int,
+	mismatchKind string, abortRank, missingRank int) error {
+	if fs.Changed("stop-rank") {
+		cfg.StopRank, cfg.StopAfter = gen.Rank(stopRank), stopAfter
+	} else if fs.Changed("stop-after") {
+		return errors.New("--stop-after needs --stop-rank")
+	}
+	if fs.Changed("mismatch-rank") {
+		cfg.MismatchRank, cfg.MismatchCall, cfg.MismatchKind = gen.Rank(mismatchRank), mismatchCall, mismatchKind
+	} else if fs.Changed("mismatch-call") || fs.Changed("mismatch-kind") {
+		return errors.New("--mismatch-call and --mismatch-kind need --mismatch-rank")
+	}
+	if fs.Changed("abort-rank") {
+		cfg.AbortRank = gen.Rank(abortRank)
+	}
+	if fs.Changed("missing-rank") {
+		cfg.MissingRank = gen.Rank(missingRank)
+	}
+	return nil
 }
 
 // parseSize reads a byte count: plain bytes, K/M/G/T or KiB/MiB/GiB/TiB
@@ -149,4 +208,18 @@ func generate(cfg gen.Config, name string, stdout io.Writer) error {
 		return werr
 	}
 	return cerr
+}
+
+// generateFiles writes one file per process into dir and prints their paths.
+func generateFiles(cfg gen.Config, dir string, stdout io.Writer) error {
+	paths, err := gen.WriteFiles(dir, cfg)
+	if err != nil {
+		return err
+	}
+	for _, p := range paths {
+		if _, err := fmt.Fprintln(stdout, p); err != nil {
+			return err
+		}
+	}
+	return nil
 }

@@ -2,8 +2,13 @@ package main
 
 import (
 	"bytes"
+	"os"
+	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/nccllog/nccllog/internal/gen"
 )
 
 func TestParseSize(t *testing.T) {
@@ -37,6 +42,19 @@ func TestRunExitCodes(t *testing.T) {
 		{[]string{"--nccl-version", "2.8.3"}, 2},
 		{[]string{"stray"}, 2},
 		{[]string{"--steps", "1", "-o", "/nonexistent-dir/x.log"}, 1},
+		{[]string{"--steps", "2", "--ranks", "4", "--teardown", "--stop-rank", "0", "--stop-after", "3",
+			"--mismatch-rank", "1", "--mismatch-call", "2", "--mismatch-kind", "dtype", "--abort-rank", "0", "--missing-rank", "3"}, 0},
+		{[]string{"--stop-after", "3"}, 2},
+		{[]string{"--stop-rank", "16"}, 2},
+		{[]string{"--stop-rank", "1", "--stop-after", "-1"}, 2},
+		{[]string{"--mismatch-kind", "dtype"}, 2},
+		{[]string{"--mismatch-call", "3"}, 2},
+		{[]string{"--mismatch-rank", "1", "--mismatch-kind", "op"}, 2},
+		{[]string{"--abort-rank", "-1"}, 2},
+		{[]string{"--missing-rank", "2", "--abort-rank", "2"}, 2},
+		{[]string{"--per-rank-dir", "x", "--prefix", "srun"}, 2},
+		{[]string{"--per-rank-dir", "x", "-o", "y.log"}, 2},
+		{[]string{"--steps", "1", "--per-rank-dir", "/dev/null/x"}, 1},
 	}
 	for _, c := range cases {
 		var out, errb bytes.Buffer
@@ -47,5 +65,55 @@ func TestRunExitCodes(t *testing.T) {
 		if msg := errb.String(); c.code != 0 && (!strings.HasPrefix(msg, "nccllog-gen: ") || strings.Count(msg, "\n") != 1) {
 			t.Errorf("run(%v): stderr %q, want one nccllog-gen: line", c.args, msg)
 		}
+	}
+}
+
+func TestHelpListsFaultFlags(t *testing.T) {
+	var out, errb bytes.Buffer
+	if code := run([]string{"--help"}, &out, &errb); code != 0 {
+		t.Fatalf("--help: exit %d", code)
+	}
+	for _, f := range []string{"--per-rank-dir", "--teardown", "--stop-rank", "--stop-after", "--mismatch-rank",
+		"--mismatch-call", "--mismatch-kind", "--abort-rank", "--missing-rank"} {
+		if !strings.Contains(out.String(), f) {
+			t.Errorf("--help does not mention %s", f)
+		}
+	}
+}
+
+func TestPerRankDir(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "logs")
+	args := []string{"--steps", "3", "--ranks", "4", "--ranks-per-host", "2", "--seed", "5", "--noise",
+		"--per-rank-dir", dir, "--missing-rank", "2", "--stop-rank", "1", "--stop-after", "9", "--abort-rank", "1"}
+	var out, errb bytes.Buffer
+	if code := run(args, &out, &errb); code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	paths := strings.Fields(out.String())
+	nameRe := regexp.MustCompile(`^nccl\.gpu-node-0[01]\.\d+\.log$`)
+	if len(paths) != 3 {
+		t.Fatalf("printed %d paths, want 3 (rank 2 is missing): %q", len(paths), out.String())
+	}
+	for _, p := range paths {
+		if filepath.Dir(p) != dir || !nameRe.MatchString(filepath.Base(p)) {
+			t.Errorf("path %q is not DIR/nccl.%%h.%%p.log", p)
+		}
+	}
+	// The same flags give the same files as gen.WriteFiles.
+	cfg := gen.Config{Seed: 5, Ranks: 4, RanksPerHost: 2, Steps: 3, Noise: true, MissingRank: gen.Rank(2),
+		StopRank: gen.Rank(1), StopAfter: 9, AbortRank: gen.Rank(1)}
+	want, err := gen.WriteFiles(t.TempDir(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, p := range paths {
+		a, _ := os.ReadFile(p)
+		b, _ := os.ReadFile(want[i])
+		if filepath.Base(p) != filepath.Base(want[i]) || !bytes.Equal(a, b) || len(a) == 0 {
+			t.Errorf("%s differs from gen.WriteFiles's %s", p, want[i])
+		}
+	}
+	if a, _ := os.ReadFile(paths[1]); !bytes.Contains(a, []byte(" - Abort COMPLETE\n")) {
+		t.Errorf("rank 1's file has no Abort COMPLETE line")
 	}
 }

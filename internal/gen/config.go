@@ -21,7 +21,45 @@ type Config struct {
 	NCCLVersion  string // "2.21.5" by default; 2.18 and later are supported
 	Noise        bool   // add application lines, blank lines and WARNs
 	Progress     string // "nemo" (default), "megatron", "torchtitan" or "none"
+
+	// Teardown makes every rank that is still running at the end of the run
+	// print a "Destroy COMPLETE" line per communicator (world, then split).
+	Teardown bool
+
+	// Faults, for testing rank analysis. Each names a global rank through a
+	// pointer (see Rank) because 0 is a rank; nil means the fault is off, so
+	// the zero Config has none. A fault changes only the named rank's lines:
+	// the same random draws are made, so with Steps the other ranks print
+	// exactly what they print without it and carry on to the end of the run.
+	// (With Size, fewer bytes can mean more steps; with AbortRank the order
+	// of the end-of-run Destroy lines between ranks can change.)
+
+	// StopRank stops logging after its StopAfter-th call on the world
+	// communicator: it prints world calls 0..StopAfter-1 and then nothing more
+	// (no split-comm calls, WARNs or, for rank 0, progress lines), as if it hung
+	// inside that call. StopAfter 0 stops it right after its init lines. If the
+	// run ends first, the rank never stops.
+	StopRank  *int
+	StopAfter int
+	// MismatchRank logs its MismatchCall-th call on the world communicator
+	// (0-based) with a different count (MismatchKind "count": count+1) or
+	// datatype ("dtype": bf16, or fp32 where the others use bf16).
+	MismatchRank *int
+	MismatchCall int
+	MismatchKind string
+	// AbortRank prints, after its last call, "Abort START" (2.28+) and
+	// "Abort COMPLETE" lines for its communicators (world, then split) and then
+	// nothing more. Its last call is the end of the run, or where it stops
+	// when AbortRank is also StopRank.
+	AbortRank *int
+	// MissingRank prints nothing at all (no file in WriteFiles). It must not
+	// be the rank of another fault.
+	MissingRank *int
 }
+
+// Rank returns a pointer to r, for the rank fields of Config:
+// Config{StopRank: gen.Rank(3), StopAfter: 40}.
+func Rank(r int) *int { return &r }
 
 // Summary says what Write wrote.
 type Summary struct {
@@ -121,6 +159,34 @@ func (c Config) check() error {
 	case "nemo", "megatron", "torchtitan", "none":
 	default:
 		return fmt.Errorf("unknown progress style %q (want nemo, megatron, torchtitan or none)", c.Progress)
+	}
+	return c.checkFaults()
+}
+
+func (c Config) checkFaults() error {
+	for _, f := range []struct {
+		name string
+		rank *int
+	}{{"StopRank", c.StopRank}, {"MismatchRank", c.MismatchRank}, {"AbortRank", c.AbortRank}, {"MissingRank", c.MissingRank}} {
+		if f.rank != nil && (*f.rank < 0 || *f.rank >= c.Ranks) {
+			return fmt.Errorf("%s %d is not a rank (want 0..%d)", f.name, *f.rank, c.Ranks-1)
+		}
+		if f.rank != nil && c.MissingRank != nil && f.name != "MissingRank" && *f.rank == *c.MissingRank {
+			return fmt.Errorf("%s %d is also MissingRank, which prints nothing", f.name, *f.rank)
+		}
+	}
+	switch {
+	case c.StopRank == nil && c.StopAfter != 0:
+		return errors.New("StopAfter is set but StopRank is not")
+	case c.StopAfter < 0:
+		return errors.New("StopAfter must not be negative")
+	case c.MismatchRank == nil && (c.MismatchCall != 0 || c.MismatchKind != ""):
+		return errors.New("MismatchCall or MismatchKind is set but MismatchRank is not")
+	case c.MismatchCall < 0:
+		return errors.New("MismatchCall must not be negative")
+	}
+	if c.MismatchRank != nil && c.MismatchKind != "count" && c.MismatchKind != "dtype" {
+		return fmt.Errorf("unknown MismatchKind %q (want count or dtype)", c.MismatchKind)
 	}
 	return nil
 }

@@ -21,7 +21,7 @@ func (l *lines) add(b []byte) { *l = append(*l, b) }
 func (g *gen) writeInit() {
 	if !g.v.atLeast(22) {
 		p := &g.topo.procs[0]
-		g.end(append(g.begin(p), g.versionText()...))
+		g.end(p, append(g.begin(p), g.versionText()...))
 	}
 	g.writePhase(worldInitMs, g.worldInit)
 	g.writePhase(splitInitMs, g.splitInit)
@@ -36,8 +36,8 @@ func (g *gen) writePhase(durMs int64, build func(p *proc) lines) {
 		n[r] = len(all[r])
 	}
 	g.interleave(n, durMs, func(r, i int) {
-		b := g.begin(&procs[r])
-		g.end(append(b, all[r][i]...))
+		p := &procs[r]
+		g.end(p, append(g.begin(p), all[r][i]...))
 	})
 }
 

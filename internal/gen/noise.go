@@ -43,12 +43,12 @@ func (g *gen) emitNoise(p *proc, e event) {
 	switch e.kind {
 	case evApp:
 		for _, s := range appText(e.arg) {
-			g.end(append(g.begin(p), s...))
+			g.end(p, append(g.begin(p), s...))
 		}
 	case evTqdm:
-		g.end(g.appendTqdm(g.begin(p)))
+		g.end(p, g.appendTqdm(g.begin(p)))
 	case evBlank:
-		g.blank()
+		g.blank(p)
 	case evWarn:
 		g.emitWarn(p)
 	}
@@ -57,7 +57,7 @@ func (g *gen) emitNoise(p *proc, e event) {
 // emitWarn writes NCCL's blank line and a WARN from the IB async thread.
 // 2.26+ put a timestamp after the newline.
 func (g *gen) emitWarn(p *proc) {
-	g.blank()
+	g.blank(p)
 	b := g.begin(p)
 	if g.v.atLeast(26) {
 		b = append(b, '[')
@@ -71,7 +71,7 @@ func (g *gen) emitWarn(p *proc) {
 	b = strconv.AppendInt(b, int64(p.warnTid), 10)
 	b = append(b, " ["...)
 	b = strconv.AppendInt(b, int64(p.dev), 10)
-	g.end(append(b, "] transport/net_ib.cc:1287 NCCL WARN NET/IB : Got async event : port error"...))
+	g.end(p, append(b, "] transport/net_ib.cc:1287 NCCL WARN NET/IB : Got async event : port error"...))
 }
 
 // appendTqdm appends a tqdm progress bar such as

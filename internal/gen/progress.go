@@ -51,7 +51,8 @@ func (g *gen) writeProgress(step int, s stepStats) {
 	if g.cfg.Progress == "none" {
 		return
 	}
-	b := g.begin(&g.topo.procs[0])
+	p := &g.topo.procs[0]
+	b := g.begin(p)
 	switch g.cfg.Progress {
 	case "megatron":
 		b = g.appendMegatron(b, step, s)
@@ -60,8 +61,9 @@ func (g *gen) writeProgress(step int, s stepStats) {
 	default:
 		b = g.appendNemo(b, step, s)
 	}
-	g.end(b)
-	g.sum.ProgressLines++
+	if g.end(p, b) {
+		g.sum.ProgressLines++
+	}
 }
 
 // appendNemo appends "Training epoch 0, iteration 45/99 | lr: 4.600e-04 | … | consumed_samples: 5888".

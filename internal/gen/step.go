@@ -108,7 +108,7 @@ func (g *gen) emitEvent(r, i int) {
 		g.emitTuning(p, &g.st.plan[e.arg])
 	case evMem:
 		b := append(g.begin(p), p.head...)
-		g.end(append(b, "misc/utils.cc:233 memory stack hunk malloc(65536)"...))
+		g.end(p, append(b, "misc/utils.cc:233 memory stack hunk malloc(65536)"...))
 	default:
 		g.emitNoise(p, e)
 	}
@@ -137,11 +137,22 @@ func (g *gen) emitColl(p *proc, op *planOp) {
 	b = appendPtr(b, send)
 	b = append(b, " recvbuff "...)
 	b = appendPtr(b, recv)
-	b = append(b, op.mid...)
+	if op.comm == commWorld && p.rank == g.faults.mismatch && p.worldCalls == g.faults.mismatchCall {
+		b = g.faults.appendMismatch(b, op)
+	} else {
+		b = append(b, op.mid...)
+	}
 	b = strconv.AppendInt(b, int64(peerOrRoot(op, rc)), 10)
 	b = append(b, rc.tail...)
-	g.end(b)
-	g.sum.CollLines++
+	if g.end(p, b) {
+		g.sum.CollLines++
+	}
+	if op.comm == commWorld {
+		p.worldCalls++
+		if p.rank == g.faults.stop && p.worldCalls == g.faults.stopAfter {
+			g.halt(p)
+		}
+	}
 }
 
 // peerOrRoot is the root field: the peer for Send/Recv (ring neighbours in
@@ -185,5 +196,5 @@ func (g *gen) emitTuning(p *proc, op *planOp) {
 	b = strconv.AppendInt(b, bytes, 10)
 	b = append(b, " Bytes -> Algo "+algo+" proto "+proto+" channel{Lo..Hi}={0.."...)
 	b = strconv.AppendInt(b, int64(hi), 10)
-	g.end(append(b, '}'))
+	g.end(p, append(b, '}'))
 }

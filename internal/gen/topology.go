@@ -1,6 +1,7 @@
 package gen
 
 import (
+	"bufio"
 	"math/rand/v2"
 	"strconv"
 )
@@ -31,6 +32,9 @@ type proc struct {
 	head                 []byte // "host:pid:pid [dev] NCCL INFO "
 	prefix               []byte // launcher prefix, empty for none and timestamp
 	comms                [2]rankComm
+	w                    *bufio.Writer // where this process's lines go
+	silent               bool          // prints nothing more (missing, stopped or aborted)
+	worldCalls           int           // calls issued on the world communicator so far
 }
 
 // topology holds every process and communicator of the job.

@@ -15,13 +15,15 @@ const startTime = 1772366400000
 // pcgStream is the fixed second PCG word; Seed is the first.
 const pcgStream = 0x6e63636c6c6f6721
 
-// gen holds the state of one Write call.
+// gen holds the state of one Write or WriteFiles call.
 type gen struct {
 	cfg      Config
 	v        version
 	rng      *rand.Rand
-	bw       *bufio.Writer
+	bw       *bufio.Writer // the interleaved output (io.Discard for WriteFiles)
 	topo     *topology
+	faults   faults
+	live     int // processes that are not silent
 	sum      Summary
 	err      error
 	clockMs  int64  // simulated wall clock, Unix milliseconds
@@ -40,27 +42,43 @@ func Write(w io.Writer, cfg Config) (Summary, error) {
 		return Summary{}, err
 	}
 	g := newGen(w, c, v)
-	g.writeInit()
-	initBytes := g.sum.Bytes
-	for step := 0; c.Steps == 0 || step < c.Steps; step++ {
-		g.writeStep(step, initBytes)
-		if g.err != nil || (c.Size > 0 && g.sum.Bytes >= c.Size) {
-			break
-		}
-	}
+	g.run()
 	if err := g.bw.Flush(); err != nil && g.err == nil {
 		g.err = err
 	}
 	return g.sum, g.err
 }
 
+// run writes the whole log: init, the steps, and the end of the run.
+func (g *gen) run() {
+	c := g.cfg
+	g.writeInit()
+	initBytes := g.sum.Bytes
+	g.stopBeforeSteps()
+	for step := 0; c.Steps == 0 || step < c.Steps; step++ {
+		g.writeStep(step, initBytes)
+		if g.err != nil || (c.Size > 0 && g.sum.Bytes >= c.Size) || g.live == 0 {
+			break
+		}
+	}
+	if g.err == nil {
+		g.writeEnd()
+	}
+}
+
 func newGen(w io.Writer, c Config, v version) *gen {
 	g := &gen{cfg: c, v: v, bw: bufio.NewWriterSize(w, 1<<20), tsSec: -1}
 	g.rng = rand.New(rand.NewPCG(uint64(c.Seed), pcgStream))
 	g.topo = newTopology(c, g.rng)
+	g.faults = newFaults(c)
 	for i := range g.topo.procs {
 		p := &g.topo.procs[i]
 		p.prefix = launcherPrefix(c.Prefix, p.rank)
+		p.w = g.bw
+		p.silent = p.rank == g.faults.missing
+		if !p.silent {
+			g.live++
+		}
 	}
 	g.maxSteps = c.Steps
 	g.model = newModel(g.rng)
@@ -94,26 +112,31 @@ func (g *gen) setClock(ms int64) {
 	g.ts = append(g.ts, "] "...)
 }
 
-// begin starts a line of process p in the write buffer, prefix included.
+// begin starts a line of process p in its write buffer, prefix included.
 func (g *gen) begin(p *proc) []byte {
-	b := g.bw.AvailableBuffer()
+	b := p.w.AvailableBuffer()
 	b = append(b, g.ts...)
 	return append(b, p.prefix...)
 }
 
-// end finishes a line started with begin and writes it.
-func (g *gen) end(b []byte) {
+// end finishes a line of p started with begin and writes it, unless p is
+// silent. It reports whether it wrote the line.
+func (g *gen) end(p *proc, b []byte) bool {
+	if p.silent {
+		return false
+	}
 	b = append(b, '\n')
-	if _, err := g.bw.Write(b); err != nil && g.err == nil {
+	if _, err := p.w.Write(b); err != nil && g.err == nil {
 		g.err = err
 	}
 	g.sum.Bytes += int64(len(b))
 	g.sum.Lines++
+	return true
 }
 
-// blank writes an empty line, with no prefix.
-func (g *gen) blank() {
-	g.end(g.bw.AvailableBuffer())
+// blank writes an empty line of p, with no prefix.
+func (g *gen) blank(p *proc) {
+	g.end(p, p.w.AvailableBuffer())
 }
 
 // interleave calls emit(rank, i) for i = 0..n[rank]-1 of every rank, each

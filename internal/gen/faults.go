@@ -1,0 +1,209 @@
+package gen
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+)
+
+// teardownMs is how long the end-of-run Destroy/Abort lines take on the clock.
+const teardownMs = 800
+
+// faults holds Config's faults, with -1 for a rank that is off.
+type faults struct {
+	stop, stopAfter        int
+	mismatch, mismatchCall int
+	dtypeMismatch          bool
+	abort, missing         int
+	mid                    []byte // scratch for the mismatched " count … root "
+}
+
+func rankOrOff(r *int) int {
+	if r == nil {
+		return -1
+	}
+	return *r
+}
+
+func newFaults(c Config) faults {
+	return faults{
+		stop:          rankOrOff(c.StopRank),
+		stopAfter:     c.StopAfter,
+		mismatch:      rankOrOff(c.MismatchRank),
+		mismatchCall:  c.MismatchCall,
+		dtypeMismatch: c.MismatchKind == "dtype",
+		abort:         rankOrOff(c.AbortRank),
+		missing:       rankOrOff(c.MissingRank),
+	}
+}
+
+// appendMismatch appends op's " count N datatype D op O root " with the
+// mismatch applied: count+1, or bf16 (fp32 where op is bf16).
+func (f *faults) appendMismatch(b []byte, op *planOp) []byte {
+	alt := *op
+	switch {
+	case !f.dtypeMismatch:
+		alt.count++
+	case op.dtype == dtBf16:
+		alt.dtype = dtFloat32
+	default:
+		alt.dtype = dtBf16
+	}
+	f.mid = appendMid(f.mid[:0], &alt)
+	return append(b, f.mid...)
+}
+
+// halt makes p print nothing more; the abort rank first prints its Abort lines.
+func (g *gen) halt(p *proc) {
+	if p.silent {
+		return
+	}
+	if p.rank == g.faults.abort {
+		for _, l := range g.closeLines(p, "Abort") {
+			g.end(p, append(g.begin(p), l...))
+		}
+	}
+	p.silent = true
+	g.live--
+}
+
+// stopBeforeSteps halts the stop rank after its init lines when StopAfter is 0.
+func (g *gen) stopBeforeSteps() {
+	if g.faults.stop >= 0 && g.faults.stopAfter == 0 {
+		g.halt(&g.topo.procs[g.faults.stop])
+	}
+}
+
+// writeEnd writes the end of the run: the abort rank's Abort lines (if it is
+// still running) and, with Teardown, the Destroy lines of the other running
+// ranks, interleaved. Without Teardown or AbortRank it writes nothing and
+// draws no random numbers.
+func (g *gen) writeEnd() {
+	if !g.cfg.Teardown && g.faults.abort < 0 {
+		return
+	}
+	g.writePhase(teardownMs, func(p *proc) lines {
+		switch {
+		case p.silent:
+			return nil
+		case p.rank == g.faults.abort:
+			return g.closeLines(p, "Abort")
+		case g.cfg.Teardown:
+			return g.closeLines(p, "Destroy")
+		}
+		return nil
+	})
+	if a := g.faults.abort; a >= 0 && !g.topo.procs[a].silent {
+		g.topo.procs[a].silent = true
+		g.live--
+	}
+}
+
+// closeLines renders, for each communicator of p (world, then split),
+// "comm %p rank %d nranks %d cudaDev %d busId %lx - Destroy COMPLETE" or
+// "… - Abort COMPLETE" (2.12+), on the main thread. 2.28+ print
+// "comm %p rank %d nRanks %d cudaDev %d busId %lx - Abort START" first.
+func (g *gen) closeLines(p *proc, what string) lines {
+	var l lines
+	for i := range p.comms {
+		rc := &p.comms[i]
+		if what == "Abort" && g.v.atLeast(28) {
+			b := appendCloseFields(append([]byte(nil), p.head...), p, rc, " nRanks ")
+			l.add(append(b, " - Abort START"...))
+		}
+		b := appendCloseFields(append([]byte(nil), p.head...), p, rc, " nranks ")
+		l.add(append(b, " - "+what+" COMPLETE"...))
+	}
+	return l
+}
+
+// appendCloseFields appends "comm %p rank %d <nranks> %d cudaDev %d busId %lx".
+func appendCloseFields(b []byte, p *proc, rc *rankComm, nranks string) []byte {
+	b = append(b, "comm 0x"...)
+	b = strconv.AppendUint(b, rc.ptr, 16)
+	b = appendKV(b, " rank ", rc.rank)
+	b = appendKV(b, nranks, len(rc.info.members))
+	b = appendKV(b, " cudaDev ", p.dev)
+	b = append(b, " busId "...)
+	return strconv.AppendUint(b, p.busID, 16)
+}
+
+// FileName is the name NCCL_DEBUG_FILE=nccl.%h.%p.log gives the log of the
+// process with this host name and pid, e.g. "nccl.gpu-node-00.52445.log".
+func FileName(host string, pid int) string {
+	return "nccl." + host + "." + strconv.Itoa(pid) + ".log"
+}
+
+// WriteFiles writes the log that cfg describes as NCCL_DEBUG_FILE=nccl.%h.%p.log
+// would: one file per process in dir (created if needed), named by FileName,
+// each holding only that process's lines in its own order, without launcher
+// prefixes. The lines are exactly those Write prints for the same Config,
+// blank lines and application output included. Rank 0's progress lines and,
+// before 2.22, the bare "NCCL version" line (which real NCCL sends to stdout)
+// go to rank 0's file, as if the process's stdout went to the same place.
+// cfg.Prefix must be empty. The MissingRank gets no file. It returns the paths
+// of the files, in rank order.
+func WriteFiles(dir string, cfg Config) ([]string, error) {
+	c, v, err := cfg.normalize()
+	if err != nil {
+		return nil, err
+	}
+	if c.Prefix != "" {
+		return nil, fmt.Errorf("prefix %q: per-process files have no launcher prefix; leave Prefix empty", c.Prefix)
+	}
+	if err := os.MkdirAll(dir, 0o777); err != nil {
+		return nil, err
+	}
+	g := newGen(io.Discard, c, v)
+	bufSize := min(64<<10, max(4<<10, (32<<20)/len(g.topo.procs)))
+	var paths []string
+	for i := range g.topo.procs {
+		p := &g.topo.procs[i]
+		if p.silent {
+			continue
+		}
+		path := filepath.Join(dir, FileName(hostName(p.host), p.pid))
+		f, err := os.Create(path)
+		if err == nil {
+			err = f.Close()
+		}
+		if err != nil {
+			return nil, err
+		}
+		paths = append(paths, path)
+		p.w = bufio.NewWriterSize(appendFile(path), bufSize)
+	}
+	g.run()
+	for i := range g.topo.procs {
+		p := &g.topo.procs[i]
+		if p.w == g.bw {
+			continue
+		}
+		if err := p.w.Flush(); err != nil && g.err == nil {
+			g.err = err
+		}
+	}
+	if g.err != nil {
+		return nil, g.err
+	}
+	return paths, nil
+}
+
+// appendFile writes to the end of a file, opening it for each write, so that
+// thousands of ranks need no more than one open file at a time.
+type appendFile string
+
+func (a appendFile) Write(b []byte) (int, error) {
+	f, err := os.OpenFile(string(a), os.O_WRONLY|os.O_APPEND, 0)
+	if err != nil {
+		return 0, err
+	}
+	n, err := f.Write(b)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return n, err
+}
