@@ -51,6 +51,9 @@ func (c *Chunk) addTo(p *piece, line []byte, off, end int64, l *parser.Line) {
 	if n&NeedLines != 0 {
 		p.addRange(Range{off, end})
 	}
+	if n&NeedRanks != 0 {
+		p.addEvent(c.n, line, l)
+	}
 	if l.Kind != parser.KindCollective {
 		return
 	}
@@ -90,6 +93,10 @@ func (c *Chunk) closePiece(step int64) {
 	case c.cfg.selects(step):
 		c.cur.setStep(step)
 		c.Sel.merge(c.cur)
+	default:
+		// Not selected, but its calls still count in each rank's call order.
+		c.cur.setStep(step)
+		c.Sel.events = append(c.Sel.events, c.cur.events...)
 	}
 	c.cur.reset()
 }
@@ -113,3 +120,13 @@ func (c *Chunk) Finish() {
 
 // LineCount is the number of lines added.
 func (c *Chunk) LineCount() int64 { return c.n }
+
+// addEvent keeps the lines Ranks follows: calls, communicator lines and WARNs.
+func (p *piece) addEvent(n int64, line []byte, l *parser.Line) {
+	switch l.Kind {
+	case parser.KindCollective, parser.KindComm:
+		p.events = append(p.events, RankEvent{Line: n, Step: -1, Kind: l.Kind, Env: l.Env, Coll: l.Coll, Comm: l.Comm})
+	case parser.KindWarn:
+		p.events = append(p.events, RankEvent{Line: n, Step: -1, Kind: l.Kind, Env: l.Env, Text: excerpt(line)})
+	}
+}

@@ -59,6 +59,7 @@ const (
 	NeedCalls                   // every call, in order
 	NeedLines                   // the selected lines' bytes, in order (split)
 	NeedClasses                 // every line classed, even where nothing else needs it (--strict)
+	NeedRanks                   // communicators, ranks and their call sequences
 )
 
 // MarkersOnly reports whether the run needs nothing of a line but its bytes, unless it is a

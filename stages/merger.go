@@ -20,6 +20,7 @@ type Merger struct {
 	Lines Lines
 	Steps *Steps
 	Agg   *Agg
+	Ranks *Ranks
 	base  int64 // lines in the chunks before the current one
 
 	carry       int64  // BoundaryStart: step of the last marker so far, -1 before the first
@@ -33,6 +34,9 @@ func NewMerger(cfg *Config, file string) *Merger {
 	m := &Merger{cfg: cfg, File: file, Steps: NewSteps(), carry: -1, pending: newPiece(cfg.Needs)}
 	if cfg.Needs&NeedAgg != 0 {
 		m.Agg = NewAgg()
+	}
+	if cfg.Needs&NeedRanks != 0 {
+		m.Ranks = NewRanks(cfg)
 	}
 	return m
 }
@@ -59,9 +63,11 @@ func (m *Merger) addLines(l *Lines) {
 }
 
 func (m *Merger) addStart(c *Chunk, data []byte, base int64, out Out) error {
-	if c.Open != nil && m.cfg.selects(m.carry) {
+	if c.Open != nil {
 		c.Open.setStep(m.carry)
-		if err := m.emit(c.Open, data, base, out); err != nil {
+		if !m.cfg.selects(m.carry) {
+			m.fold(c.Open.events, base)
+		} else if err := m.emit(c.Open, data, base, out); err != nil {
 			return err
 		}
 	}
@@ -91,6 +97,9 @@ func (m *Merger) hold(p *piece, data []byte, base int64, out Out) error {
 	for i := range p.calls {
 		p.calls[i].Line += base
 	}
+	for i := range p.events {
+		p.events[i].Line += base
+	}
 	if m.cfg.Needs&NeedLines != 0 && m.cfg.Steps == nil {
 		if err := m.writeRanges(p.ranges, data, out); err != nil {
 			return err
@@ -102,6 +111,11 @@ func (m *Merger) hold(p *piece, data []byte, base int64, out Out) error {
 	}
 	p.ranges = p.ranges[:0]
 	m.pending.merge(p)
+	if len(m.pending.events) > maxPendingCalls {
+		// Too far from the next marker to wait for it: their step stays unknown.
+		m.fold(m.pending.events, 0)
+		m.pending.events = m.pending.events[:0]
+	}
 	if m.cfg.Steps == nil && (len(m.pending.calls) > maxPendingCalls || m.overflow) {
 		m.overflow = true
 		return m.flushCalls(out)
@@ -112,12 +126,16 @@ func (m *Merger) hold(p *piece, data []byte, base int64, out Out) error {
 // settlePending gives the held lines the step of the marker that ended them.
 func (m *Merger) settlePending(step int64, out Out) error {
 	defer func() { m.overflow = false }()
+	if !m.overflow {
+		m.pending.setStep(step)
+	} else {
+		for i := range m.pending.events {
+			m.pending.events[i].Step = step
+		}
+	}
 	if !m.cfg.selects(step) {
 		m.dropPending()
 		return nil
-	}
-	if !m.overflow {
-		m.pending.setStep(step)
 	}
 	return m.flushPending(out)
 }
@@ -138,6 +156,8 @@ func (m *Merger) flushPending(out Out) error {
 	if m.Agg != nil {
 		m.Agg.Merge(m.pending.agg)
 	}
+	m.fold(m.pending.events, 0)
+	m.pending.events = m.pending.events[:0]
 	if len(m.pendingData) > 0 {
 		if err := out.Lines(m.pendingData); err != nil {
 			return err
@@ -158,7 +178,9 @@ func (m *Merger) flushCalls(out Out) error {
 	return nil
 }
 
+// dropPending leaves out the held lines; their calls still count in each rank's call order.
 func (m *Merger) dropPending() {
+	m.fold(m.pending.events, 0)
 	m.pending.reset()
 	m.pendingData = m.pendingData[:0]
 }
@@ -168,6 +190,7 @@ func (m *Merger) emit(p *piece, data []byte, base int64, out Out) error {
 	if m.Agg != nil {
 		m.Agg.Merge(p.agg)
 	}
+	m.fold(p.events, base)
 	if err := m.writeRanges(p.ranges, data, out); err != nil {
 		return err
 	}
@@ -187,4 +210,15 @@ func (m *Merger) writeRanges(rs []Range, data []byte, out Out) error {
 		}
 	}
 	return nil
+}
+
+// fold passes events (line numbers relative to base) to Ranks, in order.
+func (m *Merger) fold(events []RankEvent, base int64) {
+	if m.Ranks == nil {
+		return
+	}
+	for i := range events {
+		events[i].Line += base
+		m.Ranks.Add(m.File, &events[i])
+	}
 }

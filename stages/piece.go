@@ -5,6 +5,7 @@ type piece struct {
 	agg    *Agg
 	calls  []Call
 	ranges []Range
+	events []RankEvent // kept whether or not the piece is selected: call order counts all
 }
 
 // Range is a run of whole lines, as byte offsets into the data they were read from.
@@ -33,6 +34,7 @@ func (p *piece) merge(o *piece) {
 		p.agg.Merge(o.agg)
 	}
 	p.calls = append(p.calls, o.calls...)
+	p.events = append(p.events, o.events...)
 	for _, r := range o.ranges {
 		p.addRange(r)
 	}
@@ -45,6 +47,7 @@ func (p *piece) reset() {
 	}
 	p.calls = p.calls[:0]
 	p.ranges = p.ranges[:0]
+	p.events = p.events[:0]
 }
 
 // setStep labels the calls of a piece once its step is known.
@@ -52,8 +55,11 @@ func (p *piece) setStep(step int64) {
 	for i := range p.calls {
 		p.calls[i].Step = step
 	}
+	for i := range p.events {
+		p.events[i].Step = step
+	}
 }
 
 func (p *piece) empty() bool {
-	return len(p.calls) == 0 && len(p.ranges) == 0 && (p.agg == nil || p.agg.empty())
+	return len(p.calls) == 0 && len(p.ranges) == 0 && len(p.events) == 0 && (p.agg == nil || p.agg.empty())
 }

@@ -1,0 +1,78 @@
+package stages
+
+import (
+	"cmp"
+	"slices"
+)
+
+// GroupKey identifies a communicator across processes: by the commId its Init lines print
+// (2.16+), by its parent's key and split color (2.23+ splits print no commId), or, where no
+// Init line names it, by its size and the order in which each process first used a
+// communicator of that size (Seq > 0, an inference).
+type GroupKey struct {
+	CommID uint64
+	NRanks int64
+	Seq    int64
+}
+
+// Group is one communicator: its ranks and the reference sequence of calls they are
+// compared against (the calls of whichever rank got to each position first).
+type Group struct {
+	Key    GroupKey
+	NRanks int64
+	// Evidence says how its ranks were grouped: "commId", "split" or "inferred".
+	Evidence string
+	Members  []*Member
+	ref      []refCall
+}
+
+// refCall is one position of the reference sequence: the call's signature id (0: not
+// compared) and its step.
+type refCall struct {
+	sig  uint32
+	step int32
+}
+
+// Inferred reports whether the grouping is a guess (no commId or parent to go by).
+func (g *Group) Inferred() bool { return g.Evidence == "inferred" }
+
+// MaxCalls is the most calls any rank issued on the communicator.
+func (g *Group) MaxCalls() int64 {
+	var n int64
+	for _, m := range g.Members {
+		n = max(n, m.Calls)
+	}
+	return n
+}
+
+// addCall appends one call of m at index m.Calls and compares it with the reference.
+func (g *Group) addCall(m *Member, sid uint32, s Sig, step int64) {
+	pos := m.Calls
+	m.Calls++
+	if pos >= int64(len(g.ref)) {
+		g.ref = append(g.ref, refCall{sid, int32(step)})
+		return
+	}
+	r := &g.ref[pos]
+	switch {
+	case r.sig == 0:
+		*r = refCall{sid, int32(step)}
+	case sid != 0 && r.sig != sid && m.FirstDiv < 0:
+		m.FirstDiv, m.DivSig = pos, s
+	}
+}
+
+// sortMembers orders the ranks by rank, then by process.
+func (g *Group) sortMembers() {
+	slices.SortFunc(g.Members, func(a, b *Member) int {
+		return cmp.Or(cmp.Compare(rankOrder(a), rankOrder(b)), cmp.Compare(a.Host, b.Host),
+			cmp.Compare(a.Pid, b.Pid), cmp.Compare(a.File, b.File))
+	})
+}
+
+func rankOrder(m *Member) int64 {
+	if m.Rank < 0 {
+		return 1 << 62
+	}
+	return m.Rank
+}

@@ -1,0 +1,91 @@
+package stages
+
+// Member is one rank of a communicator: one process's communicator between its init and its
+// destroy (a comm pointer can be handed out again after that).
+type Member struct {
+	Host string
+	Pid  int64
+	File string
+	// Rank is the rank in the communicator, -1 when no line said it.
+	Rank    int64
+	CudaDev int64
+	// Calls is how many calls the rank issued on the communicator; a call's index is its
+	// position in this sequence.
+	Calls     int64
+	ByOp      map[string]*Volume
+	FirstStep int64 // -1 when no call had a step
+	LastStep  int64
+	// Last is the rank's last call and LastLine its line.
+	Last     Sig
+	LastLine int64
+	// FirstDiv is the index of the first call that differs from the communicator's reference
+	// sequence (-1: none); DivSig is what this rank issued there.
+	FirstDiv int64
+	DivSig   Sig
+	// End is how the communicator ended for this rank: "", "Destroy" or "Abort".
+	End string
+	// Warn is the last NCCL WARN its process printed, and WarnLine its line.
+	Warn     string
+	WarnLine int64
+	stepBus  map[int64]float64
+}
+
+func newMember(host string, pid int64, file string, rank, dev int64) *Member {
+	return &Member{Host: host, Pid: pid, File: file, Rank: rank, CudaDev: dev,
+		ByOp: make(map[string]*Volume), FirstStep: -1, LastStep: -1, FirstDiv: -1,
+		stepBus: make(map[int64]float64)}
+}
+
+// Volume returns the sum over ops.
+func (m *Member) Volume() Volume {
+	var v Volume
+	for _, o := range m.ByOp {
+		v.merge(*o)
+	}
+	return v
+}
+
+// StepBus returns the bus bytes the rank moved in each step with a known number.
+func (m *Member) StepBus() map[int64]float64 { return m.stepBus }
+
+func (m *Member) addVolume(s Sig, nranks, step int64) {
+	v := m.ByOp[s.Op]
+	if v == nil {
+		v = &Volume{}
+		m.ByOp[s.Op] = v
+	}
+	before := v.BusBytes
+	v.add(s, nranks)
+	if step >= 0 {
+		m.stepBus[step] += v.BusBytes - before
+		if m.FirstStep < 0 || step < m.FirstStep {
+			m.FirstStep = step
+		}
+		m.LastStep = max(m.LastStep, step)
+	}
+}
+
+// merge adds o, the same rank's calls from later in its log, to m.
+func (m *Member) merge(o *Member) {
+	for op, v := range o.ByOp {
+		if m.ByOp[op] == nil {
+			m.ByOp[op] = &Volume{}
+		}
+		m.ByOp[op].merge(*v)
+	}
+	for s, b := range o.stepBus {
+		m.stepBus[s] += b
+	}
+	if o.FirstStep >= 0 && (m.FirstStep < 0 || o.FirstStep < m.FirstStep) {
+		m.FirstStep = o.FirstStep
+	}
+	m.LastStep = max(m.LastStep, o.LastStep)
+}
+
+// Label names the rank for output: its rank, or host:pid where no line said it.
+func (m *Member) Label() string {
+	if m.Rank >= 0 {
+		return itoa(m.Rank)
+	}
+	return m.Host + ":" + itoa(m.Pid)
+}

@@ -1,0 +1,184 @@
+package stages
+
+import (
+	"cmp"
+	"hash/fnv"
+	"slices"
+	"strings"
+
+	"github.com/nccllog/nccllog/parser"
+)
+
+// Ranks follows every process's communicators through its log: it binds each comm pointer to
+// a communicator rank from the Init lines, groups the ranks of each communicator across
+// processes, and aligns their calls by position (opCount is not an operation id). Its memory
+// grows with ranks × communicators and with the length of one reference sequence per
+// communicator, not with the calls of every rank.
+type Ranks struct {
+	cfg    *Config
+	sigs   *sigTable
+	procs  map[procKey]*proc
+	groups map[GroupKey]*Group
+}
+
+type procKey struct {
+	file string
+	host string
+	pid  int64
+}
+
+// proc is one process: the communicator each of its comm pointers is bound to now.
+type proc struct {
+	bind     map[uint64]*binding
+	sizeSeq  map[int64]int64 // communicators of each size used without an Init line
+	warn     string
+	warnLine int64
+	members  []*Member
+}
+
+type binding struct {
+	m     *Member
+	g     *Group
+	ended bool
+}
+
+// NewRanks returns an empty Ranks.
+func NewRanks(cfg *Config) *Ranks {
+	return &Ranks{cfg: cfg, sigs: newSigTable(), procs: make(map[procKey]*proc), groups: make(map[GroupKey]*Group)}
+}
+
+// RankEvent is a line that matters to Ranks: a collective call, a communicator line or a
+// WARN, with where it was.
+type RankEvent struct {
+	Line int64
+	Step int64
+	Kind parser.Kind
+	Env  parser.Envelope
+	Coll parser.Collective
+	Comm parser.CommEvent
+	Text string // the WARN's message
+}
+
+// Add folds one event of the input file into the state. Events of a file come in order.
+func (r *Ranks) Add(file string, e *RankEvent) {
+	p := r.proc(procKey{file, e.Env.Host, e.Env.Pid})
+	switch e.Kind {
+	case parser.KindCollective:
+		r.call(p, file, e)
+	case parser.KindComm:
+		r.comm(p, file, e)
+	case parser.KindWarn:
+		p.warn, p.warnLine = e.Text, e.Line
+	}
+}
+
+func (r *Ranks) proc(k procKey) *proc {
+	p := r.procs[k]
+	if p == nil {
+		p = &proc{bind: make(map[uint64]*binding), sizeSeq: make(map[int64]int64)}
+		r.procs[k] = p
+	}
+	return p
+}
+
+func (r *Ranks) call(p *proc, file string, e *RankEvent) {
+	c := &e.Coll
+	b := p.bind[c.Comm]
+	if b == nil || b.ended {
+		p.sizeSeq[c.NRanks]++
+		key := GroupKey{NRanks: c.NRanks, Seq: p.sizeSeq[c.NRanks]}
+		b = r.bindNew(p, file, e.Env, c.Comm, key, "inferred", c.GlobalRank, -1)
+	}
+	s := Sig{Op: c.Op, Count: c.Count, Datatype: c.Datatype, RedOp: c.RedOp, Root: c.Root}
+	var sid uint32
+	if r.cfg.selects(e.Step) {
+		sid = r.sigs.id(s.compared())
+		b.m.addVolume(s, max(c.NRanks, b.g.NRanks), e.Step)
+	}
+	b.g.addCall(b.m, sid, s, e.Step)
+	b.m.Last, b.m.LastLine = s, e.Line
+	if e.Step >= 0 {
+		b.m.LastStep = max(b.m.LastStep, e.Step)
+	}
+}
+
+func (r *Ranks) comm(p *proc, file string, e *RankEvent) {
+	ev := &e.Comm
+	b := p.bind[ev.Comm]
+	switch ev.Event {
+	case "Init START", "Init COMPLETE":
+		if b != nil && !b.ended && (b.g.Key.CommID == ev.CommID || ev.CommID == 0) {
+			b.m.Rank, b.m.CudaDev = ev.Rank, ev.CudaDev
+			return
+		}
+		key, evidence := r.initKey(p, ev)
+		r.bindNew(p, file, e.Env, ev.Comm, key, evidence, ev.Rank, ev.CudaDev)
+	case parser.EventLayout:
+		if b != nil && !b.ended {
+			b.m.Rank = ev.Rank
+		}
+	default: // Destroy, Abort, Revoke
+		if b != nil && !b.ended {
+			what, phase, _ := strings.Cut(ev.Event, " ")
+			b.m.End = what
+			// The pointer may be handed out again once Destroy or Abort has completed.
+			b.ended = phase == "COMPLETE" && what != "Revoke"
+		}
+	}
+}
+
+// initKey is the group of a communicator named by an Init line: its commId, or for a split
+// without one, its parent's group with the split count and color.
+func (r *Ranks) initKey(p *proc, ev *parser.CommEvent) (GroupKey, string) {
+	if ev.CommID != 0 {
+		return GroupKey{CommID: ev.CommID, NRanks: ev.NRanks}, "commId"
+	}
+	if parent := p.bind[ev.Parent]; ev.Parent != 0 && parent != nil {
+		h := fnv.New64a()
+		pk := parent.g.Key
+		for _, v := range []int64{int64(pk.CommID), pk.NRanks, pk.Seq, ev.Split, ev.Color} {
+			var b [8]byte
+			for i := range b {
+				b[i] = byte(v >> (8 * i))
+			}
+			h.Write(b[:])
+		}
+		return GroupKey{CommID: h.Sum64(), NRanks: ev.NRanks}, "split"
+	}
+	p.sizeSeq[ev.NRanks]++
+	return GroupKey{NRanks: ev.NRanks, Seq: p.sizeSeq[ev.NRanks]}, "inferred"
+}
+
+func (r *Ranks) bindNew(p *proc, file string, env parser.Envelope, ptr uint64, key GroupKey, evidence string, rank, dev int64) *binding {
+	g := r.groups[key]
+	if g == nil {
+		g = &Group{Key: key, NRanks: key.NRanks, Evidence: evidence}
+		r.groups[key] = g
+	}
+	m := newMember(env.Host, env.Pid, file, rank, dev)
+	g.Members = append(g.Members, m)
+	p.members = append(p.members, m)
+	b := &binding{m: m, g: g}
+	p.bind[ptr] = b
+	return b
+}
+
+// Groups returns the communicators, largest first, then by key; each with its ranks sorted
+// and the last WARN of each rank's process attached.
+func (r *Ranks) Groups() []*Group {
+	for _, p := range r.procs {
+		for _, m := range p.members {
+			m.Warn, m.WarnLine = p.warn, p.warnLine
+		}
+	}
+	out := make([]*Group, 0, len(r.groups))
+	for _, g := range r.groups {
+		g.sortMembers()
+		out = append(out, g)
+	}
+	slices.SortFunc(out, func(a, b *Group) int {
+		return cmp.Or(cmp.Compare(b.NRanks, a.NRanks), cmp.Compare(a.Key.Seq, b.Key.Seq),
+			cmp.Compare(a.Key.CommID, b.Key.CommID))
+	})
+	return out
+}
