@@ -29,6 +29,7 @@ type Result struct {
 	Lines stages.Lines
 	Agg   *stages.Agg
 	Steps *stages.Steps
+	Ranks *stages.Ranks
 	Parse parser.Stats
 }
 
@@ -47,7 +48,7 @@ func Run(ctx context.Context, in Input, opt Options, out stages.Out) (*Result, e
 	name := in.DisplayName()
 	src, err := open(in)
 	if err != nil {
-		return &Result{Name: name, Agg: stages.NewAgg(), Steps: stages.NewSteps()}, err
+		return &Result{Name: name, Agg: stages.NewAgg(), Steps: stages.NewSteps(), Ranks: stages.NewRanks(&opt.Config)}, err
 	}
 	defer src.Close()
 
@@ -81,7 +82,7 @@ func Run(ctx context.Context, in Input, opt Options, out stages.Out) (*Result, e
 	if err == nil {
 		err = readErr
 	}
-	res := &Result{Name: name, Lines: m.Lines, Agg: m.Agg, Steps: m.Steps}
+	res := &Result{Name: name, Lines: m.Lines, Agg: m.Agg, Steps: m.Steps, Ranks: m.Ranks}
 	for _, s := range stats {
 		res.Parse.Merge(s)
 	}

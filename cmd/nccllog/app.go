@@ -19,6 +19,7 @@ const (
 	exitOK    = 0
 	exitData  = 1 // unreadable input, corrupt archive
 	exitUsage = 2
+	exitFound = 3 // hang found a suspect, or check a disagreement
 	exitInt   = 130
 )
 
@@ -34,7 +35,9 @@ type runResult struct {
 	lines stages.Lines
 	agg   *stages.Agg
 	steps *stages.Steps
+	ranks *stages.Ranks
 	parse parser.Stats
+	found bool // hang or check found something: exit status 3
 }
 
 func run(args []string, e env) int {
@@ -70,17 +73,18 @@ func usageError(e env, err error) int {
 
 // execute runs the pipeline over every input and prints the result.
 func execute(ctx context.Context, c *command, o *options, e env) int {
+	inputs, err := pipeline.Expand(o.inputs, e.stdin)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "nccllog: %v\n", err)
+		return exitData
+	}
 	w := newOutput(e.stdout)
 	out := c.streamOut(w, o)
-	r := &runResult{opts: o, agg: stages.NewAgg(), steps: stages.NewSteps()}
-	var runErr error
-	for _, name := range o.inputs {
-		res, err := pipeline.Run(ctx, pipeline.Input{Name: name, Stdin: e.stdin},
-			pipeline.Options{Jobs: o.jobs, Config: o.cfg}, out)
-		r.add(res)
-		if err != nil {
-			runErr = err
-			break
+	r := &runResult{opts: o, agg: stages.NewAgg(), steps: stages.NewSteps(), ranks: stages.NewRanks(&o.cfg)}
+	results, runErr := pipeline.RunAll(ctx, inputs, pipeline.Options{Jobs: o.jobs, Config: o.cfg}, out, c.ordered())
+	for _, res := range results {
+		if res != nil {
+			r.add(res)
 		}
 	}
 	if w.broken() {
@@ -104,6 +108,9 @@ func (r *runResult) add(res *pipeline.Result) {
 		r.agg.Merge(res.Agg)
 	}
 	r.steps.Merge(res.Steps)
+	if res.Ranks != nil {
+		r.ranks.Merge(res.Ranks)
+	}
 	r.parse.Merge(res.Parse)
 }
 
@@ -124,6 +131,9 @@ func finish(e env, w *output, runErr error, r *runResult) int {
 		return exitData
 	}
 	warnProblems(e.stderr, r)
+	if r.found {
+		return exitFound
+	}
 	return exitOK
 }
 

@@ -27,7 +27,19 @@ var commands = []*command{
 		needs: stages.NeedCalls, formats: []string{"table", "json", "csv"}},
 	{name: "split", summary: "the lines of the selected steps, byte for byte",
 		needs: stages.NeedLines},
+	{name: "ranks", summary: "per rank of each communicator: calls, bytes and bus volume by op, steps",
+		needs: stages.NeedRanks, formats: []string{"table", "json", "csv"}, print: printRanks},
+	{name: "comms", summary: "per communicator: its ranks, how they were grouped, calls and volume",
+		needs: stages.NeedRanks, formats: []string{"table", "json", "csv"}, print: printComms},
+	{name: "hang", summary: "where each rank stopped, and which rank most likely hung the job",
+		needs: stages.NeedRanks, formats: []string{"table", "json"}, print: printHang},
+	{name: "check", summary: "the first call where the ranks of a communicator disagree",
+		needs: stages.NeedRanks, formats: []string{"table", "json"}, print: printCheck},
 }
+
+// ordered reports whether the command writes lines or calls as they are read, so that inputs
+// must be read one after another.
+func (c *command) ordered() bool { return c.needs&(stages.NeedLines|stages.NeedCalls) != 0 }
 
 func findCommand(name string) *command {
 	for _, c := range commands {

@@ -45,3 +45,5 @@ func size(v int64) string {
 }
 
 func sizeF(v float64) string { return size(int64(v + 0.5)) }
+
+func ftoa(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }

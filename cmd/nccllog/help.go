@@ -29,6 +29,8 @@ Examples:
   cat nccl.log | nccllog stats -
   nccllog hist --format json < nccl.log
   nccllog agg --steps 45-50 --boundary start --format awk nccl.log.gz
+  nccllog hang logs/                      (a directory of nccl.%h.%p files)
+  nccllog check --format json 'job-1234/nccl.*.log'
 `)
 	return b.String()
 }
@@ -46,8 +48,13 @@ timestamp prefixes (srun -l, mpirun --tag-output, torchrun, Ray, collectors). No
 limit. Every line is counted in one class; malformed NCCL lines are reported on stderr with
 their file and line.
 
+Inputs: files, directories (every file below them), globs, or - (standard input); per-process
+files (NCCL_DEBUG_FILE=nccl.%h.%p) and interleaved launcher output alike. Files are read in
+parallel where the output does not need their order.
+
 Exit status: 0 success (also when the reader of the output goes away, as with | head);
-1 the input could not be read (missing file, corrupt or truncated archive); 2 usage error;
+1 the input could not be read (missing file, corrupt or truncated archive), or --strict met a
+malformed line; 2 usage error; 3 hang found a suspect or check found a disagreement;
 130 interrupted.
 `
 
@@ -82,6 +89,26 @@ step (every rank printing it), their values are averaged into one.
 `,
 	"calls": `Every collective and point-to-point call line in log order, with its line number, step,
 process, op, opCount (hex, as NCCL prints it), count, datatype, bytes, nranks and comm.
+`,
+	"ranks": `Per communicator, each rank: calls, message bytes and bus volume by op, first and last
+step, how its communicator ended, and the bus bandwidth a step would need to move its volume
+in the step's time (where progress lines give step times). A rank is a process's communicator
+from its Init line to its Destroy/Abort ([dev] is the CUDA device, not the rank); ranks of one
+communicator are grouped by commId, by parent and split color, or, without Init lines, by
+communicator size and order of first use (shown as inferred).
+`,
+	"comms": `Per communicator: size, ranks seen, how they were grouped, calls per rank, total bytes and
+bus volume, steps and ops.
+`,
+	"hang": `Per communicator, where each rank stopped: ranks that issued fewer calls than the others
+(with their last call and the call they never made), ranks whose communicator ends in Abort or
+that ended it early, their process's last WARN, and ranks that should exist but have no lines
+(a missing file or a dead process), ranked by how likely each is the culprit. Calls are aligned
+by their position in each rank's sequence, not by opCount. Exit status 3 when a rank stands out.
+`,
+	"check": `Per communicator, compares every call position across ranks (op, count, datatype, reduction
+op and root; the peer of Send/Recv is left out) and reports the first divergence with both
+sides, and sequences of different lengths. Exit status 3 when it finds one.
 `,
 	"split": `Writes the lines of the selected steps exactly as they were read (CRLF, trailing spaces
 and all). Without --steps it writes every line.

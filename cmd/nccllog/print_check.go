@@ -1,0 +1,66 @@
+package main
+
+import "github.com/nccllog/nccllog/stages"
+
+type sideJSON struct {
+	Call  sigJSON `json:"call"`
+	Ranks string  `json:"ranks"`
+	N     int     `json:"n"`
+}
+
+func printCheck(w *output, r *runResult) error {
+	findings := r.ranks.Check()
+	r.found = len(findings) > 0
+	if r.opts.format == "json" {
+		var out []map[string]any
+		for _, f := range findings {
+			var sides []sideJSON
+			for _, s := range f.Sides {
+				sides = append(sides, sideJSON{sigValue(s.Sig), rankList(s.Members), len(s.Members)})
+			}
+			var short []map[string]any
+			for _, m := range f.Short {
+				short = append(short, map[string]any{"rank": m.Label(), "calls": m.Calls})
+			}
+			out = append(out, map[string]any{"comm": commLabel(f.Group), "nranks": f.Group.NRanks,
+				"kind": f.Kind, "differs_in": f.What, "call": f.Index, "step": known(f.Step),
+				"sides": orEmpty(sides), "short": orEmpty(short)})
+		}
+		return writeJSON(w, map[string]any{"findings": orEmpty(out), "comms": len(r.ranks.Groups())})
+	}
+	groups := r.ranks.Groups()
+	if noRanks(w, groups) {
+		return nil
+	}
+	for _, f := range findings {
+		printFinding(w, f)
+	}
+	if !r.found {
+		ranks := 0
+		for _, g := range groups {
+			ranks += len(g.Members)
+		}
+		w.printf("no disagreement: %d communicators, %d ranks compared call by call (op, count, datatype, reduction op, root).\n", len(groups), ranks)
+	}
+	return nil
+}
+
+func printFinding(w *output, f stages.CheckFinding) {
+	g := f.Group
+	switch f.Kind {
+	case "mismatch":
+		w.printf("comm %s (%d ranks): call %d%s: %s differs\n", commLabel(g), g.NRanks, f.Index, withStep(f.Step), f.What)
+		for _, s := range f.Sides {
+			w.printf("  ranks %-12s %s\n", rankList(s.Members), sigText(s.Sig))
+		}
+		if len(f.Short) > 0 {
+			w.printf("  ranks %-12s never got to this call\n", rankList(f.Short))
+		}
+	case "length":
+		w.printf("comm %s (%d ranks): sequences of different lengths: the longest has %s calls\n", commLabel(g), g.NRanks, count(f.Index))
+		for _, m := range f.Short {
+			w.printf("  rank %-13s %s calls\n", m.Label(), count(m.Calls))
+		}
+	}
+	w.printf("\n")
+}

@@ -1,0 +1,94 @@
+package main
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/nccllog/nccllog/stages"
+)
+
+// commTotals sums a communicator's ranks.
+type commTotals struct {
+	calls, maxCalls, bytes int64
+	bus                    float64
+	first, last            int64
+	ops                    map[string]*stages.Volume
+}
+
+func totalsOf(g *stages.Group) commTotals {
+	t := commTotals{first: -1, last: -1, ops: map[string]*stages.Volume{}}
+	for _, m := range g.Members {
+		v := m.Volume()
+		t.calls += m.Calls
+		t.maxCalls = max(t.maxCalls, m.Calls)
+		t.bytes += v.Bytes
+		t.bus += v.BusBytes
+		if m.FirstStep >= 0 && (t.first < 0 || m.FirstStep < t.first) {
+			t.first = m.FirstStep
+		}
+		t.last = max(t.last, m.LastStep)
+		for op, o := range m.ByOp {
+			if t.ops[op] == nil {
+				t.ops[op] = &stages.Volume{}
+			}
+			t.ops[op].Calls += o.Calls
+			t.ops[op].Bytes += o.Bytes
+			t.ops[op].BusBytes += o.BusBytes
+		}
+	}
+	return t
+}
+
+func (t commTotals) opNames() string {
+	ops := make([]string, 0, len(t.ops))
+	for op := range t.ops {
+		ops = append(ops, op)
+	}
+	slices.Sort(ops)
+	return strings.Join(ops, " ")
+}
+
+func printComms(w *output, r *runResult) error {
+	groups := r.ranks.Groups()
+	switch r.opts.format {
+	case "json":
+		var comms []map[string]any
+		for _, g := range groups {
+			t := totalsOf(g)
+			byOp := map[string]volumeJSON{}
+			for op, v := range t.ops {
+				byOp[op] = volumeJSON{v.Calls, v.Bytes, v.BusBytes}
+			}
+			comms = append(comms, map[string]any{"comm": commLabel(g), "nranks": g.NRanks,
+				"ranks_seen": len(g.Members), "grouping": g.Evidence, "inferred": g.Inferred(),
+				"calls": t.calls, "calls_per_rank_max": t.maxCalls, "bytes": t.bytes, "bus_bytes": t.bus,
+				"by_op": byOp, "first_step": known(t.first), "last_step": known(t.last)})
+		}
+		return writeJSON(w, map[string]any{"comms": orEmpty(comms)})
+	case "csv":
+		var rows [][]string
+		for _, g := range groups {
+			t := totalsOf(g)
+			rows = append(rows, []string{commLabel(g), itoa(g.NRanks), itoa(int64(len(g.Members))), g.Evidence,
+				itoa(t.calls), itoa(t.maxCalls), itoa(t.bytes), ftoa(t.bus), optInt(known(t.first)),
+				optInt(known(t.last)), t.opNames()})
+		}
+		return writeCSV(w, []string{"comm", "nranks", "ranks_seen", "grouping", "calls", "calls_per_rank_max",
+			"bytes", "bus_bytes", "first_step", "last_step", "ops"}, rows)
+	}
+	if noRanks(w, groups) {
+		return nil
+	}
+	t := newTable(w, "comm", "nranks", "seen", "calls/rank", "bytes", "bus bytes", "steps", "grouping", "ops")
+	for _, g := range groups {
+		tt := totalsOf(g)
+		steps := ""
+		if tt.first >= 0 {
+			steps = itoa(tt.first) + "-" + itoa(tt.last)
+		}
+		t.row(commLabel(g), itoa(g.NRanks), itoa(int64(len(g.Members))), count(tt.maxCalls), size(tt.bytes),
+			sizeF(tt.bus), steps, g.Evidence, tt.opNames())
+	}
+	t.flush()
+	return nil
+}

@@ -1,0 +1,167 @@
+package main
+
+import (
+	"slices"
+
+	"github.com/nccllog/nccllog/stages"
+)
+
+// busNeed is the bus bandwidth (bytes/s) a rank would need to move each step's volume in
+// that step's time: the largest over the steps and the mean.
+type busNeed struct {
+	Max, Mean float64
+	Steps     int
+}
+
+func needOf(m *stages.Member, times map[int64]float64) busNeed {
+	var n busNeed
+	var sum float64
+	for s, b := range m.StepBus() {
+		t := times[s]
+		if t <= 0 {
+			continue
+		}
+		v := b / t
+		n.Max = max(n.Max, v)
+		sum += v
+		n.Steps++
+	}
+	if n.Steps > 0 {
+		n.Mean = sum / float64(n.Steps)
+	}
+	return n
+}
+
+func stepTimes(r *runResult) map[int64]float64 {
+	t := make(map[int64]float64)
+	for _, p := range r.steps.Points() {
+		if p.HasTime {
+			t[p.Step] = p.TimeS
+		}
+	}
+	return t
+}
+
+type volumeJSON struct {
+	Calls    int64   `json:"calls"`
+	Bytes    int64   `json:"bytes"`
+	BusBytes float64 `json:"bus_bytes"`
+}
+
+type rankJSON struct {
+	Rank      *int64                `json:"rank"`
+	Host      string                `json:"host"`
+	Pid       int64                 `json:"pid"`
+	File      string                `json:"file"`
+	Calls     int64                 `json:"calls"`
+	Bytes     int64                 `json:"bytes"`
+	BusBytes  float64               `json:"bus_bytes"`
+	ByOp      map[string]volumeJSON `json:"by_op"`
+	FirstStep *int64                `json:"first_step"`
+	LastStep  *int64                `json:"last_step"`
+	End       string                `json:"end"`
+	BusNeed   *map[string]float64   `json:"busbw_needed_gbps"`
+}
+
+func rankValue(m *stages.Member, times map[int64]float64) rankJSON {
+	v := m.Volume()
+	out := rankJSON{Rank: known(m.Rank), Host: m.Host, Pid: m.Pid, File: m.File, Calls: m.Calls,
+		Bytes: v.Bytes, BusBytes: v.BusBytes, ByOp: map[string]volumeJSON{},
+		FirstStep: known(m.FirstStep), LastStep: known(m.LastStep), End: m.End}
+	for op, o := range m.ByOp {
+		out.ByOp[op] = volumeJSON{o.Calls, o.Bytes, o.BusBytes}
+	}
+	if n := needOf(m, times); n.Steps > 0 {
+		out.BusNeed = &map[string]float64{"max": n.Max / 1e9, "mean": n.Mean / 1e9}
+	}
+	return out
+}
+
+func known(v int64) *int64 {
+	if v < 0 {
+		return nil
+	}
+	return &v
+}
+
+func printRanks(w *output, r *runResult) error {
+	groups := r.ranks.Groups()
+	times := stepTimes(r)
+	switch r.opts.format {
+	case "json":
+		var comms []map[string]any
+		for _, g := range groups {
+			var ranks []rankJSON
+			for _, m := range g.Members {
+				ranks = append(ranks, rankValue(m, times))
+			}
+			comms = append(comms, map[string]any{"comm": commLabel(g), "nranks": g.NRanks,
+				"grouping": g.Evidence, "ranks": ranks})
+		}
+		return writeJSON(w, map[string]any{"comms": orEmpty(comms)})
+	case "csv":
+		var rows [][]string
+		for _, g := range groups {
+			for _, m := range g.Members {
+				v, n := m.Volume(), needOf(m, times)
+				rows = append(rows, []string{commLabel(g), optInt(known(m.Rank)), m.Host, itoa(m.Pid), m.File,
+					itoa(m.Calls), itoa(v.Bytes), ftoa(v.BusBytes), optInt(known(m.FirstStep)),
+					optInt(known(m.LastStep)), m.End, ftoa(n.Max / 1e9)})
+			}
+		}
+		return writeCSV(w, []string{"comm", "rank", "host", "pid", "file", "calls", "bytes", "bus_bytes",
+			"first_step", "last_step", "end", "busbw_needed_max_gbps"}, rows)
+	}
+	if noRanks(w, groups) {
+		return nil
+	}
+	for _, g := range groups {
+		w.printf("comm %s: %d ranks, %s\n", commLabel(g), g.NRanks, groupedBy(g))
+		t := newTable(w, "rank", "host:pid", "calls", "bytes", "bus bytes", "steps", "GB/s needed", "end", "top op")
+		for _, m := range g.Members {
+			v, n := m.Volume(), needOf(m, times)
+			need := ""
+			if n.Steps > 0 {
+				need = gbps(n.Max)
+			}
+			t.row(m.Label(), m.Host+":"+itoa(m.Pid), count(m.Calls), size(v.Bytes), sizeF(v.BusBytes),
+				stepRange(m), need, m.End, topOp(m))
+		}
+		t.flush()
+		w.printf("\n")
+	}
+	w.printf("bus bytes: message bytes × the nccl-tests bus factor of each op (AllReduce 2(n-1)/n; AllGather,\n" +
+		"ReduceScatter, AlltoAll (n-1)/n on count × n; others 1). GB/s needed: the largest over steps of\n" +
+		"a step's bus bytes over its time; INFO lines carry no completion times, so this is a volume, not a measurement.\n")
+	return nil
+}
+
+func topOp(m *stages.Member) string {
+	best, bb := "", -1.0
+	ops := make([]string, 0, len(m.ByOp))
+	for op := range m.ByOp {
+		ops = append(ops, op)
+	}
+	slices.Sort(ops)
+	for _, op := range ops {
+		if v := m.ByOp[op].BusBytes; v > bb {
+			best, bb = op, v
+		}
+	}
+	return best
+}
+
+func noRanks(w *output, groups []*stages.Group) bool {
+	if len(groups) > 0 {
+		return false
+	}
+	w.printf("no collective calls or communicator lines: NCCL logs calls only when NCCL_DEBUG_SUBSYS includes COLL\n")
+	return true
+}
+
+func orEmpty[T any](s []T) []T {
+	if s == nil {
+		return []T{}
+	}
+	return s
+}

@@ -1,0 +1,125 @@
+package main
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/nccllog/nccllog/stages"
+)
+
+// commLabel names a communicator: its commId, a split's derived id, or its inferred place.
+func commLabel(g *stages.Group) string {
+	switch g.Evidence {
+	case "commId":
+		return fmt.Sprintf("0x%016x", g.Key.CommID)
+	case "split":
+		return fmt.Sprintf("split-%08x", g.Key.CommID>>32)
+	}
+	return fmt.Sprintf("size%d#%d", g.Key.NRanks, g.Key.Seq)
+}
+
+// groupedBy says how the ranks of a communicator were put together.
+func groupedBy(g *stages.Group) string {
+	switch g.Evidence {
+	case "commId":
+		return "grouped by commId"
+	case "split":
+		return "grouped by parent communicator and split color"
+	}
+	return "grouping inferred: no Init line with a commId; ranks matched by communicator size and order of first use"
+}
+
+// rankList prints members compactly: 0-6,8 (processes without a known rank as host:pid).
+func rankList(ms []*stages.Member) string {
+	var ranks []int64
+	var others []string
+	for _, m := range ms {
+		if m.Rank >= 0 {
+			ranks = append(ranks, m.Rank)
+		} else {
+			others = append(others, m.Label())
+		}
+	}
+	slices.Sort(ranks)
+	var parts []string
+	for i := 0; i < len(ranks); {
+		j := i
+		for j+1 < len(ranks) && ranks[j+1] == ranks[j]+1 {
+			j++
+		}
+		if j > i {
+			parts = append(parts, itoa(ranks[i])+"-"+itoa(ranks[j]))
+		} else {
+			parts = append(parts, itoa(ranks[i]))
+		}
+		i = j + 1
+	}
+	return strings.Join(append(parts, others...), ",")
+}
+
+var redOps = []string{"sum", "prod", "max", "min", "avg"}
+
+func redOpName(v int64) string {
+	if v >= 0 && v < int64(len(redOps)) {
+		return redOps[v]
+	}
+	return "op" + itoa(v)
+}
+
+func dtypeName(d int64) string {
+	if n := stages.DtypeName(d); n != "" {
+		return n
+	}
+	return "datatype" + itoa(d)
+}
+
+// sigText prints a call as the ranks must agree on it.
+func sigText(s stages.Sig) string {
+	t := fmt.Sprintf("%s count %d %s", s.Op, s.Count, dtypeName(s.Datatype))
+	switch s.Op {
+	case "AllReduce", "Reduce", "ReduceScatter":
+		t += " " + redOpName(s.RedOp)
+	}
+	switch s.Op {
+	case "Broadcast", "Reduce", "Gather", "Scatter":
+		t += " root " + itoa(s.Root)
+	case "Send", "Recv":
+		if s.Root >= 0 {
+			t += " peer " + itoa(s.Root)
+		}
+	}
+	return t
+}
+
+type sigJSON struct {
+	Op    string `json:"op"`
+	Count int64  `json:"count"`
+	Dtype string `json:"dtype"`
+	RedOp string `json:"redop"`
+	Root  int64  `json:"root"`
+}
+
+func sigValue(s stages.Sig) sigJSON {
+	return sigJSON{s.Op, s.Count, dtypeName(s.Datatype), redOpName(s.RedOp), s.Root}
+}
+
+func stepText(s int64) string {
+	if s < 0 {
+		return ""
+	}
+	return "step " + itoa(s)
+}
+
+func stepRange(m *stages.Member) string {
+	if m.FirstStep < 0 {
+		return ""
+	}
+	if m.FirstStep == m.LastStep {
+		return itoa(m.FirstStep)
+	}
+	return itoa(m.FirstStep) + "-" + itoa(m.LastStep)
+}
+
+func gbps(v float64) string { return strconv.FormatFloat(v/1e9, 'f', 2, 64) }

@@ -1,0 +1,120 @@
+package stages
+
+import (
+	"cmp"
+	"slices"
+)
+
+// Side is one way the ranks of a communicator issued a call.
+type Side struct {
+	Sig     Sig
+	Members []*Member
+}
+
+// CheckFinding is a disagreement between the ranks of a communicator: the first call where
+// they issued different op, count, datatype, reduction op or root ("mismatch", with What
+// naming the first field that differs, as Flight Recorder's type/size/dtype classes do), or
+// call sequences of different lengths ("length").
+type CheckFinding struct {
+	Group *Group
+	Kind  string
+	What  string
+	Index int64 // the call's position in each rank's sequence
+	Step  int64 // the step of that call, -1 where none is known
+	Sides []Side
+	// Short are the ranks that never got to the call (mismatch) or issued fewer calls than the
+	// most any rank did (length), with how many each issued.
+	Short []*Member
+}
+
+// Check returns every communicator's first mismatch and its length disagreement, if any.
+func (r *Ranks) Check() []CheckFinding {
+	var out []CheckFinding
+	for _, g := range r.Groups() {
+		if f, ok := r.firstMismatch(g); ok {
+			out = append(out, f)
+		}
+		if f, ok := lengthFinding(g); ok {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+func (r *Ranks) firstMismatch(g *Group) (CheckFinding, bool) {
+	k := int64(-1)
+	for _, m := range g.Members {
+		if m.FirstDiv >= 0 && (k < 0 || m.FirstDiv < k) {
+			k = m.FirstDiv
+		}
+	}
+	if k < 0 {
+		return CheckFinding{}, false
+	}
+	ref := g.ref[k]
+	f := CheckFinding{Group: g, Kind: "mismatch", Index: k, Step: int64(ref.step)}
+	bySig := map[Sig]*Side{}
+	for _, m := range g.Members {
+		s := r.sigs.sig(ref.sig)
+		switch {
+		case m.FirstDiv == k:
+			s = m.DivSig.compared()
+		case m.Calls <= k:
+			f.Short = append(f.Short, m)
+			continue
+		}
+		if bySig[s] == nil {
+			bySig[s] = &Side{Sig: s}
+		}
+		bySig[s].Members = append(bySig[s].Members, m)
+	}
+	for _, s := range bySig {
+		f.Sides = append(f.Sides, *s)
+	}
+	sortSides(f.Sides)
+	f.What = differs(f.Sides[0].Sig, f.Sides[len(f.Sides)-1].Sig)
+	return f, true
+}
+
+// sortSides puts the largest side first (the odd ones out last).
+func sortSides(s []Side) {
+	slices.SortFunc(s, func(a, b Side) int {
+		return cmp.Or(cmp.Compare(len(b.Members), len(a.Members)), cmp.Compare(rankOrder(a.Members[0]), rankOrder(b.Members[0])))
+	})
+}
+
+// differs names the first field in which two calls differ.
+func differs(a, b Sig) string {
+	switch {
+	case a.Op != b.Op:
+		return "op"
+	case a.Count != b.Count:
+		return "count"
+	case a.Datatype != b.Datatype:
+		return "datatype"
+	case a.RedOp != b.RedOp:
+		return "redop"
+	}
+	return "root"
+}
+
+// lengthFinding reports ranks that issued fewer calls than the most any rank did.
+func lengthFinding(g *Group) (CheckFinding, bool) {
+	top := g.MaxCalls()
+	f := CheckFinding{Group: g, Kind: "length", Index: top, Step: -1}
+	for _, m := range g.Members {
+		if m.Calls < top {
+			f.Short = append(f.Short, m)
+		}
+	}
+	return f, len(f.Short) > 0
+}
+
+// RefCall returns the call the reference sequence of g holds at index k (what the ranks that
+// got that far issued) and its step; ok is false past its end or where it was not compared.
+func (r *Ranks) RefCall(g *Group, k int64) (Sig, int64, bool) {
+	if k < 0 || k >= int64(len(g.ref)) || g.ref[k].sig == 0 {
+		return Sig{}, -1, false
+	}
+	return r.sigs.sig(g.ref[k].sig), int64(g.ref[k].step), true
+}
