@@ -114,7 +114,7 @@ func lengthFinding(g *Group) (CheckFinding, bool) {
 // got that far issued) and its step; ok is false past its end or where it was not compared.
 func (r *Ranks) RefCall(g *Group, k int64) (Sig, int64, bool) {
 	if k < 0 || k >= int64(len(g.ref)) || g.ref[k].sig == 0 {
-		return Sig{}, -1, false
+		return Sig{}, g.StepOf(k), false
 	}
 	return r.sigs.sig(g.ref[k].sig), int64(g.ref[k].step), true
 }

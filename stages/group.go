@@ -54,9 +54,14 @@ func (g *Group) addCall(m *Member, sid uint32, s Sig, step int64) {
 		return
 	}
 	r := &g.ref[pos]
+	if r.step < 0 {
+		// A call's step is the same on every rank: one whose log has the progress lines
+		// (rank 0's file, where each process logs to its own) gives it to the others.
+		r.step = int32(step)
+	}
 	switch {
 	case r.sig == 0:
-		*r = refCall{sid, int32(step)}
+		r.sig = sid
 	case sid != 0 && r.sig != sid && m.FirstDiv < 0:
 		m.FirstDiv, m.DivSig = pos, s
 	}
@@ -75,4 +80,12 @@ func rankOrder(m *Member) int64 {
 		return 1 << 62
 	}
 	return m.Rank
+}
+
+// StepOf returns the step of call k of the communicator as any of its ranks knew it, or -1.
+func (g *Group) StepOf(k int64) int64 {
+	if k < 0 || k >= int64(len(g.ref)) {
+		return -1
+	}
+	return int64(g.ref[k].step)
 }

@@ -36,6 +36,9 @@ func (r *Ranks) join(g, og *Group, ref []refCall) {
 	k := -1
 	for i := 0; i < n; i++ {
 		a, b := &g.ref[i], ref[i]
+		if a.step < 0 {
+			a.step = b.step
+		}
 		switch {
 		case a.sig == 0:
 			*a = b

@@ -18,7 +18,8 @@ func evidenceText(s stages.Suspect, f stages.HangFinding) []string {
 		case "behind":
 			t := fmt.Sprintf("issued %s calls, %s fewer than the most any rank did (%s)", count(m.Calls), count(s.Behind), count(f.MaxCalls))
 			if m.Calls > 0 {
-				t += fmt.Sprintf("; last: call %d %s (%s:%d%s)", m.Calls-1, sigText(m.Last), m.File, m.LastLine, withStep(m.LastStep))
+				t += fmt.Sprintf("; last: call %d %s (%s:%d%s)", m.Calls-1, sigText(m.Last), m.File, m.LastLine,
+					withStep(max(m.LastStep, f.Group.StepOf(m.Calls-1))))
 			}
 			if s.Next.Op != "" {
 				t += fmt.Sprintf("; never issued call %d: %s%s", m.Calls, sigText(s.Next), withStep(s.NextStep))

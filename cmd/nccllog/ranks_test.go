@@ -1,0 +1,197 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/nccllog/nccllog/internal/gen"
+)
+
+// faultLog writes a generated 8-rank log with cfg's faults, once interleaved (with prefix) and
+// once as one file per process, and returns the two inputs.
+func faultLog(t *testing.T, cfg gen.Config, prefix string) (interleaved, dir string) {
+	t.Helper()
+	cfg.Seed, cfg.Ranks, cfg.RanksPerHost, cfg.Steps = 3, 8, 4, 12
+	tmp := t.TempDir()
+	interleaved = filepath.Join(tmp, "all.log")
+	f, err := os.Create(interleaved)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := cfg
+	c.Prefix = prefix
+	if _, err := gen.Write(f, c); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	dir = filepath.Join(tmp, "ranks")
+	if _, err := gen.WriteFiles(dir, cfg); err != nil {
+		t.Fatal(err)
+	}
+	return interleaved, dir
+}
+
+type hangJSON struct {
+	Comms []struct {
+		Comm     string        `json:"comm"`
+		NRanks   int64         `json:"nranks"`
+		MaxCalls int64         `json:"max_calls"`
+		Suspects []suspectJSON `json:"suspects"`
+	} `json:"comms"`
+}
+
+type checkJSON struct {
+	Findings []struct {
+		Comm      string     `json:"comm"`
+		NRanks    int64      `json:"nranks"`
+		Kind      string     `json:"kind"`
+		DiffersIn string     `json:"differs_in"`
+		Call      int64      `json:"call"`
+		Sides     []sideJSON `json:"sides"`
+	} `json:"findings"`
+}
+
+func runJSON(t *testing.T, v any, wantCode int, args ...string) {
+	t.Helper()
+	out, stderr, code := runCLI(t, "", args...)
+	if code != wantCode {
+		t.Fatalf("nccllog %v: exit %d, want %d; stderr %q", args, code, wantCode, stderr)
+	}
+	if err := json.Unmarshal([]byte(out), v); err != nil {
+		t.Fatalf("nccllog %v: %v\n%s", args, err, out)
+	}
+}
+
+// inputs runs a test on the interleaved log (srun-prefixed and plain) and the per-rank files.
+func inputs(t *testing.T, cfg gen.Config, f func(t *testing.T, input string)) {
+	for _, prefix := range []string{"", "srun"} {
+		all, dir := faultLog(t, cfg, prefix)
+		t.Run("interleaved"+prefix, func(t *testing.T) { f(t, all) })
+		if prefix == "" {
+			t.Run("per-rank-files", func(t *testing.T) { f(t, dir) })
+		}
+	}
+}
+
+// worldOf returns the entry of the 8-rank communicator.
+func worldOf[T any](t *testing.T, items []T, nranks func(T) int64) T {
+	t.Helper()
+	for _, it := range items {
+		if nranks(it) == 8 {
+			return it
+		}
+	}
+	t.Fatalf("no 8-rank communicator in %+v", items)
+	var zero T
+	return zero
+}
+
+func TestHangFindsStoppedRank(t *testing.T) {
+	inputs(t, gen.Config{StopRank: gen.Rank(5), StopAfter: 60}, func(t *testing.T, in string) {
+		var h hangJSON
+		runJSON(t, &h, exitFound, "hang", "--format", "json", in)
+		w := worldOf(t, h.Comms, func(c struct {
+			Comm     string        `json:"comm"`
+			NRanks   int64         `json:"nranks"`
+			MaxCalls int64         `json:"max_calls"`
+			Suspects []suspectJSON `json:"suspects"`
+		}) int64 {
+			return c.NRanks
+		})
+		if len(w.Suspects) == 0 {
+			t.Fatal("no suspect for the world communicator")
+		}
+		s := w.Suspects[0]
+		if s.Rank == nil || *s.Rank != 5 || s.Calls != 60 || s.Behind != w.MaxCalls-60 {
+			t.Errorf("first suspect %+v, want rank 5 with 60 calls", s)
+		}
+		if s.Next == nil || s.Next.Op == "" {
+			t.Errorf("the call rank 5 never made is not named: %+v", s)
+		}
+		for _, other := range w.Suspects[1:] {
+			if other.Rank != nil && *other.Rank != 5 && other.Behind > 0 {
+				t.Errorf("rank %d is named behind too: %+v", *other.Rank, other)
+			}
+		}
+		var c checkJSON
+		runJSON(t, &c, exitFound, "check", "--format", "json", in)
+		found := false
+		for _, f := range c.Findings {
+			found = found || f.Kind == "length" && f.NRanks == 8
+			if f.Kind == "mismatch" {
+				t.Errorf("check reports a mismatch where a rank only stopped: %+v", f)
+			}
+		}
+		if !found {
+			t.Errorf("check does not report the world communicator's sequences of different lengths: %+v", c.Findings)
+		}
+	})
+}
+
+func TestCheckFindsMismatch(t *testing.T) {
+	for _, kind := range []string{"count", "dtype"} {
+		t.Run(kind, func(t *testing.T) {
+			cfg := gen.Config{MismatchRank: gen.Rank(6), MismatchCall: 41, MismatchKind: kind}
+			inputs(t, cfg, func(t *testing.T, in string) {
+				var c checkJSON
+				runJSON(t, &c, exitFound, "check", "--format", "json", in)
+				if len(c.Findings) != 1 {
+					t.Fatalf("want exactly one finding, got %+v", c.Findings)
+				}
+				f := c.Findings[0]
+				want := map[string]string{"count": "count", "dtype": "datatype"}[kind]
+				if f.Kind != "mismatch" || f.Call != 41 || f.DiffersIn != want || f.NRanks != 8 {
+					t.Errorf("finding %+v, want a %s mismatch at call 41 of the 8-rank comm", f, want)
+				}
+				if len(f.Sides) != 2 || f.Sides[0].Ranks != "0-5,7" || f.Sides[1].Ranks != "6" {
+					t.Errorf("sides %+v, want ranks 0-5,7 against rank 6", f.Sides)
+				}
+				var h hangJSON
+				runJSON(t, &h, exitOK, "hang", "--format", "json", in)
+			})
+		})
+	}
+}
+
+func TestHangAbsentAndAbortedRanks(t *testing.T) {
+	_, dir := faultLog(t, gen.Config{MissingRank: gen.Rank(2)}, "")
+	var h hangJSON
+	runJSON(t, &h, exitFound, "hang", "--format", "json", dir)
+	absent := false
+	for _, c := range h.Comms {
+		for _, s := range c.Suspects {
+			absent = absent || c.NRanks == 8 && s.Absent && s.Rank != nil && *s.Rank == 2
+		}
+	}
+	if !absent {
+		t.Errorf("rank 2's missing file is not reported: %+v", h)
+	}
+
+	all, _ := faultLog(t, gen.Config{AbortRank: gen.Rank(4), StopRank: gen.Rank(4), StopAfter: 30}, "")
+	runJSON(t, &h, exitFound, "hang", "--format", "json", all)
+	top := h.Comms[0].Suspects[0]
+	if top.Rank == nil || *top.Rank != 4 || !strings.Contains(strings.Join(top.Evidence, " "), "Abort") {
+		t.Errorf("the aborting rank is not first, with its Abort: %+v", top)
+	}
+}
+
+// TestNoFindingWithoutFaults: the same logs without faults give no finding and exit 0.
+func TestNoFindingWithoutFaults(t *testing.T) {
+	inputs(t, gen.Config{Noise: true}, func(t *testing.T, in string) {
+		var c checkJSON
+		runJSON(t, &c, exitOK, "check", "--format", "json", in)
+		if len(c.Findings) != 0 {
+			t.Errorf("findings on a fault-free log: %+v", c.Findings)
+		}
+		var h hangJSON
+		runJSON(t, &h, exitOK, "hang", "--format", "json", in)
+		for _, cm := range h.Comms {
+			if len(cm.Suspects) > 0 {
+				t.Errorf("suspects on a fault-free log: %+v", cm)
+			}
+		}
+	})
+}
