@@ -55,5 +55,5 @@ func firstError(errs []error) error {
 
 type discard struct{}
 
-func (discard) Lines([]byte) error       { return nil }
+func (discard) Lines([]byte) error      { return nil }
 func (discard) Call(*stages.Call) error { return nil }

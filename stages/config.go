@@ -55,11 +55,11 @@ func ParseStepRange(s string) (StepRange, error) {
 type Needs uint8
 
 const (
-	NeedAgg   Needs = 1 << iota // per-op stats, histogram, aggregation
-	NeedCalls                   // every call, in order
-	NeedLines                   // the selected lines' bytes, in order (split)
-	NeedClasses                 // every line classed, even where nothing else needs it (--strict)
-	NeedRanks                   // communicators, ranks and their call sequences
+	NeedAgg     Needs = 1 << iota // per-op stats, histogram, aggregation
+	NeedCalls                     // every call, in order
+	NeedLines                     // the selected lines' bytes, in order (split)
+	NeedClasses                   // every line classed, even where nothing else needs it (--strict)
+	NeedRanks                     // communicators, ranks and their call sequences
 )
 
 // MarkersOnly reports whether the run needs nothing of a line but its bytes, unless it is a
