@@ -7,7 +7,10 @@ type Member struct {
 	Pid  int64
 	File string
 	// Rank is the rank in the communicator, -1 when no line said it.
-	Rank    int64
+	Rank int64
+	// RankFrom says which line gave the rank: "init" (Init or node layout line), "globalrank"
+	// (RCCL's collective line) or "" (none: Unattributed says why).
+	RankFrom string
 	CudaDev int64
 	// Calls is how many calls the rank issued on the communicator; a call's index is its
 	// position in this sequence.
@@ -88,4 +91,12 @@ func (m *Member) Label() string {
 		return itoa(m.Rank)
 	}
 	return m.Host + ":" + itoa(m.Pid)
+}
+
+// Unattributed says why a rank has no known rank number, or "" when it has one.
+func (m *Member) Unattributed() string {
+	if m.Rank >= 0 {
+		return ""
+	}
+	return "no Init line for this communicator in this process (the log starts after init, or NCCL_DEBUG_SUBSYS leaves out INIT), and no RCCL globalrank"
 }

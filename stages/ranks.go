@@ -88,6 +88,9 @@ func (r *Ranks) call(p *proc, file string, e *RankEvent) {
 		p.sizeSeq[c.NRanks]++
 		key := GroupKey{NRanks: c.NRanks, Seq: p.sizeSeq[c.NRanks]}
 		b = r.bindNew(p, file, e.Env, c.Comm, key, "inferred", c.GlobalRank, -1)
+		if c.GlobalRank >= 0 {
+			b.m.RankFrom = "globalrank"
+		}
 	}
 	s := Sig{Op: c.Op, Count: c.Count, Datatype: c.Datatype, RedOp: c.RedOp, Root: c.Root}
 	var sid uint32
@@ -108,14 +111,14 @@ func (r *Ranks) comm(p *proc, file string, e *RankEvent) {
 	switch ev.Event {
 	case "Init START", "Init COMPLETE":
 		if b != nil && !b.ended && (b.g.Key.CommID == ev.CommID || ev.CommID == 0) {
-			b.m.Rank, b.m.CudaDev = ev.Rank, ev.CudaDev
+			b.m.Rank, b.m.CudaDev, b.m.RankFrom = ev.Rank, ev.CudaDev, "init"
 			return
 		}
 		key, evidence := r.initKey(p, ev)
-		r.bindNew(p, file, e.Env, ev.Comm, key, evidence, ev.Rank, ev.CudaDev)
+		r.bindNew(p, file, e.Env, ev.Comm, key, evidence, ev.Rank, ev.CudaDev).m.RankFrom = "init"
 	case parser.EventLayout:
 		if b != nil && !b.ended {
-			b.m.Rank = ev.Rank
+			b.m.Rank, b.m.RankFrom = ev.Rank, "init"
 		}
 	default: // Destroy, Abort, Revoke
 		if b != nil && !b.ended {

@@ -32,9 +32,9 @@ var commands = []*command{
 	{name: "comms", summary: "per communicator: its ranks, how they were grouped, calls and volume",
 		needs: stages.NeedRanks, formats: []string{"table", "json", "csv"}, print: printComms},
 	{name: "hang", summary: "where each rank stopped, and which rank most likely hung the job",
-		needs: stages.NeedRanks, formats: []string{"table", "json"}, print: printHang},
+		needs: stages.NeedRanks, formats: []string{"table", "json", "csv"}, print: printHang},
 	{name: "check", summary: "the first call where the ranks of a communicator disagree",
-		needs: stages.NeedRanks, formats: []string{"table", "json"}, print: printCheck},
+		needs: stages.NeedRanks, formats: []string{"table", "json", "csv"}, print: printCheck},
 }
 
 // ordered reports whether the command writes lines or calls as they are read, so that inputs

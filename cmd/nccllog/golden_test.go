@@ -25,7 +25,9 @@ func TestCommandGolden(t *testing.T) {
 		{"calls", "--steps", "7", "--boundary", "start", "--format", "json"},
 		{"split", "--steps", "7-8"},
 		{"split", "--steps", "7-8", "--boundary", "start"},
-		{"--help"}, {"report", "--help"}, {"split", "--help"},
+		{"ranks"}, {"ranks", "--format", "csv"}, {"comms"}, {"comms", "--format", "json"},
+		{"hang"}, {"hang", "--format", "json"}, {"check"}, {"check", "--format", "csv"},
+		{"--help"}, {"report", "--help"}, {"split", "--help"}, {"hang", "--help"},
 	}
 	for _, args := range cases {
 		name := strings.ReplaceAll(strings.Join(args, "_"), "-", "")

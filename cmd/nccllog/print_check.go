@@ -11,7 +11,10 @@ type sideJSON struct {
 func printCheck(w *output, r *runResult) error {
 	findings := r.ranks.Check()
 	r.found = len(findings) > 0
-	if r.opts.format == "json" {
+	switch r.opts.format {
+	case "csv":
+		return checkCSV(w, findings)
+	case "json":
 		var out []map[string]any
 		for _, f := range findings {
 			var sides []sideJSON
@@ -63,4 +66,21 @@ func printFinding(w *output, f stages.CheckFinding) {
 		}
 	}
 	w.printf("\n")
+}
+
+// checkCSV writes one row per side of a mismatch and per short rank.
+func checkCSV(w *output, findings []stages.CheckFinding) error {
+	var rows [][]string
+	for _, f := range findings {
+		head := []string{commLabel(f.Group), itoa(f.Group.NRanks), f.Kind, f.What, itoa(f.Index), optInt(known(f.Step))}
+		for _, s := range f.Sides {
+			v := sigValue(s.Sig)
+			rows = append(rows, append(append([]string{}, head...), rankList(s.Members), "", v.Op, itoa(v.Count), v.Dtype, v.RedOp, itoa(v.Root)))
+		}
+		for _, m := range f.Short {
+			rows = append(rows, append(append([]string{}, head...), m.Label(), itoa(m.Calls), "", "", "", "", ""))
+		}
+	}
+	return writeCSV(w, []string{"comm", "nranks", "kind", "differs_in", "call", "step", "ranks", "calls",
+		"op", "count", "dtype", "redop", "root"}, rows)
 }

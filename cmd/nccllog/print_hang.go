@@ -2,6 +2,8 @@ package main
 
 import (
 	"fmt"
+	"strconv"
+	"strings"
 
 	"github.com/nccllog/nccllog/stages"
 )
@@ -76,7 +78,8 @@ func suspectValue(s stages.Suspect, f stages.HangFinding) suspectJSON {
 func printHang(w *output, r *runResult) error {
 	findings := r.ranks.Hang()
 	r.found = suspects(findings) > 0
-	if r.opts.format == "json" {
+	switch r.opts.format {
+	case "json":
 		var comms []map[string]any
 		for _, f := range findings {
 			var ss []suspectJSON
@@ -87,6 +90,8 @@ func printHang(w *output, r *runResult) error {
 				"ranks_seen": f.Present, "max_calls": f.MaxCalls, "grouping": f.Group.Evidence, "suspects": orEmpty(ss)})
 		}
 		return writeJSON(w, map[string]any{"comms": orEmpty(comms)})
+	case "csv":
+		return hangCSV(w, findings)
 	}
 	if noRanks(w, r.ranks.Groups()) {
 		return nil
@@ -121,4 +126,26 @@ func suspects(fs []stages.HangFinding) int {
 		n += len(f.Suspects)
 	}
 	return n
+}
+
+// hangCSV writes one row per suspect.
+func hangCSV(w *output, findings []stages.HangFinding) error {
+	var rows [][]string
+	for _, f := range findings {
+		for _, s := range f.Suspects {
+			v := suspectValue(s, f)
+			last, next := "", ""
+			if v.Last != nil {
+				last = sigText(s.Member.Last)
+			}
+			if v.Next != nil {
+				next = sigText(s.Next)
+			}
+			rows = append(rows, []string{commLabel(f.Group), itoa(f.Group.NRanks), optInt(v.Rank), v.Host,
+				itoa(v.Pid), itoa(int64(v.Score)), itoa(v.Calls), itoa(v.Behind), strconv.FormatBool(v.Absent),
+				last, next, strings.Join(v.Evidence, "; ")})
+		}
+	}
+	return writeCSV(w, []string{"comm", "nranks", "rank", "host", "pid", "score", "calls", "behind", "absent",
+		"last_call", "never_issued", "evidence"}, rows)
 }

@@ -61,13 +61,16 @@ type rankJSON struct {
 	LastStep  *int64                `json:"last_step"`
 	End       string                `json:"end"`
 	BusNeed   *map[string]float64   `json:"busbw_needed_gbps"`
+	RankFrom  string                `json:"rank_from"`
+	NoRank    string                `json:"unattributed,omitempty"`
 }
 
 func rankValue(m *stages.Member, times map[int64]float64) rankJSON {
 	v := m.Volume()
 	out := rankJSON{Rank: known(m.Rank), Host: m.Host, Pid: m.Pid, File: m.File, Calls: m.Calls,
 		Bytes: v.Bytes, BusBytes: v.BusBytes, ByOp: map[string]volumeJSON{},
-		FirstStep: known(m.FirstStep), LastStep: known(m.LastStep), End: m.End}
+		FirstStep: known(m.FirstStep), LastStep: known(m.LastStep), End: m.End,
+		RankFrom: m.RankFrom, NoRank: m.Unattributed()}
 	for op, o := range m.ByOp {
 		out.ByOp[op] = volumeJSON{o.Calls, o.Bytes, o.BusBytes}
 	}
@@ -128,6 +131,9 @@ func printRanks(w *output, r *runResult) error {
 				stepRange(m), need, m.End, topOp(m))
 		}
 		t.flush()
+		if why := unattributed(g); why != "" {
+			w.printf("  ranks shown as host:pid have no rank number: %s\n", why)
+		}
 		w.printf("\n")
 	}
 	w.printf("bus bytes: message bytes × the nccl-tests bus factor of each op (AllReduce 2(n-1)/n; AllGather,\n" +
@@ -164,4 +170,14 @@ func orEmpty[T any](s []T) []T {
 		return []T{}
 	}
 	return s
+}
+
+// unattributed is the reason some ranks of g have no rank number, or "".
+func unattributed(g *stages.Group) string {
+	for _, m := range g.Members {
+		if why := m.Unattributed(); why != "" {
+			return why
+		}
+	}
+	return ""
 }

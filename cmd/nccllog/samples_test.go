@@ -84,3 +84,34 @@ func TestSamples(t *testing.T) {
 		t.Errorf("fast path and grammar disagreed on %d lines, first %q", p.Stats.Disagree, p.Stats.FirstDisagree)
 	}
 }
+
+// TestSamplesAttribution: on every real sample, each collective line is attributed to a rank
+// of a communicator, or the output says why it cannot be.
+func TestSamplesAttribution(t *testing.T) {
+	files, _ := filepath.Glob(filepath.Join(shared, "samples", "*.log"))
+	for _, f := range files {
+		name := filepath.Base(f)
+		want := sampleCounts[name][0]
+		var v struct {
+			Comms []struct {
+				Ranks []rankJSON `json:"ranks"`
+			} `json:"comms"`
+		}
+		runJSON(t, &v, exitOK, "ranks", "--format", "json", f)
+		var calls int64
+		for _, c := range v.Comms {
+			for _, r := range c.Ranks {
+				calls += r.Calls
+				if r.Rank == nil && r.NoRank == "" {
+					t.Errorf("%s: %s:%d has no rank and no reason", name, r.Host, r.Pid)
+				}
+				if r.Rank != nil && r.RankFrom == "" {
+					t.Errorf("%s: %s:%d has rank %d from nowhere", name, r.Host, r.Pid, *r.Rank)
+				}
+			}
+		}
+		if calls != int64(want) {
+			t.Errorf("%s: ranks account for %d calls, the sample has %d collective lines", name, calls, want)
+		}
+	}
+}
