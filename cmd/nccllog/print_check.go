@@ -54,10 +54,10 @@ func printFinding(w *output, f stages.CheckFinding) {
 	case "mismatch":
 		w.printf("comm %s (%d ranks): call %d%s: %s differs\n", commLabel(g), g.NRanks, f.Index, withStep(f.Step), f.What)
 		for _, s := range f.Sides {
-			w.printf("  ranks %-12s %s\n", rankList(s.Members), sigText(s.Sig))
+			w.printf("  %-18s %s\n", ranksWord(s.Members), sigText(s.Sig))
 		}
 		if len(f.Short) > 0 {
-			w.printf("  ranks %-12s never got to this call\n", rankList(f.Short))
+			w.printf("  %-18s never got to this call\n", ranksWord(f.Short))
 		}
 	case "length":
 		w.printf("comm %s (%d ranks): sequences of different lengths: the longest has %s calls\n", commLabel(g), g.NRanks, count(f.Index))
@@ -83,4 +83,12 @@ func checkCSV(w *output, findings []stages.CheckFinding) error {
 	}
 	return writeCSV(w, []string{"comm", "nranks", "kind", "differs_in", "call", "step", "ranks", "calls",
 		"op", "count", "dtype", "redop", "root"}, rows)
+}
+
+// ranksWord is "rank 5" or "ranks 0-4,6-7".
+func ranksWord(ms []*stages.Member) string {
+	if len(ms) == 1 {
+		return "rank " + rankList(ms)
+	}
+	return "ranks " + rankList(ms)
 }
