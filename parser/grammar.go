@@ -2,13 +2,14 @@ package parser
 
 import (
 	"strings"
+	"sync"
 
 	"github.com/alecthomas/participle/v2"
 )
 
 // Grammar is the parser of record: it reads any line with the participle grammars of this
 // package. It is slow (tens of MB/s); Parser calls it only where the scanner cannot vouch for
-// a line. A Grammar is safe for use by one goroutine at a time.
+// a line. A built participle parser is read-only, so one Grammar serves every goroutine.
 type Grammar struct {
 	nccl     *participle.Parser[gNCCLLine]
 	coll     *participle.Parser[gCollective]
@@ -16,8 +17,13 @@ type Grammar struct {
 	bare     *participle.Parser[gBareLine]
 }
 
-// NewGrammar builds the grammars.
-func NewGrammar() (*Grammar, error) {
+// builtGrammar builds the grammars once (about 12 ms); they are never changed after that.
+var builtGrammar = sync.OnceValues(buildGrammar)
+
+// NewGrammar returns the grammars, built on first use.
+func NewGrammar() (*Grammar, error) { return builtGrammar() }
+
+func buildGrammar() (*Grammar, error) {
 	opts := []participle.Option{participle.Lexer(lineLexer), participle.UseLookahead(participle.MaxLookahead)}
 	nccl, err := participle.Build[gNCCLLine](opts...)
 	if err != nil {

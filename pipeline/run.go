@@ -136,14 +136,15 @@ func work(ctx context.Context, cfg *stages.Config, in <-chan chunk, out chan<- d
 
 // markersOnly passes over the lines that cannot be step markers unread and parses the rest.
 func markersOnly(c *stages.Chunk, data []byte, parse func(*stages.Chunk, []byte, int)) {
+	find := parser.NewProgressFinder(data)
 	for off := 0; off < len(data); {
-		next := parser.NextProgressLine(data[off:])
+		next := find.Next(off)
 		if next < 0 {
-			next = len(data) - off
+			next = len(data)
 		}
-		if next > 0 {
-			c.AddUnread(lineCount(data[off:off+next]), int64(off), int64(off+next))
-			off += next
+		if next > off {
+			c.AddUnread(lineCount(data[off:next]), int64(off), int64(next))
+			off = next
 			continue
 		}
 		end := bytes.IndexByte(data[off:], '\n') + 1

@@ -11,7 +11,7 @@ type Member struct {
 	// RankFrom says which line gave the rank: "init" (Init or node layout line), "globalrank"
 	// (RCCL's collective line) or "" (none: Unattributed says why).
 	RankFrom string
-	CudaDev int64
+	CudaDev  int64
 	// Calls is how many calls the rank issued on the communicator; a call's index is its
 	// position in this sequence.
 	Calls     int64

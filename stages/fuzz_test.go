@@ -1,0 +1,133 @@
+package stages
+
+import (
+	"bytes"
+	"fmt"
+	"sync"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/nccllog/nccllog/parser"
+)
+
+var fuzzParser = sync.OnceValues(parser.NewParser)
+
+// fuzzLog turns fuzz bytes into a log: markers with small, repeating, unordered step numbers,
+// collective calls, other text and blank lines.
+func fuzzLog(data []byte) [][]byte {
+	var lines [][]byte
+	for _, b := range data {
+		switch b % 4 {
+		case 0:
+			lines = append(lines, fmt.Appendf(nil, "Training epoch 0, iteration %d/9 | train_step_timing in s: 1.5 | TFLOPS_per_GPU: 10", (b/4)%8))
+		case 1:
+			lines = append(lines, fmt.Appendf(nil, "h:1:1 [0] NCCL INFO AllReduce: opCount %x sendbuff 0x1 recvbuff 0x2 count %d datatype 7 op 0 root 0 comm 0x5 [nranks=2] stream 0x6", b, b))
+		case 2:
+			lines = append(lines, []byte("some other text"))
+		default:
+			lines = append(lines, nil)
+		}
+	}
+	return lines
+}
+
+// refLabels is the step of every line, worked out line by line from the definition.
+func refLabels(lines [][]byte, p *parser.Parser, b Boundary) []int64 {
+	labels := make([]int64, len(lines))
+	var l parser.Line
+	last := int64(-1)
+	for i, line := range lines {
+		p.Parse(line, &l)
+		if l.Kind == parser.KindProgress {
+			last = l.Prog.Step
+		}
+		labels[i] = last
+	}
+	if b == BoundaryStart {
+		return labels
+	}
+	next := int64(-1)
+	for i := len(lines) - 1; i >= 0; i-- {
+		p.Parse(lines[i], &l)
+		if l.Kind == parser.KindProgress {
+			next = l.Prog.Step
+		}
+		labels[i] = next
+	}
+	return labels
+}
+
+type fuzzOut struct {
+	split []byte
+	calls []Call
+}
+
+func (o *fuzzOut) Lines(b []byte) error { o.split = append(o.split, b...); return nil }
+func (o *fuzzOut) Call(c *Call) error   { o.calls = append(o.calls, *c); return nil }
+
+// FuzzStepSplitter: cut into chunks anywhere, the splitter selects exactly the lines and
+// labels exactly the calls that the line-by-line definition of the steps gives.
+func FuzzStepSplitter(f *testing.F) {
+	f.Add([]byte{0, 1, 2, 4, 1, 3, 8, 1, 1, 0, 5}, uint8(2), uint8(1), uint8(3), false)
+	f.Add([]byte{1, 1, 4, 1, 4, 1, 9}, uint8(1), uint8(1), uint8(1), true)
+	f.Fuzz(func(t *testing.T, data []byte, every, from, span uint8, start bool) {
+		p, err := fuzzParser()
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines := fuzzLog(data)
+		b := BoundaryEnd
+		if start {
+			b = BoundaryStart
+		}
+		rng := StepRange{int64(from % 8), int64(from%8 + span%4)}
+		cfg := &Config{Steps: &rng, Boundary: b, Needs: NeedLines | NeedCalls}
+		got := feedChunks(p, lines, cfg, 1+int(every%9))
+		want := expectSplit(lines, refLabels(lines, p, b), cfg)
+		if !bytes.Equal(got.split, want.split) {
+			t.Fatalf("split (%v, steps %v, chunks of %d lines):\ngot  %q\nwant %q", b, rng, 1+every%9, got.split, want.split)
+		}
+		if diff := cmp.Diff(want.calls, got.calls); diff != "" {
+			t.Fatalf("calls (-want +got):\n%s", diff)
+		}
+	})
+}
+
+// feedChunks feeds the lines through Chunk and Merger, n lines a chunk.
+func feedChunks(p *parser.Parser, lines [][]byte, cfg *Config, n int) *fuzzOut {
+	out := &fuzzOut{}
+	m := NewMerger(cfg, "f")
+	var l parser.Line
+	for i := 0; i < len(lines); i += n {
+		var data []byte
+		c := NewChunk(cfg)
+		for _, line := range lines[i:min(i+n, len(lines))] {
+			off := int64(len(data))
+			data = append(append(data, line...), '\n')
+			p.Parse(line, &l)
+			c.Add(line, off, int64(len(data)), &l)
+		}
+		c.Finish()
+		m.Add(c, data, out)
+	}
+	m.Finish(out)
+	return out
+}
+
+func expectSplit(lines [][]byte, labels []int64, cfg *Config) *fuzzOut {
+	out := &fuzzOut{}
+	p, _ := fuzzParser()
+	var l parser.Line
+	for i, line := range lines {
+		if !cfg.selects(labels[i]) {
+			continue
+		}
+		out.split = append(append(out.split, line...), '\n')
+		p.Parse(line, &l)
+		if l.Kind == parser.KindCollective {
+			out.calls = append(out.calls, Call{Line: int64(i + 1), Step: labels[i], Rank: -1, Env: l.Env, Coll: l.Coll})
+		}
+	}
+	return out
+}
