@@ -123,10 +123,17 @@ func (c *Chunk) LineCount() int64 { return c.n }
 
 // addEvent keeps the lines Ranks follows: calls, communicator lines and WARNs.
 func (p *piece) addEvent(n int64, line []byte, l *parser.Line) {
+	e := RankEvent{Line: n, Step: -1, Kind: l.Kind, Host: l.Env.Host, Pid: l.Env.Pid}
 	switch l.Kind {
-	case parser.KindCollective, parser.KindComm:
-		p.events = append(p.events, RankEvent{Line: n, Step: -1, Kind: l.Kind, Env: l.Env, Coll: l.Coll, Comm: l.Comm})
+	case parser.KindCollective:
+		e.Coll = l.Coll
+	case parser.KindComm:
+		c := l.Comm
+		e.Comm = &c
 	case parser.KindWarn:
-		p.events = append(p.events, RankEvent{Line: n, Step: -1, Kind: l.Kind, Env: l.Env, Text: excerpt(line)})
+		e.Text = excerpt(line)
+	default:
+		return
 	}
+	p.events = append(p.events, e)
 }

@@ -89,3 +89,19 @@ func (g *Group) StepOf(k int64) int64 {
 	}
 	return int64(g.ref[k].step)
 }
+
+// StepBus returns the bus bytes each rank of the communicator moves in each step with a known
+// number: the calls at each position of the reference sequence are the same on every rank, so
+// this costs no memory per rank.
+func (r *Ranks) StepBus(g *Group) map[int64]float64 {
+	out := make(map[int64]float64)
+	for _, c := range g.ref {
+		if c.sig == 0 || c.step < 0 {
+			continue
+		}
+		var v Volume
+		v.add(r.sigs.sig(c.sig), g.NRanks)
+		out[int64(c.step)] += v.BusBytes
+	}
+	return out
+}

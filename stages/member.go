@@ -30,13 +30,11 @@ type Member struct {
 	// Warn is the last NCCL WARN its process printed, and WarnLine its line.
 	Warn     string
 	WarnLine int64
-	stepBus  map[int64]float64
 }
 
 func newMember(host string, pid int64, file string, rank, dev int64) *Member {
 	return &Member{Host: host, Pid: pid, File: file, Rank: rank, CudaDev: dev,
-		ByOp: make(map[string]*Volume), FirstStep: -1, LastStep: -1, FirstDiv: -1,
-		stepBus: make(map[int64]float64)}
+		ByOp: make(map[string]*Volume), FirstStep: -1, LastStep: -1, FirstDiv: -1}
 }
 
 // Volume returns the sum over ops.
@@ -48,19 +46,14 @@ func (m *Member) Volume() Volume {
 	return v
 }
 
-// StepBus returns the bus bytes the rank moved in each step with a known number.
-func (m *Member) StepBus() map[int64]float64 { return m.stepBus }
-
 func (m *Member) addVolume(s Sig, nranks, step int64) {
 	v := m.ByOp[s.Op]
 	if v == nil {
 		v = &Volume{}
 		m.ByOp[s.Op] = v
 	}
-	before := v.BusBytes
 	v.add(s, nranks)
 	if step >= 0 {
-		m.stepBus[step] += v.BusBytes - before
 		if m.FirstStep < 0 || step < m.FirstStep {
 			m.FirstStep = step
 		}
@@ -75,9 +68,6 @@ func (m *Member) merge(o *Member) {
 			m.ByOp[op] = &Volume{}
 		}
 		m.ByOp[op].merge(*v)
-	}
-	for s, b := range o.stepBus {
-		m.stepBus[s] += b
 	}
 	if o.FirstStep >= 0 && (m.FirstStep < 0 || o.FirstStep < m.FirstStep) {
 		m.FirstStep = o.FirstStep

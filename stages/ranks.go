@@ -53,15 +53,16 @@ type RankEvent struct {
 	Line int64
 	Step int64
 	Kind parser.Kind
-	Env  parser.Envelope
+	Host string
+	Pid  int64
 	Coll parser.Collective
-	Comm parser.CommEvent
-	Text string // the WARN's message
+	Comm *parser.CommEvent // communicator lines only (they are few)
+	Text string            // the WARN's message
 }
 
 // Add folds one event of the input file into the state. Events of a file come in order.
 func (r *Ranks) Add(file string, e *RankEvent) {
-	p := r.proc(procKey{file, e.Env.Host, e.Env.Pid})
+	p := r.proc(procKey{file, e.Host, e.Pid})
 	switch e.Kind {
 	case parser.KindCollective:
 		r.call(p, file, e)
@@ -87,7 +88,7 @@ func (r *Ranks) call(p *proc, file string, e *RankEvent) {
 	if b == nil || b.ended {
 		p.sizeSeq[c.NRanks]++
 		key := GroupKey{NRanks: c.NRanks, Seq: p.sizeSeq[c.NRanks]}
-		b = r.bindNew(p, file, e.Env, c.Comm, key, "inferred", c.GlobalRank, -1)
+		b = r.bindNew(p, file, e, c.Comm, key, "inferred", c.GlobalRank, -1)
 		if c.GlobalRank >= 0 {
 			b.m.RankFrom = "globalrank"
 		}
@@ -106,7 +107,7 @@ func (r *Ranks) call(p *proc, file string, e *RankEvent) {
 }
 
 func (r *Ranks) comm(p *proc, file string, e *RankEvent) {
-	ev := &e.Comm
+	ev := e.Comm
 	b := p.bind[ev.Comm]
 	switch ev.Event {
 	case "Init START", "Init COMPLETE":
@@ -115,7 +116,7 @@ func (r *Ranks) comm(p *proc, file string, e *RankEvent) {
 			return
 		}
 		key, evidence := r.initKey(p, ev)
-		r.bindNew(p, file, e.Env, ev.Comm, key, evidence, ev.Rank, ev.CudaDev).m.RankFrom = "init"
+		r.bindNew(p, file, e, ev.Comm, key, evidence, ev.Rank, ev.CudaDev).m.RankFrom = "init"
 	case parser.EventLayout:
 		if b != nil && !b.ended {
 			b.m.Rank, b.m.RankFrom = ev.Rank, "init"
@@ -152,13 +153,13 @@ func (r *Ranks) initKey(p *proc, ev *parser.CommEvent) (GroupKey, string) {
 	return GroupKey{NRanks: ev.NRanks, Seq: p.sizeSeq[ev.NRanks]}, "inferred"
 }
 
-func (r *Ranks) bindNew(p *proc, file string, env parser.Envelope, ptr uint64, key GroupKey, evidence string, rank, dev int64) *binding {
+func (r *Ranks) bindNew(p *proc, file string, e *RankEvent, ptr uint64, key GroupKey, evidence string, rank, dev int64) *binding {
 	g := r.groups[key]
 	if g == nil {
 		g = &Group{Key: key, NRanks: key.NRanks, Evidence: evidence}
 		r.groups[key] = g
 	}
-	m := newMember(env.Host, env.Pid, file, rank, dev)
+	m := newMember(e.Host, e.Pid, file, rank, dev)
 	g.Members = append(g.Members, m)
 	p.members = append(p.members, m)
 	b := &binding{m: m, g: g}

@@ -13,10 +13,10 @@ type busNeed struct {
 	Steps     int
 }
 
-func needOf(m *stages.Member, times map[int64]float64) busNeed {
+func needOf(stepBus, times map[int64]float64) busNeed {
 	var n busNeed
 	var sum float64
-	for s, b := range m.StepBus() {
+	for s, b := range stepBus {
 		t := times[s]
 		if t <= 0 {
 			continue
@@ -65,7 +65,7 @@ type rankJSON struct {
 	NoRank    string                `json:"unattributed,omitempty"`
 }
 
-func rankValue(m *stages.Member, times map[int64]float64) rankJSON {
+func rankValue(m *stages.Member, need busNeed) rankJSON {
 	v := m.Volume()
 	out := rankJSON{Rank: known(m.Rank), Host: m.Host, Pid: m.Pid, File: m.File, Calls: m.Calls,
 		Bytes: v.Bytes, BusBytes: v.BusBytes, ByOp: map[string]volumeJSON{},
@@ -74,8 +74,8 @@ func rankValue(m *stages.Member, times map[int64]float64) rankJSON {
 	for op, o := range m.ByOp {
 		out.ByOp[op] = volumeJSON{o.Calls, o.Bytes, o.BusBytes}
 	}
-	if n := needOf(m, times); n.Steps > 0 {
-		out.BusNeed = &map[string]float64{"max": n.Max / 1e9, "mean": n.Mean / 1e9}
+	if need.Steps > 0 {
+		out.BusNeed = &map[string]float64{"max": need.Max / 1e9, "mean": need.Mean / 1e9}
 	}
 	return out
 }
@@ -95,8 +95,9 @@ func printRanks(w *output, r *runResult) error {
 		var comms []map[string]any
 		for _, g := range groups {
 			var ranks []rankJSON
+			need := needOf(r.ranks.StepBus(g), times)
 			for _, m := range g.Members {
-				ranks = append(ranks, rankValue(m, times))
+				ranks = append(ranks, rankValue(m, need))
 			}
 			comms = append(comms, map[string]any{"comm": commLabel(g), "nranks": g.NRanks,
 				"grouping": g.Evidence, "ranks": ranks})
@@ -105,8 +106,9 @@ func printRanks(w *output, r *runResult) error {
 	case "csv":
 		var rows [][]string
 		for _, g := range groups {
+			n := needOf(r.ranks.StepBus(g), times)
 			for _, m := range g.Members {
-				v, n := m.Volume(), needOf(m, times)
+				v := m.Volume()
 				rows = append(rows, []string{commLabel(g), optInt(known(m.Rank)), m.Host, itoa(m.Pid), m.File,
 					itoa(m.Calls), itoa(v.Bytes), ftoa(v.BusBytes), optInt(known(m.FirstStep)),
 					optInt(known(m.LastStep)), m.End, ftoa(n.Max / 1e9)})
@@ -121,8 +123,9 @@ func printRanks(w *output, r *runResult) error {
 	for _, g := range groups {
 		w.printf("comm %s: %d ranks, %s\n", commLabel(g), g.NRanks, groupedBy(g))
 		t := newTable(w, "rank", "host:pid", "calls", "bytes", "bus bytes", "steps", "GB/s needed", "end", "top op")
+		n := needOf(r.ranks.StepBus(g), times)
 		for _, m := range g.Members {
-			v, n := m.Volume(), needOf(m, times)
+			v := m.Volume()
 			need := ""
 			if n.Steps > 0 {
 				need = gbps(n.Max)
