@@ -57,32 +57,43 @@ func (g *Grammar) Parse(line []byte) Line {
 	return g.parseBare(text)
 }
 
-// parseNCCL reads a line with an envelope. Where the message holds another envelope (output
-// of two processes spliced into one line), the last envelope's record is the one kept.
+// parseNCCL reads a line with an envelope. Where another envelope follows inside the message
+// (output of two processes spliced into one line), the last envelope's record is the one kept;
+// so is a record whose envelope runs straight on from another process's cut-off head.
 func (g *Grammar) parseNCCL(text string) (Line, bool) {
 	tree, err := g.nccl.ParseString("", text)
 	if err != nil {
 		return Line{}, false
 	}
-	l := g.lineFromTree(tree)
-	if tree.Msg == nil || tree.Msg.Other == nil {
+	if at := g.laterEnvelope(text, tree.Env.Pos.Offset); at > 0 {
+		l, _ := g.parseNCCL(text[at:])
+		l.Rank, l.Spliced = prefixRank(tree.Prefix), true
 		return l, true
 	}
-	for _, tok := range tree.Msg.Other {
-		if tok.HPT == "" {
-			continue
-		}
-		next, err := g.nccl.ParseString("", text[tok.Pos.Offset:])
-		if err == nil && len(next.Prefix) == 0 && len(next.Junk) == 0 {
-			l2, _ := g.parseNCCL(text[tok.Pos.Offset:])
-			l2.Rank, l2.Spliced = l.Rank, true
-			return l2, true
-		}
+	l := g.lineFromTree(tree)
+	if k := len(tree.Junk); k > 0 && tree.Junk[k-1].HPT != "" {
+		l.Spliced = true
 	}
-	if hasWord(tree.Msg.Other, "opCount") {
+	if l.Kind == KindInfo && tree.Msg != nil && tree.Msg.Other != nil && hasWord(tree.Msg.Other, "opCount") {
 		l.Kind, l.Reason = KindMalformed, g.collReason(tree.Msg.Other)
 	}
 	return l, true
+}
+
+// laterEnvelope returns the offset of the first HPT token after the envelope at env from which
+// a whole envelope reads (no junk before it), or 0.
+func (g *Grammar) laterEnvelope(text string, env int) int {
+	i, _ := tokenEnd(text, env)
+	for i < len(text) {
+		end, isHPT := tokenEnd(text, i)
+		if isHPT {
+			if next, err := g.nccl.ParseString("", text[i:]); err == nil && len(next.Prefix) == 0 && len(next.Junk) == 0 {
+				return i
+			}
+		}
+		i = end
+	}
+	return 0
 }
 
 func hasWord(toks []*gTok, w string) bool {

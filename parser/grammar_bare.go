@@ -29,7 +29,7 @@ func (g *Grammar) parseProgress(text string) (Line, bool) {
 			p.setField(kv.Key, strings.Join(kv.Value, ""), "", 1, "tflops")
 		}
 	}
-	return Line{Kind: KindProgress, Rank: -1, Prog: p}, true
+	return Line{Kind: KindProgress, Rank: prefixRank(tree.Prefix), Prog: p}, true
 }
 
 func (kv *gKV) key() string   { return strings.TrimSpace(strings.Join(kv.Key, "")) }
@@ -62,7 +62,7 @@ func (g *Grammar) parseBare(text string) Line {
 	switch {
 	case tree.Version != "":
 		l.Kind = KindVersion
-	case strings.TrimSpace(rest) == "":
+	case strings.Trim(rest, " \t\n\f\r") == "": // the lexer's white space, not Unicode's
 		l.Kind = KindBlank
 	default:
 		l.Kind, l.Reason = damageReason([]byte(rest))

@@ -6,7 +6,7 @@ import "github.com/alecthomas/participle/v2/lexer"
 // first `parser:"host:pid:tid [dev] ... NCCL LEVEL"` or `parser:"host:pid:tid NCCL CALL"`, then the message.
 type gNCCLLine struct {
 	Prefix []*gPrefix `parser:"@@*"`
-	Junk   []string   `parser:"( (?! HPT ( Sp '[' '-'? Word ']' Sp (~('NCCL' | HPT))* 'NCCL' Sp ('INFO' | 'WARN' | 'TRACE' | 'ABORT') | Sp 'NCCL' Sp 'CALL' ) ) @(HPT | Sp | Punct | Word) )*"`
+	Junk   []*gTok    `parser:"( (?! HPT ( Sp '[' '-'? Word ']' Sp (~('NCCL' | HPT))* 'NCCL' Sp ('INFO' | 'WARN' | 'TRACE' | 'ABORT') | Sp 'NCCL' Sp 'CALL' ) ) @@ )*"`
 	Env    *gEnvelope `parser:"@@"`
 	Msg    *gMessage  `parser:"( Sp @@ )?"`
 	Trail  string     `parser:"@Sp?"`
@@ -15,6 +15,7 @@ type gNCCLLine struct {
 // gEnvelope is `parser:"host:pid:tid [dev] NCCL LEVEL"`, with a WARN or TRACE location between the
 // device and NCCL, or `parser:"host:pid:tid NCCL CALL"`.
 type gEnvelope struct {
+	Pos   lexer.Position
 	HPT   hptWord  `parser:"@HPT"`
 	Dev   *decNum  `parser:"( Sp '[' @('-'? Word) ']' Sp"`
 	Loc   []string `parser:"  @(~('NCCL' | HPT))*"`
@@ -64,7 +65,7 @@ type gComm struct {
 	NRanks  decNum        `parser:"Sp ('nranks' | 'nRanks') Sp @('-'? Word)"`
 	Fields  []*gCommField `parser:"( Sp @@ )*"`
 	Event   *gCommEvent   `parser:"( Sp? '-' Sp @@ )?"`
-	Trail   string        `parser:"@Sp?"`
+	Rest    []string      `parser:"@(HPT | Sp | Punct | Word)*"` // e.g. Ray's " [repeated 2x across cluster]"
 }
 
 // gCommField is one `parser:"name value"` pair of a communicator line.

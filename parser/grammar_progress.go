@@ -4,10 +4,11 @@ package parser
 // `parser:"Training epoch E, iteration N/M | key: value | ..."`, Megatron-LM
 // `parser:"iteration N/ M | key: value | ..."` and torchtitan `parser:"step: N  key: value  ..."`.
 type gProgressLine struct {
-	Junk  []string `parser:"( (?! 'Training' Sp 'epoch' | 'iteration' Sp Word Sp? '/' | 'step' ':' Sp Word ) @(HPT | Sp | Punct | Word) )*"`
-	NeMo  *gNeMo   `parser:"(  @@"`
-	Mega  *gMega   `parser:" | @@"`
-	Titan *gTitan  `parser:" | @@ )"`
+	Prefix []*gPrefix `parser:"@@*"`
+	Junk   []string   `parser:"( (?! 'Training' Sp 'epoch' | 'iteration' Sp Word Sp? '/' | 'step' ':' Sp Word ) @(HPT | Sp | Punct | Word) )*"`
+	NeMo   *gNeMo     `parser:"(  @@"`
+	Mega   *gMega     `parser:" | @@"`
+	Titan  *gTitan    `parser:" | @@ )"`
 }
 
 // gNeMo is `parser:"Training epoch 0, iteration 45/99 | lr: ... | train_step_timing in s: 2.44 | ..."`.

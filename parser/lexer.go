@@ -15,7 +15,8 @@ import (
 //     `[dev] NCCL` follows them);
 //   - Sp, a run of white space as Go's regexp `\s` defines it ([\t\n\f\r ]+);
 //   - Punct, one of `: [ ] ( ) < > = , | / -`;
-//   - Word, any other run of bytes, NUL and invalid UTF-8 included.
+//   - Word, any other run of bytes, NUL and invalid UTF-8 included; it ends before an HPT
+//     that starts right after a byte that cannot be in a host name (garbage run into a host).
 //
 // Numbers are Words; the capture types in values.go read them in the base NCCL prints. The
 // token functions (scan_tokens.go) are the scanner's too, so the grammar and the scanner

@@ -52,7 +52,7 @@ func (s *scanner) scanBare(rest []byte, l *Line, h shape) (uint64, bool) {
 		return 0, false
 	}
 	if bytes.Contains(rest, []byte("iteration")) || bytes.Contains(rest, []byte("step")) {
-		found, ok := scanProgress(trimCR(s.line), l)
+		found, ok := scanProgress(trimCR(s.line), l.Rank, l)
 		if !ok {
 			return 0, false
 		}
@@ -67,17 +67,29 @@ func (s *scanner) scanBare(rest []byte, l *Line, h shape) (uint64, bool) {
 
 // scanEnvelope finds the envelope the way gNCCLLine's junk loop does and reads an INFO line.
 func (s *scanner) scanEnvelope(b []byte, i int, l *Line, h shape) (uint64, bool) {
+	afterHPT := false
 	for i < len(b) {
 		end, isHPT := tokenEnd(b, i)
 		if isHPT && end < len(b) && isSp(b[end]) {
 			j := spEnd(b, end)
 			if j < len(b) && (b[j] == '[' || b[j] == 'N') {
-				return s.scanInfo(b, i, end, l, h)
+				sh, ok := s.scanInfo(b, i, end, l, h)
+				// A record run straight on from another process's cut-off head.
+				l.Spliced = afterHPT
+				return sh ^ boolShape(afterHPT), ok
 			}
 		}
+		afterHPT = isHPT
 		i = end
 	}
 	return 0, false
+}
+
+func boolShape(b bool) uint64 {
+	if b {
+		return 0x9e3779b97f4a7c15
+	}
+	return 0
 }
 
 // scanInfo reads `host:pid:tid [dev] NCCL INFO message` with single spaces.

@@ -9,7 +9,7 @@ import (
 // framework's head begins, then that framework's fields to the end of the line. found is
 // false where no head occurs (then the line is no progress line); ok is false where the
 // scanner leaves the line to the grammar.
-func scanProgress(b []byte, l *Line) (found, ok bool) {
+func scanProgress(b []byte, rank int64, l *Line) (found, ok bool) {
 	i, head := progressHead(b)
 	if head == 0 {
 		return false, true
@@ -24,7 +24,7 @@ func scanProgress(b []byte, l *Line) (found, ok bool) {
 		ok = scanTitan(b, i, &p)
 	}
 	if ok {
-		*l = Line{Kind: KindProgress, Rank: -1, Prog: p}
+		*l = Line{Kind: KindProgress, Rank: rank, Prog: p}
 	}
 	return true, ok
 }

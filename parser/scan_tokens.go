@@ -84,9 +84,15 @@ func tokenEnd[T text](b T, i int) (int, bool) {
 	return wordEnd(b, i), false
 }
 
-// wordEnd returns the end of the Word token starting at i (i itself when there is none).
+// wordEnd returns the end of the Word token starting at i (i itself when there is none). A
+// Word also ends where an HPT token begins right after a byte that cannot be in a host name:
+// NUL bytes and garbage left by an over-long line (NCCL 2.13-2.19) can run straight into the
+// next record's host.
 func wordEnd[T text](b T, i int) int {
 	for i < len(b) && isWordByte(b[i]) {
+		if !isHostByte(b[i]) && i+1 < len(b) && isAlnum(b[i+1]) && hptAt(b, i+1) >= 0 {
+			return i + 1
+		}
 		i++
 	}
 	return i
