@@ -140,3 +140,5 @@ func decode(t *testing.T, args []string, v any) {
 		t.Fatalf("nccllog %v: %v\n%s", args, err, out)
 	}
 }
+
+func jsonUnmarshal(s string, v any) error { return json.Unmarshal([]byte(s), v) }
