@@ -71,7 +71,7 @@ func (g *Grammar) parseNCCL(text string) (Line, bool) {
 		return l, true
 	}
 	l := g.lineFromTree(tree)
-	if k := len(tree.Junk); k > 0 && tree.Junk[k-1].HPT != "" {
+	if k := len(tree.Junk); k > 0 && isCutHead(tree.Junk[k-1].HPT) {
 		l.Spliced = true
 	}
 	if l.Kind == KindInfo && tree.Msg != nil && tree.Msg.Other != nil && hasWord(tree.Msg.Other, "opCount") {
@@ -178,4 +178,16 @@ func collectiveFromTree(c *gCollective) Collective {
 		out.Task, out.GlobalRank = int64(c.RCCL.Task), int64(c.RCCL.GlobalRank)
 	}
 	return out
+}
+
+// isCutHead reports whether an HPT token run straight into an envelope is another process's
+// cut-off `host:pid:tid` rather than a clock time (a timestamp format without a trailing space
+// also runs into the host): a host name holds a letter, a time does not.
+func isCutHead[T text](hpt T) bool {
+	for i := 0; i < len(hpt) && hpt[i] != ':'; i++ {
+		if c := hpt[i] | 0x20; c >= 'a' && c <= 'z' {
+			return true
+		}
+	}
+	return false
 }

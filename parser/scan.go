@@ -6,8 +6,10 @@ import "bytes"
 // it is sure the grammar would read the line the same way; otherwise it says so and the
 // grammar decides. It is not safe for concurrent use (it interns host and op names).
 type scanner struct {
-	names map[string]string
-	line  []byte // the line being read
+	names  map[string]string
+	line   []byte    // the line being read
+	recent [8]string // names interned lately, tried before the map
+	next   int
 }
 
 func newScanner() *scanner { return &scanner{names: make(map[string]string)} }
@@ -26,6 +28,19 @@ func (s *scanner) intern(b []byte) string {
 	return v
 }
 
+// internCached is intern with a few recent names tried first: hosts and ops repeat.
+func (s *scanner) internCached(b []byte) string {
+	for _, v := range s.recent {
+		if len(v) == len(b) && v == string(b) {
+			return v
+		}
+	}
+	v := s.intern(b)
+	s.recent[s.next%len(s.recent)] = v
+	s.next++
+	return v
+}
+
 // scan reads line into l. It returns false where the grammar must decide, and otherwise the
 // shape of the line: lines of one shape are read by the same path through the scanner.
 func (s *scanner) scan(line []byte, l *Line) (shape uint64, ok bool) {
@@ -39,10 +54,26 @@ func (s *scanner) scan(line []byte, l *Line) (shape uint64, ok bool) {
 		l.Kind = KindBlank
 		return uint64(h.add(byte(KindBlank))), true
 	}
+	if sh, ok := s.scanHeadInfo(b, start, l, h); ok {
+		return sh, true
+	}
 	if !bytes.Contains(rest, []byte("NCCL")) {
 		return s.scanBare(rest, l, h)
 	}
 	return s.scanEnvelope(b, start, l, h)
+}
+
+// scanHeadInfo is the common case: an INFO envelope right after the prefixes. It answers only
+// where scanEnvelope would answer the same: the first token is the envelope's HPT.
+func (s *scanner) scanHeadInfo(b []byte, i int, l *Line, h shape) (uint64, bool) {
+	if i >= len(b) || class[b[i]]&clsAlnum == 0 {
+		return 0, false
+	}
+	end := hptAt(b, i)
+	if end < 0 || !lit(b, end, " [") {
+		return 0, false
+	}
+	return s.scanInfo(b, i, end, l, h)
 }
 
 // scanBare reads a line without "NCCL": it is not an NCCL line, and unless it may be a
@@ -67,7 +98,7 @@ func (s *scanner) scanBare(rest []byte, l *Line, h shape) (uint64, bool) {
 
 // scanEnvelope finds the envelope the way gNCCLLine's junk loop does and reads an INFO line.
 func (s *scanner) scanEnvelope(b []byte, i int, l *Line, h shape) (uint64, bool) {
-	afterHPT := false
+	prev := -1 // start of the token before, when it is an HPT
 	for i < len(b) {
 		end, isHPT := tokenEnd(b, i)
 		if isHPT && end < len(b) && isSp(b[end]) {
@@ -75,11 +106,14 @@ func (s *scanner) scanEnvelope(b []byte, i int, l *Line, h shape) (uint64, bool)
 			if j < len(b) && (b[j] == '[' || b[j] == 'N') {
 				sh, ok := s.scanInfo(b, i, end, l, h)
 				// A record run straight on from another process's cut-off head.
-				l.Spliced = afterHPT
-				return sh ^ boolShape(afterHPT), ok
+				l.Spliced = prev >= 0 && isCutHead(b[prev:i])
+				return sh ^ boolShape(l.Spliced), ok
 			}
 		}
-		afterHPT = isHPT
+		prev = -1
+		if isHPT {
+			prev = i
+		}
 		i = end
 	}
 	return 0, false
@@ -113,7 +147,7 @@ func (s *scanner) scanInfo(b []byte, i, hptEnd int, l *Line, h shape) (uint64, b
 	l.Env = Envelope{Host: hw.Host, Pid: hw.Pid, Tid: hw.Tid, Dev: dev, Level: LevelInfo}
 	msg := b[spEnd(b, m):]
 	h = h.add(byte(KindInfo))
-	if op := word(msg, 0); len(op) > 0 && lit(msg, len(op), ": opCount ") {
+	if op := opWord(msg); len(op) > 0 && lit(msg, len(op), ": opCount ") {
 		// A collective read to its end leaves no room for a second envelope.
 		return s.scanCollective(msg, l, h)
 	}
@@ -150,13 +184,35 @@ func decWordSigned(b []byte, i int) (int, int64) {
 }
 
 func (h *hptWord) captureBytes(b []byte, s *scanner) error {
-	j := bytes.LastIndexByte(b, ':')
-	i := bytes.LastIndexByte(b[:j], ':')
-	pid, err1 := parseDec(b[i+1 : j])
-	tid, err2 := parseDec(b[j+1:])
-	if err1 != nil || err2 != nil {
+	// b is a whole HPT token: host bytes, ':', digits, ':', digits.
+	i := 0
+	for b[i] != ':' {
+		i++
+	}
+	pid, j := int64(0), i+1
+	for ; b[j] != ':'; j++ {
+		pid = pid*10 + int64(b[j]-'0')
+	}
+	tid := int64(0)
+	for _, c := range b[j+1:] {
+		tid = tid*10 + int64(c-'0')
+	}
+	if j-i-1 > 18 || len(b)-j-1 > 18 {
 		return errNumber
 	}
-	*h = hptWord{Host: s.intern(b[:i]), Pid: pid, Tid: tid}
+	*h = hptWord{Host: s.internCached(b[:i]), Pid: pid, Tid: tid}
 	return nil
+}
+
+// opWord returns the Word at the start of msg where it is followed by ": " (which no HPT
+// token can be), else what word returns.
+func opWord(msg []byte) []byte {
+	i := 0
+	for i < len(msg) && class[msg[i]]&(clsSp|clsPunct) == 0 {
+		i++
+	}
+	if i+1 < len(msg) && msg[i] == ':' && msg[i+1] == ' ' {
+		return msg[:i]
+	}
+	return word(msg, 0)
 }

@@ -4,11 +4,11 @@ package parser
 // gCollective does. Anything it is not sure of goes to the grammar.
 func (s *scanner) scanCollective(msg []byte, l *Line, h shape) (uint64, bool) {
 	c := &l.Coll
-	opEnd := len(word(msg, 0))
+	opEnd := len(opWord(msg))
 	if opEnd == 0 || !lit(msg, opEnd, ": opCount ") {
 		return 0, false
 	}
-	c.Op = s.intern(msg[:opEnd])
+	c.Op = s.internCached(msg[:opEnd])
 	r := fieldReader{b: msg, i: opEnd + len(": opCount ")}
 	c.OpCount = r.hex()
 	r.fail(r.i < len(r.b) && r.b[r.i] != ' ')
@@ -60,11 +60,12 @@ type fieldReader struct {
 }
 
 func (r *fieldReader) expect(s string) bool {
-	if r.bad || !lit(r.b, r.i, s) {
+	b, i := r.b, r.i
+	if r.bad || len(b)-i < len(s) || string(b[i:i+len(s)]) != s {
 		r.bad = true
 		return false
 	}
-	r.i += len(s)
+	r.i = i + len(s)
 	return true
 }
 
@@ -72,15 +73,18 @@ func (r *fieldReader) expect(s string) bool {
 // is followed by a fixed text that starts with a space or ']', which expect checks, so a
 // token that runs on (into a Word or an HPT) fails there and the line goes to the grammar.
 func (r *fieldReader) hex() uint64 {
-	i, v := r.i, uint64(0)
-	for ; i < len(r.b); i++ {
-		d, ok := hexDigit(r.b[i])
-		if !ok {
+	b, i0 := r.b, r.i
+	i, v := i0, uint64(0)
+	for ; i < len(b); i++ {
+		d := hexVal[b[i]]
+		if d == 0xff {
 			break
 		}
 		v = v<<4 | uint64(d)
 	}
-	r.fail(i == r.i || i-r.i > 16)
+	if i == i0 || i-i0 > 16 {
+		r.bad = true
+	}
 	r.i = i
 	return v
 }
@@ -89,29 +93,36 @@ func (r *fieldReader) ptrAfter(key string) uint64 {
 	if !r.expect(key) {
 		return 0
 	}
-	if lit(r.b, r.i, "(nil)") {
-		r.i += len("(nil)")
+	if b, i := r.b, r.i; i+1 < len(b) && b[i] == '0' && b[i+1] == 'x' {
+		r.i += 2
+		return r.hex()
+	}
+	if !r.expect("(nil)") {
 		return 0
 	}
-	if !r.expect("0x") {
-		return 0
-	}
-	return r.hex()
+	return 0
 }
 
 func (r *fieldReader) decAfter(key string) int64 {
 	if !r.expect(key) {
 		return 0
 	}
-	neg := lit(r.b, r.i, "-")
+	b, i := r.b, r.i
+	neg := i < len(b) && b[i] == '-'
 	if neg {
-		r.i++
+		i++
 	}
-	i, v := r.i, int64(0)
-	for ; i < len(r.b) && isDigit(r.b[i]); i++ {
-		v = v*10 + int64(r.b[i]-'0')
+	i0, v := i, int64(0)
+	for ; i < len(b); i++ {
+		c := b[i] - '0'
+		if c > 9 {
+			break
+		}
+		v = v*10 + int64(c)
 	}
-	r.fail(i == r.i || i-r.i > 18)
+	if i == i0 || i-i0 > 18 {
+		r.bad = true
+	}
 	r.i = i
 	if neg {
 		v = -v

@@ -46,19 +46,20 @@ type text interface{ ~string | ~[]byte }
 
 // hptAt returns the end of the HPT token starting at i (`host:pid:tid`), or -1.
 func hptAt[T text](b T, i int) int {
-	if i >= len(b) || !isAlnum(b[i]) {
+	n := len(b)
+	if i >= n || class[b[i]]&clsAlnum == 0 {
 		return -1
 	}
 	j := i + 1
-	for j < len(b) && isHostByte(b[j]) {
+	for j < n && class[b[j]]&clsHost != 0 {
 		j++
 	}
 	for k := 0; k < 2; k++ {
-		if j >= len(b) || b[j] != ':' || j+1 >= len(b) || !isDigit(b[j+1]) {
+		if j+1 >= n || b[j] != ':' || class[b[j+1]]&clsDigit == 0 {
 			return -1
 		}
 		j++
-		for j < len(b) && isDigit(b[j]) {
+		for j < n && class[b[j]]&clsDigit != 0 {
 			j++
 		}
 	}
