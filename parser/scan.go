@@ -10,6 +10,7 @@ type scanner struct {
 	line   []byte    // the line being read
 	recent [8]string // names interned lately, tried before the map
 	next   int
+	hpts   [256]hptSlot
 }
 
 func newScanner() *scanner { return &scanner{names: make(map[string]string)} }
@@ -26,6 +27,28 @@ func (s *scanner) intern(b []byte) string {
 	v := string(b)
 	s.names[v] = v
 	return v
+}
+
+// hptSlot is a host:pid:tid token seen before and what it reads as.
+type hptSlot struct {
+	raw string
+	hw  hptWord
+}
+
+// hpt reads a host:pid:tid token. A thread's lines repeat the same bytes, so tokens are kept
+// in a small direct-mapped table and read only when new.
+func (s *scanner) hpt(b []byte) (hptWord, bool) {
+	n := len(b)
+	slot := &s.hpts[(uint(b[n-1])*31+uint(b[n-2])*7+uint(n))%uint(len(s.hpts))]
+	if slot.raw == string(b) {
+		return slot.hw, true
+	}
+	var hw hptWord
+	if hw.captureBytes(b, s) != nil {
+		return hw, false
+	}
+	*slot = hptSlot{raw: string(b), hw: hw}
+	return hw, true
 }
 
 // internCached is intern with a few recent names tried first: hosts and ops repeat.
@@ -140,8 +163,8 @@ func (s *scanner) scanInfo(b []byte, i, hptEnd int, l *Line, h shape) (uint64, b
 	if m < len(b) && !isSp(b[m]) {
 		return 0, false
 	}
-	var hw hptWord
-	if hw.captureBytes(b[i:hptEnd], s) != nil {
+	hw, ok := s.hpt(b[i:hptEnd])
+	if !ok {
 		return 0, false
 	}
 	l.Env = Envelope{Host: hw.Host, Pid: hw.Pid, Tid: hw.Tid, Dev: dev, Level: LevelInfo}

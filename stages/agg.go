@@ -24,13 +24,19 @@ type DropKey struct {
 }
 
 // Agg counts calls per (op, count, datatype). The per-op stats and the histogram are derived
-// from it exactly, so it is the one map a call touches; and since the ranks of a job issue the
-// same call at about the same time, runs of equal calls are counted before they reach the map.
+// from it exactly, so it is the one map a call touches.
 type Agg struct {
 	groups  map[AggKey]int64
 	dropped map[DropKey]int64
-	run     AggKey // the call being repeated
-	runN    int64  // how many times, not yet in groups
+	// front counts recent calls before they reach groups: a direct-mapped table, since the
+	// ranks of a job issue the same few calls over and over, interleaved.
+	front [64]aggSlot
+	dirty bool
+}
+
+type aggSlot struct {
+	key AggKey
+	n   int64
 }
 
 // NewAgg returns an empty Agg.
@@ -47,21 +53,31 @@ func (a *Agg) Add(op string, count, datatype int64) {
 		a.dropped[DropKey{op, "unknown datatype " + strconv.FormatInt(datatype, 10)}]++
 	default:
 		k := AggKey{op, count, datatype}
-		if a.runN > 0 && k == a.run {
-			a.runN++
+		slot := &a.front[(uint64(count)*0x9e3779b97f4a7c15>>58^uint64(len(op))^uint64(datatype))%uint64(len(a.front))]
+		a.dirty = true
+		if slot.n > 0 && slot.key == k {
+			slot.n++
 			return
 		}
-		a.flush()
-		a.run, a.runN = k, 1
+		if slot.n > 0 {
+			a.groups[slot.key] += slot.n
+		}
+		*slot = aggSlot{k, 1}
 	}
 }
 
-// flush moves the current run into the map; every reader of groups calls it first.
+// flush moves the front table into the map; every reader of groups calls it first.
 func (a *Agg) flush() {
-	if a.runN > 0 {
-		a.groups[a.run] += a.runN
-		a.runN = 0
+	if !a.dirty {
+		return
 	}
+	for i := range a.front {
+		if s := &a.front[i]; s.n > 0 {
+			a.groups[s.key] += s.n
+			*s = aggSlot{}
+		}
+	}
+	a.dirty = false
 }
 
 // Merge adds o's counts to a.
@@ -80,11 +96,15 @@ func (a *Agg) Merge(o *Agg) {
 func (a *Agg) reset() {
 	clear(a.groups)
 	clear(a.dropped)
-	a.runN = 0
+	a.front = [len(a.front)]aggSlot{}
+	a.dirty = false
 }
 
 // empty reports whether a holds no call.
-func (a *Agg) empty() bool { return a.runN == 0 && len(a.groups)+len(a.dropped) == 0 }
+func (a *Agg) empty() bool {
+	a.flush()
+	return len(a.groups)+len(a.dropped) == 0
+}
 
 // AggRow is one group for output.
 type AggRow struct {
