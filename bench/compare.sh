@@ -13,8 +13,8 @@
 # 4. runs, interleaved, --runs times each:
 #      wc -l LOG
 #      bench/awk/chain.sh LOG                  (all passes of the AWK chain)
-#      nccllog [--jobs N] report LOG           (stdout kept in the temp dir)
-#      nccllog [--jobs N] split --steps 45-50 LOG > /dev/null
+#      nccllog report [--jobs N] LOG           (stdout kept in the temp dir)
+#      nccllog split --steps 45-50 [--jobs N] LOG > /dev/null
 #    each under /usr/bin/time -f %M for the peak RSS;
 # 5. prints a plain-text table (median wall time, MB/s, ratios, peak RSS) and the machine.
 #
@@ -171,15 +171,16 @@ echo "warming the page cache" >&2
 cat -- "$log" > /dev/null
 
 # ---- timing ----------------------------------------------------------------
-nccllog_cmd=("$nccllog_bin")
-[[ -n "$jobs" ]] && nccllog_cmd+=(--jobs "$jobs")
+# nccllog takes its flags after the subcommand.
+jobs_flag=()
+[[ -n "$jobs" ]] && jobs_flag=(--jobs "$jobs")
 
 awk_name="$(basename -- "$(readlink -f -- "$(command -v "$awk_bin")")")"
 names=(
 	"wc -l LOG"
 	"AWK chain ($awk_name, 6 passes)"
-	"nccllog${jobs:+ --jobs $jobs} report LOG"
-	"nccllog${jobs:+ --jobs $jobs} split --steps 45-50 LOG"
+	"nccllog report${jobs:+ --jobs $jobs} LOG"
+	"nccllog split --steps 45-50${jobs:+ --jobs $jobs} LOG"
 )
 
 now() {
@@ -196,8 +197,8 @@ run_cmd() {
 	case "$i" in
 	0) out="$tmp/wc.out"; set -- wc -l "$log" ;;
 	1) out=/dev/null; set -- env AWK="$awk_bin" "$chain" -o "$tmp/chain" "$log" ;;
-	2) out="$tmp/report.out"; set -- "${nccllog_cmd[@]}" report "$log" ;;
-	3) out=/dev/null; set -- "${nccllog_cmd[@]}" split --steps 45-50 "$log" ;;
+	2) out="$tmp/report.out"; set -- "$nccllog_bin" report "${jobs_flag[@]}" "$log" ;;
+	3) out=/dev/null; set -- "$nccllog_bin" split --steps 45-50 "${jobs_flag[@]}" "$log" ;;
 	esac
 	t0="$(now)"
 	"$TIME" -f %M -o "$tmp/rss" "$@" > "$out" 2> "$tmp/stderr" || rc=$?

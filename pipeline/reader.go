@@ -17,15 +17,19 @@ type chunk struct {
 
 // readChunks reads src into chunks of about size bytes cut after a newline and sends them in
 // order, numbered without gaps. On a read error the bytes read so far still go out (a line cut
-// short by the error counts as a line) before the error is returned. A line longer than a chunk grows the buffer: there is no line-length limit short of
+// short by the error counts as a line) before the error is returned. Buffers come from pool,
+// which bounds how many are in flight. A line longer than a chunk grows the buffer: there is no line-length limit short of
 // memory. Buffers come from free, which bounds how many are in flight.
-func readChunks(ctx context.Context, src *source, name string, size int, free chan *[]byte, out chan<- chunk) error {
+func readChunks(ctx context.Context, src *source, name string, size int, pool *bufPool, out chan<- chunk) error {
 	defer close(out)
 	var carry []byte
 	for seq := 0; ; {
-		buf := getBuf(free, size)
+		buf, err := pool.get(ctx)
+		if err != nil {
+			return err
+		}
 		data := append((*buf)[:0], carry...)
-		data, err := fill(src.r, data, len(carry)+size)
+		data, err = fill(src.r, data, len(carry)+size)
 		cut := len(data)
 		if err == nil {
 			cut = cutAfterNewline(data)
@@ -40,7 +44,7 @@ func readChunks(ctx context.Context, src *source, name string, size int, free ch
 				return ctx.Err()
 			}
 		} else {
-			putBuf(free, buf)
+			pool.put(buf)
 		}
 		if err == io.EOF {
 			return nil
@@ -72,21 +76,38 @@ func cutAfterNewline(data []byte) int {
 	return bytes.LastIndexByte(data, '\n') + 1
 }
 
-func getBuf(free chan *[]byte, size int) *[]byte {
-	select {
-	case b := <-free:
-		return b
-	default:
+// bufPool holds a fixed number of chunk buffers: the reader waits for one to come back
+// rather than allocating, so memory stays flat however fast the reader is.
+type bufPool struct {
+	free chan *[]byte
+	size int
+}
+
+func newBufPool(n, size int) *bufPool {
+	p := &bufPool{free: make(chan *[]byte, n), size: size}
+	for i := 0; i < n; i++ {
 		b := make([]byte, 0, size+size/4)
-		return &b
+		p.free <- &b
+	}
+	return p
+}
+
+func (p *bufPool) get(ctx context.Context) (*[]byte, error) {
+	select {
+	case b := <-p.free:
+		return b, nil
+	case <-ctx.Done():
+		return nil, ctx.Err()
 	}
 }
 
-func putBuf(free chan *[]byte, b *[]byte) {
-	select {
-	case free <- b:
-	default:
+// put returns a buffer; one that grew for a very long line is let go and replaced.
+func (p *bufPool) put(b *[]byte) {
+	if cap(*b) > 8*p.size {
+		nb := make([]byte, 0, p.size+p.size/4)
+		b = &nb
 	}
+	p.free <- b
 }
 
 func readError(name string, src *source, err error) error {

@@ -53,7 +53,9 @@ func Run(ctx context.Context, in Input, opt Options, out stages.Out) (*Result, e
 	defer src.Close()
 
 	g, ctx := errgroup.WithContext(ctx)
-	free := make(chan *[]byte, 4*jobs+8)
+	// Buffers: one being read, one queued and one being parsed per worker, and as many
+	// waiting to be merged in order.
+	pool := newBufPool(3*jobs+2, size)
 	chunks := make(chan chunk, jobs)
 	results := make(chan done, jobs)
 	stats := make([]parser.Stats, jobs)
@@ -62,7 +64,7 @@ func Run(ctx context.Context, in Input, opt Options, out stages.Out) (*Result, e
 	// merged and reported, and the error comes back after that.
 	var readErr error
 	g.Go(func() error {
-		readErr = readChunks(ctx, src, name, size, free, chunks)
+		readErr = readChunks(ctx, src, name, size, pool, chunks)
 		if errors.Is(readErr, context.Canceled) {
 			return readErr
 		}
@@ -77,7 +79,7 @@ func Run(ctx context.Context, in Input, opt Options, out stages.Out) (*Result, e
 		return workers.Wait()
 	})
 	m := stages.NewMerger(&opt.Config, name)
-	g.Go(func() error { return merge(ctx, m, results, free, out) })
+	g.Go(func() error { return merge(ctx, m, results, pool, out) })
 	err = g.Wait()
 	if err == nil {
 		err = readErr
@@ -180,7 +182,7 @@ func eachLine(data []byte, f func(line []byte, off, end int)) {
 }
 
 // merge feeds the analysed chunks to the Merger in input order.
-func merge(ctx context.Context, m *stages.Merger, in <-chan done, free chan *[]byte, out stages.Out) error {
+func merge(ctx context.Context, m *stages.Merger, in <-chan done, pool *bufPool, out stages.Out) error {
 	waiting := make(map[int]done)
 	next := 0
 	for d := range in {
@@ -195,7 +197,7 @@ func merge(ctx context.Context, m *stages.Merger, in <-chan done, free chan *[]b
 			if err := m.Add(d.chunk, d.data, out); err != nil {
 				return err
 			}
-			putBuf(free, d.buf)
+			pool.put(d.buf)
 		}
 		if err := ctx.Err(); err != nil {
 			return err
