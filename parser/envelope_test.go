@@ -24,6 +24,32 @@ var envelopeCases = []lineCase{
 				NNodes: -1, LocalRks: -1, LocalRk: -1}},
 	},
 	{
+		// BUG: srun --label right-aligns the task id to the width of the largest one (Slurm's
+		// _build_label: xstrfmtcat(buf, "%*d: ", task_id_width, task_id)), so with 10 to 99
+		// tasks task 3 prints ` 3: `. gPrefix/scanSrun need the label's Word at the very start
+		// of the line; the leading space makes it junk and Rank is -1 for tasks 0-9 (0-99 with
+		// 100+ tasks). Built: the srun sample line as a 16-task job labels it.
+		name: "BUG_srun_label_padded",
+		in:   " 3: node-2:278:278 [0] NCCL INFO AllGather: opCount 1606 sendbuff 0x93fd44a00 recvbuff 0x96d44e200 count 2359808 datatype 7 op 0 root 0 comm 0x5611d45babf0 [nranks=4] stream 0x5611d3327480",
+		want: Line{Kind: KindCollective, Rank: 3, Env: envInfo("node-2", 278, 278, 0),
+			Coll: Collective{Op: "AllGather", OpCount: 0x1606, SendBuff: 0x93fd44a00, RecvBuff: 0x96d44e200,
+				Count: 2359808, Datatype: 7, RedOp: 0, Root: 0, Comm: 0x5611d45babf0, NRanks: 4,
+				Stream: 0x5611d3327480, Task: -1, GlobalRank: -1}},
+	},
+	{
+		// BUG: the same, a 100+ task job (two spaces), on the bare version line.
+		name: "BUG_srun_label_padded_version",
+		in:   "  0: NCCL version 2.21.5+cuda12.4",
+		want: Line{Kind: KindVersion, Rank: 0},
+	},
+	{
+		// BUG: the same, on a NeMo progress line.
+		name: "BUG_srun_label_padded_progress",
+		in:   " 7: Training epoch 0, iteration 45/99 | lr: 6.897e-06 | global_batch_size: 128 | global_step: 45 | max_memory_reserved: 127785762816 | max_memory_allocated: 115792977920 | reduced_train_loss: 11.96 | train_step_timing in s: 6.08 | TFLOPS_per_GPU: 1.249e+03 | consumed_samples: 5888",
+		want: Line{Kind: KindProgress, Rank: 7,
+			Prog: Progress{Framework: "nemo", Step: 45, TimeS: 6.08, TFLOPs: 1249, HasTime: true, HasTFLOPs: true}},
+	},
+	{
 		// built: mpirun's stderr tag.
 		name: "mpirun_tag_output_stderr",
 		in:   "[1,3]<stderr>:gpu-node-07:48211:48211 [0] NCCL INFO Using network IB",
@@ -340,6 +366,26 @@ var envelopeCases = []lineCase{
 		name: "BUG_msswift_cut_head_before_record",
 		in:   "g183:161264:166015g183:161258:166018 [1] NCCL INFO Connected NVLS tree",
 		want: Line{Kind: KindInfo, Rank: -1, Env: envInfo("g183", 161258, 166018, 1), Spliced: true},
+	},
+	{
+		// BUG: the fix of the case above (a junk HPT token right before the envelope marks the
+		// line spliced) also fires on a clock time. ref §1.4: "A custom format with no trailing
+		// space runs straight into the hostname"; with NCCL_DEBUG_TIMESTAMP_FORMAT="%T" every
+		// line starts `14:03:27gpu-node-07:...`, and `14:03:27` lexes as an HPT token. Built
+		// from that format and the ref §4.1 line. No other process's output is in the line:
+		// Spliced must stay false. (A cut-off head has an intact host; a time-shaped HPT,
+		// \d{1,2}:\d{2}:\d{2}, is no head.)
+		name: "BUG_clock_time_run_into_host_is_no_splice",
+		in:   "14:03:27gpu-node-07:48211:48211 [0] NCCL INFO Using network IB",
+		want: Line{Kind: KindInfo, Rank: -1, Env: envInfo("gpu-node-07", 48211, 48211, 0)},
+	},
+	{
+		// BUG: the same with NCCL_DEBUG_TIMESTAMP_FORMAT="%F_%T" (2.26.3+ turns '_' into a
+		// space), the usual way to write the default format on a command line minus its
+		// trailing "_".
+		name: "BUG_date_time_run_into_host_is_no_splice",
+		in:   "2025-06-11 14:03:27gpu-node-07:48211:48390 [0] misc/socket.cc:556 NCCL WARN socketStartConnect: Connect to 10.12.0.8<43021> failed : Connection refused",
+		want: Line{Kind: KindWarn, Rank: -1, Env: envWarn("gpu-node-07", 48211, 48390, 0)},
 	},
 
 	// --- NUL bytes and invalid UTF-8 ---

@@ -6,7 +6,7 @@ import "github.com/alecthomas/participle/v2/lexer"
 // first `parser:"host:pid:tid [dev] ... NCCL LEVEL"` or `parser:"host:pid:tid NCCL CALL"`, then the message.
 type gNCCLLine struct {
 	Prefix []*gPrefix `parser:"@@*"`
-	Junk   []*gTok    `parser:"( (?! HPT ( Sp '[' '-'? Word ']' Sp (~('NCCL' | HPT))* 'NCCL' Sp ('INFO' | 'WARN' | 'TRACE' | 'ABORT') | Sp 'NCCL' Sp 'CALL' ) ) @@ )*"`
+	Junk   []*gTok    `parser:"( (?! HPT ( Sp '[' '-'? Word ']' Sp ( (?! 'NCCL' Sp ('INFO' | 'WARN' | 'TRACE' | 'ABORT') | HPT ) (Sp | Punct | Word) )* 'NCCL' Sp ('INFO' | 'WARN' | 'TRACE' | 'ABORT') | Sp 'NCCL' Sp 'CALL' ) ) @@ )*"`
 	Env    *gEnvelope `parser:"@@"`
 	Msg    *gMessage  `parser:"( Sp @@ )?"`
 	Trail  string     `parser:"@Sp?"`
@@ -18,7 +18,7 @@ type gEnvelope struct {
 	Pos   lexer.Position
 	HPT   hptWord  `parser:"@HPT"`
 	Dev   *decNum  `parser:"( Sp '[' @('-'? Word) ']' Sp"`
-	Loc   []string `parser:"  @(~('NCCL' | HPT))*"`
+	Loc   []string `parser:"  ( (?! 'NCCL' Sp ('INFO' | 'WARN' | 'TRACE' | 'ABORT') | HPT ) @(Sp | Punct | Word) )*"` // up to " NCCL WARN ", as a path may hold an NCCL directory
 	Level string   `parser:"  'NCCL' Sp @('INFO' | 'WARN' | 'TRACE' | 'ABORT')"`
 	Call  bool     `parser:"| Sp 'NCCL' Sp @'CALL' )"`
 }

@@ -5,7 +5,7 @@ import "strings"
 // gPrefix is one launcher or collector prefix in front of a line. Only prefixes at the very
 // start of a line are read as prefixes; anything else before an envelope is skipped as junk.
 type gPrefix struct {
-	Srun  *decNum   `parser:"(  @Word ':' Sp"`
+	Srun  *decNum   `parser:"(  Sp? @Word ':' Sp"` // Slurm right-aligns the label: " 3: "
 	Mpi   *gMpi     `parser:" | '[' @@"`
 	Torch *rankWord `parser:" | '[' @Word ']' ':'"`
 	Stamp *gStamp   `parser:" | '[' @@"`
@@ -27,7 +27,7 @@ type gStamp struct {
 
 // gRay is Ray's `parser:"(RayWorker pid=615, ip=10.72.7.6) "` prefix.
 type gRay struct {
-	Actor string `parser:"@Word Sp 'pid' '='"`
+	Actor string `parser:"( @Word Sp )? 'pid' '='"` // a Ray task has no actor name: "(pid=927) "
 	Pid   decNum `parser:"@Word"`
 	IP    string `parser:"(',' Sp 'ip' '=' @Word)? ')'"`
 }

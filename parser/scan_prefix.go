@@ -50,8 +50,9 @@ func decWord(b []byte, i int) (int, int64) {
 	return i + len(w), v
 }
 
-// scanSrun reads `3: ` (Word ":" Sp).
+// scanSrun reads `3: ` (Sp? Word ":" Sp).
 func scanSrun(b []byte, i int) (int, int64) {
+	i = spEnd(b, i) // Slurm right-aligns the label: " 3: "
 	if i >= len(b) || !isDigit(b[i]) {
 		return -1, -1
 	}
@@ -116,17 +117,19 @@ func scanStamp(b []byte, i int) int {
 	return -1
 }
 
-// scanRay reads `RayWorker pid=615, ip=10.72.7.6)` after the `(`.
+// scanRay reads `RayWorker pid=615, ip=10.72.7.6)` or `pid=615)` after the `(`.
 func scanRay(b []byte, i int) int {
 	w := word(b, i)
 	if len(w) == 0 {
 		return -1
 	}
-	j := spEnd(b, i+len(w))
-	if j == i+len(w) || !lit(b, j, "pid=") {
-		return -1
+	if string(w) != "pid" || !lit(b, i+3, "=") { // a Ray task has no actor name: "(pid=927) "
+		j := spEnd(b, i+len(w))
+		if j == i+len(w) || !lit(b, j, "pid=") {
+			return -1
+		}
+		i = j
 	}
-	i = j
 	e, _ := decWord(b, i+4)
 	if e < 0 {
 		return -1
