@@ -7,10 +7,12 @@ import "math/bits"
 // the two disagree the grammar's reading is used, the shape goes to the grammar from then on,
 // and the disagreement is counted in Stats. A Parser is for one goroutine.
 type Parser struct {
-	sc     *scanner
-	g      *Grammar
-	shapes map[uint64]*shapeState
-	Stats  Stats
+	sc        *scanner
+	g         *Grammar
+	shapes    map[uint64]*shapeState
+	last      *shapeState // the shape of the line before, which the next one often has
+	lastShape uint64
+	Stats     Stats
 }
 
 // Stats says how the lines were read.
@@ -57,7 +59,11 @@ func (p *Parser) Parse(line []byte, l *Line) {
 		*l = p.g.Parse(line)
 		return
 	}
-	st := p.shape(sh)
+	st := p.last
+	if sh != p.lastShape || st == nil {
+		st = p.shape(sh)
+		p.last, p.lastShape = st, sh
+	}
 	st.seen++
 	if !st.grammarOnly && !powerOf4(st.seen) {
 		return

@@ -7,10 +7,11 @@ import "bytes"
 // grammar decides. It is not safe for concurrent use (it interns host and op names).
 type scanner struct {
 	names  map[string]string
-	line   []byte    // the line being read
-	recent [8]string // names interned lately, tried before the map
+	line   []byte        // the line being read
+	recent [8]recentName // names interned lately, tried before the map
 	next   int
 	hpts   [256]hptSlot
+	thread *hptSlot // the slot of the line being read
 }
 
 func newScanner() *scanner { return &scanner{names: make(map[string]string)} }
@@ -33,6 +34,15 @@ func (s *scanner) intern(b []byte) string {
 type hptSlot struct {
 	raw string
 	hw  hptWord
+	// The thread's last comm and stream pointers: the same text line after line.
+	comm, stream ptrMemo
+}
+
+// ptrMemo is a pointer's text (without 0x) and value.
+type ptrMemo struct {
+	raw [16]byte
+	n   int
+	v   uint64
 }
 
 // hpt reads a host:pid:tid token. A thread's lines repeat the same bytes, so tokens are kept
@@ -40,28 +50,36 @@ type hptSlot struct {
 func (s *scanner) hpt(b []byte) (hptWord, bool) {
 	n := len(b)
 	slot := &s.hpts[(uint(b[n-1])*31+uint(b[n-2])*7+uint(n))%uint(len(s.hpts))]
+	s.thread = slot
 	if slot.raw == string(b) {
 		return slot.hw, true
 	}
 	var hw hptWord
 	if hw.captureBytes(b, s) != nil {
+		s.thread = nil
 		return hw, false
 	}
 	*slot = hptSlot{raw: string(b), hw: hw}
 	return hw, true
 }
 
-// internCached is intern with a few recent names tried first: hosts and ops repeat.
-func (s *scanner) internCached(b []byte) string {
+// internCached is intern with a few recent names tried first: hosts and ops repeat. It also
+// returns the name's shape hash (shape.addWord of the name), which is kept with it.
+func (s *scanner) internCached(b []byte) (string, shape) {
 	for _, v := range s.recent {
-		if len(v) == len(b) && v == string(b) {
-			return v
+		if len(v.name) == len(b) && v.name == string(b) {
+			return v.name, v.hash
 		}
 	}
-	v := s.intern(b)
+	v := recentName{name: s.intern(b), hash: shape(0).addWord(b)}
 	s.recent[s.next%len(s.recent)] = v
 	s.next++
-	return v
+	return v.name, v.hash
+}
+
+type recentName struct {
+	name string
+	hash shape
 }
 
 // scan reads line into l. It returns false where the grammar must decide, and otherwise the
@@ -172,7 +190,7 @@ func (s *scanner) scanInfo(b []byte, i, hptEnd int, l *Line, h shape) (uint64, b
 	h = h.add(byte(KindInfo))
 	if op := opWord(msg); len(op) > 0 && lit(msg, len(op), ": opCount ") {
 		// A collective read to its end leaves no room for a second envelope.
-		return s.scanCollective(msg, l, h)
+		return s.scanCollective(msg, len(op), l, h)
 	}
 	if bytes.Contains(msg, []byte("NCCL")) || bytes.Contains(msg, []byte("opCount")) {
 		return 0, false
@@ -223,7 +241,8 @@ func (h *hptWord) captureBytes(b []byte, s *scanner) error {
 	if j-i-1 > 18 || len(b)-j-1 > 18 {
 		return errNumber
 	}
-	*h = hptWord{Host: s.internCached(b[:i]), Pid: pid, Tid: tid}
+	host, _ := s.internCached(b[:i])
+	*h = hptWord{Host: host, Pid: pid, Tid: tid}
 	return nil
 }
 

@@ -2,13 +2,10 @@ package parser
 
 // scanCollective reads the collective enqueue line with single spaces between its fields, as
 // gCollective does. Anything it is not sure of goes to the grammar.
-func (s *scanner) scanCollective(msg []byte, l *Line, h shape) (uint64, bool) {
+func (s *scanner) scanCollective(msg []byte, opEnd int, l *Line, h shape) (uint64, bool) {
 	c := &l.Coll
-	opEnd := len(opWord(msg))
-	if opEnd == 0 || !lit(msg, opEnd, ": opCount ") {
-		return 0, false
-	}
-	c.Op = s.internCached(msg[:opEnd])
+	op, opHash := s.internCached(msg[:opEnd])
+	c.Op = op
 	r := fieldReader{b: msg, i: opEnd + len(": opCount ")}
 	c.OpCount = r.hex()
 	r.fail(r.i < len(r.b) && r.b[r.i] != ' ')
@@ -18,9 +15,9 @@ func (s *scanner) scanCollective(msg []byte, l *Line, h shape) (uint64, bool) {
 	c.Datatype = r.decAfter(" datatype ")
 	c.RedOp = r.decAfter(" op ")
 	c.Root = r.decAfter(" root ")
-	c.Comm = r.ptrAfter(" comm ")
+	c.Comm = r.ptrMemo(" comm ", s.memo(0))
 	c.NRanks = r.decAfter(" [nranks=")
-	c.Stream = r.ptrAfter("] stream ")
+	c.Stream = r.ptrMemo("] stream ", s.memo(1))
 	c.Task, c.GlobalRank = -1, -1
 	if r.bad {
 		return 0, false
@@ -33,7 +30,7 @@ func (s *scanner) scanCollective(msg []byte, l *Line, h shape) (uint64, bool) {
 		}
 	}
 	l.Kind = KindCollective
-	h = h.add(byte(KindCollective)).addWord(msg[:opEnd])
+	h = h.add(byte(KindCollective)) ^ opHash
 	return uint64(h.add(nilMask(c)).add(byte(c.Task + 1))), true
 }
 
@@ -103,6 +100,30 @@ func (r *fieldReader) ptrAfter(key string) uint64 {
 	return 0
 }
 
+// ptrMemo is ptrAfter for a pointer that a thread prints the same line after line: where
+// the text equals the memo's and ends there, its value is taken from the memo (equal text,
+// equal value, whichever thread the memo was filled by).
+func (r *fieldReader) ptrMemo(key string, m *ptrMemo) uint64 {
+	if m == nil {
+		return r.ptrAfter(key)
+	}
+	if !r.expect(key) {
+		return 0
+	}
+	b, i := r.b, r.i
+	if m.n > 0 && i+2+m.n <= len(b) && b[i] == '0' && b[i+1] == 'x' && string(b[i+2:i+2+m.n]) == string(m.raw[:m.n]) &&
+		(i+2+m.n == len(b) || hexVal[b[i+2+m.n]] == 0xff) {
+		r.i = i + 2 + m.n
+		return m.v
+	}
+	v := r.ptrAfter("")
+	if !r.bad && b[i] == '0' && r.i-i-2 <= len(m.raw) {
+		m.n = copy(m.raw[:], b[i+2:r.i])
+		m.v = v
+	}
+	return v
+}
+
 func (r *fieldReader) decAfter(key string) int64 {
 	if !r.expect(key) {
 		return 0
@@ -134,3 +155,14 @@ func (r *fieldReader) fail(bad bool) { r.bad = r.bad || bad }
 
 // atEnd reports whether only white space is left.
 func (r *fieldReader) atEnd() bool { return spEnd(r.b, r.i) == len(r.b) }
+
+// memo returns the current thread's memo of its comm (0) or stream (1) pointer, or nil.
+func (s *scanner) memo(which int) *ptrMemo {
+	if s.thread == nil {
+		return nil
+	}
+	if which == 0 {
+		return &s.thread.comm
+	}
+	return &s.thread.stream
+}
