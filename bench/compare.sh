@@ -246,13 +246,13 @@ sep == 0 { name[nn++] = $0; next }
 END {
 	for (i = 0; i < nn; i++) med[i] = median(i)
 	printf "log: %s (%d bytes, %d lines); median wall time of %d interleaved runs, page cache warm\n\n", size, bytes, lines, runs
-	printf "%-44s %10s %9s %8s %8s %13s\n", "command", "median s", "MB/s", "x wc -l", "x AWK", "peak RSS MiB"
+	printf "%-44s %10s %9s %9s %8s %13s\n", "command", "median s", "MB/s", "x wc -l", "x AWK", "peak RSS MiB"
 	for (i = 0; i < nn; i++)
-		printf "%-44s %10.3f %9.1f %8.2f %8.3f %13.1f\n", name[i], med[i], \
+		printf "%-44s %10.3f %9.1f %9.3f %8.2f %13.1f\n", name[i], med[i], \
 			(med[i] > 0 ? bytes / 1e6 / med[i] : 0), \
-			(med[0] > 0 ? med[i] / med[0] : 0), (med[1] > 0 ? med[i] / med[1] : 0), rss[i] / 1024
+			(med[i] > 0 ? med[0] / med[i] : 0), (med[i] > 0 ? med[1] / med[i] : 0), rss[i] / 1024
 	printf "\nMB/s = log bytes / 10^6 / median s (the AWK chain reads the log twice and the cut once more).\n"
-	printf "x wc -l, x AWK = median time / median time of that command (lower is faster).\n"
+	printf "x wc -l, x AWK = throughput relative to that command, from the same run (higher is faster).\n"
 	printf "peak RSS = largest max RSS over the runs (/usr/bin/time %%M; for the AWK chain, its largest process).\n"
 }'
 
