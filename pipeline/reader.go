@@ -81,18 +81,25 @@ func cutAfterNewline(data []byte) int {
 type bufPool struct {
 	free chan *[]byte
 	size int
+	left int // buffers not yet made: a small input never needs them all
 }
 
 func newBufPool(n, size int) *bufPool {
-	p := &bufPool{free: make(chan *[]byte, n), size: size}
-	for i := 0; i < n; i++ {
-		b := make([]byte, 0, size+size/4)
-		p.free <- &b
-	}
-	return p
+	return &bufPool{free: make(chan *[]byte, n), size: size, left: n}
 }
 
+// get is called by the reader only.
 func (p *bufPool) get(ctx context.Context) (*[]byte, error) {
+	select {
+	case b := <-p.free:
+		return b, nil
+	default:
+	}
+	if p.left > 0 {
+		p.left--
+		b := make([]byte, 0, p.size+p.size/4)
+		return &b, nil
+	}
 	select {
 	case b := <-p.free:
 		return b, nil

@@ -13,21 +13,28 @@ import (
 
 var fuzzParser = sync.OnceValues(parser.NewParser)
 
-// fuzzLog turns fuzz bytes into a log: markers with small, repeating, unordered step numbers,
-// collective calls, other text and blank lines.
-func fuzzLog(data []byte) [][]byte {
-	var lines [][]byte
-	for _, b := range data {
+// fuzzLines is the line each byte value stands for: markers with small, repeating, unordered
+// step numbers, collective calls, other text and blank lines.
+var fuzzLines = func() (t [256][]byte) {
+	for i := range t {
+		b := byte(i)
 		switch b % 4 {
 		case 0:
-			lines = append(lines, fmt.Appendf(nil, "Training epoch 0, iteration %d/9 | train_step_timing in s: 1.5 | TFLOPS_per_GPU: 10", (b/4)%8))
+			t[i] = fmt.Appendf(nil, "Training epoch 0, iteration %d/9 | train_step_timing in s: 1.5 | TFLOPS_per_GPU: 10", (b/4)%8)
 		case 1:
-			lines = append(lines, fmt.Appendf(nil, "h:1:1 [0] NCCL INFO AllReduce: opCount %x sendbuff 0x1 recvbuff 0x2 count %d datatype 7 op 0 root 0 comm 0x5 [nranks=2] stream 0x6", b, b))
+			t[i] = fmt.Appendf(nil, "h:1:1 [0] NCCL INFO AllReduce: opCount %x sendbuff 0x1 recvbuff 0x2 count %d datatype 7 op 0 root 0 comm 0x5 [nranks=2] stream 0x6", b, b)
 		case 2:
-			lines = append(lines, []byte("some other text"))
-		default:
-			lines = append(lines, nil)
+			t[i] = []byte("some other text")
 		}
+	}
+	return t
+}()
+
+// fuzzLog turns fuzz bytes into a log.
+func fuzzLog(data []byte) [][]byte {
+	lines := make([][]byte, len(data))
+	for i, b := range data {
+		lines[i] = fuzzLines[b]
 	}
 	return lines
 }
