@@ -1,6 +1,8 @@
 package parser
 
 import (
+	"errors"
+	"fmt"
 	"strings"
 	"sync"
 
@@ -112,10 +114,13 @@ func (g *Grammar) collReason(toks []*gTok) string {
 		b.WriteString(t.text())
 	}
 	_, err := g.coll.ParseString("", b.String())
-	if err == nil {
+	var perr participle.Error
+	if !errors.As(err, &perr) {
 		return "unreadable collective line"
 	}
-	return "unreadable collective line: " + err.Error()
+	what, _, _ := strings.Cut(perr.Message(), " (expected")
+	what = strings.ReplaceAll(strings.TrimPrefix(what, "failed to capture: "), `token "<EOF>"`, "end of line")
+	return fmt.Sprintf("unreadable collective line: %s at column %d of the message", what, perr.Position().Column)
 }
 
 func (g *Grammar) lineFromTree(t *gNCCLLine) Line {
