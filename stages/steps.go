@@ -35,36 +35,34 @@ func NewSteps() *Steps { return &Steps{by: make(map[int64]*stepAcc)} }
 
 // Add takes one progress line.
 func (s *Steps) Add(p *parser.Progress) {
-	a := s.by[p.Step]
-	if a == nil {
-		a = &stepAcc{framework: p.Framework}
-		s.by[p.Step] = a
-	}
-	a.lines++
+	a := stepAcc{lines: 1, framework: p.Framework}
 	if p.HasTime {
-		a.nTime++
-		a.sumTime += p.TimeS
+		a.nTime, a.sumTime = 1, p.TimeS
 	}
 	if p.HasTFLOPs {
-		a.nTF++
-		a.sumTF += p.TFLOPs
+		a.nTF, a.sumTF = 1, p.TFLOPs
 	}
+	s.add(p.Step, &a)
 }
 
 // Merge adds o's lines to s.
 func (s *Steps) Merge(o *Steps) {
 	for k, b := range o.by {
-		a := s.by[k]
-		if a == nil {
-			a = &stepAcc{framework: b.framework}
-			s.by[k] = a
-		}
-		a.lines += b.lines
-		a.nTime += b.nTime
-		a.nTF += b.nTF
-		a.sumTime += b.sumTime
-		a.sumTF += b.sumTF
+		s.add(k, b)
 	}
+}
+
+func (s *Steps) add(step int64, b *stepAcc) {
+	a := s.by[step]
+	if a == nil {
+		a = &stepAcc{framework: b.framework}
+		s.by[step] = a
+	}
+	a.lines += b.lines
+	a.nTime += b.nTime
+	a.nTF += b.nTF
+	a.sumTime += b.sumTime
+	a.sumTF += b.sumTF
 }
 
 // Points returns the steps in ascending order.
