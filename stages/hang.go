@@ -69,8 +69,13 @@ func (r *Ranks) suspect(g *Group, m *Member, top int64, anyLive bool) (Suspect, 
 		s.Score += 30
 		s.Evidence = append(s.Evidence, "ended-early")
 	}
-	// A WARN is common in healthy jobs too: it supports other evidence but is none alone.
-	if m.Warn != "" && s.Score > 0 {
+	// A WARN is common in healthy jobs too: alone it counts only where the process's log ends
+	// with it (no call on any communicator after it); otherwise it supports other evidence.
+	switch {
+	case m.Warn != "" && m.WarnLine > m.ProcLast:
+		s.Score += 40
+		s.Evidence = append(s.Evidence, "ends-in-warn")
+	case m.Warn != "" && s.Score > 0:
 		s.Score += 15
 		s.Evidence = append(s.Evidence, "warn")
 	}

@@ -27,9 +27,11 @@ type Member struct {
 	DivSig   Sig
 	// End is how the communicator ended for this rank: "", "Destroy" or "Abort".
 	End string
-	// Warn is the last NCCL WARN its process printed, and WarnLine its line.
+	// Warn is the last NCCL WARN its process printed, and WarnLine its line; ProcLast is the line
+	// of its process's last call on any communicator.
 	Warn     string
 	WarnLine int64
+	ProcLast int64
 }
 
 func newMember(host string, pid int64, file string, rank, dev int64) *Member {

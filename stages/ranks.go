@@ -171,8 +171,12 @@ func (r *Ranks) bindNew(p *proc, file string, e *RankEvent, ptr uint64, key Grou
 // and the last WARN of each rank's process attached.
 func (r *Ranks) Groups() []*Group {
 	for _, p := range r.procs {
+		var last int64
 		for _, m := range p.members {
-			m.Warn, m.WarnLine = p.warn, p.warnLine
+			last = max(last, m.LastLine)
+		}
+		for _, m := range p.members {
+			m.Warn, m.WarnLine, m.ProcLast = p.warn, p.warnLine, last
 		}
 	}
 	out := make([]*Group, 0, len(r.groups))

@@ -33,6 +33,8 @@ func evidenceText(s stages.Suspect, f stages.HangFinding) []string {
 			out = append(out, "its communicator ends in "+m.End+" while other ranks' do not")
 		case "warn":
 			out = append(out, fmt.Sprintf("its process WARNed (%s:%d): %s", m.File, m.WarnLine, m.Warn))
+		case "ends-in-warn":
+			out = append(out, fmt.Sprintf("its log ends in a WARN after its last call (%s:%d): %s", m.File, m.WarnLine, m.Warn))
 		}
 	}
 	return out
@@ -97,7 +99,7 @@ func printHang(w *output, r *runResult) error {
 		return nil
 	}
 	for _, f := range findings {
-		w.printf("comm %s: %d ranks, %d with lines, at most %s calls per rank\n", commLabel(f.Group), f.Group.NRanks, f.Present, count(f.MaxCalls))
+		w.printf("comm %s: %d ranks, %d with lines, at most %s per rank\n", commLabel(f.Group), f.Group.NRanks, f.Present, calls(f.MaxCalls))
 		if len(f.Suspects) == 0 {
 			w.printf("  every rank issued %s calls; none aborted or is missing\n\n", count(f.MaxCalls))
 			continue

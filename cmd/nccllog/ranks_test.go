@@ -195,3 +195,28 @@ func TestNoFindingWithoutFaults(t *testing.T) {
 		}
 	})
 }
+
+// TestHangWarnAtEnd: a process whose log ends in a WARN, with no call after it, is a suspect
+// on that alone; the same WARN followed by more calls is not.
+func TestHangWarnAtEnd(t *testing.T) {
+	const head = "h:1:1 [0] NCCL INFO comm 0x5 rank 0 nranks 2 cudaDev 0 busId 1000 commId 0xabc - Init COMPLETE\n" +
+		"h:2:2 [1] NCCL INFO comm 0x7 rank 1 nranks 2 cudaDev 1 busId 2000 commId 0xabc - Init COMPLETE\n"
+	const calls = "h:1:1 [0] NCCL INFO AllReduce: opCount 0 sendbuff 0x1 recvbuff 0x2 count 4 datatype 7 op 0 root 0 comm 0x5 [nranks=2] stream 0x6\n" +
+		"h:2:2 [1] NCCL INFO AllReduce: opCount 0 sendbuff 0x1 recvbuff 0x2 count 4 datatype 7 op 0 root 0 comm 0x7 [nranks=2] stream 0x6\n"
+	const warn = "\nh:2:9 [1] transport/net_ib.cc:1287 NCCL WARN NET/IB : Got completion from peer with error 12\n"
+	dir := t.TempDir()
+	atEnd, midway := filepath.Join(dir, "end.log"), filepath.Join(dir, "mid.log")
+	os.WriteFile(atEnd, []byte(head+calls+warn), 0o644)
+	os.WriteFile(midway, []byte(head+calls+warn+calls), 0o644)
+
+	var h hangJSON
+	runJSON(t, &h, exitFound, "hang", "--format", "json", atEnd)
+	s := h.Comms[0].Suspects
+	if len(s) != 1 || s[0].Rank == nil || *s[0].Rank != 1 || !strings.Contains(s[0].Evidence[0], "ends in a WARN") {
+		t.Errorf("suspects %+v, want rank 1 for the WARN its log ends in", s)
+	}
+	runJSON(t, &h, exitOK, "hang", "--format", "json", midway)
+	if len(h.Comms[0].Suspects) != 0 {
+		t.Errorf("a WARN followed by more calls made a suspect: %+v", h.Comms[0].Suspects)
+	}
+}
