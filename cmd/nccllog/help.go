@@ -102,7 +102,7 @@ bus volume, steps and ops.
 `,
 	"hang": `Per communicator, where each rank stopped: ranks that issued fewer calls than the others
 (with their last call and the call they never made), ranks whose communicator ends in Abort or
-that ended it early, their process's last WARN, and ranks that should exist but have no lines
+that ended it early, logs that end in a WARN, and ranks that should exist but have no lines
 (a missing file or a dead process), ranked by how likely each is the culprit. Calls are aligned
 by their position in each rank's sequence, not by opCount. Exit status 3 when a rank stands out.
 `,
