@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -219,4 +220,45 @@ func TestHangWarnAtEnd(t *testing.T) {
 	if len(h.Comms[0].Suspects) != 0 {
 		t.Errorf("a WARN followed by more calls made a suspect: %+v", h.Comms[0].Suspects)
 	}
+}
+
+// TestCommPointerReuse: after Destroy, NCCL may hand the same comm pointer to a new
+// communicator; its calls belong to the new one, not the old.
+func TestCommPointerReuse(t *testing.T) {
+	var b strings.Builder
+	for _, id := range []string{"0xaaa", "0xbbb"} {
+		for r := 0; r < 2; r++ {
+			fmt.Fprintf(&b, "h:%d:%d [%d] NCCL INFO comm 0x5 rank %d nranks 2 cudaDev %d busId 1000 commId %s - Init COMPLETE\n", r+1, r+1, r, r, r, id)
+		}
+		for r := 0; r < 2; r++ {
+			count := map[string]int{"0xaaa": 4, "0xbbb": 8}[id]
+			fmt.Fprintf(&b, "h:%d:%d [%d] NCCL INFO AllReduce: opCount 0 sendbuff 0x1 recvbuff 0x2 count %d datatype 7 op 0 root 0 comm 0x5 [nranks=2] stream 0x6\n", r+1, r+1, r, count)
+		}
+		if id == "0xaaa" {
+			for r := 0; r < 2; r++ {
+				fmt.Fprintf(&b, "h:%d:%d [%d] NCCL INFO comm 0x5 rank %d nranks 2 cudaDev %d busId 1000 - Destroy COMPLETE\n", r+1, r+1, r, r, r)
+			}
+		}
+	}
+	path := filepath.Join(t.TempDir(), "reuse.log")
+	os.WriteFile(path, []byte(b.String()), 0o644)
+	var v struct {
+		Comms []struct {
+			Comm  string     `json:"comm"`
+			Ranks []rankJSON `json:"ranks"`
+		} `json:"comms"`
+	}
+	runJSON(t, &v, exitOK, "ranks", "--format", "json", path)
+	got := map[string]int64{}
+	for _, c := range v.Comms {
+		for _, r := range c.Ranks {
+			got[c.Comm] += r.Bytes
+		}
+	}
+	want := map[string]int64{"0x0000000000000aaa": 2 * 16, "0x0000000000000bbb": 2 * 32}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("bytes per communicator %v, want %v", got, want)
+	}
+	var c checkJSON
+	runJSON(t, &c, exitOK, "check", "--format", "json", path)
 }
