@@ -262,3 +262,40 @@ func TestCommPointerReuse(t *testing.T) {
 	var c checkJSON
 	runJSON(t, &c, exitOK, "check", "--format", "json", path)
 }
+
+// TestDestroyEndsBinding: calls on a destroyed communicator's pointer that no new Init line
+// names are not the old communicator's.
+func TestDestroyEndsBinding(t *testing.T) {
+	var b strings.Builder
+	line := func(r int, format string, a ...any) {
+		fmt.Fprintf(&b, "h:%d:%d [%d] NCCL INFO "+format+"\n", append([]any{r + 1, r + 1, r}, a...)...)
+	}
+	call := "AllReduce: opCount 0 sendbuff 0x1 recvbuff 0x2 count %d datatype 7 op 0 root 0 comm 0x5 [nranks=2] stream 0x6"
+	for r := 0; r < 2; r++ {
+		line(r, "comm 0x5 rank %d nranks 2 cudaDev %d busId 1000 commId 0xaaa - Init COMPLETE", r, r)
+		line(r, call, 4)
+		line(r, "comm 0x5 rank %d nranks 2 cudaDev %d busId 1000 - Destroy COMPLETE", r, r)
+		line(r, call, 8)
+	}
+	path := filepath.Join(t.TempDir(), "destroy.log")
+	os.WriteFile(path, []byte(b.String()), 0o644)
+	var v struct {
+		Comms []struct {
+			Comm     string     `json:"comm"`
+			Grouping string     `json:"grouping"`
+			Ranks    []rankJSON `json:"ranks"`
+		} `json:"comms"`
+	}
+	runJSON(t, &v, exitOK, "ranks", "--format", "json", path)
+	for _, c := range v.Comms {
+		for _, r := range c.Ranks {
+			want := map[string]int64{"commId": 16, "inferred": 32}[c.Grouping]
+			if r.Bytes != want || r.Calls != 1 {
+				t.Errorf("comm %s (%s): rank %v has %d calls, %d bytes; want 1 call of %d bytes", c.Comm, c.Grouping, r.Rank, r.Calls, r.Bytes, want)
+			}
+		}
+	}
+	if len(v.Comms) != 2 {
+		t.Errorf("%d communicators, want the destroyed one and the one its pointer went on to", len(v.Comms))
+	}
+}
