@@ -43,7 +43,11 @@ func printCheck(w *output, r *runResult) error {
 		for _, g := range groups {
 			ranks += len(g.Members)
 		}
-		w.printf("no disagreement: %d communicators, %d ranks compared call by call (op, count, datatype, reduction op, root).\n", len(groups), ranks)
+		in := ""
+		if r.opts.steps != "" {
+			in = " in steps " + r.opts.steps
+		}
+		w.printf("no disagreement%s: %d communicators, %d ranks compared call by call (op, count, datatype, reduction op, root).\n", in, len(groups), ranks)
 	}
 	return nil
 }
