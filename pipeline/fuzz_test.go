@@ -69,7 +69,7 @@ type fuzzOutcome struct {
 
 type splitRecorder struct{ b []byte }
 
-func (s *splitRecorder) Lines(b []byte) error      { s.b = append(s.b, b...); return nil }
+func (s *splitRecorder) Lines(b []byte) error    { s.b = append(s.b, b...); return nil }
 func (s *splitRecorder) Call(*stages.Call) error { return nil }
 
 func runBytes(t *testing.T, data []byte, chunk int, cfg stages.Config) fuzzOutcome {
