@@ -63,27 +63,25 @@ func (g *gen) worldInit(p *proc) lines {
 	}
 	l.add(append(p.appendHead(nil, p.initTid), "NET/IB : Using [0]mlx5_0:1/IB [1]mlx5_1:1/IB [RO]; OOB ib0:"+ip+"<0>"...))
 	l.add(append(p.appendHead(nil, p.initTid), "Using network IB"...))
-	rc := &p.comms[commWorld]
-	l.add(g.initLine(p, rc, p.initTid, false))
-	g.commSetup(&l, p, rc, p.initTid)
-	l.add(g.initLine(p, rc, p.initTid, true))
-	if t := g.timings(p, rc, "ncclCommInitRank"); t != nil {
-		l.add(t)
-	}
+	g.commBlock(&l, p, &p.comms[commWorld], p.initTid, "ncclCommInitRank")
 	return l
 }
 
 // splitInit renders the init block of p's split communicator.
 func (g *gen) splitInit(p *proc) lines {
 	var l lines
-	rc := &p.comms[commSub]
-	l.add(g.initLine(p, rc, p.splTid, false))
-	g.commSetup(&l, p, rc, p.splTid)
-	l.add(g.initLine(p, rc, p.splTid, true))
-	if t := g.timings(p, rc, "ncclCommSplit"); t != nil {
+	g.commBlock(&l, p, &p.comms[commSub], p.splTid, "ncclCommSplit")
+	return l
+}
+
+// commBlock renders one communicator's Init START, setup, Init COMPLETE and timings lines.
+func (g *gen) commBlock(l *lines, p *proc, rc *rankComm, tid int, api string) {
+	l.add(g.initLine(p, rc, tid, false))
+	g.commSetup(l, p, rc, tid)
+	l.add(g.initLine(p, rc, tid, true))
+	if t := g.timings(p, rc, api); t != nil {
 		l.add(t)
 	}
-	return l
 }
 
 // initLine renders the Init START or Init COMPLETE line of rc.
