@@ -11,7 +11,24 @@ import (
 	"github.com/nccllog/nccllog/parser"
 )
 
-var fuzzParser = sync.OnceValues(parser.NewParser)
+// fuzzParsed is each of fuzzLines as the parser reads it, worked out once: the parser has
+// fuzz targets of its own, and parsing every line of every run made each run slow enough for
+// the fuzzer's minimizer to stall on long inputs.
+var fuzzParsed = sync.OnceValues(func() (*[256]parser.Line, error) {
+	p, err := parser.NewParser()
+	if err != nil {
+		return nil, err
+	}
+	var t [256]parser.Line
+	for i, line := range fuzzLines {
+		p.Parse(line, &t[i])
+	}
+	return &t, nil
+})
+
+// fuzzMaxLines bounds a fuzz log: splitter faults show in a few dozen lines, and long inputs
+// only slow the fuzzer down.
+const fuzzMaxLines = 1024
 
 // fuzzLines is the line each byte value stands for: markers with small, repeating, unordered
 // step numbers, collective calls, other text and blank lines.
@@ -30,22 +47,22 @@ var fuzzLines = func() (t [256][]byte) {
 	return t
 }()
 
-// fuzzLog turns fuzz bytes into a log.
-func fuzzLog(data []byte) [][]byte {
+// fuzzLog turns fuzz bytes into a log: its lines and how the parser reads each.
+func fuzzLog(data []byte, parsed *[256]parser.Line) ([][]byte, []*parser.Line) {
+	data = data[:min(len(data), fuzzMaxLines)]
 	lines := make([][]byte, len(data))
+	reads := make([]*parser.Line, len(data))
 	for i, b := range data {
-		lines[i] = fuzzLines[b]
+		lines[i], reads[i] = fuzzLines[b], &parsed[b]
 	}
-	return lines
+	return lines, reads
 }
 
 // refLabels is the step of every line, worked out line by line from the definition.
-func refLabels(lines [][]byte, p *parser.Parser, b Boundary) []int64 {
-	labels := make([]int64, len(lines))
-	var l parser.Line
+func refLabels(reads []*parser.Line, b Boundary) []int64 {
+	labels := make([]int64, len(reads))
 	last := int64(-1)
-	for i, line := range lines {
-		p.Parse(line, &l)
+	for i, l := range reads {
 		if l.Kind == parser.KindProgress {
 			last = l.Prog.Step
 		}
@@ -55,9 +72,8 @@ func refLabels(lines [][]byte, p *parser.Parser, b Boundary) []int64 {
 		return labels
 	}
 	next := int64(-1)
-	for i := len(lines) - 1; i >= 0; i-- {
-		p.Parse(lines[i], &l)
-		if l.Kind == parser.KindProgress {
+	for i := len(reads) - 1; i >= 0; i-- {
+		if l := reads[i]; l.Kind == parser.KindProgress {
 			next = l.Prog.Step
 		}
 		labels[i] = next
@@ -79,19 +95,19 @@ func FuzzStepSplitter(f *testing.F) {
 	f.Add([]byte{0, 1, 2, 4, 1, 3, 8, 1, 1, 0, 5}, uint8(2), uint8(1), uint8(3), false)
 	f.Add([]byte{1, 1, 4, 1, 4, 1, 9}, uint8(1), uint8(1), uint8(1), true)
 	f.Fuzz(func(t *testing.T, data []byte, every, from, span uint8, start bool) {
-		p, err := fuzzParser()
+		parsed, err := fuzzParsed()
 		if err != nil {
 			t.Fatal(err)
 		}
-		lines := fuzzLog(data)
+		lines, reads := fuzzLog(data, parsed)
 		b := BoundaryEnd
 		if start {
 			b = BoundaryStart
 		}
 		rng := StepRange{int64(from % 8), int64(from%8 + span%4)}
 		cfg := &Config{Steps: &rng, Boundary: b, Needs: NeedLines | NeedCalls}
-		got := feedChunks(p, lines, cfg, 1+int(every%9))
-		want := expectSplit(lines, refLabels(lines, p, b), cfg)
+		got := feedChunks(lines, reads, cfg, 1+int(every%9))
+		want := expectSplit(lines, reads, refLabels(reads, b), cfg)
 		if !bytes.Equal(got.split, want.split) {
 			t.Fatalf("split (%v, steps %v, chunks of %d lines):\ngot  %q\nwant %q", b, rng, 1+every%9, got.split, want.split)
 		}
@@ -102,18 +118,16 @@ func FuzzStepSplitter(f *testing.F) {
 }
 
 // feedChunks feeds the lines through Chunk and Merger, n lines a chunk.
-func feedChunks(p *parser.Parser, lines [][]byte, cfg *Config, n int) *fuzzOut {
+func feedChunks(lines [][]byte, reads []*parser.Line, cfg *Config, n int) *fuzzOut {
 	out := &fuzzOut{}
 	m := NewMerger(cfg, "f")
-	var l parser.Line
 	for i := 0; i < len(lines); i += n {
 		var data []byte
 		c := NewChunk(cfg)
-		for _, line := range lines[i:min(i+n, len(lines))] {
+		for j := i; j < min(i+n, len(lines)); j++ {
 			off := int64(len(data))
-			data = append(append(data, line...), '\n')
-			p.Parse(line, &l)
-			c.Add(line, off, int64(len(data)), &l)
+			data = append(append(data, lines[j]...), '\n')
+			c.Add(lines[j], off, int64(len(data)), reads[j])
 		}
 		c.Finish()
 		m.Add(c, data, out)
@@ -122,17 +136,14 @@ func feedChunks(p *parser.Parser, lines [][]byte, cfg *Config, n int) *fuzzOut {
 	return out
 }
 
-func expectSplit(lines [][]byte, labels []int64, cfg *Config) *fuzzOut {
+func expectSplit(lines [][]byte, reads []*parser.Line, labels []int64, cfg *Config) *fuzzOut {
 	out := &fuzzOut{}
-	p, _ := fuzzParser()
-	var l parser.Line
 	for i, line := range lines {
 		if !cfg.selects(labels[i]) {
 			continue
 		}
 		out.split = append(append(out.split, line...), '\n')
-		p.Parse(line, &l)
-		if l.Kind == parser.KindCollective {
+		if l := reads[i]; l.Kind == parser.KindCollective {
 			out.calls = append(out.calls, Call{Line: int64(i + 1), Step: labels[i], Rank: -1, Env: l.Env, Coll: l.Coll})
 		}
 	}
