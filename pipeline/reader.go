@@ -18,8 +18,8 @@ type chunk struct {
 // readChunks reads src into chunks of about size bytes cut after a newline and sends them in
 // order, numbered without gaps. On a read error the bytes read so far still go out (a line cut
 // short by the error counts as a line) before the error is returned. Buffers come from pool,
-// which bounds how many are in flight. A line longer than a chunk grows the buffer: there is no line-length limit short of
-// memory. Buffers come from free, which bounds how many are in flight.
+// which bounds how many are in flight. A line longer than a chunk grows the buffer: there is
+// no line-length limit short of memory.
 func readChunks(ctx context.Context, src *source, name string, size int, pool *bufPool, out chan<- chunk) error {
 	defer close(out)
 	var carry []byte

@@ -112,21 +112,8 @@ func work(ctx context.Context, cfg *stages.Config, in <-chan chunk, out chan<- d
 		return err
 	}
 	defer func() { *st = p.Stats }()
-	var l parser.Line
-	parse := func(c *stages.Chunk, data []byte, base int) {
-		eachLine(data, func(line []byte, off, end int) {
-			p.Parse(line, &l)
-			c.Add(line, int64(base+off), int64(base+end), &l)
-		})
-	}
 	for ch := range in {
-		c := stages.NewChunk(cfg)
-		if cfg.Needs.MarkersOnly() {
-			markersOnly(c, ch.data, parse)
-		} else {
-			parse(c, ch.data, 0)
-		}
-		c.Finish()
+		c := analyse(p, cfg, ch.data)
 		select {
 		case out <- done{seq: ch.seq, data: ch.data, buf: ch.buf, chunk: c}:
 		case <-ctx.Done():
@@ -134,6 +121,25 @@ func work(ctx context.Context, cfg *stages.Config, in <-chan chunk, out chan<- d
 		}
 	}
 	return nil
+}
+
+// analyse runs the stages over one chunk's lines.
+func analyse(p *parser.Parser, cfg *stages.Config, data []byte) *stages.Chunk {
+	var l parser.Line
+	parse := func(c *stages.Chunk, data []byte, base int) {
+		eachLine(data, func(line []byte, off, end int) {
+			p.Parse(line, &l)
+			c.Add(line, int64(base+off), int64(base+end), &l)
+		})
+	}
+	c := stages.NewChunk(cfg)
+	if cfg.Needs.MarkersOnly() {
+		markersOnly(c, data, parse)
+	} else {
+		parse(c, data, 0)
+	}
+	c.Finish()
+	return c
 }
 
 // markersOnly passes over the lines that cannot be step markers unread and parses the rest.
