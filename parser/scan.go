@@ -1,6 +1,9 @@
 package parser
 
-import "bytes"
+import (
+	"bytes"
+	"encoding/binary"
+)
 
 // scanner reads the common line shapes by hand, mirroring the grammar. It answers only where
 // it is sure the grammar would read the line the same way; otherwise it says so and the
@@ -34,6 +37,10 @@ func (s *scanner) intern(b []byte) string {
 type hptSlot struct {
 	raw string
 	hw  hptWord
+	// head is `host:pid:tid [dev] NCCL INFO` as the thread last printed it, read in full
+	// then: a line that starts with the same bytes has the same envelope.
+	head string
+	dev  int64
 	// The thread's last comm and stream pointers: the same text line after line.
 	comm, stream ptrMemo
 }
@@ -48,8 +55,7 @@ type ptrMemo struct {
 // hpt reads a host:pid:tid token. A thread's lines repeat the same bytes, so tokens are kept
 // in a small direct-mapped table and read only when new.
 func (s *scanner) hpt(b []byte) (hptWord, bool) {
-	n := len(b)
-	slot := &s.hpts[(uint(b[n-1])*31+uint(b[n-2])*7+uint(n))%uint(len(s.hpts))]
+	slot := &s.hpts[s.hptSlot(b)]
 	s.thread = slot
 	if slot.raw == string(b) {
 		return slot.hw, true
@@ -61,6 +67,25 @@ func (s *scanner) hpt(b []byte) (hptWord, bool) {
 	}
 	*slot = hptSlot{raw: string(b), hw: hw}
 	return hw, true
+}
+
+// hptSlot hashes a host:pid:tid token: its first, middle and last eight bytes, which tell
+// apart hosts, processes and threads. (The last two bytes alone put one token in nine in a
+// slot taken by another thread of a 50-thread log, and those lines were read in full.)
+func (s *scanner) hptSlot(b []byte) uint {
+	n := len(b)
+	var h uint64
+	if n >= 8 {
+		h = binary.LittleEndian.Uint64(b[n-8:])*0x9E3779B97F4A7C15 ^
+			binary.LittleEndian.Uint64(b[n/2-4:])*0xC2B2AE3D27D4EB4F ^
+			binary.LittleEndian.Uint64(b)*0x165667B19E3779F9
+	} else {
+		for _, c := range b {
+			h = (h + uint64(c)) * 0x9E3779B97F4A7C15
+		}
+	}
+	h ^= uint64(n)
+	return uint((h * 0x9E3779B97F4A7C15) >> 56)
 }
 
 // internCached is intern with a few recent names tried first: hosts and ops repeat. It also
@@ -110,11 +135,32 @@ func (s *scanner) scanHeadInfo(b []byte, i int, l *Line, h shape) (uint64, bool)
 	if i >= len(b) || class[b[i]]&clsAlnum == 0 {
 		return 0, false
 	}
+	if m, ok := s.knownHead(b, i, l); ok {
+		return s.scanMsg(b, m, l, h)
+	}
 	end := hptAt(b, i)
 	if end < 0 || !lit(b, end, " [") {
 		return 0, false
 	}
 	return s.scanInfo(b, i, end, l, h)
+}
+
+// knownHead reads the envelope at b[i:] where it repeats, byte for byte, the head its thread
+// printed last, and returns where the head ends. scanInfo read those bytes in full once, and
+// the same bytes followed by white space or nothing read the same.
+func (s *scanner) knownHead(b []byte, i int, l *Line) (int, bool) {
+	sp := bytes.IndexByte(b[i:], ' ')
+	if sp <= 0 {
+		return 0, false
+	}
+	slot := &s.hpts[s.hptSlot(b[i:i+sp])]
+	m := i + len(slot.head)
+	if len(slot.head) == 0 || m > len(b) || string(b[i:m]) != slot.head || (m < len(b) && !isSp(b[m])) {
+		return 0, false
+	}
+	s.thread = slot
+	l.Env = Envelope{Host: slot.hw.Host, Pid: slot.hw.Pid, Tid: slot.hw.Tid, Dev: slot.dev, Level: LevelInfo}
+	return m, true
 }
 
 // scanBare reads a line without "NCCL": it is not an NCCL line, and unless it may be a
@@ -186,6 +232,14 @@ func (s *scanner) scanInfo(b []byte, i, hptEnd int, l *Line, h shape) (uint64, b
 		return 0, false
 	}
 	l.Env = Envelope{Host: hw.Host, Pid: hw.Pid, Tid: hw.Tid, Dev: dev, Level: LevelInfo}
+	if t := s.thread; t.head != string(b[i:m]) {
+		t.head, t.dev = string(b[i:m]), dev
+	}
+	return s.scanMsg(b, m, l, h)
+}
+
+// scanMsg reads the message of an INFO line whose envelope ends at m.
+func (s *scanner) scanMsg(b []byte, m int, l *Line, h shape) (uint64, bool) {
 	msg := b[spEnd(b, m):]
 	h = h.add(byte(KindInfo))
 	if op := opWord(msg); len(op) > 0 && lit(msg, len(op), ": opCount ") {

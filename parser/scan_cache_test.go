@@ -1,0 +1,43 @@
+package parser
+
+import (
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// TestScannerCachesAgreeWithGrammar feeds one scanner lines that each reuse, or almost reuse,
+// what it cached from the line before (a thread's head, its comm and stream pointers): every
+// answer must still be the grammar's.
+func TestScannerCachesAgreeWithGrammar(t *testing.T) {
+	const coll = " AllReduce: opCount 1a sendbuff 0x7f00 recvbuff 0x7f01 count 8 datatype 7 op 0 root 0 comm 0x55aa [nranks=2] stream 0x55bb"
+	seqs := map[string][]string{
+		"same head":            {"h:1:2 [0] NCCL INFO" + coll, "h:1:2 [0] NCCL INFO" + coll},
+		"device changes":       {"h:1:2 [0] NCCL INFO" + coll, "h:1:2 [1] NCCL INFO" + coll, "h:1:2 [0] NCCL INFO" + coll},
+		"head runs on":         {"h:1:2 [0] NCCL INFO" + coll, "h:1:2 [0] NCCL INFOx" + coll, "h:1:2 [0] NCCL INFO_ x"},
+		"head alone":           {"h:1:2 [0] NCCL INFO" + coll, "h:1:2 [0] NCCL INFO", "h:1:2 [0] NCCL INFO "},
+		"head then warn":       {"h:1:2 [0] NCCL INFO" + coll, "h:1:2 [0] NCCL WARN" + coll},
+		"longer tid":           {"h:1:2 [0] NCCL INFO" + coll, "h:1:23 [0] NCCL INFO" + coll},
+		"two spaces":           {"h:1:2 [0] NCCL INFO" + coll, "h:1:2 [0] NCCL INFO " + coll, "h:1:2 [0] NCCL INFO\t" + coll},
+		"other host, same ids": {"a:1:2 [0] NCCL INFO" + coll, "b:1:2 [0] NCCL INFO" + coll, "a:1:2 [0] NCCL INFO" + coll},
+		"comm pointer grows":   {"h:1:2 [0] NCCL INFO" + coll, "h:1:2 [0] NCCL INFO" + coll[:len(coll)-28] + "0x55aa1 [nranks=2] stream 0x55bb"},
+		"stream runs on":       {"h:1:2 [0] NCCL INFO" + coll, "h:1:2 [0] NCCL INFO" + coll + "z", "h:1:2 [0] NCCL INFO" + coll + "0"},
+		"prefixed":             {"h:1:2 [0] NCCL INFO" + coll, "3: h:1:2 [0] NCCL INFO" + coll, "junk h:1:2 [0] NCCL INFO" + coll},
+	}
+	for name, lines := range seqs {
+		p, err := NewParser()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, line := range lines {
+			var fast Line
+			if !p.Scan([]byte(line), &fast) {
+				continue
+			}
+			want := p.Grammar().Parse([]byte(line))
+			if diff := cmp.Diff(want, fast); diff != "" {
+				t.Errorf("%s, line %d: scanner and grammar disagree (-grammar +scanner):\n%s\n%q", name, i+1, diff, line)
+			}
+		}
+	}
+}
