@@ -1,5 +1,7 @@
 package parser
 
+import "encoding/binary"
+
 // scanCollective reads the collective enqueue line with single spaces between its fields, as
 // gCollective does. Anything it is not sure of goes to the grammar.
 func (s *scanner) scanCollective(msg []byte, opEnd int, l *Line, h shape) (uint64, bool) {
@@ -9,22 +11,22 @@ func (s *scanner) scanCollective(msg []byte, opEnd int, l *Line, h shape) (uint6
 	r := fieldReader{b: msg, i: opEnd + len(": opCount ")}
 	c.OpCount = r.hex()
 	r.fail(r.i < len(r.b) && r.b[r.i] != ' ')
-	c.SendBuff = r.ptrAfter(" sendbuff ")
-	c.RecvBuff = r.ptrAfter(" recvbuff ")
-	c.Count = r.decAfter(" count ")
-	c.Datatype = r.decAfter(" datatype ")
-	c.RedOp = r.decAfter(" op ")
-	c.Root = r.decAfter(" root ")
-	c.Comm = r.ptrMemo(" comm ", s.memo(0))
-	c.NRanks = r.decAfter(" [nranks=")
-	c.Stream = r.ptrMemo("] stream ", s.memo(1))
+	c.SendBuff = r.ptrAfter(&kSendbuff)
+	c.RecvBuff = r.ptrAfter(&kRecvbuff)
+	c.Count = r.decAfter(&kCount)
+	c.Datatype = r.decAfter(&kDatatype)
+	c.RedOp = r.decAfter(&kOp)
+	c.Root = r.decAfter(&kRoot)
+	c.Comm = r.ptrMemo(&kComm, s.memo(0))
+	c.NRanks = r.decAfter(&kNRanks)
+	c.Stream = r.ptrMemo(&kStream, s.memo(1))
 	c.Task, c.GlobalRank = -1, -1
 	if r.bad {
 		return 0, false
 	}
 	if !r.atEnd() {
-		c.Task = r.decAfter(" task ")
-		c.GlobalRank = r.decAfter(" globalrank ")
+		c.Task = r.decAfter(&kTask)
+		c.GlobalRank = r.decAfter(&kGlobalRank)
 		if r.bad || !r.atEnd() {
 			return 0, false
 		}
@@ -66,6 +68,53 @@ func (r *fieldReader) expect(s string) bool {
 	return true
 }
 
+// key is the fixed text before a field, kept as two little-endian words and their masks so
+// that a line is checked against it with two loads instead of a call to compare strings.
+type key struct {
+	w0, w1 uint64
+	m0, m1 uint64
+	n      int
+	s      string
+}
+
+func newKey(s string) key {
+	var b, m [16]byte
+	copy(b[:], s)
+	for i := range s {
+		m[i] = 0xff
+	}
+	le := binary.LittleEndian
+	return key{w0: le.Uint64(b[:]), w1: le.Uint64(b[8:]), m0: le.Uint64(m[:]), m1: le.Uint64(m[8:]), n: len(s), s: s}
+}
+
+// The keys of the collective line, in their order.
+var (
+	kNone       = newKey("")
+	kSendbuff   = newKey(" sendbuff ")
+	kRecvbuff   = newKey(" recvbuff ")
+	kCount      = newKey(" count ")
+	kDatatype   = newKey(" datatype ")
+	kOp         = newKey(" op ")
+	kRoot       = newKey(" root ")
+	kComm       = newKey(" comm ")
+	kNRanks     = newKey(" [nranks=")
+	kStream     = newKey("] stream ")
+	kTask       = newKey(" task ")
+	kGlobalRank = newKey(" globalrank ")
+)
+
+// expectKey is expect(k.s), by two masked loads where sixteen bytes are left on the line.
+func (r *fieldReader) expectKey(k *key) bool {
+	if i := r.i; i+16 <= len(r.b) {
+		w := r.b[i : i+16 : i+16]
+		if binary.LittleEndian.Uint64(w)&k.m0 == k.w0 && binary.LittleEndian.Uint64(w[8:])&k.m1 == k.w1 && !r.bad {
+			r.i = i + k.n
+			return true
+		}
+	}
+	return r.expect(k.s)
+}
+
 // hex reads hexadecimal digits. The field's token must end where the digits do: every field
 // is followed by a fixed text that starts with a space or ']', which expect checks, so a
 // token that runs on (into a Word or an HPT) fails there and the line goes to the grammar.
@@ -86,8 +135,8 @@ func (r *fieldReader) hex() uint64 {
 	return v
 }
 
-func (r *fieldReader) ptrAfter(key string) uint64 {
-	if !r.expect(key) {
+func (r *fieldReader) ptrAfter(k *key) uint64 {
+	if !r.expectKey(k) {
 		return 0
 	}
 	if b, i := r.b, r.i; i+1 < len(b) && b[i] == '0' && b[i+1] == 'x' {
@@ -103,11 +152,11 @@ func (r *fieldReader) ptrAfter(key string) uint64 {
 // ptrMemo is ptrAfter for a pointer that a thread prints the same line after line: where
 // the text equals the memo's and ends there, its value is taken from the memo (equal text,
 // equal value, whichever thread the memo was filled by).
-func (r *fieldReader) ptrMemo(key string, m *ptrMemo) uint64 {
+func (r *fieldReader) ptrMemo(k *key, m *ptrMemo) uint64 {
 	if m == nil {
-		return r.ptrAfter(key)
+		return r.ptrAfter(k)
 	}
-	if !r.expect(key) {
+	if !r.expectKey(k) {
 		return 0
 	}
 	b, i := r.b, r.i
@@ -116,7 +165,7 @@ func (r *fieldReader) ptrMemo(key string, m *ptrMemo) uint64 {
 		r.i = i + 2 + m.n
 		return m.v
 	}
-	v := r.ptrAfter("")
+	v := r.ptrAfter(&kNone)
 	if !r.bad && b[i] == '0' && r.i-i-2 <= len(m.raw) {
 		m.n = copy(m.raw[:], b[i+2:r.i])
 		m.v = v
@@ -124,8 +173,8 @@ func (r *fieldReader) ptrMemo(key string, m *ptrMemo) uint64 {
 	return v
 }
 
-func (r *fieldReader) decAfter(key string) int64 {
-	if !r.expect(key) {
+func (r *fieldReader) decAfter(k *key) int64 {
+	if !r.expectKey(k) {
 		return 0
 	}
 	b, i := r.b, r.i
