@@ -43,6 +43,7 @@ type hptSlot struct {
 	dev  int64
 	// The thread's last comm and stream pointers: the same text line after line.
 	comm, stream ptrMemo
+	tails        tailMemo
 }
 
 // ptrMemo is a pointer's text (without 0x) and value.

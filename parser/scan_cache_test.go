@@ -1,6 +1,8 @@
 package parser
 
 import (
+	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -11,6 +13,8 @@ import (
 // answer must still be the grammar's.
 func TestScannerCachesAgreeWithGrammar(t *testing.T) {
 	const coll = " AllReduce: opCount 1a sendbuff 0x7f00 recvbuff 0x7f01 count 8 datatype 7 op 0 root 0 comm 0x55aa [nranks=2] stream 0x55bb"
+	const head2 = " AllGather: opCount 1b sendbuff 0x7f08 recvbuff 0x7f09 count 16 datatype 1"
+	const tail = " op 0 root 0 comm 0x55aa [nranks=2] stream 0x55bb"
 	seqs := map[string][]string{
 		"same head":            {"h:1:2 [0] NCCL INFO" + coll, "h:1:2 [0] NCCL INFO" + coll},
 		"device changes":       {"h:1:2 [0] NCCL INFO" + coll, "h:1:2 [1] NCCL INFO" + coll, "h:1:2 [0] NCCL INFO" + coll},
@@ -22,6 +26,16 @@ func TestScannerCachesAgreeWithGrammar(t *testing.T) {
 		"other host, same ids": {"a:1:2 [0] NCCL INFO" + coll, "b:1:2 [0] NCCL INFO" + coll, "a:1:2 [0] NCCL INFO" + coll},
 		"comm pointer grows":   {"h:1:2 [0] NCCL INFO" + coll, "h:1:2 [0] NCCL INFO" + coll[:len(coll)-28] + "0x55aa1 [nranks=2] stream 0x55bb"},
 		"stream runs on":       {"h:1:2 [0] NCCL INFO" + coll, "h:1:2 [0] NCCL INFO" + coll + "z", "h:1:2 [0] NCCL INFO" + coll + "0"},
+		"tail repeats":         {"h:1:2 [0] NCCL INFO" + coll, "h:1:2 [0] NCCL INFO" + head2 + tail},
+		"tail changes op":      {"h:1:2 [0] NCCL INFO" + coll, "h:1:2 [0] NCCL INFO" + head2 + strings.Replace(tail, " op 0", " op 1", 1)},
+		"tail changes root":    {"h:1:2 [0] NCCL INFO" + coll, "h:1:2 [0] NCCL INFO" + head2 + strings.Replace(tail, " root 0", " root 10", 1)},
+		"tail runs on":         {"h:1:2 [0] NCCL INFO" + coll, "h:1:2 [0] NCCL INFO" + head2 + tail + "x", "h:1:2 [0] NCCL INFO" + head2 + tail + " "},
+		"tail cut short":       {"h:1:2 [0] NCCL INFO" + coll, "h:1:2 [0] NCCL INFO" + head2, "h:1:2 [0] NCCL INFO" + head2 + tail[:len(tail)-1]},
+		"tail from a spliced":  {"h:1:2 [0] NCCL INFO" + coll, "h:1:2 [0] NCCL INFO" + head2 + tail + "h:1:2 [0] NCCL INFO x"},
+		"rccl tail":            {"h:1:2 [0] NCCL INFO" + coll + " task 3 globalrank 9", "h:1:2 [0] NCCL INFO" + head2 + tail + " task 3 globalrank 9", "h:1:2 [0] NCCL INFO" + head2 + tail + " task 3 globalrank 8"},
+		"long tail":            {"h:1:2 [0] NCCL INFO" + coll + strings.Repeat(" ", 200), "h:1:2 [0] NCCL INFO" + head2 + tail + strings.Repeat(" ", 200)},
+		"nil stream":           {"h:1:2 [0] NCCL INFO" + head2 + " op 0 root 0 comm 0x55aa [nranks=2] stream (nil)", "h:1:2 [0] NCCL INFO" + head2 + " op 0 root 0 comm 0x55aa [nranks=2] stream (nil)"},
+		"six comms in turn":    sixComms(),
 		"prefixed":             {"h:1:2 [0] NCCL INFO" + coll, "3: h:1:2 [0] NCCL INFO" + coll, "junk h:1:2 [0] NCCL INFO" + coll},
 	}
 	for name, lines := range seqs {
@@ -40,4 +54,15 @@ func TestScannerCachesAgreeWithGrammar(t *testing.T) {
 			}
 		}
 	}
+}
+
+// sixComms is one thread's calls on six communicators in turn, more than it keeps tails of.
+func sixComms() []string {
+	var lines []string
+	for round := 0; round < 3; round++ {
+		for c := 0; c < 6; c++ {
+			lines = append(lines, fmt.Sprintf("h:1:2 [0] NCCL INFO Broadcast: opCount %x sendbuff 0x7f00 recvbuff 0x7f00 count %d datatype 0 op 0 root %d comm 0x55a%d [nranks=%d] stream 0x55b%d", round, 8+c, c%2, c, 2+c, c))
+		}
+	}
+	return lines
 }

@@ -15,6 +15,13 @@ func (s *scanner) scanCollective(msg []byte, opEnd int, l *Line, h shape) (uint6
 	c.RecvBuff = r.ptrAfter(&kRecvbuff)
 	c.Count = r.decAfter(&kCount)
 	c.Datatype = r.decAfter(&kDatatype)
+	if t := s.thread; t != nil && !r.bad {
+		if tail := t.tails.find(msg[r.i:]); tail != nil {
+			tail.fill(c)
+			return s.collShape(l, h, opHash), true
+		}
+	}
+	tailAt := r.i
 	c.RedOp = r.decAfter(&kOp)
 	c.Root = r.decAfter(&kRoot)
 	c.Comm = r.ptrMemo(&kComm, s.memo(0))
@@ -31,9 +38,17 @@ func (s *scanner) scanCollective(msg []byte, opEnd int, l *Line, h shape) (uint6
 			return 0, false
 		}
 	}
+	if t := s.thread; t != nil {
+		t.tails.keep(msg[tailAt:], c)
+	}
+	return s.collShape(l, h, opHash), true
+}
+
+// collShape marks l a collective and returns its shape.
+func (s *scanner) collShape(l *Line, h shape, opHash shape) uint64 {
 	l.Kind = KindCollective
 	h = h.add(byte(KindCollective)) ^ opHash
-	return uint64(h.add(nilMask(c)).add(byte(c.Task + 1))), true
+	return uint64(h.add(nilMask(&l.Coll)).add(byte(l.Coll.Task + 1)))
 }
 
 func nilMask(c *Collective) byte {

@@ -1,0 +1,54 @@
+package parser
+
+// A thread logs the calls of one communicator with the same reduction op, root, rank count
+// and stream line after line, so a collective line's text from ` op ` to its end repeats. A
+// thread's slot keeps the last few such tails and what they read as; a line whose tail is
+// the same bytes reads the same, and only its opCount, buffers, count and datatype are read.
+
+// tailMax is the longest tail kept: NCCL's is about 70 bytes, RCCL's about 90.
+const tailMax = 112
+
+// collTail is one tail and its fields.
+type collTail struct {
+	raw                 [tailMax]byte
+	n                   int
+	redOp, root, nranks int64
+	comm, stream        uint64
+	task, globalRank    int64
+}
+
+// tailMemo holds a thread's last tails, one for each communicator it is busy with.
+type tailMemo struct {
+	t    [4]collTail
+	next int
+}
+
+// find returns the kept tail that equals b, or nil.
+func (m *tailMemo) find(b []byte) *collTail {
+	for k := range m.t {
+		if t := &m.t[k]; t.n == len(b) && t.n > 0 && string(t.raw[:t.n]) == string(b) {
+			return t
+		}
+	}
+	return nil
+}
+
+// keep remembers b, read in full as c's fields, in place of the oldest tail.
+func (m *tailMemo) keep(b []byte, c *Collective) {
+	if len(b) > tailMax {
+		return
+	}
+	t := &m.t[m.next]
+	m.next = (m.next + 1) % len(m.t)
+	t.n = copy(t.raw[:], b)
+	t.redOp, t.root, t.nranks = c.RedOp, c.Root, c.NRanks
+	t.comm, t.stream = c.Comm, c.Stream
+	t.task, t.globalRank = c.Task, c.GlobalRank
+}
+
+// fill sets c's fields from the tail.
+func (t *collTail) fill(c *Collective) {
+	c.RedOp, c.Root, c.NRanks = t.redOp, t.root, t.nranks
+	c.Comm, c.Stream = t.comm, t.stream
+	c.Task, c.GlobalRank = t.task, t.globalRank
+}
