@@ -10,9 +10,10 @@ import (
 )
 
 // FuzzScannerAgreesWithGrammar holds the scanner to the parser of record on arbitrary input:
-// for any line without a newline byte, neither Grammar.Parse nor Parser.Scan (nor
-// Parser.Parse) may panic, and wherever the scanner answers, its Line must equal the
-// grammar's. Parser.Parse, which reads at most MaxRead bytes of a line, must equal the
+// for every line of the input, in turn through one parser (so that what the scanner keeps
+// from a thread's last lines is put to the test by the next), neither Grammar.Parse nor
+// Parser.Scan (nor Parser.Parse) may panic, and wherever the scanner answers, its Line must
+// equal the grammar's. Parser.Parse, which reads at most MaxRead bytes of a line, must equal the
 // grammar on those bytes. And every line read as KindProgress must hold "iteration" or
 // "step", the words ProgressFinder searches for (split passes over other lines unread).
 //
@@ -30,28 +31,33 @@ func FuzzScannerAgreesWithGrammar(f *testing.F) {
 	if err != nil {
 		f.Fatal(err)
 	}
-	f.Fuzz(func(t *testing.T, line []byte) {
-		if bytes.IndexByte(line, '\n') >= 0 {
-			return
-		}
-		want := p.Grammar().Parse(line)
-		var fast Line
-		if p.Scan(line, &fast) && !cmp.Equal(want, fast) {
-			t.Errorf("scanner and grammar disagree on %q (-grammar +scanner):\n%s", line, cmp.Diff(want, fast))
-		}
-		read := want
-		if len(line) > MaxRead {
-			read = p.Grammar().Parse(line[:MaxRead])
-		}
-		var got Line
-		p.Parse(line, &got)
-		if !cmp.Equal(read, got) {
-			t.Errorf("Parser.Parse differs from Grammar.Parse on %q (-grammar +parser):\n%s", line, cmp.Diff(read, got))
-		}
-		if want.Kind == KindProgress && !bytes.Contains(line, []byte("iteration")) && !bytes.Contains(line, []byte("step")) {
-			t.Errorf("progress line %q holds neither \"iteration\" nor \"step\"", line)
+	f.Fuzz(func(t *testing.T, input []byte) {
+		for _, line := range bytes.Split(input, []byte{'\n'}) {
+			checkAgreement(t, p, line)
 		}
 	})
+}
+
+// checkAgreement holds one line to the properties above.
+func checkAgreement(t *testing.T, p *Parser, line []byte) {
+	t.Helper()
+	want := p.Grammar().Parse(line)
+	var fast Line
+	if p.Scan(line, &fast) && !cmp.Equal(want, fast) {
+		t.Errorf("scanner and grammar disagree on %q (-grammar +scanner):\n%s", line, cmp.Diff(want, fast))
+	}
+	read := want
+	if len(line) > MaxRead {
+		read = p.Grammar().Parse(line[:MaxRead])
+	}
+	var got Line
+	p.Parse(line, &got)
+	if !cmp.Equal(read, got) {
+		t.Errorf("Parser.Parse differs from Grammar.Parse on %q (-grammar +parser):\n%s", line, cmp.Diff(read, got))
+	}
+	if want.Kind == KindProgress && !bytes.Contains(line, []byte("iteration")) && !bytes.Contains(line, []byte("step")) {
+		t.Errorf("progress line %q holds neither \"iteration\" nor \"step\"", line)
+	}
 }
 
 // fuzzSeedsFromSamples returns every line of every sample log, without its newline (a CR of
@@ -64,9 +70,27 @@ func fuzzSeedsFromSamples() [][]byte {
 		if err != nil {
 			continue
 		}
-		for _, l := range bytes.Split(data, []byte{'\n'}) {
+		lines := bytes.Split(data, []byte{'\n'})
+		for _, l := range lines {
 			seeds = append(seeds, bytes.Clone(l))
+		}
+		seeds = append(seeds, lineRuns(lines)...)
+	}
+	// Runs of a generated log's lines: threads that repeat their heads and tails.
+	golden, _ := filepath.Glob("../../shared/golden/*/input.log")
+	for _, f := range golden {
+		if data, err := os.ReadFile(f); err == nil {
+			seeds = append(seeds, lineRuns(bytes.SplitN(data, []byte{'\n'}, 400))...)
 		}
 	}
 	return seeds
+}
+
+// lineRuns returns runs of six lines, one run every fifty lines, as multi-line seeds.
+func lineRuns(lines [][]byte) [][]byte {
+	var runs [][]byte
+	for i := 0; i+6 <= len(lines); i += 50 {
+		runs = append(runs, bytes.Join(lines[i:i+6], []byte{'\n'}))
+	}
+	return runs
 }
