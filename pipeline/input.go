@@ -31,6 +31,9 @@ type source struct {
 	raw    *countingReader
 	closer io.Closer
 	codec  string
+	// file is set for a regular file, of size bytes when opened: one that can be mapped.
+	file *os.File
+	size int64
 }
 
 func (s *source) Close() error {
@@ -58,6 +61,11 @@ func open(in Input) (*source, error) {
 	br := bufio.NewReaderSize(raw, 64<<10)
 	magic, _ := br.Peek(4)
 	src := &source{r: br, raw: raw, closer: closer}
+	if fh, ok := closer.(*os.File); ok {
+		if st, err := fh.Stat(); err == nil && st.Mode().IsRegular() {
+			src.file, src.size = fh, st.Size()
+		}
+	}
 	switch {
 	case len(magic) >= 2 && magic[0] == 0x1f && magic[1] == 0x8b:
 		zr, err := gzip.NewReader(br)

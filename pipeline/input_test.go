@@ -176,6 +176,10 @@ func TestLineEdgeCases(t *testing.T) {
 			}
 			for _, cs := range tc.chunks {
 				got := run(Input{Name: name}, 1, cs, runConfigs[0])
+				read := runWith(Input{Name: name}, Options{Jobs: 1, ChunkSize: cs, Config: runConfigs[0], NoMap: true})
+				if !bytes.Equal(got.split, read.split) || !cmp.Equal(got.res.Lines, read.res.Lines) || read.err != nil {
+					t.Errorf("chunk=%d: the mapped file reads otherwise than with read(2) (%v)", cs, read.err)
+				}
 				if got.err != nil {
 					t.Fatalf("chunk=%d: %v", cs, got.err)
 				}

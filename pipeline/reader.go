@@ -11,8 +11,8 @@ import (
 // chunk is a run of whole lines handed from the reader to a worker.
 type chunk struct {
 	seq  int
-	data []byte // whole lines; the last may lack its newline only at the end of the input
-	buf  *[]byte
+	data []byte  // whole lines; the last may lack its newline only at the end of the input
+	buf  *[]byte // its buffer, or for a mapped file an empty one that stands for its place
 }
 
 // readChunks reads src into chunks of about size bytes cut after a newline and sends them in

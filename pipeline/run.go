@@ -21,6 +21,8 @@ type Options struct {
 	Jobs      int // workers; 0 means one per core
 	ChunkSize int // 0 means DefaultChunkSize
 	Config    stages.Config
+	// NoMap reads a plain file with read(2) instead of mapping it into memory.
+	NoMap bool
 }
 
 // Result is what one input yielded.
@@ -54,8 +56,23 @@ func Run(ctx context.Context, in Input, opt Options, out stages.Out) (*Result, e
 
 	g, ctx := errgroup.WithContext(ctx)
 	// Buffers: one being read, one queued and one being parsed per worker, and as many
-	// waiting to be merged in order.
+	// waiting to be merged in order. A mapped file needs none: its chunks take empty ones
+	// as tokens, and their pages are handed back once merged.
 	pool := newBufPool(3*jobs+2, size)
+	var mapping []byte
+	if src.file != nil && src.codec == "" && !opt.NoMap {
+		mapping = mapFile(src.file, src.size)
+	}
+	release := func(d done) { pool.put(d.buf) }
+	if mapping != nil {
+		defer unmapFile(mapping)
+		pool = newBufPool(3*jobs+2, 0)
+		release = func(d done) {
+			off := cap(mapping) - cap(d.data) // d.data is mapping[off:end]
+			dropPages(mapping, off, off+len(d.data))
+			pool.put(d.buf)
+		}
+	}
 	chunks := make(chan chunk, jobs)
 	results := make(chan done, jobs)
 	stats := make([]parser.Stats, jobs)
@@ -64,6 +81,10 @@ func Run(ctx context.Context, in Input, opt Options, out stages.Out) (*Result, e
 	// merged and reported, and the error comes back after that.
 	var readErr error
 	g.Go(func() error {
+		if mapping != nil {
+			defer faultsPanic()()
+			return mapChunks(ctx, mapping, name, size, pool, chunks)
+		}
 		readErr = readChunks(ctx, src, name, size, pool, chunks)
 		if errors.Is(readErr, context.Canceled) {
 			return readErr
@@ -72,14 +93,14 @@ func Run(ctx context.Context, in Input, opt Options, out stages.Out) (*Result, e
 	})
 	workers, wctx := errgroup.WithContext(ctx)
 	for w := 0; w < jobs; w++ {
-		workers.Go(func() error { return work(wctx, &opt.Config, chunks, results, &stats[w]) })
+		workers.Go(func() error { return work(wctx, name, &opt.Config, chunks, results, &stats[w]) })
 	}
 	g.Go(func() error {
 		defer close(results)
 		return workers.Wait()
 	})
 	m := stages.NewMerger(&opt.Config, name)
-	g.Go(func() error { return merge(ctx, m, results, pool, out) })
+	g.Go(func() error { return merge(ctx, m, results, release, out) })
 	err = g.Wait()
 	if err == nil {
 		err = readErr
@@ -106,12 +127,14 @@ func (o Options) chunkSize() int {
 }
 
 // work parses and analyses chunks until there are no more.
-func work(ctx context.Context, cfg *stages.Config, in <-chan chunk, out chan<- done, st *parser.Stats) error {
+func work(ctx context.Context, name string, cfg *stages.Config, in <-chan chunk, out chan<- done, st *parser.Stats) (err error) {
 	p, err := parser.NewParser()
 	if err != nil {
 		return err
 	}
 	defer func() { *st = p.Stats }()
+	defer faultsPanic()()
+	defer catchFault(name, &err)
 	for ch := range in {
 		c := analyse(p, cfg, ch.data)
 		select {
@@ -187,8 +210,11 @@ func eachLine(data []byte, f func(line []byte, off, end int)) {
 	}
 }
 
-// merge feeds the analysed chunks to the Merger in input order.
-func merge(ctx context.Context, m *stages.Merger, in <-chan done, pool *bufPool, out stages.Out) error {
+// merge feeds the analysed chunks to the Merger in input order, and hands each chunk's
+// memory back once merged.
+func merge(ctx context.Context, m *stages.Merger, in <-chan done, release func(done), out stages.Out) (err error) {
+	defer faultsPanic()()
+	defer catchFault(m.File, &err)
 	waiting := make(map[int]done)
 	next := 0
 	for d := range in {
@@ -203,7 +229,7 @@ func merge(ctx context.Context, m *stages.Merger, in <-chan done, pool *bufPool,
 			if err := m.Add(d.chunk, d.data, out); err != nil {
 				return err
 			}
-			pool.put(d.buf)
+			release(d)
 		}
 		if err := ctx.Err(); err != nil {
 			return err

@@ -1,0 +1,74 @@
+package pipeline
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"runtime/debug"
+)
+
+// A plain file is read by mapping it into memory (where the system allows) rather than by
+// copying it with read(2): the copy was a tenth of report's time. Chunks are slices of the
+// mapping; once a chunk is merged, its pages are handed back (madvise DONTNEED), so
+// resident memory stays at the chunks in flight. A page handed back early only reads again
+// from the page cache, and the mapping is removed when the run ends.
+
+// mapChunks sends data, a mapped file, in chunks of about size bytes cut after a newline,
+// numbered in order. A chunk's buffer is a token from pool, which bounds the chunks in
+// flight as it bounds read buffers.
+func mapChunks(ctx context.Context, data []byte, name string, size int, pool *bufPool, out chan<- chunk) (err error) {
+	defer close(out)
+	defer catchFault(name, &err)
+	for off, seq := 0, 0; off < len(data); seq++ {
+		end := chunkEnd(data, off, size)
+		token, err := pool.get(ctx)
+		if err != nil {
+			return err
+		}
+		select {
+		case out <- chunk{seq: seq, data: data[off:end], buf: token}:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+		off = end
+	}
+	return nil
+}
+
+// chunkEnd returns the end of the chunk of data starting at off: after the last newline
+// within size bytes, or after the first one past them for a longer line, or the end.
+func chunkEnd(data []byte, off, size int) int {
+	end := min(off+size, len(data))
+	if end == len(data) {
+		return end
+	}
+	if i := bytes.LastIndexByte(data[off:end], '\n'); i >= 0 {
+		return off + i + 1
+	}
+	if i := bytes.IndexByte(data[end:], '\n'); i >= 0 {
+		return end + i + 1
+	}
+	return len(data)
+}
+
+// catchFault turns a fault on the mapping into an error naming the file; it must be
+// deferred by every goroutine that reads mapped chunks. A file cut shorter while it is
+// mapped makes the pages past its new end fault. Any other panic goes on.
+func catchFault(name string, err *error) {
+	r := recover()
+	if r == nil {
+		return
+	}
+	if _, ok := r.(interface{ Addr() uintptr }); ok {
+		*err = fmt.Errorf("%s: the file was truncated while it was being read", name)
+		return
+	}
+	panic(r)
+}
+
+// faultsPanic makes a fault on a bad address in the calling goroutine a panic that
+// catchFault can recover, until the returned function is called.
+func faultsPanic() (restore func()) {
+	old := debug.SetPanicOnFault(true)
+	return func() { debug.SetPanicOnFault(old) }
+}

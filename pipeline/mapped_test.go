@@ -1,0 +1,96 @@
+package pipeline
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/nccllog/nccllog/stages"
+)
+
+// TestMappedLikeRead reads files mapped and with read(2): chunks of a page, of a few pages and
+// of the default size, with one and two workers, must give the same lines, calls and
+// analyses both ways. Small chunks put chunk ends inside pages whose memory is handed back
+// while the next chunk is still being read.
+func TestMappedLikeRead(t *testing.T) {
+	files, _ := filepath.Glob("../../shared/samples/*.log")
+	name, _ := writeLog(t, t.TempDir(), smallLog("srun", "nemo"))
+	files = append(files, name)
+	for _, f := range files {
+		for _, size := range []int{4096, 3 * 4096, DefaultChunkSize} {
+			for _, jobs := range []int{1, 2} {
+				cfg := stages.Config{Steps: &stages.StepRange{From: 1, To: 20}, Needs: needAll | stages.NeedClasses}
+				mapped := runWith(Input{Name: f}, Options{Jobs: jobs, ChunkSize: size, Config: cfg})
+				read := runWith(Input{Name: f}, Options{Jobs: jobs, ChunkSize: size, Config: cfg, NoMap: true})
+				what := fmt.Sprintf("%s, chunks of %d, %d jobs", filepath.Base(f), size, jobs)
+				if mapped.err != nil || read.err != nil {
+					t.Fatalf("%s: mapped: %v; read: %v", what, mapped.err, read.err)
+				}
+				if string(mapped.split) != string(read.split) {
+					t.Errorf("%s: split differs", what)
+				}
+				if diff := cmp.Diff(read.res.Lines, mapped.res.Lines); diff != "" {
+					t.Errorf("%s: lines (-read +mapped):\n%s", what, diff)
+				}
+				if diff := cmp.Diff(read.res.Agg.Rows(), mapped.res.Agg.Rows()); diff != "" {
+					t.Errorf("%s: aggregation (-read +mapped):\n%s", what, diff)
+				}
+				if diff := cmp.Diff(read.calls, mapped.calls); diff != "" {
+					t.Errorf("%s: calls (-read +mapped):\n%s", what, diff)
+				}
+			}
+		}
+	}
+}
+
+// truncater cuts its file short when the first lines come out: later chunks, mapped but
+// past the file's new end, fault when read.
+type truncater struct {
+	recorder
+	path string
+	done bool
+	err  error
+}
+
+func (tr *truncater) Lines(b []byte) error {
+	if !tr.done {
+		tr.done, tr.err = true, os.Truncate(tr.path, 100)
+	}
+	return tr.recorder.Lines(b)
+}
+
+// TestTruncatedWhileMapped: a file cut short while mapped is an error that names it, not a
+// crash.
+func TestTruncatedWhileMapped(t *testing.T) {
+	text := strings.Repeat(coll(1).text+"\n", 40000)
+	name := writeText(t, "shrinks.log", text)
+	for _, jobs := range []int{1, 2} {
+		tr := &truncater{path: name}
+		if err := os.WriteFile(name, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		_, err := Run(context.Background(), Input{Name: name},
+			Options{Jobs: jobs, ChunkSize: 64 << 10, Config: stages.Config{Needs: stages.NeedLines | stages.NeedAgg}}, tr)
+		if tr.err != nil {
+			t.Fatal(tr.err)
+		}
+		if err == nil || !strings.Contains(err.Error(), name+": the file was truncated while it was being read") {
+			t.Fatalf("jobs=%d: error %v, want one saying %s was truncated", jobs, err, name)
+		}
+		if errors.Is(err, context.Canceled) {
+			t.Fatalf("jobs=%d: the run's error is its cancellation: %v", jobs, err)
+		}
+	}
+}
+
+func runWith(in Input, opt Options) outcome {
+	rec := &recorder{}
+	res, err := Run(context.Background(), in, opt, rec)
+	return outcome{res: res, err: err, split: rec.split, calls: rec.calls}
+}
