@@ -72,3 +72,20 @@ func faultsPanic() (restore func()) {
 	old := debug.SetPanicOnFault(true)
 	return func() { debug.SetPanicOnFault(old) }
 }
+
+// dropEvery is how many merged bytes of a mapped file stay resident before their pages are
+// handed back at once: each hand-back is a system call that also flushes the other cores'
+// address translations, which cost 3% of report's time when it was done for every 1 MiB
+// chunk.
+const dropEvery = 16 << 20
+
+// pageKeeper hands back the pages of a mapped file behind the merge.
+type pageKeeper struct{ from int }
+
+// merged says that mapping is merged up to byte end.
+func (k *pageKeeper) merged(mapping []byte, end int) {
+	if end-k.from >= dropEvery {
+		dropPages(mapping, k.from, end)
+		k.from = end
+	}
+}

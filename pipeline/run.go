@@ -67,9 +67,10 @@ func Run(ctx context.Context, in Input, opt Options, out stages.Out) (*Result, e
 	if mapping != nil {
 		defer unmapFile(mapping)
 		pool = newBufPool(3*jobs+2, 0)
+		var kept pageKeeper
 		release = func(d done) {
 			off := cap(mapping) - cap(d.data) // d.data is mapping[off:end]
-			dropPages(mapping, off, off+len(d.data))
+			kept.merged(mapping, off+len(d.data))
 			pool.put(d.buf)
 		}
 	}
