@@ -7,12 +7,18 @@ import "math/bits"
 // the two disagree the grammar's reading is used, the shape goes to the grammar from then on,
 // and the disagreement is counted in Stats. A Parser is for one goroutine.
 type Parser struct {
-	sc        *scanner
-	g         *Grammar
-	shapes    map[uint64]*shapeState
-	last      *shapeState // the shape of the line before, which the next one often has
-	lastShape uint64
-	Stats     Stats
+	sc     *scanner
+	g      *Grammar
+	shapes map[uint64]*shapeState
+	// recent holds the shapes of recent lines in front of the map, by the shape's low bits:
+	// a log's lines take a few dozen shapes, interleaved.
+	recent [64]recentShape
+	Stats  Stats
+}
+
+type recentShape struct {
+	sh uint64
+	st *shapeState
 }
 
 // Stats says how the lines were read.
@@ -59,11 +65,11 @@ func (p *Parser) Parse(line []byte, l *Line) {
 		*l = p.g.Parse(line)
 		return
 	}
-	st := p.last
-	if sh != p.lastShape || st == nil {
-		st = p.shape(sh)
-		p.last, p.lastShape = st, sh
+	r := &p.recent[sh*0x9E3779B97F4A7C15>>58]
+	if r.st == nil || r.sh != sh {
+		*r = recentShape{sh, p.shape(sh)}
 	}
+	st := r.st
 	st.seen++
 	if !st.grammarOnly && !powerOf4(st.seen) {
 		return
