@@ -13,6 +13,8 @@ type scanner struct {
 	line   []byte        // the line being read
 	recent [8]recentName // names interned lately, tried before the map
 	next   int
+	ops    [8]recentName // op names of recent collective lines
+	nextOp int
 	hpts   [256]hptSlot
 	thread *hptSlot // the slot of the line being read
 }
@@ -243,9 +245,15 @@ func (s *scanner) scanInfo(b []byte, i, hptEnd int, l *Line, h shape) (uint64, b
 func (s *scanner) scanMsg(b []byte, m int, l *Line, h shape) (uint64, bool) {
 	msg := b[spEnd(b, m):]
 	h = h.add(byte(KindInfo))
+	// A collective read to its end leaves no room for a second envelope.
+	if op, ok := s.knownOp(msg); ok {
+		return s.scanCollective(msg, op, l, h)
+	}
 	if op := opWord(msg); len(op) > 0 && lit(msg, len(op), ": opCount ") {
-		// A collective read to its end leaves no room for a second envelope.
-		return s.scanCollective(msg, len(op), l, h)
+		name, hash := s.internCached(op)
+		s.ops[s.nextOp%len(s.ops)] = recentName{name, hash}
+		s.nextOp++
+		return s.scanCollective(msg, recentName{name, hash}, l, h)
 	}
 	if bytes.Contains(msg, []byte("NCCL")) || bytes.Contains(msg, []byte("opCount")) {
 		return 0, false
@@ -299,6 +307,19 @@ func (h *hptWord) captureBytes(b []byte, s *scanner) error {
 	host, _ := s.internCached(b[:i])
 	*h = hptWord{Host: host, Pid: pid, Tid: tid}
 	return nil
+}
+
+// knownOp returns the op name at the start of msg where it is one that opened a collective
+// line lately and is followed by ": opCount ": opWord would return the same name (it holds
+// no space or punctuation and ':' ends it).
+func (s *scanner) knownOp(msg []byte) (recentName, bool) {
+	for _, op := range s.ops {
+		n := len(op.name)
+		if n > 0 && len(msg) >= n+len(": opCount ") && msg[0] == op.name[0] && string(msg[:n]) == op.name && string(msg[n:n+len(": opCount ")]) == ": opCount " {
+			return op, true
+		}
+	}
+	return recentName{}, false
 }
 
 // opWord returns the Word at the start of msg where it is followed by ": " (which no HPT

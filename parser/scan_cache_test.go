@@ -36,6 +36,11 @@ func TestScannerCachesAgreeWithGrammar(t *testing.T) {
 		"long tail":            {"h:1:2 [0] NCCL INFO" + coll + strings.Repeat(" ", 200), "h:1:2 [0] NCCL INFO" + head2 + tail + strings.Repeat(" ", 200)},
 		"nil stream":           {"h:1:2 [0] NCCL INFO" + head2 + " op 0 root 0 comm 0x55aa [nranks=2] stream (nil)", "h:1:2 [0] NCCL INFO" + head2 + " op 0 root 0 comm 0x55aa [nranks=2] stream (nil)"},
 		"six comms in turn":    sixComms(),
+		"op runs on":           {"h:1:2 [0] NCCL INFO" + coll, "h:1:2 [0] NCCL INFO AllReduceX: opCount 1" + tail, "h:1:2 [0] NCCL INFO AllReduce-X: opCount 1" + tail},
+		"op without opCount":   {"h:1:2 [0] NCCL INFO" + coll, "h:1:2 [0] NCCL INFO AllReduce: opcount 1" + tail, "h:1:2 [0] NCCL INFO AllReduce:  opCount 1" + tail},
+		"op cut short":         {"h:1:2 [0] NCCL INFO" + coll, "h:1:2 [0] NCCL INFO AllReduce: opCount ", "h:1:2 [0] NCCL INFO AllReduce: opCount", "h:1:2 [0] NCCL INFO AllRed"},
+		"op is a host":         {"h:1:2 [0] NCCL INFO" + coll, "h:1:2 [0] NCCL INFO h: opCount 1" + tail},
+		"nine ops in turn":     nineOps(),
 		"prefixed":             {"h:1:2 [0] NCCL INFO" + coll, "3: h:1:2 [0] NCCL INFO" + coll, "junk h:1:2 [0] NCCL INFO" + coll},
 	}
 	for name, lines := range seqs {
@@ -62,6 +67,17 @@ func sixComms() []string {
 	for round := 0; round < 3; round++ {
 		for c := 0; c < 6; c++ {
 			lines = append(lines, fmt.Sprintf("h:1:2 [0] NCCL INFO Broadcast: opCount %x sendbuff 0x7f00 recvbuff 0x7f00 count %d datatype 0 op 0 root %d comm 0x55a%d [nranks=%d] stream 0x55b%d", round, 8+c, c%2, c, 2+c, c))
+		}
+	}
+	return lines
+}
+
+// nineOps is one thread's calls of nine ops in turn, more than the scanner keeps.
+func nineOps() []string {
+	var lines []string
+	for round := 0; round < 2; round++ {
+		for _, op := range []string{"AllReduce", "AllGather", "ReduceScatter", "Broadcast", "Reduce", "Send", "Recv", "AllToAll", "Gather"} {
+			lines = append(lines, fmt.Sprintf("h:1:2 [0] NCCL INFO %s: opCount %x sendbuff 0x7f00 recvbuff 0x7f00 count 8 datatype 0 op 0 root 0 comm 0x55a [nranks=2] stream 0x55b", op, round))
 		}
 	}
 	return lines

@@ -4,11 +4,11 @@ import "encoding/binary"
 
 // scanCollective reads the collective enqueue line with single spaces between its fields, as
 // gCollective does. Anything it is not sure of goes to the grammar.
-func (s *scanner) scanCollective(msg []byte, opEnd int, l *Line, h shape) (uint64, bool) {
+func (s *scanner) scanCollective(msg []byte, op recentName, l *Line, h shape) (uint64, bool) {
 	c := &l.Coll
-	op, opHash := s.internCached(msg[:opEnd])
-	c.Op = op
-	r := fieldReader{b: msg, i: opEnd + len(": opCount ")}
+	c.Op = op.name
+	opHash := op.hash
+	r := fieldReader{b: msg, i: len(op.name) + len(": opCount ")}
 	c.OpCount = r.hex()
 	r.fail(r.i < len(r.b) && r.b[r.i] != ' ')
 	c.SendBuff = r.ptrAfter(&kSendbuff)
