@@ -17,6 +17,9 @@ import (
 
 // FuzzLineSplitter: wherever the reader cuts the input into chunks, split (which reads only
 // the lines that may be step markers) gives it back byte for byte and counts every line.
+// The chunks a mapped file is cut into hold its bytes in order, each up to a newline but
+// the last. (Run over a mapped file is held to the lines read(2) gives by TestMappedLikeRead;
+// writing a file for every run here would slow the target fivefold.)
 func FuzzLineSplitter(f *testing.F) {
 	f.Add([]byte("a\r\nb\n\nc"), uint16(1))
 	f.Add([]byte("iteration 1/2 | x: 1\nstep: 3 tflops: 1\nz"), uint16(5))
@@ -34,15 +37,43 @@ func FuzzLineSplitter(f *testing.F) {
 			return
 		}
 		for _, size := range []int{1 + int(cut%512), 4096} {
-			got := runBytes(t, data, size, cfg)
-			if !bytes.Equal(got.split, data) {
+			rec := &splitRecorder{}
+			res, err := Run(context.Background(), Input{Name: "-", Stdin: bytes.NewReader(data)},
+				Options{Jobs: 2, ChunkSize: size, Config: cfg}, rec)
+			if err != nil {
+				t.Fatalf("chunks of %d bytes: %v", size, err)
+			}
+			if !bytes.Equal(rec.b, data) {
 				t.Fatalf("chunks of %d bytes: split is not the input", size)
 			}
-			if got.res.Lines.Total != lineCount(data) {
-				t.Fatalf("chunks of %d bytes: %d lines counted, want %d", size, got.res.Lines.Total, lineCount(data))
+			if res.Lines.Total != lineCount(data) {
+				t.Fatalf("chunks of %d bytes: %d lines counted, want %d", size, res.Lines.Total, lineCount(data))
 			}
+			checkMapCuts(t, data, size)
 		}
 	})
+}
+
+// checkMapCuts holds the cuts of a mapped file to their definition: in order, without gaps,
+// each after the last newline within size bytes, or after the first one past them.
+func checkMapCuts(t *testing.T, data []byte, size int) {
+	t.Helper()
+	for off := 0; off < len(data); {
+		end := chunkEnd(data, off, size)
+		chunk := data[off:end]
+		last := bytes.LastIndexByte(data[off:min(off+size, len(data))], '\n')
+		switch {
+		case end <= off:
+			t.Fatalf("chunk at %d of %d bytes is empty", off, len(data))
+		case end < len(data) && chunk[len(chunk)-1] != '\n':
+			t.Fatalf("chunk %d:%d does not end after a newline", off, end)
+		case last >= 0 && end != off+last+1 && off+size < len(data):
+			t.Fatalf("chunk %d:%d, chunks of %d: not cut after its last newline at %d", off, end, size, off+last)
+		case last < 0 && bytes.IndexByte(chunk[:len(chunk)-1], '\n') >= 0:
+			t.Fatalf("chunk %d:%d holds a line after the long one", off, end)
+		}
+		off = end
+	}
 }
 
 // FuzzChunking: wherever the input is cut into chunks, the same lines come out, counted and
@@ -129,14 +160,3 @@ type splitRecorder struct{ b []byte }
 
 func (s *splitRecorder) Lines(b []byte) error    { s.b = append(s.b, b...); return nil }
 func (s *splitRecorder) Call(*stages.Call) error { return nil }
-
-func runBytes(t *testing.T, data []byte, chunk int, cfg stages.Config) fuzzOutcome {
-	t.Helper()
-	rec := &splitRecorder{}
-	res, err := Run(context.Background(), Input{Name: "-", Stdin: bytes.NewReader(data)},
-		Options{Jobs: 2, ChunkSize: chunk, Config: cfg}, rec)
-	if err != nil {
-		t.Fatalf("chunk %d: %v", chunk, err)
-	}
-	return fuzzOutcome{res, rec.b}
-}
