@@ -4,12 +4,9 @@ go 1.26.0
 
 require (
 	github.com/alecthomas/participle/v2 v2.1.4
+	github.com/dustin/go-humanize v1.1.0
 	github.com/google/go-cmp v0.7.0
+	github.com/klauspost/compress v1.20.3
 	github.com/spf13/pflag v1.0.10
-)
-
-require (
-	github.com/dustin/go-humanize v1.1.0 // indirect
-	github.com/klauspost/compress v1.20.3 // indirect
-	golang.org/x/sync v0.24.0 // indirect
+	golang.org/x/sync v0.24.0
 )
