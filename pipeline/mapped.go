@@ -79,12 +79,12 @@ func faultsPanic() (restore func()) {
 // chunk.
 const dropEvery = 16 << 20
 
-// pageKeeper hands back the pages of a mapped file behind the merge.
-type pageKeeper struct{ from int }
+// pageKeeper hands back the pages of a mapped file behind the merge, every bytes at a time.
+type pageKeeper struct{ from, every int }
 
 // merged says that mapping is merged up to byte end.
 func (k *pageKeeper) merged(mapping []byte, end int) {
-	if end-k.from >= dropEvery {
+	if end-k.from >= k.every {
 		dropPages(mapping, k.from, end)
 		k.from = end
 	}

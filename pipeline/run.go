@@ -23,6 +23,8 @@ type Options struct {
 	Config    stages.Config
 	// NoMap reads a plain file with read(2) instead of mapping it into memory.
 	NoMap bool
+	// dropEvery overrides dropEvery, for tests that hand pages back every chunk.
+	dropEvery int
 }
 
 // Result is what one input yielded.
@@ -67,7 +69,10 @@ func Run(ctx context.Context, in Input, opt Options, out stages.Out) (*Result, e
 	if mapping != nil {
 		defer unmapFile(mapping)
 		pool = newBufPool(3*jobs+2, 0)
-		var kept pageKeeper
+		kept := pageKeeper{every: opt.dropEvery}
+		if kept.every <= 0 {
+			kept.every = dropEvery
+		}
 		release = func(d done) {
 			off := cap(mapping) - cap(d.data) // d.data is mapping[off:end]
 			kept.merged(mapping, off+len(d.data))
