@@ -93,6 +93,9 @@ type key struct {
 }
 
 func newKey(s string) key {
+	if len(s) > 16 {
+		panic("parser: a key longer than two words: " + s) // a fault in this file, at start-up
+	}
 	var b, m [16]byte
 	copy(b[:], s)
 	for i := range s {
