@@ -13,6 +13,56 @@ import (
 // resident memory stays at the chunks in flight. A page handed back early only reads again
 // from the page cache, and the mapping is removed when the run ends.
 
+// feed makes a run's chunks and takes them back once merged: read into pooled buffers, or
+// sliced from the mapped file.
+type feed struct {
+	// pool bounds the chunks in flight: one being read, one queued and one being parsed per
+	// worker, and as many waiting to be merged in order. For a mapped file its buffers are
+	// empty, tokens only.
+	pool    *bufPool
+	mapping []byte
+	kept    pageKeeper
+}
+
+func newFeed(src *source, jobs, size int, opt Options) *feed {
+	f := &feed{pool: newBufPool(3*jobs+2, size)}
+	if src.file != nil && src.codec == "" && !opt.NoMap {
+		f.mapping = mapFile(src.file, src.size)
+	}
+	if f.mapping != nil {
+		f.pool = newBufPool(3*jobs+2, 0)
+		f.kept.every = opt.dropEvery
+		if f.kept.every <= 0 {
+			f.kept.every = dropEvery
+		}
+	}
+	return f
+}
+
+// read sends src's chunks to out and closes it.
+func (f *feed) read(ctx context.Context, src *source, name string, size int, out chan<- chunk) error {
+	if f.mapping == nil {
+		return readChunks(ctx, src, name, size, f.pool, out)
+	}
+	defer faultsPanic()()
+	return mapChunks(ctx, f.mapping, name, size, f.pool, out)
+}
+
+// release takes a merged chunk back.
+func (f *feed) release(d done) {
+	if f.mapping != nil {
+		off := cap(f.mapping) - cap(d.data) // d.data is mapping[off:end]
+		f.kept.merged(f.mapping, off+len(d.data))
+	}
+	f.pool.put(d.buf)
+}
+
+func (f *feed) close() {
+	if f.mapping != nil {
+		unmapFile(f.mapping)
+	}
+}
+
 // mapChunks sends data, a mapped file, in chunks of about size bytes cut after a newline,
 // numbered in order. A chunk's buffer is a token from pool, which bounds the chunks in
 // flight as it bounds read buffers.

@@ -57,42 +57,19 @@ func Run(ctx context.Context, in Input, opt Options, out stages.Out) (*Result, e
 	defer src.Close()
 
 	g, ctx := errgroup.WithContext(ctx)
-	// Buffers: one being read, one queued and one being parsed per worker, and as many
-	// waiting to be merged in order. A mapped file needs none: its chunks take empty ones
-	// as tokens, and their pages are handed back once merged.
-	pool := newBufPool(3*jobs+2, size)
-	var mapping []byte
-	if src.file != nil && src.codec == "" && !opt.NoMap {
-		mapping = mapFile(src.file, src.size)
-	}
-	release := func(d done) { pool.put(d.buf) }
-	if mapping != nil {
-		defer unmapFile(mapping)
-		pool = newBufPool(3*jobs+2, 0)
-		kept := pageKeeper{every: opt.dropEvery}
-		if kept.every <= 0 {
-			kept.every = dropEvery
-		}
-		release = func(d done) {
-			off := cap(mapping) - cap(d.data) // d.data is mapping[off:end]
-			kept.merged(mapping, off+len(d.data))
-			pool.put(d.buf)
-		}
-	}
+	f := newFeed(src, jobs, size, opt)
+	defer f.close()
 	chunks := make(chan chunk, jobs)
 	results := make(chan done, jobs)
 	stats := make([]parser.Stats, jobs)
 
 	// A read error (a truncated archive) must not cancel the run: what was read before it is
-	// merged and reported, and the error comes back after that.
+	// merged and reported, and the error comes back after that. A mapped file that shrinks
+	// does cancel it: the workers fault on the same pages.
 	var readErr error
 	g.Go(func() error {
-		if mapping != nil {
-			defer faultsPanic()()
-			return mapChunks(ctx, mapping, name, size, pool, chunks)
-		}
-		readErr = readChunks(ctx, src, name, size, pool, chunks)
-		if errors.Is(readErr, context.Canceled) {
+		readErr = f.read(ctx, src, name, size, chunks)
+		if errors.Is(readErr, context.Canceled) || f.mapping != nil {
 			return readErr
 		}
 		return nil
@@ -106,7 +83,7 @@ func Run(ctx context.Context, in Input, opt Options, out stages.Out) (*Result, e
 		return workers.Wait()
 	})
 	m := stages.NewMerger(&opt.Config, name)
-	g.Go(func() error { return merge(ctx, m, results, release, out) })
+	g.Go(func() error { return merge(ctx, m, results, f.release, out) })
 	err = g.Wait()
 	if err == nil {
 		err = readErr
