@@ -41,18 +41,9 @@ type hptSlot struct {
 	hw  hptWord
 	// head is `host:pid:tid [dev] NCCL INFO` as the thread last printed it, read in full
 	// then: a line that starts with the same bytes has the same envelope.
-	head string
-	dev  int64
-	// The thread's last comm and stream pointers: the same text line after line.
-	comm, stream ptrMemo
-	tails        tailMemo
-}
-
-// ptrMemo is a pointer's text (without 0x) and value.
-type ptrMemo struct {
-	raw [16]byte
-	n   int
-	v   uint64
+	head  string
+	dev   int64
+	tails tailMemo
 }
 
 // hpt reads a host:pid:tid token. A thread's lines repeat the same bytes, so tokens are kept

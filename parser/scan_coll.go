@@ -24,9 +24,9 @@ func (s *scanner) scanCollective(msg []byte, op recentName, l *Line, h shape) (u
 	tailAt := r.i
 	c.RedOp = r.decAfter(&kOp)
 	c.Root = r.decAfter(&kRoot)
-	c.Comm = r.ptrMemo(&kComm, s.memo(0))
+	c.Comm = r.ptrAfter(&kComm)
 	c.NRanks = r.decAfter(&kNRanks)
-	c.Stream = r.ptrMemo(&kStream, s.memo(1))
+	c.Stream = r.ptrAfter(&kStream)
 	c.Task, c.GlobalRank = -1, -1
 	if r.bad {
 		return 0, false
@@ -107,7 +107,6 @@ func newKey(s string) key {
 
 // The keys of the collective line, in their order.
 var (
-	kNone       = newKey("")
 	kSendbuff   = newKey(" sendbuff ")
 	kRecvbuff   = newKey(" recvbuff ")
 	kCount      = newKey(" count ")
@@ -167,30 +166,6 @@ func (r *fieldReader) ptrAfter(k *key) uint64 {
 	return 0
 }
 
-// ptrMemo is ptrAfter for a pointer that a thread prints the same line after line: where
-// the text equals the memo's and ends there, its value is taken from the memo (equal text,
-// equal value, whichever thread the memo was filled by).
-func (r *fieldReader) ptrMemo(k *key, m *ptrMemo) uint64 {
-	if m == nil {
-		return r.ptrAfter(k)
-	}
-	if !r.expectKey(k) {
-		return 0
-	}
-	b, i := r.b, r.i
-	if m.n > 0 && i+2+m.n <= len(b) && b[i] == '0' && b[i+1] == 'x' && string(b[i+2:i+2+m.n]) == string(m.raw[:m.n]) &&
-		(i+2+m.n == len(b) || hexVal[b[i+2+m.n]] == 0xff) {
-		r.i = i + 2 + m.n
-		return m.v
-	}
-	v := r.ptrAfter(&kNone)
-	if !r.bad && b[i] == '0' && r.i-i-2 <= len(m.raw) {
-		m.n = copy(m.raw[:], b[i+2:r.i])
-		m.v = v
-	}
-	return v
-}
-
 func (r *fieldReader) decAfter(k *key) int64 {
 	if !r.expectKey(k) {
 		return 0
@@ -222,14 +197,3 @@ func (r *fieldReader) fail(bad bool) { r.bad = r.bad || bad }
 
 // atEnd reports whether only white space is left.
 func (r *fieldReader) atEnd() bool { return spEnd(r.b, r.i) == len(r.b) }
-
-// memo returns the current thread's memo of its comm (0) or stream (1) pointer, or nil.
-func (s *scanner) memo(which int) *ptrMemo {
-	if s.thread == nil {
-		return nil
-	}
-	if which == 0 {
-		return &s.thread.comm
-	}
-	return &s.thread.stream
-}
