@@ -25,17 +25,17 @@ type feed struct {
 }
 
 func newFeed(src *source, jobs, size int, opt Options) *feed {
-	f := &feed{pool: newBufPool(3*jobs+2, size)}
+	f := &feed{kept: pageKeeper{every: opt.dropEvery}}
 	if src.file != nil && src.codec == "" && !opt.NoMap {
 		f.mapping = mapFile(src.file, src.size)
 	}
 	if f.mapping != nil {
-		f.pool = newBufPool(3*jobs+2, 0)
-		f.kept.every = opt.dropEvery
-		if f.kept.every <= 0 {
-			f.kept.every = dropEvery
-		}
+		size = 0 // tokens only
 	}
+	if f.kept.every <= 0 {
+		f.kept.every = dropEvery
+	}
+	f.pool = newBufPool(3*jobs+2, size)
 	return f
 }
 
@@ -92,8 +92,8 @@ func chunkEnd(data []byte, off, size int) int {
 	if end == len(data) {
 		return end
 	}
-	if i := bytes.LastIndexByte(data[off:end], '\n'); i >= 0 {
-		return off + i + 1
+	if cut := cutAfterNewline(data[off:end]); cut > 0 {
+		return off + cut
 	}
 	if i := bytes.IndexByte(data[end:], '\n'); i >= 0 {
 		return end + i + 1
