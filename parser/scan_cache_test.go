@@ -9,7 +9,7 @@ import (
 )
 
 // TestScannerCachesAgreeWithGrammar feeds one scanner lines that each reuse, or almost reuse,
-// what it cached from the line before (a thread's head, its comm and stream pointers): every
+// what it cached from the line before (a thread's head, its collective tails, its op names): every
 // answer must still be the grammar's.
 func TestScannerCachesAgreeWithGrammar(t *testing.T) {
 	const coll = " AllReduce: opCount 1a sendbuff 0x7f00 recvbuff 0x7f01 count 8 datatype 7 op 0 root 0 comm 0x55aa [nranks=2] stream 0x55bb"
