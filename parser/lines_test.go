@@ -1056,6 +1056,16 @@ func TestBlankLines(t *testing.T) { checkLines(t, blankCases) }
 
 var otherCases = []lineCase{
 	{
+		// Built from megatron-lm-gpt2-iteration-progress-timestamped.log, after a fuzz
+		// finding: a timestamp prefix cut before its ']' runs to the next ']' in the line, so
+		// the Megatron head inside it is part of the prefix and the line is no progress line.
+		// The scanner, seeing "iteration" after the prefix, used to look for the head from
+		// the start of the line.
+		name: "BUG_cut_stamp_swallows_megatron_head",
+		in:   "[2025-04-13 23:42 iteration       80/    1000 | consumed samples:         1280 | elapsed time per iteration (ms): 945.8 | tags: [ckpt] | loss scale: 4096.0 | number of skipped iterations:   0 |",
+		want: Line{Kind: KindOther, Rank: -1},
+	},
+	{
 		// issue-dualpath-nccl-2.4.8-rings-trees-disabled-epoch.log: a training line that is
 		// none of the three frameworks.
 		name: "dualpath_epoch_iter_line",

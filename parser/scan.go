@@ -118,7 +118,7 @@ func (s *scanner) scan(line []byte, l *Line) (shape uint64, ok bool) {
 		return sh, true
 	}
 	if !bytes.Contains(rest, []byte("NCCL")) {
-		return s.scanBare(rest, l, h)
+		return s.scanBare(b, start, l, h)
 	}
 	return s.scanEnvelope(b, start, l, h)
 }
@@ -159,12 +159,13 @@ func (s *scanner) knownHead(b []byte, i int, l *Line) (int, bool) {
 
 // scanBare reads a line without "NCCL": it is not an NCCL line, and unless it may be a
 // progress line or RCCL's version line, it is other text or damaged NCCL output.
-func (s *scanner) scanBare(rest []byte, l *Line, h shape) (uint64, bool) {
+func (s *scanner) scanBare(b []byte, start int, l *Line, h shape) (uint64, bool) {
+	rest := b[start:]
 	if bytes.HasPrefix(rest, []byte("RCCL")) {
 		return 0, false
 	}
 	if bytes.Contains(rest, []byte("iteration")) || bytes.Contains(rest, []byte("step")) {
-		found, ok := scanProgress(trimCR(s.line), l.Rank, l)
+		found, ok := scanProgress(b, start, l.Rank, l)
 		if !ok {
 			return 0, false
 		}

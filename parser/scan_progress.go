@@ -5,12 +5,14 @@ import (
 	"strconv"
 )
 
-// scanProgress reads a progress line as gProgressLine does: the first token where a
-// framework's head begins, then that framework's fields to the end of the line. found is
-// false where no head occurs (then the line is no progress line); ok is false where the
-// scanner leaves the line to the grammar.
-func scanProgress(b []byte, rank int64, l *Line) (found, ok bool) {
-	i, head := progressHead(b)
+// scanProgress reads a progress line as gProgressLine does: the first token at or after
+// start (the end of the line's prefixes) where a framework's head begins, then that
+// framework's fields to the end of the line. A head inside a prefix does not count: a
+// timestamp prefix runs to the first ']' and may swallow one. found is false where no head
+// occurs (then the line is no progress line); ok is false where the scanner leaves the line
+// to the grammar.
+func scanProgress(b []byte, start int, rank int64, l *Line) (found, ok bool) {
+	i, head := progressHead(b, start)
 	if head == 0 {
 		return false, true
 	}
@@ -29,10 +31,10 @@ func scanProgress(b []byte, rank int64, l *Line) (found, ok bool) {
 	return true, ok
 }
 
-// progressHead walks the tokens to the first head of gProgressLine's junk loop: `Training
-// epoch` (n), `iteration N /` (m) or `step: N` (t).
-func progressHead(b []byte) (int, byte) {
-	for i := 0; i < len(b); {
+// progressHead walks the tokens from start to the first head of gProgressLine's junk loop:
+// `Training epoch` (n), `iteration N /` (m) or `step: N` (t).
+func progressHead(b []byte, start int) (int, byte) {
+	for i := start; i < len(b); {
 		end, isHPT := tokenEnd(b, i)
 		if !isHPT {
 			if h := headAt(b, i, end); h != 0 {
