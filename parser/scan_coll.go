@@ -157,6 +157,10 @@ func (r *fieldReader) ptrAfter(k *key) uint64 {
 		return 0
 	}
 	if b, i := r.b, r.i; i+1 < len(b) && b[i] == '0' && b[i+1] == 'x' {
+		if v, ok := hex12(b, i+2); ok {
+			r.i = i + 2 + 12
+			return v
+		}
 		r.i += 2
 		return r.hex()
 	}
