@@ -13,8 +13,7 @@ type scanner struct {
 	line   []byte        // the line being read
 	recent [8]recentName // names interned lately, tried before the map
 	next   int
-	ops    [8]recentName // op names of recent collective lines
-	nextOp int
+	ops    [16]recentName // op names of recent collective lines, by their first eight bytes
 	hpts   [256]hptSlot
 	thread *hptSlot // the slot of the line being read
 }
@@ -243,8 +242,7 @@ func (s *scanner) scanMsg(b []byte, m int, l *Line, h shape) (uint64, bool) {
 	}
 	if op := opWord(msg); len(op) > 0 && lit(msg, len(op), ": opCount ") {
 		name, hash := s.internCached(op)
-		s.ops[s.nextOp%len(s.ops)] = recentName{name, hash}
-		s.nextOp++
+		s.keepOp(msg, recentName{name, hash})
 		return s.scanCollective(msg, recentName{name, hash}, l, h)
 	}
 	if bytes.Contains(msg, []byte("NCCL")) || bytes.Contains(msg, []byte("opCount")) {
@@ -301,18 +299,36 @@ func (h *hptWord) captureBytes(b []byte, s *scanner) error {
 	return nil
 }
 
+// opSlot picks the slot of a collective line by its first eight bytes: the op name, or for a
+// short name, the name and the start of ": opCount ".
+func opSlot(msg []byte) int {
+	return int(binary.LittleEndian.Uint64(msg) * 0x9E3779B97F4A7C15 >> 60)
+}
+
+// ": opCount " as a little-endian word and half-word.
+var (
+	opCount8 = binary.LittleEndian.Uint64([]byte(": opCoun"))
+	opCount2 = binary.LittleEndian.Uint16([]byte("t "))
+)
+
 // knownOp returns the op name at the start of msg where it is one that opened a collective
 // line lately and is followed by ": opCount ": opWord would return the same name (it holds
 // no space or punctuation and ':' ends it).
 func (s *scanner) knownOp(msg []byte) (recentName, bool) {
-	for _, op := range s.ops {
-		n := len(op.name)
-		if n > 0 && len(msg) >= n+len(": opCount ") && msg[0] == op.name[0] && string(msg[:n]) == op.name && string(msg[n:n+len(": opCount ")]) == ": opCount " {
-			return op, true
-		}
+	if len(msg) < 8 {
+		return recentName{}, false
+	}
+	op := s.ops[opSlot(msg)]
+	n := len(op.name)
+	if n > 0 && len(msg) >= n+len(": opCount ") && string(msg[:n]) == op.name &&
+		binary.LittleEndian.Uint64(msg[n:]) == opCount8 && binary.LittleEndian.Uint16(msg[n+8:]) == opCount2 {
+		return op, true
 	}
 	return recentName{}, false
 }
+
+// keepOp remembers op, the name that starts msg, a collective line.
+func (s *scanner) keepOp(msg []byte, op recentName) { s.ops[opSlot(msg)] = op }
 
 // opWord returns the Word at the start of msg where it is followed by ": " (which no HPT
 // token can be), else what word returns.
