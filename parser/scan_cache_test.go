@@ -41,6 +41,7 @@ func TestScannerCachesAgreeWithGrammar(t *testing.T) {
 		"op cut short":         {"h:1:2 [0] NCCL INFO" + coll, "h:1:2 [0] NCCL INFO AllReduce: opCount ", "h:1:2 [0] NCCL INFO AllReduce: opCount", "h:1:2 [0] NCCL INFO AllRed"},
 		"op is a host":         {"h:1:2 [0] NCCL INFO" + coll, "h:1:2 [0] NCCL INFO h: opCount 1" + tail},
 		"nine ops in turn":     nineOps(),
+		"buffer forms":         bufferForms(),
 		"prefixed":             {"h:1:2 [0] NCCL INFO" + coll, "3: h:1:2 [0] NCCL INFO" + coll, "junk h:1:2 [0] NCCL INFO" + coll},
 	}
 	for name, lines := range seqs {
@@ -78,6 +79,35 @@ func nineOps() []string {
 	for round := 0; round < 2; round++ {
 		for _, op := range []string{"AllReduce", "AllGather", "ReduceScatter", "Broadcast", "Reduce", "Send", "Recv", "AllToAll", "Gather"} {
 			lines = append(lines, fmt.Sprintf("h:1:2 [0] NCCL INFO %s: opCount %x sendbuff 0x7f00 recvbuff 0x7f00 count 8 datatype 0 op 0 root 0 comm 0x55a [nranks=2] stream 0x55b", op, round))
+		}
+	}
+	return lines
+}
+
+// bufferForms is one thread's collective lines with the buffers and count in their common form
+// (read in one go by buffersAndCount) and in forms near it, which the field reader reads.
+func bufferForms() []string {
+	var lines []string
+	for _, f := range []string{
+		"sendbuff 0x7f3c5c000000 recvbuff 0x7f3c5c000200 count 1024 datatype 7",
+		"sendbuff 0x7f3c5c0000000 recvbuff 0x7f3c5c000200 count 1024 datatype 7",
+		"sendbuff 0x7f3c5c00000 recvbuff 0x7f3c5c000200 count 1024 datatype 7",
+		"sendbuff 0x7F3C5C000000 recvbuff 0x7f3c5c000200 count 1024 datatype 7",
+		"sendbuff 0x7f3c5c000000 recvbuff 0x7f3c5c00020g count 1024 datatype 7",
+		"sendbuff 0x7f3c5c000000 recvbuff (nil) count 1024 datatype 7",
+		"sendbuff 0x7f3c5c000000 recvbuff 0x7f3c5c000200 count -1024 datatype 7",
+		"sendbuff 0x7f3c5c000000 recvbuff 0x7f3c5c000200 count 1234567890123456789 datatype 7",
+		"sendbuff 0x7f3c5c000000 recvbuff 0x7f3c5c000200 count 123456789012345678 datatype 7",
+		"sendbuff 0x7f3c5c000000 recvbuff 0x7f3c5c000200 count 1024x datatype 7",
+		"sendbuff 0x7f3c5c000000 recvbuff 0x7f3c5c000200 count 1024 datatype -7",
+		"sendbuff 0x7f3c5c000000 recvbuff 0x7f3c5c000200 count 1024 datatype ",
+		"sendbuff 0x7f3c5c000000 recvbuff 0x7f3c5c000200 count 1024 datatype 7x",
+		"sendbuff 0x7f3c5c000000 recvbuff 0x7f3c5c000200 count  1024 datatype 7",
+		"sendbuff 0x7f3c5c000000  recvbuff 0x7f3c5c000200 count 1024 datatype 7",
+		"sendbuff 0x7f3c5c000000 recvbuff 0x7f3c5c000200 count 1024 datatype 7",
+	} {
+		for _, tail := range []string{" op 0 root 0 comm 0x55aa [nranks=2] stream 0x55bb", "", " op"} {
+			lines = append(lines, "h:1:2 [0] NCCL INFO AllReduce: opCount 1a "+f+tail)
 		}
 	}
 	return lines

@@ -11,10 +11,14 @@ func (s *scanner) scanCollective(msg []byte, op recentName, l *Line, h shape) (u
 	r := fieldReader{b: msg, i: len(op.name) + len(": opCount ")}
 	c.OpCount = r.hex()
 	r.fail(r.i < len(r.b) && r.b[r.i] != ' ')
-	c.SendBuff = r.ptrAfter(&kSendbuff)
-	c.RecvBuff = r.ptrAfter(&kRecvbuff)
-	c.Count = r.decAfter(&kCount)
-	c.Datatype = r.decAfter(&kDatatype)
+	if end, ok := buffersAndCount(msg, r.i, c); ok && !r.bad {
+		r.i = end
+	} else {
+		c.SendBuff = r.ptrAfter(&kSendbuff)
+		c.RecvBuff = r.ptrAfter(&kRecvbuff)
+		c.Count = r.decAfter(&kCount)
+		c.Datatype = r.decAfter(&kDatatype)
+	}
 	if t := s.thread; t != nil && !r.bad {
 		if tail := t.tails.find(msg[r.i:]); tail != nil {
 			tail.fill(c)
@@ -119,6 +123,66 @@ var (
 	kTask       = newKey(" task ")
 	kGlobalRank = newKey(" globalrank ")
 )
+
+// at reports whether b[i:] starts with k's text, where sixteen bytes are left there.
+func (k *key) at(b []byte, i int) bool {
+	if i < 0 || i+16 > len(b) {
+		return false
+	}
+	w := b[i : i+16 : i+16]
+	return binary.LittleEndian.Uint64(w)&k.m0 == k.w0 && binary.LittleEndian.Uint64(w[8:])&k.m1 == k.w1
+}
+
+// The fixed text before each buffer pointer in its common form.
+var (
+	kSendbuff0x = newKey(" sendbuff 0x")
+	kRecvbuff0x = newKey(" recvbuff 0x")
+)
+
+// buffersAndCount reads ` sendbuff 0x… recvbuff 0x… count N datatype N` at b[i:] in one go
+// where it has its common form: twelve-digit pointers (hex12) and unsigned numbers. It reads
+// what ptrAfter and decAfter would, and returns where they would stop; ok is false for any
+// other text, which they then read.
+func buffersAndCount(b []byte, i int, c *Collective) (end int, ok bool) {
+	if !kSendbuff0x.at(b, i) {
+		return 0, false
+	}
+	send, ok := hex12(b, i+kSendbuff0x.n)
+	i += kSendbuff0x.n + 12
+	if !ok || !kRecvbuff0x.at(b, i) {
+		return 0, false
+	}
+	recv, ok := hex12(b, i+kRecvbuff0x.n)
+	i += kRecvbuff0x.n + 12
+	if !ok || !kCount.at(b, i) {
+		return 0, false
+	}
+	i0 := i + kCount.n
+	i, count := unsignedAt(b, i0)
+	if i == i0 || i-i0 > 18 || !kDatatype.at(b, i) {
+		return 0, false
+	}
+	i0 = i + kDatatype.n
+	i, dtype := unsignedAt(b, i0)
+	if i == i0 || i-i0 > 18 {
+		return 0, false
+	}
+	c.SendBuff, c.RecvBuff, c.Count, c.Datatype = send, recv, count, dtype
+	return i, true
+}
+
+// unsignedAt reads the decimal digits at b[i:]; it returns where they end and their value.
+func unsignedAt(b []byte, i int) (int, int64) {
+	v := int64(0)
+	for ; i < len(b); i++ {
+		d := b[i] - '0'
+		if d > 9 {
+			break
+		}
+		v = v*10 + int64(d)
+	}
+	return i, v
+}
 
 // expectKey is expect(k.s), by two masked loads where sixteen bytes are left on the line.
 func (r *fieldReader) expectKey(k *key) bool {
