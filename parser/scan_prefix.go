@@ -4,6 +4,9 @@ package parser
 // alternatives in the same order, each followed by optional white space). It returns where
 // the rest of the line starts and the first rank a prefix carried (-1 for none).
 func scanPrefixes(b []byte) (int, int64) {
+	if len(b) == 0 || !mayOpenPrefix(b[0]) {
+		return 0, -1 // the common case: the line starts with its host name
+	}
 	i, rank := 0, int64(-1)
 	for {
 		end, r := scanPrefix(b, i)
@@ -16,6 +19,10 @@ func scanPrefixes(b []byte) (int, int64) {
 		i = spEnd(b, end)
 	}
 }
+
+// mayOpenPrefix reports whether a prefix can start with c: srun's label (white space or a
+// digit), a bracketed one or Ray's parenthesis.
+func mayOpenPrefix(c byte) bool { return isSp(c) || isDigit(c) || c == '[' || c == '(' }
 
 // scanPrefix reads one prefix at i; it returns its end (-1 for none) and its rank or -1.
 func scanPrefix(b []byte, i int) (int, int64) {
