@@ -52,18 +52,23 @@ func (a *Agg) Add(op string, count, datatype int64) {
 	case DtypeSize(datatype) == 0:
 		a.dropped[DropKey{op, "unknown datatype " + strconv.FormatInt(datatype, 10)}]++
 	default:
-		k := AggKey{op, count, datatype}
-		slot := &a.front[(uint64(count)*0x9e3779b97f4a7c15>>58^uint64(len(op))^uint64(datatype))%uint64(len(a.front))]
-		a.dirty = true
-		if slot.n > 0 && slot.key == k {
-			slot.n++
-			return
-		}
-		if slot.n > 0 {
-			a.groups[slot.key] += slot.n
-		}
-		*slot = aggSlot{k, 1}
+		a.addN(AggKey{op, count, datatype}, 1)
 	}
+}
+
+// addN counts n calls of k, in the front table where k's slot holds k or nothing; otherwise
+// the slot's counts move to the map and k takes the slot.
+func (a *Agg) addN(k AggKey, n int64) {
+	slot := &a.front[(uint64(k.Count)*0x9e3779b97f4a7c15>>58^uint64(len(k.Op))^uint64(k.Datatype))%uint64(len(a.front))]
+	a.dirty = true
+	if slot.n > 0 && slot.key == k {
+		slot.n += n
+		return
+	}
+	if slot.n > 0 {
+		a.groups[slot.key] += slot.n
+	}
+	*slot = aggSlot{k, n}
 }
 
 // flush moves the front table into the map; every reader of groups calls it first.
@@ -80,12 +85,16 @@ func (a *Agg) flush() {
 	a.dirty = false
 }
 
-// Merge adds o's counts to a.
+// Merge adds o's counts to a. They go through a's front table: a step's calls are mostly
+// the same few signatures as the steps before it, so merging a step touches no map.
 func (a *Agg) Merge(o *Agg) {
-	a.flush()
-	o.flush()
+	for i := range o.front {
+		if s := &o.front[i]; s.n > 0 {
+			a.addN(s.key, s.n)
+		}
+	}
 	for k, v := range o.groups {
-		a.groups[k] += v
+		a.addN(k, v)
 	}
 	for k, v := range o.dropped {
 		a.dropped[k] += v
