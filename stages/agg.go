@@ -88,6 +88,16 @@ func (a *Agg) flush() {
 // Merge adds o's counts to a. They go through a's front table: a step's calls are mostly
 // the same few signatures as the steps before it, so merging a step touches no map.
 func (a *Agg) Merge(o *Agg) {
+	if o == a { // ranging over the map it adds to could count an entry twice
+		a.flush()
+		for k := range a.groups {
+			a.groups[k] *= 2
+		}
+		for k := range a.dropped {
+			a.dropped[k] *= 2
+		}
+		return
+	}
 	for i := range o.front {
 		if s := &o.front[i]; s.n > 0 {
 			a.addN(s.key, s.n)

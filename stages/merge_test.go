@@ -246,12 +246,44 @@ func TestAggMergeLeavesArgument(t *testing.T) {
 	a, o := aggOf(randomCalls(rng, 100)), aggOf(randomCalls(rng, 100))
 	rows, drops := o.Rows(), o.DroppedRows()
 	a.Merge(o)
+	once, onceDrops := a.Rows(), a.DroppedRows()
 	a.Merge(a) // merging into itself doubles every count
+	for i := range once {
+		once[i].Calls *= 2
+	}
+	for i := range onceDrops {
+		onceDrops[i].Calls *= 2
+	}
+	if diff := gocmp.Diff(once, a.Rows()); diff != "" {
+		t.Errorf("Merge into itself did not double every count (-want +got):\n%s", diff)
+	}
+	if diff := gocmp.Diff(onceDrops, a.DroppedRows()); diff != "" {
+		t.Errorf("Merge into itself did not double every dropped count (-want +got):\n%s", diff)
+	}
 	if diff := gocmp.Diff(rows, o.Rows()); diff != "" {
 		t.Errorf("Merge changed its argument's Rows:\n%s", diff)
 	}
 	if diff := gocmp.Diff(drops, o.DroppedRows()); diff != "" {
 		t.Errorf("Merge changed its argument's DroppedRows:\n%s", diff)
+	}
+}
+
+// TestAggMergeIntoItself: a.Merge(a) doubles every count, also where a holds more signatures
+// than its front table, so that merging moves entries between the table and the map.
+func TestAggMergeIntoItself(t *testing.T) {
+	a := NewAgg()
+	var calls []rcall
+	for i := range 3000 {
+		c := rcall{op: []string{"AllReduce", "AllGather", "Broadcast"}[i%3], count: int64(1 + i%1000), datatype: int64(i % 10)}
+		for range 1 + i%3 {
+			a.Add(c.op, c.count, c.datatype)
+			calls = append(calls, c, c)
+		}
+	}
+	a.Merge(a)
+	wantRows, _ := bruteRows(calls)
+	if diff := gocmp.Diff(wantRows, a.Rows()); diff != "" {
+		t.Errorf("a.Merge(a) (-doubled +got):\n%s", diff)
 	}
 }
 
