@@ -93,8 +93,10 @@ type StepSummary struct {
 
 // Summary averages the steps' values in step order; a value is averaged over the steps that
 // printed it.
-func (s *Steps) Summary() StepSummary {
-	pts := s.Points()
+func (s *Steps) Summary() StepSummary { return Summarize(s.Points()) }
+
+// Summarize is Summary over points already taken from Points.
+func Summarize(pts []StepPoint) StepSummary {
 	sum := StepSummary{N: len(pts)}
 	for _, p := range pts {
 		if p.HasTime {

@@ -29,10 +29,11 @@ func optional(v float64, ok bool) *float64 {
 }
 
 func stepsValue(s *stages.Steps) stepsJSON {
-	sum := s.Summary()
+	pts := s.Points()
+	sum := stages.Summarize(pts)
 	out := stepsJSON{N: sum.N, AvgTimeS: optional(sum.AvgTimeS, sum.NTime > 0),
-		AvgTFLOPs: optional(sum.AvgTFLOPs, sum.NTFLOPs > 0), Steps: []stepJSON{}}
-	for _, p := range s.Points() {
+		AvgTFLOPs: optional(sum.AvgTFLOPs, sum.NTFLOPs > 0), Steps: make([]stepJSON, 0, len(pts))}
+	for _, p := range pts {
 		out.Steps = append(out.Steps, stepJSON{p.Step, optional(p.TimeS, p.HasTime), optional(p.TFLOPs, p.HasTFLOPs), p.Lines})
 	}
 	return out
