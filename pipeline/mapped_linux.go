@@ -1,4 +1,4 @@
-//go:build unix
+//go:build linux
 
 package pipeline
 
@@ -6,6 +6,9 @@ import (
 	"os"
 	"syscall"
 )
+
+// mapsFiles says whether plain files are mapped (see mapped.go) rather than read with read(2).
+const mapsFiles = true
 
 // mapFile maps the first size bytes of f for reading, or returns nil where it cannot: the
 // file is then read with read(2).
