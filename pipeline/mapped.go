@@ -110,10 +110,24 @@ func catchFault(name string, err *error) {
 		return
 	}
 	if _, ok := r.(interface{ Addr() uintptr }); ok {
-		*err = fmt.Errorf("%s: the file was truncated while it was being read", name)
+		*err = truncated(name)
 		return
 	}
 	panic(r)
+}
+
+func truncated(name string) error {
+	return fmt.Errorf("%s: the file was truncated while it was being read", name)
+}
+
+// outputFault names the file where writing a mapped chunk failed because its pages went
+// away (write(2) says "bad address" where a load would have faulted); other errors are
+// returned as they are.
+func outputFault(name string, err error) error {
+	if err != nil && isFault(err) {
+		return truncated(name)
+	}
+	return err
 }
 
 // faultsPanic makes a fault on a bad address in the calling goroutine a panic that

@@ -3,12 +3,17 @@
 package pipeline
 
 import (
+	"errors"
 	"os"
 	"syscall"
 )
 
 // mapsFiles says whether plain files are mapped (see mapped.go) rather than read with read(2).
 const mapsFiles = true
+
+// isFault reports whether a system call failed on a bad address: a mapped chunk whose pages
+// went away because the file was cut shorter.
+func isFault(err error) bool { return errors.Is(err, syscall.EFAULT) }
 
 // mapFile maps the first size bytes of f for reading, or returns nil where it cannot: the
 // file is then read with read(2).

@@ -92,6 +92,54 @@ func TestTruncatedWhileMapped(t *testing.T) {
 	}
 }
 
+// fileTruncater is a split output that writes to a file, the way `split > out.log` does, and
+// cuts the input short before its first write.
+type fileTruncater struct {
+	recorder
+	path string
+	out  *os.File
+	err  error
+}
+
+func (ft *fileTruncater) Lines(b []byte) error {
+	if ft.err == nil {
+		ft.err = os.Truncate(ft.path, 100)
+	}
+	_, err := ft.out.Write(b)
+	return err
+}
+
+// TestTruncatedWhileMappedWrite: where split writes mapped lines straight to a file and the
+// input is cut short first, write(2) meets the missing pages ("bad address"); the error must
+// still say that the input was truncated. (One chunk holds the whole file, so that the
+// workers are done with it before the write, and only the write can meet the missing pages.)
+func TestTruncatedWhileMappedWrite(t *testing.T) {
+	if !mapsFiles {
+		t.Skip("files are mapped on Linux only")
+	}
+	text := strings.Repeat(coll(1).text+"\n", 40000)
+	name := writeText(t, "shrinks.log", text)
+	for _, jobs := range []int{1, 2} {
+		if err := os.WriteFile(name, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		out, err := os.Create(filepath.Join(t.TempDir(), "out.log"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		ft := &fileTruncater{path: name, out: out}
+		_, err = Run(context.Background(), Input{Name: name},
+			Options{Jobs: jobs, ChunkSize: 64 << 20, Config: stages.Config{Needs: stages.NeedLines}}, ft)
+		out.Close()
+		if ft.err != nil {
+			t.Fatal(ft.err)
+		}
+		if err == nil || err.Error() != name+": the file was truncated while it was being read" {
+			t.Fatalf("jobs=%d: error %v, want one saying %s was truncated", jobs, err, name)
+		}
+	}
+}
+
 func runWith(in Input, opt Options) outcome {
 	rec := &recorder{}
 	res, err := Run(context.Background(), in, opt, rec)

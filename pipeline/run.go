@@ -210,7 +210,7 @@ func merge(ctx context.Context, m *stages.Merger, in <-chan done, release func(d
 			delete(waiting, next)
 			next++
 			if err := m.Add(d.chunk, d.data, out); err != nil {
-				return err
+				return outputFault(m.File, err)
 			}
 			release(d)
 		}
@@ -224,5 +224,5 @@ func merge(ctx context.Context, m *stages.Merger, in <-chan done, release func(d
 	if len(waiting) > 0 {
 		return fmt.Errorf("internal error: chunk %d never arrived (%d chunks after it did)", next, len(waiting))
 	}
-	return m.Finish(out)
+	return outputFault(m.File, m.Finish(out))
 }
