@@ -25,6 +25,9 @@ type Options struct {
 	NoMap bool
 	// dropEvery overrides dropEvery, for tests that hand pages back every chunk.
 	dropEvery int
+	// parsers lends the workers their Parsers; RunAll shares one among its inputs. Nil: the
+	// run makes its own.
+	parsers *parsers
 }
 
 // Result is what one input yielded.
@@ -74,9 +77,13 @@ func Run(ctx context.Context, in Input, opt Options, out stages.Out) (*Result, e
 		}
 		return nil
 	})
+	ps := opt.parsers
+	if ps == nil {
+		ps = &parsers{}
+	}
 	workers, wctx := errgroup.WithContext(ctx)
 	for w := 0; w < jobs; w++ {
-		workers.Go(func() error { return work(wctx, name, &opt.Config, chunks, results, &stats[w]) })
+		workers.Go(func() error { return work(wctx, name, &opt.Config, ps, chunks, results, &stats[w]) })
 	}
 	g.Go(func() error {
 		defer close(results)
@@ -110,11 +117,12 @@ func (o Options) chunkSize() int {
 }
 
 // work parses and analyses chunks until there are no more.
-func work(ctx context.Context, name string, cfg *stages.Config, in <-chan chunk, out chan<- done, st *parser.Stats) (err error) {
-	p, err := parser.NewParser()
+func work(ctx context.Context, name string, cfg *stages.Config, ps *parsers, in <-chan chunk, out chan<- done, st *parser.Stats) (err error) {
+	p, err := ps.get()
 	if err != nil {
 		return err
 	}
+	defer ps.put(p)
 	defer func() { *st = p.Stats }()
 	defer faultsPanic()()
 	defer catchFault(name, &err)

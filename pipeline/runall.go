@@ -12,6 +12,7 @@ import (
 // sharing the workers. Results come back in input order, each with its error; the first error
 // in input order is returned too.
 func RunAll(ctx context.Context, inputs []Input, opt Options, out stages.Out, ordered bool) ([]*Result, error) {
+	opt.parsers = &parsers{}
 	results := make([]*Result, len(inputs))
 	errs := make([]error, len(inputs))
 	if ordered || len(inputs) == 1 {

@@ -1,0 +1,63 @@
+package pipeline
+
+import (
+	"context"
+	"os"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/nccllog/nccllog/internal/gen"
+	"github.com/nccllog/nccllog/stages"
+)
+
+// TestRunAllLikeRun reads a job's per-process files with RunAll, whose workers share their
+// Parsers from one input to the next, ordered and not, with one and two workers: every
+// input's result must be the one a Run of that input alone gives, and its parser Stats must
+// count that input's lines only.
+func TestRunAllLikeRun(t *testing.T) {
+	files, err := gen.WriteFiles(t.TempDir(), gen.Config{Seed: 3, Ranks: 12, RanksPerHost: 4, Steps: 6, Noise: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	inputs := make([]Input, len(files))
+	for i, f := range files {
+		inputs[i] = Input{Name: f}
+	}
+	cfg := stages.Config{Needs: stages.NeedAgg | stages.NeedRanks}
+	for _, jobs := range []int{1, 2} {
+		for _, ordered := range []bool{false, true} {
+			opt := Options{Jobs: jobs, ChunkSize: 4 << 10, Config: cfg}
+			all, err := RunAll(context.Background(), inputs, opt, discard{}, ordered)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i, in := range inputs {
+				alone, err := Run(context.Background(), in, opt, discard{})
+				if err != nil {
+					t.Fatal(err)
+				}
+				got := all[i]
+				if diff := cmp.Diff(alone.Lines, got.Lines); diff != "" {
+					t.Errorf("jobs=%d ordered=%v %s: lines (-alone +RunAll):\n%s", jobs, ordered, in.Name, diff)
+				}
+				if diff := cmp.Diff(alone.Agg.Rows(), got.Agg.Rows()); diff != "" {
+					t.Errorf("jobs=%d ordered=%v %s: aggregation (-alone +RunAll):\n%s", jobs, ordered, in.Name, diff)
+				}
+				if got.Parse.Lines != countLines(mustRead(t, in.Name)) || got.Parse.Disagree != 0 {
+					t.Errorf("jobs=%d ordered=%v %s: parser stats %+v, want the file's %d lines and no disagreement",
+						jobs, ordered, in.Name, got.Parse, countLines(mustRead(t, in.Name)))
+				}
+			}
+		}
+	}
+}
+
+func mustRead(t *testing.T, name string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
