@@ -63,8 +63,9 @@ const (
 )
 
 // MarkersOnly reports whether the run needs nothing of a line but its bytes, unless it is a
-// step marker: then lines that cannot be markers need not be read.
-func (n Needs) MarkersOnly() bool { return n == NeedLines }
+// step marker: then lines that cannot be markers need not be read. (steps needs nothing but
+// the markers; split the selected lines' bytes.)
+func (n Needs) MarkersOnly() bool { return n == NeedLines || n == 0 }
 
 // Config is what the splitter and stages need to know about a run.
 type Config struct {
