@@ -3,6 +3,7 @@ package pipeline
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/nccllog/nccllog/internal/gen"
 	"github.com/nccllog/nccllog/parser"
 	"github.com/nccllog/nccllog/stages"
 )
@@ -90,6 +92,13 @@ func FuzzChunking(f *testing.F) {
 	}
 	f.Add([]byte("a\r\nb\n\nc"), uint16(1))
 	f.Add([]byte{0, '\n', 0xff, 0xfe, '\n'}, uint16(3))
+	// Generated logs with a progress line at every step's end, for the selected-steps check.
+	for i, progress := range []string{"nemo", "megatron", "torchtitan"} {
+		var b bytes.Buffer
+		if _, err := gen.Write(&b, gen.Config{Seed: int64(i), Ranks: 2, Steps: 9, Progress: progress}); err == nil {
+			f.Add(b.Bytes(), uint16(300+i<<9|i<<12|i<<14))
+		}
+	}
 	f.Fuzz(func(t *testing.T, data []byte, cut uint16) {
 		if compressed(data) {
 			return // FuzzLineSplitter holds compressed inputs to their own property
@@ -113,14 +122,51 @@ func FuzzChunking(f *testing.F) {
 		if diff := cmp.Diff(whole.res.Agg.Rows(), small.res.Agg.Rows()); diff != "" {
 			t.Fatalf("aggregation depends on chunking:\n%s", diff)
 		}
+		checkSelectedOnly(t, p, data, cut)
 	})
 }
 
-var fuzzParser = sync.OnceValues(parser.NewParser)
+// checkSelectedOnly: where only the selected steps' lines are read (stats, hist, agg, report
+// and calls with --steps), the analyses are those of reading every line. The step range
+// (from 0-7, up to 3 more) and the boundary come from cut's bits above the chunk size.
+func checkSelectedOnly(t *testing.T, p *parser.Parser, data []byte, cut uint16) {
+	t.Helper()
+	from := int64(cut >> 9 & 7)
+	sel := stages.Config{Steps: &stages.StepRange{From: from, To: from + int64(cut>>12&3)},
+		Boundary: stages.Boundary(cut >> 14 & 1), Needs: stages.NeedAgg}
+	full := sel
+	full.Needs |= stages.NeedClasses
+	if !sel.ReadsSelectedOnly() || full.ReadsSelectedOnly() {
+		t.Fatal("ReadsSelectedOnly: want true without NeedClasses and false with it")
+	}
+	part := chunkBytes(t, p, data, 1+int(cut%512), &sel)
+	all := chunkBytes(t, p, data, len(data)+1, &full)
+	what := fmt.Sprintf("steps %d-%d, boundary %v, chunks of %d bytes", sel.Steps.From, sel.Steps.To, sel.Boundary, 1+cut%512)
+	if part.res.Lines.Total != all.res.Lines.Total {
+		t.Fatalf("%s: %d lines counted reading the selected steps, %d reading all", what, part.res.Lines.Total, all.res.Lines.Total)
+	}
+	if diff := cmp.Diff(all.res.Agg.Rows(), part.res.Agg.Rows()); diff != "" {
+		t.Fatalf("%s: aggregation (-all lines +selected steps):\n%s", what, diff)
+	}
+	if diff := cmp.Diff(all.res.Steps.Points(), part.res.Steps.Points()); diff != "" {
+		t.Fatalf("%s: steps (-all lines +selected steps):\n%s", what, diff)
+	}
+}
+
+// fuzzParser and fuzzMarkers are the parsers every run of the fuzz targets shares (the
+// second looks ahead for step markers where only the selected steps are read).
+var (
+	fuzzParser  = sync.OnceValues(parser.NewParser)
+	fuzzMarkers = sync.OnceValues(parser.NewParser)
+)
 
 // chunkBytes reads data in chunks of size bytes through readChunks, analyse and a Merger.
 func chunkBytes(t *testing.T, p *parser.Parser, data []byte, size int, cfg *stages.Config) fuzzOutcome {
 	t.Helper()
+	markers, err := fuzzMarkers()
+	if err != nil {
+		t.Fatal(err)
+	}
 	src, err := open(Input{Name: "-", Stdin: bytes.NewReader(data)})
 	if err != nil {
 		t.Fatal(err)
@@ -132,7 +178,7 @@ func chunkBytes(t *testing.T, p *parser.Parser, data []byte, size int, cfg *stag
 	m := stages.NewMerger(cfg, "-")
 	rec := &splitRecorder{}
 	for ch := range chunks {
-		if err := m.Add(analyse(p, cfg, ch.data), ch.data, rec); err != nil {
+		if err := m.Add(analyse(p, markers, cfg, ch.data), ch.data, rec); err != nil {
 			t.Fatal(err)
 		}
 		pool.put(ch.buf)
@@ -143,7 +189,7 @@ func chunkBytes(t *testing.T, p *parser.Parser, data []byte, size int, cfg *stag
 	if err := m.Finish(rec); err != nil {
 		t.Fatal(err)
 	}
-	return fuzzOutcome{&Result{Lines: m.Lines, Agg: m.Agg}, rec.b}
+	return fuzzOutcome{&Result{Lines: m.Lines, Agg: m.Agg, Steps: m.Steps}, rec.b}
 }
 
 // compressed reports whether data starts with the gzip or zstd magic bytes.

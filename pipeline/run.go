@@ -123,11 +123,18 @@ func work(ctx context.Context, name string, cfg *stages.Config, ps *parsers, in 
 		return err
 	}
 	defer ps.put(p)
+	var markers *parser.Parser
+	if cfg.ReadsSelectedOnly() {
+		if markers, err = ps.get(); err != nil {
+			return err
+		}
+		defer ps.put(markers)
+	}
 	defer func() { *st = p.Stats }()
 	defer faultsPanic()()
 	defer catchFault(name, &err)
 	for ch := range in {
-		c := analyse(p, cfg, ch.data)
+		c := analyse(p, markers, cfg, ch.data)
 		select {
 		case out <- done{seq: ch.seq, data: ch.data, buf: ch.buf, chunk: c}:
 		case <-ctx.Done():
@@ -137,8 +144,9 @@ func work(ctx context.Context, name string, cfg *stages.Config, ps *parsers, in 
 	return nil
 }
 
-// analyse runs the stages over one chunk's lines.
-func analyse(p *parser.Parser, cfg *stages.Config, data []byte) *stages.Chunk {
+// analyse runs the stages over one chunk's lines. markers is a second parser, needed where
+// cfg.ReadsSelectedOnly (nil otherwise).
+func analyse(p, markers *parser.Parser, cfg *stages.Config, data []byte) *stages.Chunk {
 	var l parser.Line
 	parse := func(c *stages.Chunk, data []byte, base int) {
 		eachLine(data, func(line []byte, off, end int) {
@@ -147,9 +155,12 @@ func analyse(p *parser.Parser, cfg *stages.Config, data []byte) *stages.Chunk {
 		})
 	}
 	c := stages.NewChunk(cfg)
-	if cfg.Needs.MarkersOnly() {
+	switch {
+	case cfg.Needs.MarkersOnly():
 		markersOnly(c, data, parse)
-	} else {
+	case cfg.ReadsSelectedOnly():
+		selectedOnly(c, cfg, data, markers, parse)
+	default:
 		parse(c, data, 0)
 	}
 	c.Finish()

@@ -90,7 +90,7 @@ func (c *Chunk) closePiece(step int64) {
 	case step < 0:
 		c.Open, c.cur = c.cur, newPiece(c.cfg.Needs)
 		return
-	case c.cfg.selects(step):
+	case c.cfg.Selects(step):
 		c.cur.setStep(step)
 		c.Sel.merge(c.cur)
 	default:

@@ -74,7 +74,14 @@ type Config struct {
 	Needs    Needs
 }
 
-// selects reports whether the lines of step (-1: no step) are selected.
-func (c *Config) selects(step int64) bool {
+// ReadsSelectedOnly reports whether the lines of steps outside the selection need not be
+// read: the run selects steps and wants only the analyses of the selected lines (not every
+// line classed, nor the ranks' call order, which counts every call).
+func (c *Config) ReadsSelectedOnly() bool {
+	return c.Steps != nil && c.Needs&^(NeedAgg|NeedCalls) == 0 && !c.Needs.MarkersOnly()
+}
+
+// Selects reports whether the lines of step (-1: no step) are selected.
+func (c *Config) Selects(step int64) bool {
 	return c.Steps == nil || step >= 0 && c.Steps.Has(step)
 }

@@ -139,7 +139,7 @@ func feedChunks(lines [][]byte, reads []*parser.Line, cfg *Config, n int) *fuzzO
 func expectSplit(lines [][]byte, reads []*parser.Line, labels []int64, cfg *Config) *fuzzOut {
 	out := &fuzzOut{}
 	for i, line := range lines {
-		if !cfg.selects(labels[i]) {
+		if !cfg.Selects(labels[i]) {
 			continue
 		}
 		out.split = append(append(out.split, line...), '\n')

@@ -65,7 +65,7 @@ func (m *Merger) addLines(l *Lines) {
 func (m *Merger) addStart(c *Chunk, data []byte, base int64, out Out) error {
 	if c.Open != nil {
 		c.Open.setStep(m.carry)
-		if !m.cfg.selects(m.carry) {
+		if !m.cfg.Selects(m.carry) {
 			m.fold(c.Open.events, base)
 		} else if err := m.emit(c.Open, data, base, out); err != nil {
 			return err
@@ -133,7 +133,7 @@ func (m *Merger) settlePending(step int64, out Out) error {
 			m.pending.events[i].Step = step
 		}
 	}
-	if !m.cfg.selects(step) {
+	if !m.cfg.Selects(step) {
 		m.dropPending()
 		return nil
 	}
@@ -143,7 +143,7 @@ func (m *Merger) settlePending(step int64, out Out) error {
 // Finish settles what is still held: lines after the last marker belong to no step.
 func (m *Merger) Finish(out Out) error {
 	if m.cfg.Boundary == BoundaryEnd {
-		if !m.cfg.selects(-1) {
+		if !m.cfg.Selects(-1) {
 			m.dropPending()
 			return nil
 		}

@@ -95,7 +95,7 @@ func (r *Ranks) call(p *proc, file string, e *RankEvent) {
 	}
 	s := Sig{Op: c.Op, Count: c.Count, Datatype: c.Datatype, RedOp: c.RedOp, Root: c.Root}
 	var sid uint32
-	if r.cfg.selects(e.Step) {
+	if r.cfg.Selects(e.Step) {
 		sid = r.sigs.id(s.compared())
 		b.m.addVolume(s, max(c.NRanks, b.g.NRanks), e.Step)
 	}

@@ -17,6 +17,8 @@ func TestCommandGolden(t *testing.T) {
 	cases := [][]string{
 		{"report"},
 		{"report", "--format", "json"},
+		{"report", "--steps", "5-6"}, {"report", "--steps", "5-6", "--strict"},
+		{"stats", "--steps", "5-6", "--boundary", "start"},
 		{"stats"}, {"stats", "--format", "csv"}, {"stats", "--format", "json"},
 		{"hist"}, {"hist", "--format", "csv"}, {"hist", "--format", "json"},
 		{"agg"}, {"agg", "--format", "csv"}, {"agg", "--steps", "10-12"},

@@ -41,7 +41,10 @@ Steps: training frameworks print a progress line per step (NeMo "Training epoch 
 step ends, so by default (--boundary end) step N is every line after the progress line of
 step N-1 up to and including that of step N. --boundary start makes step N begin at its own
 progress line and run up to the next one, which is what the old AWK chain did. Lines that no
-progress line bounds belong to no step and are left out when --steps is given.
+progress line bounds belong to no step and are left out when --steps is given. With --steps,
+report, stats, hist, agg and calls read only the lines of the selected steps and the progress
+lines, and count the others as unread (report lists them); --strict reads and classes every
+line. steps and split read only the progress lines.
 
 Input: plain text, gzip or zstd (told by the first bytes, not the name); any launcher or
 timestamp prefixes (srun -l, mpirun --tag-output, torchrun, Ray, collectors). No line-length

@@ -7,7 +7,7 @@ import (
 
 // linesValue is the accounting of every line of an input, for JSON.
 func linesValue(l *stages.Lines) map[string]any {
-	m := map[string]any{"total": l.Total, "spliced": l.Spliced}
+	m := map[string]any{"total": l.Total, "spliced": l.Spliced, "unread": l.Unread}
 	for k := 0; k < parser.NumKinds; k++ {
 		m[parser.Kind(k).String()] = l.ByKind[k]
 	}
@@ -80,6 +80,9 @@ func printLineClasses(w *output, l *stages.Lines) {
 		if n := l.ByKind[k]; n > 0 || k == parser.KindMalformed {
 			t.row("  "+k.String(), count(n))
 		}
+	}
+	if l.Unread > 0 {
+		t.row("  unread (outside --steps)", count(l.Unread))
 	}
 	if l.Spliced > 0 {
 		t.row("  (spliced)", count(l.Spliced))
