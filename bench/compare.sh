@@ -15,6 +15,8 @@
 #      bench/awk/chain.sh LOG                  (all passes of the AWK chain)
 #      nccllog report [--jobs N] LOG           (stdout kept in the temp dir)
 #      nccllog split --steps 45-50 [--jobs N] LOG > /dev/null
+#      nccllog report --steps 45-50 --boundary start [--jobs N] LOG
+#                                              (the chain's question: its cut, then its analyses)
 #    each under /usr/bin/time -f %M for the peak RSS;
 # 5. prints a plain-text table (median wall time, MB/s, ratios, peak RSS) and the machine.
 #
@@ -181,6 +183,7 @@ names=(
 	"AWK chain ($awk_name, 6 passes)"
 	"nccllog report${jobs:+ --jobs $jobs} LOG"
 	"nccllog split --steps 45-50${jobs:+ --jobs $jobs} LOG"
+	"nccllog report --steps 45-50 --boundary start${jobs:+ --jobs $jobs} LOG"
 )
 
 now() {
@@ -199,6 +202,7 @@ run_cmd() {
 	1) out=/dev/null; set -- env AWK="$awk_bin" "$chain" -o "$tmp/chain" "$log" ;;
 	2) out="$tmp/report.out"; set -- "$nccllog_bin" report "${jobs_flag[@]}" "$log" ;;
 	3) out=/dev/null; set -- "$nccllog_bin" split --steps 45-50 "${jobs_flag[@]}" "$log" ;;
+	4) out="$tmp/report-steps.out"; set -- "$nccllog_bin" report --steps 45-50 --boundary start "${jobs_flag[@]}" "$log" ;;
 	esac
 	t0="$(now)"
 	"$TIME" -f %M -o "$tmp/rss" "$@" > "$out" 2> "$tmp/stderr" || rc=$?
@@ -214,7 +218,7 @@ run_cmd() {
 : > "$tmp/times"
 for ((r = 1; r <= runs; r++)); do
 	echo "run $r/$runs" >&2
-	for i in 0 1 2 3; do
+	for i in 0 1 2 3 4; do
 		run_cmd "$i"
 	done
 done
@@ -246,9 +250,9 @@ sep == 0 { name[nn++] = $0; next }
 END {
 	for (i = 0; i < nn; i++) med[i] = median(i)
 	printf "log: %s (%d bytes, %d lines); median wall time of %d interleaved runs, page cache warm\n\n", size, bytes, lines, runs
-	printf "%-44s %10s %9s %9s %8s %13s\n", "command", "median s", "MB/s", "x wc -l", "x AWK", "peak RSS MiB"
+	printf "%-52s %10s %9s %9s %8s %13s\n", "command", "median s", "MB/s", "x wc -l", "x AWK", "peak RSS MiB"
 	for (i = 0; i < nn; i++)
-		printf "%-44s %10.3f %9.1f %9.3f %8.2f %13.1f\n", name[i], med[i], \
+		printf "%-52s %10.3f %9.1f %9.3f %8.2f %13.1f\n", name[i], med[i], \
 			(med[i] > 0 ? bytes / 1e6 / med[i] : 0), \
 			(med[i] > 0 ? med[0] / med[i] : 0), (med[i] > 0 ? med[1] / med[i] : 0), rss[i] / 1024
 	printf "\nMB/s = log bytes / 10^6 / median s (the AWK chain reads the log twice and the cut once more).\n"
