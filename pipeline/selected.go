@@ -11,47 +11,62 @@ import (
 // the lines of other steps unread wherever the chunk itself tells their step: a step's lines
 // end at its marker (BoundaryEnd) or start at it (BoundaryStart), so only the lines after the
 // chunk's last marker, or before its first, wait for the merger to settle their step; those
-// are parsed. markers is a second parser that looks ahead for the next marker, so that p
-// reads every line it is given once.
+// are parsed. markers is a second parser that looks ahead for the next marker, so that the
+// parser behind parse reads each line it is given once.
 func selectedOnly(c *stages.Chunk, cfg *stages.Config, data []byte, markers *parser.Parser, parse func(*stages.Chunk, []byte, int)) {
-	next := markerFinder(data, markers)
-	unread := func(from, to int) {
-		if to > from {
-			c.AddUnread(lineCount(data[from:to]), int64(from), int64(to))
-		}
-	}
-	m, e, step := next(0)
+	s := selection{c: c, cfg: cfg, data: data, next: markerFinder(data, markers), parse: parse}
 	if cfg.Boundary == stages.BoundaryEnd {
-		off := 0
-		for ; m >= 0; m, e, step = next(e) {
-			if cfg.Selects(step) {
-				parse(c, data[off:e], off)
-			} else {
-				unread(off, m)
-				parse(c, data[m:e], m)
-			}
-			off = e
-		}
-		parse(c, data[off:], off) // ends at a marker in a later chunk
-		return
+		s.byEnd()
+	} else {
+		s.byStart()
 	}
+}
+
+// selection is one chunk being read by selectedOnly.
+type selection struct {
+	c     *stages.Chunk
+	cfg   *stages.Config
+	data  []byte
+	next  func(off int) (start, end int, step int64)
+	parse func(*stages.Chunk, []byte, int)
+}
+
+// read parses data[from:to], or counts its lines unread where its step is not selected.
+func (s *selection) read(from, to int, step int64) {
+	switch {
+	case to <= from:
+	case s.cfg.Selects(step):
+		s.parse(s.c, s.data[from:to], from)
+	default:
+		s.c.AddUnread(lineCount(s.data[from:to]), int64(from), int64(to))
+	}
+}
+
+// byEnd: the lines up to a marker are its step's; those after the last one are not known.
+func (s *selection) byEnd() {
+	off := 0
+	for m, e, step := s.next(0); m >= 0; m, e, step = s.next(e) {
+		s.read(off, m, step)
+		s.parse(s.c, s.data[m:e], m)
+		off = e
+	}
+	s.parse(s.c, s.data[off:], off) // they end at a marker in a later chunk
+}
+
+// byStart: the lines after a marker are its step's; those before the first one are not known.
+func (s *selection) byStart() {
+	m, e, step := s.next(0)
 	if m < 0 {
-		parse(c, data, 0) // no marker: the step of these lines is settled by the merger
-		return
+		m = len(s.data)
 	}
-	parse(c, data[:m], 0) // starts at a marker in an earlier chunk
-	for m >= 0 {
-		nm, ne, nstep := next(e)
-		end := nm
+	s.parse(s.c, s.data[:m], 0) // they start at a marker in an earlier chunk
+	for m < len(s.data) {
+		nm, ne, nstep := s.next(e)
 		if nm < 0 {
-			end = len(data)
+			nm = len(s.data)
 		}
-		if cfg.Selects(step) {
-			parse(c, data[m:end], m)
-		} else {
-			parse(c, data[m:e], m)
-			unread(e, end)
-		}
+		s.parse(s.c, s.data[m:e], m)
+		s.read(e, nm, step)
 		m, e, step = nm, ne, nstep
 	}
 }
