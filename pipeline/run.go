@@ -122,14 +122,22 @@ func work(ctx context.Context, name string, cfg *stages.Config, ps *parsers, in 
 	if err != nil {
 		return err
 	}
-	defer ps.put(p)
 	var markers *parser.Parser
 	if cfg.ReadsSelectedOnly() {
 		if markers, err = ps.get(); err != nil {
 			return err
 		}
-		defer ps.put(markers)
 	}
+	// A parser goes back only after a clean run: one stopped by a fault on a mapped file
+	// may hold half of what it was keeping from a line.
+	defer func() {
+		if err == nil {
+			ps.put(p)
+			if markers != nil {
+				ps.put(markers)
+			}
+		}
+	}()
 	defer func() { *st = p.Stats }()
 	defer faultsPanic()()
 	defer catchFault(name, &err)
