@@ -28,11 +28,9 @@ func readChunks(ctx context.Context, src *source, name string, size int, pool *b
 		if err != nil {
 			return err
 		}
-		data := append((*buf)[:0], carry...)
-		data, err = fill(src.r, data, len(carry)+size)
-		cut := len(data)
-		if err == nil {
-			cut = cutAfterNewline(data)
+		data, cut, err := readChunk(ctx, src.r, append((*buf)[:0], carry...), size)
+		if ctx.Err() != nil {
+			return ctx.Err()
 		}
 		carry = append(carry[:0], data[cut:]...)
 		*buf = data
@@ -51,6 +49,27 @@ func readChunks(ctx context.Context, src *source, name string, size int, pool *b
 		}
 		if err != nil {
 			return readError(name, src, err)
+		}
+	}
+}
+
+// readChunk reads size more bytes after data (the carry of the chunk before, which holds no
+// newline) and returns them with the end of their last whole line, reading on by size bytes
+// at a time while there is none: a line longer than a chunk is read into one buffer, and
+// only the bytes just read are searched for a newline, so its cost grows with its length and
+// not with its square. At the end of the input (err non-nil) cut is len(data). It stops,
+// with ctx's error, when ctx is done.
+func readChunk(ctx context.Context, r io.Reader, data []byte, size int) (_ []byte, cut int, err error) {
+	for from := len(data); ; from = len(data) {
+		if err := ctx.Err(); err != nil {
+			return data, 0, err
+		}
+		data, err = fill(r, data, len(data)+size)
+		if err != nil {
+			return data, len(data), err
+		}
+		if cut = cutAfterNewline(data[from:]); cut > 0 {
+			return data, from + cut, nil
 		}
 	}
 }
@@ -82,6 +101,7 @@ type bufPool struct {
 	free chan *[]byte
 	size int
 	left int // buffers not yet made: a small input never needs them all
+	gets int // buffers handed out, for tests
 }
 
 func newBufPool(n, size int) *bufPool {
@@ -90,6 +110,7 @@ func newBufPool(n, size int) *bufPool {
 
 // get is called by the reader only.
 func (p *bufPool) get(ctx context.Context) (*[]byte, error) {
+	p.gets++
 	select {
 	case b := <-p.free:
 		return b, nil
