@@ -6,6 +6,16 @@ import "bytes"
 // (NeMo, Megatron-LM) or "step" (torchtitan).
 var progressWords = [...][]byte{[]byte("iteration"), []byte("step")}
 
+// mayBeProgress reports whether b holds one of progressWords.
+func mayBeProgress(b []byte) bool {
+	for _, w := range progressWords {
+		if bytes.Contains(b, w) {
+			return true
+		}
+	}
+	return false
+}
+
 // ProgressFinder finds, one after another, the lines of data that may be progress lines, so
 // that a caller that needs only the step markers (split) can pass over the rest unread. Each
 // word is searched for again only once the caller is past its last match: the whole data is

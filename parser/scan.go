@@ -10,7 +10,6 @@ import (
 // grammar decides. It is not safe for concurrent use (it interns host and op names).
 type scanner struct {
 	names  map[string]string
-	line   []byte        // the line being read
 	recent [8]recentName // names interned lately, tried before the map
 	next   int
 	ops    [16]recentName // op names of recent collective lines, by their first eight bytes
@@ -104,7 +103,6 @@ type recentName struct {
 // shape of the line: lines of one shape are read by the same path through the scanner.
 func (s *scanner) scan(line []byte, l *Line) (shape uint64, ok bool) {
 	b := trimCR(line)
-	s.line = b
 	start, rank := scanPrefixes(b)
 	*l = Line{Rank: rank}
 	h := newShape(b[:start])
@@ -166,7 +164,7 @@ func (s *scanner) scanBare(b []byte, start int, l *Line, h shape) (uint64, bool)
 	if bytes.HasPrefix(rest, []byte("RCCL")) {
 		return 0, false
 	}
-	if bytes.Contains(rest, []byte("iteration")) || bytes.Contains(rest, []byte("step")) {
+	if mayBeProgress(rest) {
 		found, ok := scanProgress(b, start, l.Rank, l)
 		if !ok {
 			return 0, false

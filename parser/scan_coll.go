@@ -11,7 +11,7 @@ func (s *scanner) scanCollective(msg []byte, op recentName, l *Line, h shape) (u
 	r := fieldReader{b: msg, i: len(op.name) + len(": opCount ")}
 	c.OpCount = r.hex()
 	r.fail(r.i < len(r.b) && r.b[r.i] != ' ')
-	if end, ok := buffersAndCount(msg, r.i, c); ok && !r.bad {
+	if end, ok := buffersAndCount(msg, r.i, c); !r.bad && ok {
 		r.i = end
 	} else {
 		c.SendBuff = r.ptrAfter(&kSendbuff)
@@ -157,23 +157,22 @@ func buffersAndCount(b []byte, i int, c *Collective) (end int, ok bool) {
 	if !ok || !kCount.at(b, i) {
 		return 0, false
 	}
-	i0 := i + kCount.n
-	i, count := unsignedAt(b, i0)
-	if i == i0 || i-i0 > 18 || !kDatatype.at(b, i) {
+	i, count, ok := digitsAt(b, i+kCount.n)
+	if !ok || !kDatatype.at(b, i) {
 		return 0, false
 	}
-	i0 = i + kDatatype.n
-	i, dtype := unsignedAt(b, i0)
-	if i == i0 || i-i0 > 18 {
+	i, dtype, ok := digitsAt(b, i+kDatatype.n)
+	if !ok {
 		return 0, false
 	}
 	c.SendBuff, c.RecvBuff, c.Count, c.Datatype = send, recv, count, dtype
 	return i, true
 }
 
-// unsignedAt reads the decimal digits at b[i:]; it returns where they end and their value.
-func unsignedAt(b []byte, i int) (int, int64) {
-	v := int64(0)
+// digitsAt reads the decimal digits at b[i:]: where they end, their value, and whether there
+// are 1 to 18 of them (what an int64 field holds).
+func digitsAt(b []byte, i int) (int, int64, bool) {
+	i0, v := i, int64(0)
 	for ; i < len(b); i++ {
 		d := b[i] - '0'
 		if d > 9 {
@@ -181,17 +180,14 @@ func unsignedAt(b []byte, i int) (int, int64) {
 		}
 		v = v*10 + int64(d)
 	}
-	return i, v
+	return i, v, i > i0 && i-i0 <= 18
 }
 
 // expectKey is expect(k.s), by two masked loads where sixteen bytes are left on the line.
 func (r *fieldReader) expectKey(k *key) bool {
-	if i := r.i; i+16 <= len(r.b) {
-		w := r.b[i : i+16 : i+16]
-		if binary.LittleEndian.Uint64(w)&k.m0 == k.w0 && binary.LittleEndian.Uint64(w[8:])&k.m1 == k.w1 && !r.bad {
-			r.i = i + k.n
-			return true
-		}
+	if !r.bad && k.at(r.b, r.i) {
+		r.i += k.n
+		return true
 	}
 	return r.expect(k.s)
 }
@@ -238,22 +234,13 @@ func (r *fieldReader) decAfter(k *key) int64 {
 	if !r.expectKey(k) {
 		return 0
 	}
-	b, i := r.b, r.i
-	neg := i < len(b) && b[i] == '-'
+	i := r.i
+	neg := i < len(r.b) && r.b[i] == '-'
 	if neg {
 		i++
 	}
-	i0, v := i, int64(0)
-	for ; i < len(b); i++ {
-		c := b[i] - '0'
-		if c > 9 {
-			break
-		}
-		v = v*10 + int64(c)
-	}
-	if i == i0 || i-i0 > 18 {
-		r.bad = true
-	}
+	i, v, ok := digitsAt(r.b, i)
+	r.fail(!ok)
 	r.i = i
 	if neg {
 		v = -v
