@@ -138,7 +138,12 @@ func work(ctx context.Context, name string, cfg *stages.Config, ps *parsers, in 
 			}
 		}
 	}()
-	defer func() { *st = p.Stats }()
+	defer func() {
+		*st = p.Stats
+		if markers != nil {
+			st.Merge(markers.Stats) // the step markers it read are not read again
+		}
+	}()
 	defer faultsPanic()()
 	defer catchFault(name, &err)
 	for ch := range in {
@@ -188,13 +193,19 @@ func markersOnly(c *stages.Chunk, data []byte, parse func(*stages.Chunk, []byte,
 			off = next
 			continue
 		}
-		end := bytes.IndexByte(data[off:], '\n') + 1
-		if end == 0 {
-			end = len(data) - off
-		}
-		parse(c, data[off:off+end], off)
-		off += end
+		end := lineEnd(data, off)
+		parse(c, data[off:end], off)
+		off = end
 	}
+}
+
+// lineEnd returns where the line that starts at off ends: after its newline, or at the end of
+// data.
+func lineEnd(data []byte, off int) int {
+	if i := bytes.IndexByte(data[off:], '\n'); i >= 0 {
+		return off + i + 1
+	}
+	return len(data)
 }
 
 // lineCount counts the lines of data, a last line without a newline included.

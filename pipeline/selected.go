@@ -11,8 +11,8 @@ import (
 // the lines of other steps unread wherever the chunk itself tells their step: a step's lines
 // end at its marker (BoundaryEnd) or start at it (BoundaryStart), so only the lines after the
 // chunk's last marker, or before its first, wait for the merger to settle their step; those
-// are parsed. markers is a second parser that looks ahead for the next marker, so that the
-// parser behind parse reads each line it is given once.
+// are parsed. markers is a second parser that looks ahead for the next marker; the markers
+// it finds go to the chunk as it read them.
 func selectedOnly(c *stages.Chunk, cfg *stages.Config, data []byte, markers *parser.Parser, parse func(*stages.Chunk, []byte, int)) {
 	s := selection{c: c, cfg: cfg, data: data, next: markerFinder(data, markers), parse: parse}
 	if cfg.Boundary == stages.BoundaryEnd {
@@ -27,8 +27,19 @@ type selection struct {
 	c     *stages.Chunk
 	cfg   *stages.Config
 	data  []byte
-	next  func(off int) (start, end int, step int64)
+	next  func(off int) (mark, bool)
 	parse func(*stages.Chunk, []byte, int)
+}
+
+// mark is a step marker: its line, from start to end (after its newline), and how it read.
+type mark struct {
+	start, end int
+	line       parser.Line
+}
+
+// add gives the chunk a marker as the look-ahead read it.
+func (s *selection) add(m *mark) {
+	s.c.Add(bytes.TrimSuffix(s.data[m.start:m.end], []byte{'\n'}), int64(m.start), int64(m.end), &m.line)
 }
 
 // read parses data[from:to], or counts its lines unread where its step is not selected.
@@ -45,54 +56,52 @@ func (s *selection) read(from, to int, step int64) {
 // byEnd: the lines up to a marker are its step's; those after the last one are not known.
 func (s *selection) byEnd() {
 	off := 0
-	for m, e, step := s.next(0); m >= 0; m, e, step = s.next(e) {
-		s.read(off, m, step)
-		s.parse(s.c, s.data[m:e], m)
-		off = e
+	for m, ok := s.next(0); ok; m, ok = s.next(off) {
+		s.read(off, m.start, m.line.Prog.Step)
+		s.add(&m)
+		off = m.end
 	}
 	s.parse(s.c, s.data[off:], off) // they end at a marker in a later chunk
 }
 
 // byStart: the lines after a marker are its step's; those before the first one are not known.
 func (s *selection) byStart() {
-	m, e, step := s.next(0)
-	if m < 0 {
-		m = len(s.data)
+	m, ok := s.next(0)
+	if !ok {
+		s.parse(s.c, s.data, 0) // no marker: the merger settles these lines' step
+		return
 	}
-	s.parse(s.c, s.data[:m], 0) // they start at a marker in an earlier chunk
-	for m < len(s.data) {
-		nm, ne, nstep := s.next(e)
-		if nm < 0 {
-			nm = len(s.data)
+	s.parse(s.c, s.data[:m.start], 0) // they start at a marker in an earlier chunk
+	for ok {
+		nm, nok := s.next(m.end)
+		to := len(s.data)
+		if nok {
+			to = nm.start
 		}
-		s.parse(s.c, s.data[m:e], m)
-		s.read(e, nm, step)
-		m, e, step = nm, ne, nstep
+		s.add(&m)
+		s.read(m.end, to, m.line.Prog.Step)
+		m, ok = nm, nok
 	}
 }
 
 // markerFinder returns a function that finds the first step marker starting at or after off
-// (a line start): its start, the end of its line (after the newline) and its step; start -1
-// where there is none. Only lines that may be markers are read, with markers.
-func markerFinder(data []byte, markers *parser.Parser) func(off int) (start, end int, step int64) {
+// (a line start); ok is false where there is none. Only lines that may be markers are read,
+// with markers.
+func markerFinder(data []byte, markers *parser.Parser) func(off int) (mark, bool) {
 	find := parser.NewProgressFinder(data)
-	var l parser.Line
-	return func(off int) (int, int, int64) {
+	return func(off int) (mark, bool) {
+		var m mark
 		for off < len(data) {
-			m := find.Next(off)
-			if m < 0 {
-				return -1, 0, 0
+			if m.start = find.Next(off); m.start < 0 {
+				return m, false
 			}
-			e := len(data)
-			if i := bytes.IndexByte(data[m:], '\n'); i >= 0 {
-				e = m + i + 1
+			m.end = lineEnd(data, m.start)
+			markers.Parse(bytes.TrimSuffix(data[m.start:m.end], []byte{'\n'}), &m.line)
+			if m.line.Kind == parser.KindProgress {
+				return m, true
 			}
-			markers.Parse(bytes.TrimSuffix(data[m:e], []byte{'\n'}), &l)
-			if l.Kind == parser.KindProgress {
-				return m, e, l.Prog.Step
-			}
-			off = e
+			off = m.end
 		}
-		return -1, 0, 0
+		return m, false
 	}
 }
