@@ -49,11 +49,13 @@ func TestMappedLikeRead(t *testing.T) {
 	}
 }
 
-// truncater cuts its file short when the first lines come out: later chunks, mapped but
-// past the file's new end, fault when read.
+// truncater cuts its file short when the first lines come out, then records them or, given
+// out, writes them there as split > out.log does. Chunks mapped past the file's new end
+// fault when read, and write(2) says "bad address" when handed them.
 type truncater struct {
 	recorder
 	path string
+	out  *os.File
 	done bool
 	err  error
 }
@@ -62,80 +64,57 @@ func (tr *truncater) Lines(b []byte) error {
 	if !tr.done {
 		tr.done, tr.err = true, os.Truncate(tr.path, 100)
 	}
+	if tr.out != nil {
+		_, err := tr.out.Write(b)
+		return err
+	}
 	return tr.recorder.Lines(b)
 }
 
 // TestTruncatedWhileMapped: a file cut short while mapped is an error that names it, not a
-// crash.
+// crash or the system's "bad address", whether the workers meet the missing pages or split's
+// write does. (For the write, one chunk holds the whole file, so that the workers are done
+// with it before the write, and only the write can meet the missing pages.)
 func TestTruncatedWhileMapped(t *testing.T) {
 	if !mapsFiles {
 		t.Skip("files are mapped on Linux only")
 	}
-	text := strings.Repeat(coll(1).text+"\n", 40000)
-	name := writeText(t, "shrinks.log", text)
-	for _, jobs := range []int{1, 2} {
-		tr := &truncater{path: name}
-		if err := os.WriteFile(name, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		_, err := Run(context.Background(), Input{Name: name},
-			Options{Jobs: jobs, ChunkSize: 64 << 10, Config: stages.Config{Needs: stages.NeedLines | stages.NeedAgg}}, tr)
-		if tr.err != nil {
-			t.Fatal(tr.err)
-		}
-		if err == nil || !strings.Contains(err.Error(), name+": the file was truncated while it was being read") {
-			t.Fatalf("jobs=%d: error %v, want one saying %s was truncated", jobs, err, name)
-		}
-		if errors.Is(err, context.Canceled) {
-			t.Fatalf("jobs=%d: the run's error is its cancellation: %v", jobs, err)
-		}
-	}
-}
-
-// fileTruncater is a split output that writes to a file, the way `split > out.log` does, and
-// cuts the input short before its first write.
-type fileTruncater struct {
-	recorder
-	path string
-	out  *os.File
-	err  error
-}
-
-func (ft *fileTruncater) Lines(b []byte) error {
-	if ft.err == nil {
-		ft.err = os.Truncate(ft.path, 100)
-	}
-	_, err := ft.out.Write(b)
-	return err
-}
-
-// TestTruncatedWhileMappedWrite: where split writes mapped lines straight to a file and the
-// input is cut short first, write(2) meets the missing pages ("bad address"); the error must
-// still say that the input was truncated. (One chunk holds the whole file, so that the
-// workers are done with it before the write, and only the write can meet the missing pages.)
-func TestTruncatedWhileMappedWrite(t *testing.T) {
-	if !mapsFiles {
-		t.Skip("files are mapped on Linux only")
+	cases := []struct {
+		name   string
+		chunk  int
+		needs  stages.Needs
+		toFile bool
+	}{
+		{"workers read them", 64 << 10, stages.NeedLines | stages.NeedAgg, false},
+		{"split writes them", 64 << 20, stages.NeedLines, true},
 	}
 	text := strings.Repeat(coll(1).text+"\n", 40000)
 	name := writeText(t, "shrinks.log", text)
-	for _, jobs := range []int{1, 2} {
-		if err := os.WriteFile(name, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		out, err := os.Create(filepath.Join(t.TempDir(), "out.log"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		ft := &fileTruncater{path: name, out: out}
-		_, err = Run(context.Background(), Input{Name: name},
-			Options{Jobs: jobs, ChunkSize: 64 << 20, Config: stages.Config{Needs: stages.NeedLines}}, ft)
-		out.Close()
-		if ft.err != nil {
-			t.Fatal(ft.err)
-		}
-		if err == nil || err.Error() != name+": the file was truncated while it was being read" {
-			t.Fatalf("jobs=%d: error %v, want one saying %s was truncated", jobs, err, name)
+	for _, tc := range cases {
+		for _, jobs := range []int{1, 2} {
+			if err := os.WriteFile(name, []byte(text), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			tr := &truncater{path: name}
+			if tc.toFile {
+				out, err := os.Create(filepath.Join(t.TempDir(), "out.log"))
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer out.Close()
+				tr.out = out
+			}
+			_, err := Run(context.Background(), Input{Name: name},
+				Options{Jobs: jobs, ChunkSize: tc.chunk, Config: stages.Config{Needs: tc.needs}}, tr)
+			if tr.err != nil {
+				t.Fatal(tr.err)
+			}
+			if err == nil || err.Error() != name+": the file was truncated while it was being read" {
+				t.Fatalf("%s, jobs=%d: error %v, want one saying %s was truncated", tc.name, jobs, err, name)
+			}
+			if errors.Is(err, context.Canceled) {
+				t.Fatalf("%s, jobs=%d: the run's error is its cancellation: %v", tc.name, jobs, err)
+			}
 		}
 	}
 }
