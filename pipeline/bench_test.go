@@ -30,7 +30,10 @@ func BenchmarkEachLine(b *testing.B) {
 	b.ResetTimer()
 	n := 0
 	for i := 0; i < b.N; i++ {
-		eachLine(data, func(line []byte, off, end int) { n++ })
+		lines := parser.NewLines(data)
+		for _, _, _, ok := lines.Next(); ok; _, _, _, ok = lines.Next() {
+			n++
+		}
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(n), "ns/line")
 }
@@ -38,25 +41,23 @@ func BenchmarkEachLine(b *testing.B) {
 // BenchmarkWorker is what one worker does to a chunk: split lines, parse, run the stages.
 func BenchmarkWorker(b *testing.B) {
 	data := benchLog(b)
-	cfg := &stages.Config{Needs: stages.NeedAgg}
+	plan := testCfg{Needs: needAgg}.plan()
 	p, err := parser.NewParser()
 	if err != nil {
 		b.Fatal(err)
 	}
-	var l parser.Line
-	lines := 0
+	var lines int64
 	b.SetBytes(int64(len(data)))
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		for off := 0; off < len(data); off += DefaultChunkSize {
-			c := stages.NewChunk(cfg)
-			eachLine(data[off:min(off+DefaultChunkSize, len(data))], func(line []byte, s, e int) {
-				lines++
-				p.Parse(line, &l)
-				c.Add(line, int64(s), int64(e), &l)
-			})
-			c.Finish()
+		for off := 0; off < len(data); {
+			end := off + parser.WholeLines(data[off:min(off+DefaultChunkSize, len(data))])
+			if end == off {
+				end = len(data)
+			}
+			lines += stages.Read(plan, data[off:end], p, nil).LineCount()
+			off = end
 		}
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(lines), "ns/line")
@@ -87,7 +88,7 @@ func BenchmarkRun(b *testing.B) {
 			b.SetBytes(st.Size())
 			for i := 0; i < b.N; i++ {
 				_, err := Run(context.Background(), Input{Name: path},
-					Options{Jobs: jobs, Config: stages.Config{Needs: stages.NeedAgg}}, nopOut{})
+					Options{Jobs: jobs, Plan: testCfg{Needs: needAgg}.plan()}, nopOut{})
 				if err != nil {
 					b.Fatal(err)
 				}

@@ -27,12 +27,12 @@ func FuzzLineSplitter(f *testing.F) {
 	f.Add([]byte("iteration 1/2 | x: 1\nstep: 3 tflops: 1\nz"), uint16(5))
 	f.Add([]byte{0, '\n', 0xff, 0xfe, '\n'}, uint16(3))
 	f.Fuzz(func(t *testing.T, data []byte, cut uint16) {
-		cfg := stages.Config{Needs: stages.NeedLines}
+		cfg := testCfg{Needs: needLines}
 		if compressed(data) {
 			// Told by its first bytes to be gzip or zstd: it is decoded, not passed through,
 			// and garbage after the magic bytes is a corrupt archive, said so.
 			_, err := Run(context.Background(), Input{Name: "-", Stdin: bytes.NewReader(data)},
-				Options{Jobs: 2, ChunkSize: 1 + int(cut%512), Config: cfg}, &splitRecorder{})
+				Options{Jobs: 2, ChunkSize: 1 + int(cut%512), Plan: cfg.plan()}, &splitRecorder{})
 			if err != nil && !strings.Contains(err.Error(), "gzip") && !strings.Contains(err.Error(), "zstd") {
 				t.Fatalf("a corrupt archive's error does not say which format: %v", err)
 			}
@@ -41,15 +41,15 @@ func FuzzLineSplitter(f *testing.F) {
 		for _, size := range []int{1 + int(cut%512), 4096} {
 			rec := &splitRecorder{}
 			res, err := Run(context.Background(), Input{Name: "-", Stdin: bytes.NewReader(data)},
-				Options{Jobs: 2, ChunkSize: size, Config: cfg}, rec)
+				Options{Jobs: 2, ChunkSize: size, Plan: cfg.plan()}, rec)
 			if err != nil {
 				t.Fatalf("chunks of %d bytes: %v", size, err)
 			}
 			if !bytes.Equal(rec.b, data) {
 				t.Fatalf("chunks of %d bytes: split is not the input", size)
 			}
-			if res.Lines.Total != lineCount(data) {
-				t.Fatalf("chunks of %d bytes: %d lines counted, want %d", size, res.Lines.Total, lineCount(data))
+			if res.Lines().Total != parser.CountLines(data) {
+				t.Fatalf("chunks of %d bytes: %d lines counted, want %d", size, res.Lines().Total, parser.CountLines(data))
 			}
 			checkMapCuts(t, data, size)
 		}
@@ -107,7 +107,7 @@ func FuzzChunking(f *testing.F) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		cfg := stages.Config{Needs: stages.NeedLines | stages.NeedAgg | stages.NeedClasses}
+		cfg := testCfg{Needs: needLines | needAgg | needClasses}
 		whole := chunkBytes(t, p, data, len(data)+1, &cfg)
 		small := chunkBytes(t, p, data, 1+int(cut%512), &cfg)
 		if !bytes.Equal(whole.split, data) {
@@ -116,10 +116,10 @@ func FuzzChunking(f *testing.F) {
 		if !bytes.Equal(small.split, data) {
 			t.Fatalf("split with chunks of %d bytes is not the input", 1+cut%512)
 		}
-		if whole.res.Lines.Total != lineCount(data) || small.res.Lines.ByKind != whole.res.Lines.ByKind {
-			t.Fatalf("lines: whole %+v, chunked %+v, want total %d", whole.res.Lines, small.res.Lines, lineCount(data))
+		if whole.res.Lines().Total != parser.CountLines(data) || small.res.Lines().ByKind != whole.res.Lines().ByKind {
+			t.Fatalf("lines: whole %+v, chunked %+v, want total %d", whole.res.Lines(), small.res.Lines(), parser.CountLines(data))
 		}
-		if diff := cmp.Diff(whole.res.Agg.Rows(), small.res.Agg.Rows()); diff != "" {
+		if diff := cmp.Diff(aggOf(whole.res).Rows(), aggOf(small.res).Rows()); diff != "" {
 			t.Fatalf("aggregation depends on chunking:\n%s", diff)
 		}
 		checkSelectedOnly(t, p, data, cut)
@@ -132,23 +132,23 @@ func FuzzChunking(f *testing.F) {
 func checkSelectedOnly(t *testing.T, p *parser.Parser, data []byte, cut uint16) {
 	t.Helper()
 	from := int64(cut >> 9 & 7)
-	sel := stages.Config{Steps: &stages.StepRange{From: from, To: from + int64(cut>>12&3)},
-		Boundary: stages.Boundary(cut >> 14 & 1), Needs: stages.NeedAgg}
+	sel := testCfg{Steps: &stages.StepRange{From: from, To: from + int64(cut>>12&3)},
+		Boundary: stages.Boundary(cut >> 14 & 1), Needs: needAgg}
 	full := sel
-	full.Needs |= stages.NeedClasses
-	if !sel.ReadsSelectedOnly() || full.ReadsSelectedOnly() {
-		t.Fatal("ReadsSelectedOnly: want true without NeedClasses and false with it")
+	full.Needs |= needClasses
+	if !sel.plan().ReadsSelectedOnly() || full.plan().ReadsSelectedOnly() {
+		t.Fatal("ReadsSelectedOnly: want true without --strict and false with it")
 	}
 	part := chunkBytes(t, p, data, 1+int(cut%512), &sel)
 	all := chunkBytes(t, p, data, len(data)+1, &full)
 	what := fmt.Sprintf("steps %d-%d, boundary %v, chunks of %d bytes", sel.Steps.From, sel.Steps.To, sel.Boundary, 1+cut%512)
-	if part.res.Lines.Total != all.res.Lines.Total {
-		t.Fatalf("%s: %d lines counted reading the selected steps, %d reading all", what, part.res.Lines.Total, all.res.Lines.Total)
+	if part.res.Lines().Total != all.res.Lines().Total {
+		t.Fatalf("%s: %d lines counted reading the selected steps, %d reading all", what, part.res.Lines().Total, all.res.Lines().Total)
 	}
-	if diff := cmp.Diff(all.res.Agg.Rows(), part.res.Agg.Rows()); diff != "" {
+	if diff := cmp.Diff(aggOf(all.res).Rows(), aggOf(part.res).Rows()); diff != "" {
 		t.Fatalf("%s: aggregation (-all lines +selected steps):\n%s", what, diff)
 	}
-	if diff := cmp.Diff(all.res.Steps.Points(), part.res.Steps.Points()); diff != "" {
+	if diff := cmp.Diff(stepsOf(all.res).Points(), stepsOf(part.res).Points()); diff != "" {
 		t.Fatalf("%s: steps (-all lines +selected steps):\n%s", what, diff)
 	}
 }
@@ -160,8 +160,8 @@ var (
 	fuzzMarkers = sync.OnceValues(parser.NewParser)
 )
 
-// chunkBytes reads data in chunks of size bytes through readChunks, analyse and a Merger.
-func chunkBytes(t *testing.T, p *parser.Parser, data []byte, size int, cfg *stages.Config) fuzzOutcome {
+// chunkBytes reads data in chunks of size bytes through readChunks, stages.Read and a Merger.
+func chunkBytes(t *testing.T, p *parser.Parser, data []byte, size int, cfg *testCfg) fuzzOutcome {
 	t.Helper()
 	markers, err := fuzzMarkers()
 	if err != nil {
@@ -175,10 +175,11 @@ func chunkBytes(t *testing.T, p *parser.Parser, data []byte, size int, cfg *stag
 	chunks := make(chan chunk)
 	readErr := make(chan error, 1)
 	go func() { readErr <- readChunks(context.Background(), src, "-", size, pool, chunks) }()
-	m := stages.NewMerger(cfg, "-")
 	rec := &splitRecorder{}
+	plan := cfg.plan()
+	m := stages.NewMerger(plan, "-", rec)
 	for ch := range chunks {
-		if err := m.Add(analyse(p, markers, cfg, ch.data), ch.data, rec); err != nil {
+		if err := m.Add(stages.Read(plan, ch.data, p, markers), ch.data); err != nil {
 			t.Fatal(err)
 		}
 		pool.put(ch.buf)
@@ -186,10 +187,10 @@ func chunkBytes(t *testing.T, p *parser.Parser, data []byte, size int, cfg *stag
 	if err := <-readErr; err != nil {
 		t.Fatal(err)
 	}
-	if err := m.Finish(rec); err != nil {
+	if err := m.Finish(); err != nil {
 		t.Fatal(err)
 	}
-	return fuzzOutcome{&Result{Lines: m.Lines, Agg: m.Agg, Steps: m.Steps}, rec.b}
+	return fuzzOutcome{stages.InputResult("-", m.Total, parser.Stats{}), rec.b}
 }
 
 // compressed reports whether data starts with the gzip or zstd magic bytes.
@@ -198,7 +199,7 @@ func compressed(data []byte) bool {
 }
 
 type fuzzOutcome struct {
-	res   *Result
+	res   *stages.Result
 	split []byte
 }
 

@@ -14,7 +14,6 @@ import (
 	"github.com/klauspost/compress/zstd"
 
 	"github.com/nccllog/nccllog/parser"
-	"github.com/nccllog/nccllog/stages"
 )
 
 func gzipped(t *testing.T, data []byte) []byte {
@@ -61,8 +60,8 @@ func TestCompressedInputs(t *testing.T) {
 			name := in.DisplayName()
 			what := f.name + " " + name + " " + cfgName(cfg)
 			got := run(in, 2, 4096, cfg)
-			if got.res.Name != name {
-				t.Errorf("%s: Result.Name = %q, want %q", what, got.res.Name, name)
+			if got.res.Inputs[0].Name != name {
+				t.Errorf("%s: Result.Name = %q, want %q", what, got.res.Inputs[0].Name, name)
 			}
 			check(t, what, got, oracle(lines, name, cfg))
 		}
@@ -124,7 +123,7 @@ func TestTruncatedCompressed(t *testing.T) {
 					}
 					// Every line read before the error is counted (the last, cut short, too),
 					// and split gave out nothing that is not in the log.
-					if n := got.res.Lines.Total; n != maxLines {
+					if n := got.res.Lines().Total; n != maxLines {
 						t.Errorf("chunk=%d jobs=%d: Lines.Total = %d, want the %d lines before the cut",
 							cs, jobs, n, maxLines)
 					}
@@ -176,15 +175,15 @@ func TestLineEdgeCases(t *testing.T) {
 			}
 			for _, cs := range tc.chunks {
 				got := run(Input{Name: name}, 1, cs, runConfigs[0])
-				read := runWith(Input{Name: name}, Options{Jobs: 1, ChunkSize: cs, Config: runConfigs[0], NoMap: true})
-				if !bytes.Equal(got.split, read.split) || !cmp.Equal(got.res.Lines, read.res.Lines) || read.err != nil {
+				read := runWith(Input{Name: name}, Options{Jobs: 1, ChunkSize: cs, Plan: runConfigs[0].plan(), NoMap: true})
+				if !bytes.Equal(got.split, read.split) || !cmp.Equal(got.res.Lines(), read.res.Lines()) || read.err != nil {
 					t.Errorf("chunk=%d: the mapped file reads otherwise than with read(2) (%v)", cs, read.err)
 				}
 				if got.err != nil {
 					t.Fatalf("chunk=%d: %v", cs, got.err)
 				}
-				if got.res.Lines.Total != tc.lines {
-					t.Errorf("chunk=%d: Lines.Total = %d, want %d", cs, got.res.Lines.Total, tc.lines)
+				if got.res.Lines().Total != tc.lines {
+					t.Errorf("chunk=%d: Lines.Total = %d, want %d", cs, got.res.Lines().Total, tc.lines)
 				}
 				if !bytes.Equal(got.split, []byte(tc.input)) {
 					t.Errorf("chunk=%d: split is %d bytes, not the %d bytes of the input", cs, len(got.split), len(tc.input))
@@ -208,20 +207,26 @@ func TestCRLFLikeLF(t *testing.T) {
 	crlf := bytes.ReplaceAll(lf, []byte("\n"), []byte("\r\n"))
 	lfName := writeText(t, "lf.log", string(lf))
 	crlfName := writeText(t, "crlf.log", string(crlf))
-	for _, cfg := range []stages.Config{runConfigs[0], runConfigs[2]} {
+	for _, cfg := range []testCfg{runConfigs[0], runConfigs[2]} {
 		a := run(Input{Name: lfName}, 2, 4096, cfg)
 		b := run(Input{Name: crlfName}, 2, 4096, cfg)
 		if a.err != nil || b.err != nil {
 			t.Fatalf("%s: %v, %v", cfgName(cfg), a.err, b.err)
 		}
-		if diff := cmp.Diff(a.res.Lines.ByKind, b.res.Lines.ByKind); diff != "" {
+		if diff := cmp.Diff(a.res.Lines().ByKind, b.res.Lines().ByKind); diff != "" {
 			t.Errorf("%s: ByKind (-lf +crlf):\n%s", cfgName(cfg), diff)
 		}
-		if diff := cmp.Diff(a.res.Agg.Rows(), b.res.Agg.Rows()); diff != "" {
+		if diff := cmp.Diff(aggOf(a.res).Rows(), aggOf(b.res).Rows()); diff != "" {
 			t.Errorf("%s: Agg.Rows (-lf +crlf):\n%s", cfgName(cfg), diff)
 		}
-		if diff := cmp.Diff(a.res.Steps.Points(), b.res.Steps.Points()); diff != "" {
+		if diff := cmp.Diff(stepsOf(a.res).Points(), stepsOf(b.res).Points()); diff != "" {
 			t.Errorf("%s: Steps.Points (-lf +crlf):\n%s", cfgName(cfg), diff)
+		}
+		for i := range b.calls {
+			if b.calls[i].File != crlfName {
+				t.Fatalf("%s: call %d is from %q, want %q", cfgName(cfg), i, b.calls[i].File, crlfName)
+			}
+			b.calls[i].File = lfName
 		}
 		checkCalls(t, cfgName(cfg), b.calls, a.calls)
 		checkSplit(t, cfgName(cfg), b.split, bytes.ReplaceAll(a.split, []byte("\n"), []byte("\r\n")))
@@ -241,7 +246,7 @@ func TestMissingFile(t *testing.T) {
 	if !errors.Is(got.err, fs.ErrNotExist) || !strings.Contains(got.err.Error(), name) {
 		t.Errorf("error %q: want a not-exist error naming the file", got.err)
 	}
-	if got.res == nil || got.res.Name != name || got.res.Lines.Total != 0 {
+	if got.res == nil || got.res.Inputs[0].Name != name || got.res.Lines().Total != 0 {
 		t.Errorf("Result = %+v, want an empty one named %s", got.res, name)
 	}
 	if len(got.split) != 0 || len(got.calls) != 0 {
@@ -256,10 +261,10 @@ func TestStdin(t *testing.T) {
 	if got.err != nil {
 		t.Fatal(got.err)
 	}
-	if got.res.Name != "<stdin>" || got.res.Lines.Total != 3 || string(got.split) != in {
-		t.Errorf("Name %q, Lines.Total %d, split %q", got.res.Name, got.res.Lines.Total, got.split)
+	if got.res.Inputs[0].Name != "<stdin>" || got.res.Lines().Total != 3 || string(got.split) != in {
+		t.Errorf("Name %q, Lines.Total %d, split %q", got.res.Inputs[0].Name, got.res.Lines().Total, got.split)
 	}
-	if k := got.res.Lines.ByKind[parser.KindCollective]; k != 2 {
+	if k := got.res.Lines().ByKind[parser.KindCollective]; k != 2 {
 		t.Errorf("%d collective lines, want 2", k)
 	}
 }

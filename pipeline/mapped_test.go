@@ -25,9 +25,9 @@ func TestMappedLikeRead(t *testing.T) {
 	for _, f := range files {
 		for _, size := range []int{4096, 3 * 4096, DefaultChunkSize} {
 			for _, jobs := range []int{1, 2} {
-				cfg := stages.Config{Steps: &stages.StepRange{From: 1, To: 20}, Needs: needAll | stages.NeedClasses}
-				mapped := runWith(Input{Name: f}, Options{Jobs: jobs, ChunkSize: size, Config: cfg, dropEvery: 1})
-				read := runWith(Input{Name: f}, Options{Jobs: jobs, ChunkSize: size, Config: cfg, NoMap: true})
+				cfg := testCfg{Steps: &stages.StepRange{From: 1, To: 20}, Needs: needAll | needClasses}
+				mapped := runWith(Input{Name: f}, Options{Jobs: jobs, ChunkSize: size, Plan: cfg.plan(), dropEvery: 1})
+				read := runWith(Input{Name: f}, Options{Jobs: jobs, ChunkSize: size, Plan: cfg.plan(), NoMap: true})
 				what := fmt.Sprintf("%s, chunks of %d, %d jobs", filepath.Base(f), size, jobs)
 				if mapped.err != nil || read.err != nil {
 					t.Fatalf("%s: mapped: %v; read: %v", what, mapped.err, read.err)
@@ -35,10 +35,10 @@ func TestMappedLikeRead(t *testing.T) {
 				if string(mapped.split) != string(read.split) {
 					t.Errorf("%s: split differs", what)
 				}
-				if diff := cmp.Diff(read.res.Lines, mapped.res.Lines); diff != "" {
+				if diff := cmp.Diff(read.res.Lines(), mapped.res.Lines()); diff != "" {
 					t.Errorf("%s: lines (-read +mapped):\n%s", what, diff)
 				}
-				if diff := cmp.Diff(read.res.Agg.Rows(), mapped.res.Agg.Rows()); diff != "" {
+				if diff := cmp.Diff(aggOf(read.res).Rows(), aggOf(mapped.res).Rows()); diff != "" {
 					t.Errorf("%s: aggregation (-read +mapped):\n%s", what, diff)
 				}
 				if diff := cmp.Diff(read.calls, mapped.calls); diff != "" {
@@ -82,11 +82,11 @@ func TestTruncatedWhileMapped(t *testing.T) {
 	cases := []struct {
 		name   string
 		chunk  int
-		needs  stages.Needs
+		needs  needs
 		toFile bool
 	}{
-		{"workers read them", 64 << 10, stages.NeedLines | stages.NeedAgg, false},
-		{"split writes them", 64 << 20, stages.NeedLines, true},
+		{"workers read them", 64 << 10, needLines | needAgg, false},
+		{"split writes them", 64 << 20, needLines, true},
 	}
 	text := strings.Repeat(coll(1).text+"\n", 40000)
 	name := writeText(t, "shrinks.log", text)
@@ -105,7 +105,7 @@ func TestTruncatedWhileMapped(t *testing.T) {
 				tr.out = out
 			}
 			_, err := Run(context.Background(), Input{Name: name},
-				Options{Jobs: jobs, ChunkSize: tc.chunk, Config: stages.Config{Needs: tc.needs}}, tr)
+				Options{Jobs: jobs, ChunkSize: tc.chunk, Plan: testCfg{Needs: tc.needs}.plan()}, tr)
 			if tr.err != nil {
 				t.Fatal(tr.err)
 			}

@@ -1,7 +1,6 @@
 package pipeline
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -20,7 +19,8 @@ const DefaultChunkSize = 1 << 20
 type Options struct {
 	Jobs      int // workers; 0 means one per core
 	ChunkSize int // 0 means DefaultChunkSize
-	Config    stages.Config
+	// Plan is the stages to run and the step selection.
+	Plan *stages.Plan
 	// NoMap reads a plain file with read(2) instead of mapping it into memory.
 	NoMap bool
 	// dropEvery overrides dropEvery, for tests that hand pages back every chunk.
@@ -28,16 +28,6 @@ type Options struct {
 	// parsers lends the workers their Parsers; RunAll shares one among its inputs. Nil: the
 	// run makes its own.
 	parsers *parsers
-}
-
-// Result is what one input yielded.
-type Result struct {
-	Name  string
-	Lines stages.Lines
-	Agg   *stages.Agg
-	Steps *stages.Steps
-	Ranks *stages.Ranks
-	Parse parser.Stats
 }
 
 // done is a chunk that a worker has analysed.
@@ -48,14 +38,15 @@ type done struct {
 	chunk *stages.Chunk
 }
 
-// Run reads one input through the stages. Selected lines and calls go to out in input
+// Run reads one input through the plan's stages. What they stream goes to out in input
 // order. On error, the Result holds what was read before it.
-func Run(ctx context.Context, in Input, opt Options, out stages.Out) (*Result, error) {
+func Run(ctx context.Context, in Input, opt Options, out stages.Out) (*stages.Result, error) {
 	jobs, size := opt.jobs(), opt.chunkSize()
 	name := in.DisplayName()
+	m := stages.NewMerger(opt.Plan, name, out)
 	src, err := open(in)
 	if err != nil {
-		return &Result{Name: name, Agg: stages.NewAgg(), Steps: stages.NewSteps(), Ranks: stages.NewRanks(&opt.Config)}, err
+		return stages.InputResult(name, m.Total, parser.Stats{}), err
 	}
 	defer src.Close()
 
@@ -83,23 +74,22 @@ func Run(ctx context.Context, in Input, opt Options, out stages.Out) (*Result, e
 	}
 	workers, wctx := errgroup.WithContext(ctx)
 	for w := 0; w < jobs; w++ {
-		workers.Go(func() error { return work(wctx, name, &opt.Config, ps, chunks, results, &stats[w]) })
+		workers.Go(func() error { return work(wctx, name, opt.Plan, ps, chunks, results, &stats[w]) })
 	}
 	g.Go(func() error {
 		defer close(results)
 		return workers.Wait()
 	})
-	m := stages.NewMerger(&opt.Config, name)
-	g.Go(func() error { return merge(ctx, m, results, f.release, out) })
+	g.Go(func() error { return merge(ctx, m, name, results, f.release) })
 	err = g.Wait()
 	if err == nil {
 		err = readErr
 	}
-	res := &Result{Name: name, Lines: m.Lines, Agg: m.Agg, Steps: m.Steps, Ranks: m.Ranks}
+	var parse parser.Stats
 	for _, s := range stats {
-		res.Parse.Merge(s)
+		parse.Merge(s)
 	}
-	return res, err
+	return stages.InputResult(name, m.Total, parse), err
 }
 
 func (o Options) jobs() int {
@@ -117,13 +107,13 @@ func (o Options) chunkSize() int {
 }
 
 // work parses and analyses chunks until there are no more.
-func work(ctx context.Context, name string, cfg *stages.Config, ps *parsers, in <-chan chunk, out chan<- done, st *parser.Stats) (err error) {
+func work(ctx context.Context, name string, plan *stages.Plan, ps *parsers, in <-chan chunk, out chan<- done, st *parser.Stats) (err error) {
 	p, err := ps.get()
 	if err != nil {
 		return err
 	}
 	var markers *parser.Parser
-	if cfg.ReadsSelectedOnly() {
+	if plan.ReadsSelectedOnly() {
 		if markers, err = ps.get(); err != nil {
 			return err
 		}
@@ -147,7 +137,7 @@ func work(ctx context.Context, name string, cfg *stages.Config, ps *parsers, in 
 	defer faultsPanic()()
 	defer catchFault(name, &err)
 	for ch := range in {
-		c := analyse(p, markers, cfg, ch.data)
+		c := stages.Read(plan, ch.data, p, markers)
 		select {
 		case out <- done{seq: ch.seq, data: ch.data, buf: ch.buf, chunk: c}:
 		case <-ctx.Done():
@@ -157,85 +147,11 @@ func work(ctx context.Context, name string, cfg *stages.Config, ps *parsers, in 
 	return nil
 }
 
-// analyse runs the stages over one chunk's lines. markers is a second parser, needed where
-// cfg.ReadsSelectedOnly (nil otherwise).
-func analyse(p, markers *parser.Parser, cfg *stages.Config, data []byte) *stages.Chunk {
-	var l parser.Line
-	parse := func(c *stages.Chunk, data []byte, base int) {
-		eachLine(data, func(line []byte, off, end int) {
-			p.Parse(line, &l)
-			c.Add(line, int64(base+off), int64(base+end), &l)
-		})
-	}
-	c := stages.NewChunk(cfg)
-	switch {
-	case cfg.Needs.MarkersOnly():
-		markersOnly(c, data, parse)
-	case cfg.ReadsSelectedOnly():
-		selectedOnly(c, cfg, data, markers, parse)
-	default:
-		parse(c, data, 0)
-	}
-	c.Finish()
-	return c
-}
-
-// markersOnly passes over the lines that cannot be step markers unread and parses the rest.
-func markersOnly(c *stages.Chunk, data []byte, parse func(*stages.Chunk, []byte, int)) {
-	find := parser.NewProgressFinder(data)
-	for off := 0; off < len(data); {
-		next := find.Next(off)
-		if next < 0 {
-			next = len(data)
-		}
-		if next > off {
-			c.AddUnread(lineCount(data[off:next]), int64(off), int64(next))
-			off = next
-			continue
-		}
-		end := lineEnd(data, off)
-		parse(c, data[off:end], off)
-		off = end
-	}
-}
-
-// lineEnd returns where the line that starts at off ends: after its newline, or at the end of
-// data.
-func lineEnd(data []byte, off int) int {
-	if i := bytes.IndexByte(data[off:], '\n'); i >= 0 {
-		return off + i + 1
-	}
-	return len(data)
-}
-
-// lineCount counts the lines of data, a last line without a newline included.
-func lineCount(data []byte) int64 {
-	n := int64(bytes.Count(data, []byte{'\n'}))
-	if len(data) > 0 && data[len(data)-1] != '\n' {
-		n++
-	}
-	return n
-}
-
-// eachLine calls f for every line of data, without its newline, with the offsets of its start
-// and of the byte after its newline. A last line without a newline counts as a line.
-func eachLine(data []byte, f func(line []byte, off, end int)) {
-	for off := 0; off < len(data); {
-		i := bytes.IndexByte(data[off:], '\n')
-		if i < 0 {
-			f(data[off:], off, len(data))
-			return
-		}
-		f(data[off:off+i], off, off+i+1)
-		off += i + 1
-	}
-}
-
 // merge feeds the analysed chunks to the Merger in input order, and hands each chunk's
 // memory back once merged.
-func merge(ctx context.Context, m *stages.Merger, in <-chan done, release func(done), out stages.Out) (err error) {
+func merge(ctx context.Context, m *stages.Merger, name string, in <-chan done, release func(done)) (err error) {
 	defer faultsPanic()()
-	defer catchFault(m.File, &err)
+	defer catchFault(name, &err)
 	waiting := make(map[int]done)
 	next := 0
 	for d := range in {
@@ -247,8 +163,8 @@ func merge(ctx context.Context, m *stages.Merger, in <-chan done, release func(d
 			}
 			delete(waiting, next)
 			next++
-			if err := m.Add(d.chunk, d.data, out); err != nil {
-				return outputFault(m.File, err)
+			if err := m.Add(d.chunk, d.data); err != nil {
+				return outputFault(name, err)
 			}
 			release(d)
 		}
@@ -262,5 +178,5 @@ func merge(ctx context.Context, m *stages.Merger, in <-chan done, release func(d
 	if len(waiting) > 0 {
 		return fmt.Errorf("internal error: chunk %d never arrived (%d chunks after it did)", next, len(waiting))
 	}
-	return outputFault(m.File, m.Finish(out))
+	return outputFault(name, m.Finish())
 }

@@ -16,7 +16,7 @@ import (
 	"github.com/nccllog/nccllog/stages"
 )
 
-const needAll = stages.NeedAgg | stages.NeedCalls | stages.NeedLines
+const needAll = needAgg | needCalls | needLines
 
 // recorder is a stages.Out that keeps copies of everything it is given.
 type recorder struct {
@@ -36,15 +36,15 @@ func (r *recorder) Call(c *stages.Call) error {
 
 // outcome is everything one run yields.
 type outcome struct {
-	res   *Result
+	res   *stages.Result
 	err   error
 	split []byte
 	calls []stages.Call
 }
 
-func run(in Input, jobs, chunkSize int, cfg stages.Config) outcome {
+func run(in Input, jobs, chunkSize int, cfg testCfg) outcome {
 	rec := &recorder{}
-	res, err := Run(context.Background(), in, Options{Jobs: jobs, ChunkSize: chunkSize, Config: cfg}, rec)
+	res, err := Run(context.Background(), in, Options{Jobs: jobs, ChunkSize: chunkSize, Plan: cfg.plan()}, rec)
 	return outcome{res: res, err: err, split: rec.split, calls: rec.calls}
 }
 
@@ -109,12 +109,12 @@ func stepOf(isMarker func(i int) (int64, bool), n int, b stages.Boundary) []int6
 	return steps
 }
 
-func selected(cfg stages.Config, step int64) bool {
+func selected(cfg testCfg, step int64) bool {
 	return cfg.Steps == nil || step >= 0 && cfg.Steps.Has(step)
 }
 
 // oracle works out what a run over lines must yield, in one plain pass.
-func oracle(lines []parsedLine, name string, cfg stages.Config) want {
+func oracle(lines []parsedLine, name string, cfg testCfg) want {
 	w := want{agg: stages.NewAgg(), steps: stages.NewSteps(), split: []byte{}}
 	steps := stepOf(func(i int) (int64, bool) {
 		return lines[i].p.Prog.Step, lines[i].p.Kind == parser.KindProgress
@@ -134,7 +134,7 @@ func oracle(lines []parsedLine, name string, cfg stages.Config) want {
 		}
 		w.agg.Add(l.Coll.Op, l.Coll.Count, l.Coll.Datatype)
 		w.calls = append(w.calls, stages.Call{
-			Line: int64(i + 1), Step: steps[i], Rank: l.Rank, Env: l.Env, Coll: l.Coll,
+			File: name, Line: int64(i + 1), Step: steps[i], Rank: l.Rank, Env: l.Env, Coll: l.Coll,
 			Dropped: l.Coll.Count <= 0 || stages.DtypeSize(l.Coll.Datatype) == 0,
 		})
 	}
@@ -161,23 +161,23 @@ func check(t *testing.T, what string, got outcome, w want) {
 		return
 	}
 	res := got.res
-	if diff := cmp.Diff(w.lines, res.Lines); diff != "" {
+	if diff := cmp.Diff(w.lines, *res.Lines()); diff != "" {
 		t.Errorf("%s: Lines (-want +got):\n%s", what, diff)
 	}
-	if res.Parse.Lines != res.Lines.Total {
-		t.Errorf("%s: parser read %d lines but Lines.Total is %d", what, res.Parse.Lines, res.Lines.Total)
+	if res.Parse.Lines != res.Lines().Total {
+		t.Errorf("%s: parser read %d lines but Lines.Total is %d", what, res.Parse.Lines, res.Lines().Total)
 	}
-	if res.Agg == nil {
+	if aggOf(res) == nil {
 		t.Errorf("%s: Result.Agg is nil with NeedAgg", what)
 	} else {
-		if diff := cmp.Diff(w.agg.Rows(), res.Agg.Rows()); diff != "" {
+		if diff := cmp.Diff(w.agg.Rows(), aggOf(res).Rows()); diff != "" {
 			t.Errorf("%s: Agg.Rows (-want +got):\n%s", what, diff)
 		}
-		if diff := cmp.Diff(w.agg.DroppedRows(), res.Agg.DroppedRows()); diff != "" {
+		if diff := cmp.Diff(w.agg.DroppedRows(), aggOf(res).DroppedRows()); diff != "" {
 			t.Errorf("%s: Agg.DroppedRows (-want +got):\n%s", what, diff)
 		}
 	}
-	if diff := cmp.Diff(w.steps.Points(), res.Steps.Points()); diff != "" {
+	if diff := cmp.Diff(w.steps.Points(), stepsOf(res).Points()); diff != "" {
 		t.Errorf("%s: Steps.Points (-want +got):\n%s", what, diff)
 	}
 	checkSplit(t, what, got.split, w.split)
@@ -234,14 +234,14 @@ func smallLog(prefix, progress string) gen.Config {
 	return gen.Config{Seed: 1, Steps: 24, Ranks: 4, Noise: true, Prefix: prefix, Progress: progress}
 }
 
-var runConfigs = []stages.Config{
+var runConfigs = []testCfg{
 	{Boundary: stages.BoundaryEnd, Needs: needAll},
 	{Boundary: stages.BoundaryStart, Needs: needAll},
 	{Steps: &stages.StepRange{From: 10, To: 20}, Boundary: stages.BoundaryEnd, Needs: needAll},
 	{Steps: &stages.StepRange{From: 10, To: 20}, Boundary: stages.BoundaryStart, Needs: needAll},
 }
 
-func cfgName(c stages.Config) string {
+func cfgName(c testCfg) string {
 	s := "all"
 	if c.Steps != nil {
 		s = fmt.Sprintf("%d-%d", c.Steps.From, c.Steps.To)
@@ -292,8 +292,8 @@ func TestRunIndependentOfChunking(t *testing.T) {
 						got := run(Input{Name: name}, j, cs, cfg)
 						check(t, what, got, w)
 						if got.err == nil && cfg.Steps == nil {
-							if got.res.Lines.Total != countLines(data) {
-								t.Errorf("%s: Lines.Total = %d, the file has %d lines", what, got.res.Lines.Total, countLines(data))
+							if got.res.Lines().Total != countLines(data) {
+								t.Errorf("%s: Lines.Total = %d, the file has %d lines", what, got.res.Lines().Total, countLines(data))
 							}
 							if !bytes.Equal(got.split, data) {
 								t.Errorf("%s: split without --steps is not the whole file", what)

@@ -7,13 +7,25 @@ import (
 	"github.com/nccllog/nccllog/stages"
 )
 
-// RunAll runs every input. Where out must see lines or calls in input order (ordered), the
-// inputs run one after another with every worker; otherwise up to Jobs inputs run at once,
-// sharing the workers. Results come back in input order, each with its error; the first error
-// in input order is returned too.
-func RunAll(ctx context.Context, inputs []Input, opt Options, out stages.Out, ordered bool) ([]*Result, error) {
+// RunAll runs every input and merges their Results in input order. Where the plan streams
+// lines or calls to out, the inputs run one after another with every worker; otherwise up to
+// Jobs inputs run at once, sharing the workers. On error, the Result holds what was read, and
+// the error is the first in input order.
+func RunAll(ctx context.Context, inputs []Input, opt Options, out stages.Out) (*stages.Result, error) {
+	results, err := runEach(ctx, inputs, opt, out)
+	all := stages.NewResult(opt.Plan)
+	for _, r := range results {
+		if r != nil {
+			all.Merge(r)
+		}
+	}
+	return all, err
+}
+
+func runEach(ctx context.Context, inputs []Input, opt Options, out stages.Out) ([]*stages.Result, error) {
 	opt.parsers = &parsers{}
-	results := make([]*Result, len(inputs))
+	ordered := opt.Plan.Streams()
+	results := make([]*stages.Result, len(inputs))
 	errs := make([]error, len(inputs))
 	if ordered || len(inputs) == 1 {
 		for i, in := range inputs {

@@ -11,10 +11,11 @@ import (
 	"github.com/nccllog/nccllog/stages"
 )
 
-// TestRunAllLikeRun reads a job's per-process files with RunAll, whose workers share their
-// Parsers from one input to the next, ordered and not, with one and two workers: every
-// input's result must be the one a Run of that input alone gives, and its parser Stats must
-// count that input's lines only.
+// TestRunAllLikeRun reads a job's per-process files as RunAll does, whose workers share
+// their Parsers from one input to the next, ordered (a plan that streams calls) and not,
+// with one and two workers: every input's result must be the one a Run of that input alone
+// gives, and its parser Stats must count that input's lines only. The merged Result is the
+// merge of those, in input order.
 func TestRunAllLikeRun(t *testing.T) {
 	files, err := gen.WriteFiles(t.TempDir(), gen.Config{Seed: 3, Ranks: 12, RanksPerHost: 4, Steps: 6, Noise: true})
 	if err != nil {
@@ -24,30 +25,48 @@ func TestRunAllLikeRun(t *testing.T) {
 	for i, f := range files {
 		inputs[i] = Input{Name: f}
 	}
-	cfg := stages.Config{Needs: stages.NeedAgg | stages.NeedRanks}
 	for _, jobs := range []int{1, 2} {
 		for _, ordered := range []bool{false, true} {
-			opt := Options{Jobs: jobs, ChunkSize: 4 << 10, Config: cfg}
-			all, err := RunAll(context.Background(), inputs, opt, discard{}, ordered)
+			cfg := testCfg{Needs: needAgg | needRanks}
+			if ordered {
+				cfg.Needs |= needCalls
+			}
+			opt := Options{Jobs: jobs, ChunkSize: 4 << 10, Plan: cfg.plan()}
+			if opt.Plan.Streams() != ordered {
+				t.Fatalf("plan %+v: Streams() = %v", cfg, !ordered)
+			}
+			all, err := runEach(context.Background(), inputs, opt, discard{})
 			if err != nil {
 				t.Fatal(err)
 			}
+			merged, err := RunAll(context.Background(), inputs, opt, discard{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := stages.NewResult(opt.Plan)
 			for i, in := range inputs {
 				alone, err := Run(context.Background(), in, opt, discard{})
 				if err != nil {
 					t.Fatal(err)
 				}
+				want.Merge(alone)
 				got := all[i]
-				if diff := cmp.Diff(alone.Lines, got.Lines); diff != "" {
+				if diff := cmp.Diff(alone.Inputs, got.Inputs); diff != "" {
 					t.Errorf("jobs=%d ordered=%v %s: lines (-alone +RunAll):\n%s", jobs, ordered, in.Name, diff)
 				}
-				if diff := cmp.Diff(alone.Agg.Rows(), got.Agg.Rows()); diff != "" {
+				if diff := cmp.Diff(aggOf(alone).Rows(), aggOf(got).Rows()); diff != "" {
 					t.Errorf("jobs=%d ordered=%v %s: aggregation (-alone +RunAll):\n%s", jobs, ordered, in.Name, diff)
 				}
 				if got.Parse.Lines != countLines(mustRead(t, in.Name)) || got.Parse.Disagree != 0 {
 					t.Errorf("jobs=%d ordered=%v %s: parser stats %+v, want the file's %d lines and no disagreement",
 						jobs, ordered, in.Name, got.Parse, countLines(mustRead(t, in.Name)))
 				}
+			}
+			if diff := cmp.Diff(want.Inputs, merged.Inputs); diff != "" {
+				t.Errorf("jobs=%d ordered=%v: merged inputs (-merged alone +RunAll):\n%s", jobs, ordered, diff)
+			}
+			if diff := cmp.Diff(aggOf(want).Rows(), aggOf(merged).Rows()); diff != "" {
+				t.Errorf("jobs=%d ordered=%v: merged aggregation (-merged alone +RunAll):\n%s", jobs, ordered, diff)
 			}
 		}
 	}

@@ -25,10 +25,10 @@ func TestSelectedOnlyLikeFullRead(t *testing.T) {
 		name, _ := writeLog(t, dir, lc)
 		for _, rg := range []stages.StepRange{{From: 10, To: 12}, {From: 0, To: 0}, {From: 29, To: 40}, {From: 100, To: 200}} {
 			for _, b := range []stages.Boundary{stages.BoundaryEnd, stages.BoundaryStart} {
-				for _, needs := range []stages.Needs{stages.NeedAgg, stages.NeedCalls} {
-					sel := stages.Config{Steps: &rg, Boundary: b, Needs: needs}
+				for _, needs := range []needs{needAgg, needCalls} {
+					sel := testCfg{Steps: &rg, Boundary: b, Needs: needs}
 					full := sel
-					full.Needs |= stages.NeedClasses
+					full.Needs |= needClasses
 					want := run(Input{Name: name}, 1, 0, full)
 					for _, size := range []int{700, 16 << 10} {
 						for _, jobs := range []int{1, 2} {
@@ -48,15 +48,15 @@ func compareSelected(t *testing.T, what string, got, want outcome) {
 	if got.err != nil || want.err != nil {
 		t.Fatalf("%s: %v / %v", what, got.err, want.err)
 	}
-	if got.res.Lines.Total != want.res.Lines.Total || got.res.Lines.Unread == 0 {
-		t.Errorf("%s: %d lines (%d unread), want %d with some unread", what, got.res.Lines.Total, got.res.Lines.Unread, want.res.Lines.Total)
+	if got.res.Lines().Total != want.res.Lines().Total || got.res.Lines().Unread == 0 {
+		t.Errorf("%s: %d lines (%d unread), want %d with some unread", what, got.res.Lines().Total, got.res.Lines().Unread, want.res.Lines().Total)
 	}
-	if want.res.Agg != nil || got.res.Agg != nil {
-		if diff := cmp.Diff(want.res.Agg.Rows(), got.res.Agg.Rows()); diff != "" {
+	if aggOf(want.res) != nil || aggOf(got.res) != nil {
+		if diff := cmp.Diff(aggOf(want.res).Rows(), aggOf(got.res).Rows()); diff != "" {
 			t.Errorf("%s: aggregation (-all lines +selected):\n%s", what, diff)
 		}
 	}
-	if diff := cmp.Diff(want.res.Steps.Points(), got.res.Steps.Points()); diff != "" {
+	if diff := cmp.Diff(stepsOf(want.res).Points(), stepsOf(got.res).Points()); diff != "" {
 		t.Errorf("%s: steps (-all lines +selected):\n%s", what, diff)
 	}
 	if diff := cmp.Diff(want.calls, got.calls); diff != "" {

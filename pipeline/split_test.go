@@ -26,24 +26,24 @@ func checkSplitOnly(t *testing.T, what string, got outcome, w want) bool {
 		ok = false
 	}
 	res := got.res
-	if res.Lines.Total != w.lines.Total {
-		fail("Lines.Total = %d, want %d", res.Lines.Total, w.lines.Total)
+	if res.Lines().Total != w.lines.Total {
+		fail("Lines.Total = %d, want %d", res.Lines().Total, w.lines.Total)
 	}
 	classed := int64(0)
-	for _, n := range res.Lines.ByKind {
+	for _, n := range res.Lines().ByKind {
 		classed += n
 	}
-	if classed+res.Lines.Unread != res.Lines.Total {
-		fail("%d lines classed and %d unread, but %d in all", classed, res.Lines.Unread, res.Lines.Total)
+	if classed+res.Lines().Unread != res.Lines().Total {
+		fail("%d lines classed and %d unread, but %d in all", classed, res.Lines().Unread, res.Lines().Total)
 	}
 	// Every step marker is read and classed, whatever is skipped around it.
-	if k := res.Lines.ByKind[parser.KindProgress]; k != w.lines.ByKind[parser.KindProgress] {
+	if k := res.Lines().ByKind[parser.KindProgress]; k != w.lines.ByKind[parser.KindProgress] {
 		fail("%d progress lines classed, want %d", k, w.lines.ByKind[parser.KindProgress])
 	}
-	if diff := cmp.Diff(w.steps.Points(), res.Steps.Points()); diff != "" {
+	if diff := cmp.Diff(w.steps.Points(), stepsOf(res).Points()); diff != "" {
 		fail("Steps.Points (-want +got):\n%s", diff)
 	}
-	if res.Agg != nil || len(got.calls) != 0 {
+	if aggOf(res) != nil || len(got.calls) != 0 {
 		fail("an Agg or calls without NeedAgg or NeedCalls")
 	}
 	return checkSplit(t, what, got.split, w.split) && ok
@@ -57,7 +57,7 @@ func TestSplitOnlyGenerated(t *testing.T) {
 		name, data := writeLog(t, t.TempDir(), smallLog(lg.prefix, lg.progress))
 		lines := parseAll(t, data)
 		for ci, cfg := range runConfigs {
-			cfg.Needs = stages.NeedLines
+			cfg.Needs = needLines
 			w := oracle(lines, name, cfg)
 			for ki, cs := range []int{64, 333, 4096, 1 << 20} {
 				jobs := 1 + (li+ci+ki)%3
@@ -86,8 +86,8 @@ func TestSplitOnlyHandMade(t *testing.T) {
 		}
 		for cs := 16 + li; cs <= 400 && failures < 10; cs += stride {
 			k := cs / stride
-			cfg := stages.Config{Steps: ranges[k%len(ranges)], Boundary: stages.Boundary(k / len(ranges) % 2),
-				Needs: stages.NeedLines}
+			cfg := testCfg{Steps: ranges[k%len(ranges)], Boundary: stages.Boundary(k / len(ranges) % 2),
+				Needs: needLines}
 			jobs := 1 + k%3
 			w := oracle(lines, name, cfg)
 			split, _, _, _ := handWant(ls, cfg)
@@ -108,20 +108,20 @@ func TestSplitOnlyHandMade(t *testing.T) {
 func TestSplitOnlyLinear(t *testing.T) {
 	data := strings.Repeat("optimizer step done\n", 15000)
 	name := writeText(t, "steps.log", data)
-	elapsed := func(needs stages.Needs) time.Duration {
+	elapsed := func(needs needs) time.Duration {
 		start := time.Now()
-		got := run(Input{Name: name}, 1, 0, stages.Config{Needs: needs})
+		got := run(Input{Name: name}, 1, 0, testCfg{Needs: needs})
 		d := time.Since(start)
-		if got.err != nil || got.res.Lines.Total != 15000 {
-			t.Fatalf("needs %03b: %v, %d lines", needs, got.err, got.res.Lines.Total)
+		if got.err != nil || got.res.Lines().Total != 15000 {
+			t.Fatalf("needs %03b: %v, %d lines", needs, got.err, got.res.Lines().Total)
 		}
-		if needs == stages.NeedLines && string(got.split) != data {
+		if needs == needLines && string(got.split) != data {
 			t.Errorf("split gave %d bytes, want the %d of the input", len(got.split), len(data))
 		}
 		return d
 	}
 	full := elapsed(needAll)
-	split := elapsed(stages.NeedLines)
+	split := elapsed(needLines)
 	if split > 10*full+500*time.Millisecond {
 		t.Errorf("split alone took %v, the full analysis %v: finding the next possible marker "+
 			"costs more than reading the lines", split, full)

@@ -69,7 +69,7 @@ func callsAt(cs []stages.Call) []callAt {
 }
 
 // handWant works out, from what the test put in the log, what a run must select.
-func handWant(ls []hline, cfg stages.Config) (split string, calls []callAt, agg *stages.Agg, pts []stages.StepPoint) {
+func handWant(ls []hline, cfg testCfg) (split string, calls []callAt, agg *stages.Agg, pts []stages.StepPoint) {
 	steps := stepOf(func(i int) (int64, bool) { return ls[i].step, ls[i].step >= 0 }, len(ls), cfg.Boundary)
 	var b strings.Builder
 	calls = []callAt{}
@@ -180,7 +180,7 @@ func TestStepBoundariesExact(t *testing.T) {
 		{rangeOf(3, 9), start, "", []callAt{}},
 	}
 	for i, tc := range tests {
-		cfg := stages.Config{Steps: tc.steps, Boundary: tc.boundary, Needs: needAll}
+		cfg := testCfg{Steps: tc.steps, Boundary: tc.boundary, Needs: needAll}
 		// The oracle the other tests use must agree with the spelled-out answer.
 		split, calls, _, _ := handWant(ls, cfg)
 		if split != tc.split || !cmp.Equal(calls, tc.calls) {
@@ -197,7 +197,7 @@ func TestStepBoundariesExact(t *testing.T) {
 	}
 	for cs := 16; cs <= 400 && failures < 10; cs += stride {
 		tc := tests[cs%len(tests)]
-		cfg := stages.Config{Steps: tc.steps, Boundary: tc.boundary, Needs: needAll}
+		cfg := testCfg{Steps: tc.steps, Boundary: tc.boundary, Needs: needAll}
 		jobs := 1 + cs/len(tests)%3
 		what := fmt.Sprintf("%s chunk=%d jobs=%d", cfgName(cfg), cs, jobs)
 		got := run(Input{Name: name}, jobs, cs, cfg)
@@ -215,8 +215,8 @@ func TestStepBoundariesExact(t *testing.T) {
 			t.Errorf("%s: calls (-want +got):\n%s", what, diff)
 			bad = true
 		}
-		if got.res.Lines.Total != int64(len(ls)) {
-			t.Errorf("%s: Lines.Total = %d, want %d", what, got.res.Lines.Total, len(ls))
+		if got.res.Lines().Total != int64(len(ls)) {
+			t.Errorf("%s: Lines.Total = %d, want %d", what, got.res.Lines().Total, len(ls))
 			bad = true
 		}
 		if bad {
@@ -243,7 +243,7 @@ func TestStepBoundariesHandMade(t *testing.T) {
 		}
 		for cs := 15 + int(seed); cs <= 400 && failures < 10; cs += stride {
 			k := cs + int(seed)
-			cfg := stages.Config{Steps: ranges[k%len(ranges)], Boundary: stages.Boundary(k / len(ranges) % 2),
+			cfg := testCfg{Steps: ranges[k%len(ranges)], Boundary: stages.Boundary(k / len(ranges) % 2),
 				Needs: needAll}
 			split, calls, agg, pts := handWant(ls, cfg)
 			what := fmt.Sprintf("seed %d %s chunk=%d", seed, cfgName(cfg), cs)
@@ -262,11 +262,11 @@ func TestStepBoundariesHandMade(t *testing.T) {
 				t.Errorf("%s: calls (-want +got):\n%s", what, diff)
 				bad = true
 			}
-			if diff := cmp.Diff(agg.Rows(), got.res.Agg.Rows()); diff != "" {
+			if diff := cmp.Diff(agg.Rows(), aggOf(got.res).Rows()); diff != "" {
 				t.Errorf("%s: Agg.Rows (-want +got):\n%s", what, diff)
 				bad = true
 			}
-			if diff := cmp.Diff(pts, got.res.Steps.Points()); diff != "" {
+			if diff := cmp.Diff(pts, stepsOf(got.res).Points()); diff != "" {
 				t.Errorf("%s: Steps.Points (-want +got):\n%s", what, diff)
 				bad = true
 			}
@@ -276,7 +276,7 @@ func TestStepBoundariesHandMade(t *testing.T) {
 					wantProblems = append(wantProblems, fmt.Sprintf("%s:%d", name, i+1))
 				}
 			}
-			for _, p := range got.res.Lines.Problems {
+			for _, p := range got.res.Lines().Problems {
 				gotProblems = append(gotProblems, fmt.Sprintf("%s:%d", p.File, p.Line))
 			}
 			if diff := cmp.Diff(wantProblems, gotProblems); diff != "" {

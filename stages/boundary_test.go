@@ -158,13 +158,13 @@ func cutChunks(data []byte, size int) [][]byte {
 
 // runChunks feeds chunks through Chunk and Merger as the pipeline does, with the lines'
 // readings looked up in parsed (one per line of the whole input, in order).
-func runChunks(t *testing.T, chunks [][]byte, parsed []parser.Line, cfg *Config) (*Merger, *recorder) {
+func runChunks(t *testing.T, chunks [][]byte, parsed []parser.Line, plan *Plan) (*Merger, *recorder) {
 	t.Helper()
-	m := NewMerger(cfg, "hand.log")
 	rec := &recorder{}
+	m := NewMerger(plan, "hand.log", rec)
 	n := 0
 	for _, data := range chunks {
-		c := NewChunk(cfg)
+		c := NewChunk(plan)
 		for off := 0; off < len(data); {
 			end := bytes.IndexByte(data[off:], '\n') + 1 + off
 			if end == off {
@@ -175,11 +175,11 @@ func runChunks(t *testing.T, chunks [][]byte, parsed []parser.Line, cfg *Config)
 			off = end
 		}
 		c.Finish()
-		if err := m.Add(c, data, rec); err != nil {
+		if err := m.Add(c, data); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if err := m.Finish(rec); err != nil {
+	if err := m.Finish(); err != nil {
 		t.Fatal(err)
 	}
 	if n != len(parsed) {
@@ -216,10 +216,9 @@ func TestStepBoundariesEveryCut(t *testing.T) {
 				for size := 16; size <= 400 && failures < 10; size++ {
 					chunks := cutChunks(data, size)
 					// Everything, and one of the other six combinations of needs in turn.
-					for _, needs := range []Needs{NeedAgg | NeedCalls | NeedLines, Needs(1 + size%6)} {
-						cfg.Needs = needs
+					for _, needs := range []needs{needAgg | needCalls | needLines, needs(1 + size%6)} {
 						what := fmt.Sprintf("seed %d steps %v %s size %d needs %03b", seed, sr, b, size, needs)
-						m, rec := runChunks(t, chunks, parsed, &cfg)
+						m, rec := runChunks(t, chunks, parsed, testPlan(cfg, needs))
 						if !checkRun(t, what, m, rec, e, needs) {
 							failures++
 						}
@@ -238,7 +237,7 @@ func diffSlices[T comparable](want, got []T) string {
 	return gocmp.Diff(want, got)
 }
 
-func checkRun(t *testing.T, what string, m *Merger, rec *recorder, e expected, needs Needs) bool {
+func checkRun(t *testing.T, what string, m *Merger, rec *recorder, e expected, needs needs) bool {
 	t.Helper()
 	ok := true
 	fail := func(format string, args ...any) {
@@ -246,7 +245,7 @@ func checkRun(t *testing.T, what string, m *Merger, rec *recorder, e expected, n
 		ok = false
 	}
 	wantSplit := e.split
-	if needs&NeedLines == 0 {
+	if needs&needLines == 0 {
 		wantSplit = ""
 	}
 	if string(rec.split) != wantSplit {
@@ -257,24 +256,24 @@ func checkRun(t *testing.T, what string, m *Merger, rec *recorder, e expected, n
 		got = append(got, callAt{c.Line, c.Step, c.Coll.Count})
 	}
 	wantCalls := e.calls
-	if needs&NeedCalls == 0 {
+	if needs&needCalls == 0 {
 		wantCalls = []callAt{}
 	}
 	if diff := diffSlices(wantCalls, got); diff != "" {
 		fail("calls (-want +got):\n%s", diff)
 	}
-	if needs&NeedAgg == 0 {
-		if m.Agg != nil {
-			fail("an Agg without NeedAgg")
+	if _, ok := Part[*AggPart](m.Total); needs&needAgg == 0 {
+		if ok {
+			fail("an Agg without the agg stage")
 		}
-	} else if diff := diffSlices(e.rows, m.Agg.Rows()); diff != "" {
+	} else if diff := diffSlices(e.rows, AggOf(m.Total).Rows()); diff != "" {
 		fail("Agg.Rows (-want +got):\n%s", diff)
 	}
-	if diff := diffSlices(e.points, m.Steps.Points()); diff != "" {
+	if diff := diffSlices(e.points, StepsOf(m.Total).Points()); diff != "" {
 		fail("Steps.Points (-want +got):\n%s", diff)
 	}
 	problems := []int64{}
-	for _, p := range m.Lines.Problems {
+	for _, p := range LinesOf(m.Total).Problems {
 		if p.File != "hand.log" {
 			fail("problem %+v: file %q", p, p.File)
 		}

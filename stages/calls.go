@@ -4,6 +4,7 @@ import "github.com/nccllog/nccllog/parser"
 
 // Call is one collective call line with where it was and the step it belongs to.
 type Call struct {
+	File    string
 	Line    int64 // line number within its file
 	Step    int64 // -1 when the call belongs to no step
 	Rank    int64 // launcher rank from the line's prefix, -1 for none
@@ -14,3 +15,88 @@ type Call struct {
 
 // Bytes is count × element size (0 for an unknown datatype).
 func (c *Call) Bytes() int64 { return c.Coll.Count * DtypeSize(c.Coll.Datatype) }
+
+// CallsStage passes every call of the selected steps to the run's Out, in input order.
+type CallsStage struct{}
+
+func (CallsStage) Name() string   { return "calls" }
+func (CallsStage) Reads() Reads   { return ReadsSelected }
+func (CallsStage) Kinds() KindSet { return Kinds(parser.KindCollective) }
+
+func (CallsStage) New(cfg *Config) Partial { return &CallsPart{selecting: cfg.Steps != nil} }
+
+// CallsPart is the calls stage's Partial: the calls of its stretch, until they are written.
+type CallsPart struct {
+	calls     []Call
+	anchored  int  // calls before this index have their file and absolute line
+	open      bool // holds calls whose step is not settled
+	selecting bool // the run selects steps: unsettled calls may yet be dropped
+	written   int64
+}
+
+func (p *CallsPart) Add(l *Line) {
+	c := &l.P.Coll
+	p.calls = append(p.calls, Call{Line: l.N, Step: -1, Rank: l.P.Rank, Env: l.P.Env, Coll: *c,
+		Dropped: c.Count <= 0 || DtypeSize(c.Datatype) == 0})
+	p.open = true
+}
+
+func (p *CallsPart) Settle(step int64, selected bool) {
+	p.open = false
+	if !selected {
+		p.calls, p.anchored = p.calls[:0], 0
+		return
+	}
+	for i := range p.calls {
+		p.calls[i].Step = step
+	}
+}
+
+func (p *CallsPart) Anchor(o Origin) {
+	for i := p.anchored; i < len(p.calls); i++ {
+		p.calls[i].File = o.File
+		p.calls[i].Line += o.Base
+	}
+	p.anchored = len(p.calls)
+}
+
+func (p *CallsPart) Merge(o Partial) {
+	op := o.(*CallsPart)
+	if p.anchored == len(p.calls) {
+		p.anchored += op.anchored
+	}
+	p.calls = append(p.calls, op.calls...)
+	p.open = p.open || op.open
+	p.written += op.written
+}
+
+func (p *CallsPart) Reset() { *p = CallsPart{calls: p.calls[:0], selecting: p.selecting} }
+
+// Commit writes the settled calls.
+func (p *CallsPart) Commit(out Out) error {
+	if p.open {
+		return nil
+	}
+	for i := range p.calls {
+		if err := out.Call(&p.calls[i]); err != nil {
+			return err
+		}
+	}
+	p.written += int64(len(p.calls))
+	p.calls, p.anchored = p.calls[:0], 0
+	return nil
+}
+
+// Held is how many calls wait for their step; with steps selected they are not counted, as
+// they cannot be passed on before their step is known.
+func (p *CallsPart) Held() int {
+	if p.selecting {
+		return 0
+	}
+	return len(p.calls)
+}
+
+// Written is how many calls were written to the run's Out.
+func (p *CallsPart) Written() int64 { return p.written }
+
+func (CallsStage) Writes() bool { return true }

@@ -26,7 +26,7 @@ func ParseBoundary(s string) (Boundary, error) {
 	case "start":
 		return BoundaryStart, nil
 	}
-	return 0, fmt.Errorf("--boundary must be end or start, not %q", s)
+	return 0, fmt.Errorf("a step boundary is end or start, not %q", s)
 }
 
 func (b Boundary) String() string { return [...]string{"end", "start"}[b] }
@@ -46,39 +46,17 @@ func ParseStepRange(s string) (StepRange, error) {
 		to, err2 = strconv.ParseInt(strings.TrimSpace(b), 10, 64)
 	}
 	if err1 != nil || err2 != nil || from < 0 || to < from {
-		return StepRange{}, fmt.Errorf("--steps wants A-B with 0 <= A <= B, or N, not %q", s)
+		return StepRange{}, fmt.Errorf("a step range is A-B with 0 <= A <= B, or N, not %q", s)
 	}
 	return StepRange{from, to}, nil
 }
 
-// Needs says which analyses a run wants; what is not needed is not computed.
-type Needs uint8
-
-const (
-	NeedAgg     Needs = 1 << iota // per-op stats, histogram, aggregation
-	NeedCalls                     // every call, in order
-	NeedLines                     // the selected lines' bytes, in order (split)
-	NeedClasses                   // every line classed, even where nothing else needs it (--strict)
-	NeedRanks                     // communicators, ranks and their call sequences
-)
-
-// MarkersOnly reports whether the run needs nothing of a line but its bytes, unless it is a
-// step marker: then lines that cannot be markers need not be read. (steps needs nothing but
-// the markers; split the selected lines' bytes.)
-func (n Needs) MarkersOnly() bool { return n == NeedLines || n == 0 }
-
-// Config is what the splitter and stages need to know about a run.
+// Config is what the step splitter and the stages need to know about a run.
 type Config struct {
 	Steps    *StepRange // nil: every line is selected
 	Boundary Boundary
-	Needs    Needs
-}
-
-// ReadsSelectedOnly reports whether the lines of steps outside the selection need not be
-// read: the run selects steps and wants only the analyses of the selected lines (not every
-// line classed, nor the ranks' call order, which counts every call).
-func (c *Config) ReadsSelectedOnly() bool {
-	return c.Steps != nil && c.Needs&^(NeedAgg|NeedCalls) == 0 && !c.Needs.MarkersOnly()
+	// Strict reads and classes every line, even where no stage needs it.
+	Strict bool
 }
 
 // Selects reports whether the lines of step (-1: no step) are selected.

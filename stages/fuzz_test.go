@@ -105,9 +105,9 @@ func FuzzStepSplitter(f *testing.F) {
 			b = BoundaryStart
 		}
 		rng := StepRange{int64(from % 8), int64(from%8 + span%4)}
-		cfg := &Config{Steps: &rng, Boundary: b, Needs: NeedLines | NeedCalls}
-		got := feedChunks(lines, reads, cfg, 1+int(every%9))
-		want := expectSplit(lines, reads, refLabels(reads, b), cfg)
+		cfg := Config{Steps: &rng, Boundary: b}
+		got := feedChunks(lines, reads, testPlan(cfg, needLines|needCalls), 1+int(every%9))
+		want := expectSplit(lines, reads, refLabels(reads, b), &cfg)
 		if !bytes.Equal(got.split, want.split) {
 			t.Fatalf("split (%v, steps %v, chunks of %d lines):\ngot  %q\nwant %q", b, rng, 1+every%9, got.split, want.split)
 		}
@@ -118,21 +118,21 @@ func FuzzStepSplitter(f *testing.F) {
 }
 
 // feedChunks feeds the lines through Chunk and Merger, n lines a chunk.
-func feedChunks(lines [][]byte, reads []*parser.Line, cfg *Config, n int) *fuzzOut {
+func feedChunks(lines [][]byte, reads []*parser.Line, plan *Plan, n int) *fuzzOut {
 	out := &fuzzOut{}
-	m := NewMerger(cfg, "f")
+	m := NewMerger(plan, "f", out)
 	for i := 0; i < len(lines); i += n {
 		var data []byte
-		c := NewChunk(cfg)
+		c := NewChunk(plan)
 		for j := i; j < min(i+n, len(lines)); j++ {
 			off := int64(len(data))
 			data = append(append(data, lines[j]...), '\n')
 			c.Add(lines[j], off, int64(len(data)), reads[j])
 		}
 		c.Finish()
-		m.Add(c, data, out)
+		m.Add(c, data)
 	}
-	m.Finish(out)
+	m.Finish()
 	return out
 }
 
@@ -144,7 +144,7 @@ func expectSplit(lines [][]byte, reads []*parser.Line, labels []int64, cfg *Conf
 		}
 		out.split = append(append(out.split, line...), '\n')
 		if l := reads[i]; l.Kind == parser.KindCollective {
-			out.calls = append(out.calls, Call{Line: int64(i + 1), Step: labels[i], Rank: -1, Env: l.Env, Coll: l.Coll})
+			out.calls = append(out.calls, Call{File: "f", Line: int64(i + 1), Step: labels[i], Rank: -1, Env: l.Env, Coll: l.Coll})
 		}
 	}
 	return out

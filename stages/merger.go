@@ -1,224 +1,111 @@
 package stages
 
-// Out receives what a run selects, in input order: whole lines (split) and calls.
-type Out interface {
-	Lines(b []byte) error
-	Call(c *Call) error
-}
+// maxHeld bounds what Holders hold while waiting for the marker that ends their step
+// (BoundaryEnd), in calls or events. Past it, what they hold is settled with no step: memory
+// stays bounded on logs with few or no markers.
+const maxHeld = 1 << 20
 
-// maxPendingCalls bounds the calls held while waiting for the marker that ends their step
-// (BoundaryEnd) when no steps are selected. Past it, the calls of that stretch are passed on
-// with no step: memory stays bounded on logs with few or no markers. With --steps the calls
-// are held until their step is known, which bounds them by the size of a step.
-const maxPendingCalls = 1 << 20
-
-// Merger puts the chunks of one input back in order, settles their open pieces and merges
-// their results. It is the only place where the order of chunks matters.
+// Merger puts the chunks of one input back in order, settles the stretches whose step
+// depends on other chunks, and merges everything into Total. It is the one place where the
+// order of chunks matters, and the one place where line numbers become absolute (Anchor).
 type Merger struct {
-	cfg   *Config
-	File  string
-	Lines Lines
-	Steps *Steps
-	Agg   *Agg
-	Ranks *Ranks
+	plan  *Plan
+	file  string
+	out   Out
+	Total *Set  // the input's result so far
 	base  int64 // lines in the chunks before the current one
 
-	carry       int64  // BoundaryStart: step of the last marker so far, -1 before the first
-	pending     *piece // BoundaryEnd: the lines after the last marker, waiting for the next
-	pendingData []byte // their bytes, for split
-	overflow    bool   // the pending calls were passed on with no step
+	carry   int64 // BoundaryStart: step of the last marker so far, -1 before the first
+	pending *Set  // BoundaryEnd: the lines after the last marker, waiting for the next
 }
 
-// NewMerger starts merging the chunks of the input named file.
-func NewMerger(cfg *Config, file string) *Merger {
-	m := &Merger{cfg: cfg, File: file, Steps: NewSteps(), carry: -1, pending: newPiece(cfg.Needs)}
-	if cfg.Needs&NeedAgg != 0 {
-		m.Agg = NewAgg()
-	}
-	if cfg.Needs&NeedRanks != 0 {
-		m.Ranks = NewRanks(cfg)
-	}
-	return m
+// NewMerger starts merging the chunks of the input named file; what the stages stream goes
+// to out.
+func NewMerger(plan *Plan, file string, out Out) *Merger {
+	return &Merger{plan: plan, file: file, out: out, Total: NewSet(plan), carry: -1, pending: NewSet(plan)}
 }
 
-// Add merges the next chunk, whose lines were read from data, and passes its selected lines
-// and calls to out.
-func (m *Merger) Add(c *Chunk, data []byte, out Out) error {
-	m.addLines(&c.Lines)
-	m.Steps.Merge(c.Steps)
-	base := m.base
+// Add merges the next chunk, whose lines were read from data.
+func (m *Merger) Add(c *Chunk, data []byte) error {
+	o := Origin{File: m.file, Base: m.base, Data: data}
 	m.base += c.LineCount()
-	if m.cfg.Boundary == BoundaryStart {
-		return m.addStart(c, data, base, out)
+	if m.plan.Boundary == BoundaryStart {
+		return m.addStart(c, o)
 	}
-	return m.addEnd(c, data, base, out)
+	return m.addEnd(c, o)
 }
 
-func (m *Merger) addLines(l *Lines) {
-	for i := range l.Problems {
-		l.Problems[i].File = m.File
-		l.Problems[i].Line += m.base
-	}
-	m.Lines.Merge(l)
-}
-
-func (m *Merger) addStart(c *Chunk, data []byte, base int64, out Out) error {
+func (m *Merger) addStart(c *Chunk, o Origin) error {
 	if c.Open != nil {
-		c.Open.setStep(m.carry)
-		if !m.cfg.Selects(m.carry) {
-			m.fold(c.Open.events, base)
-		} else if err := m.emit(c.Open, data, base, out); err != nil {
+		c.Open.Settle(m.carry, m.plan.Selects(m.carry))
+		if err := m.emit(c.Open, o); err != nil {
 			return err
 		}
 	}
 	if len(c.Markers) > 0 {
 		m.carry = c.Markers[len(c.Markers)-1]
 	}
-	return m.emit(c.Sel, data, base, out)
+	return m.emit(c.Sel, o)
 }
 
-func (m *Merger) addEnd(c *Chunk, data []byte, base int64, out Out) error {
+func (m *Merger) addEnd(c *Chunk, o Origin) error {
 	if len(c.Markers) > 0 {
-		if err := m.settlePending(c.Markers[0], out); err != nil {
+		if err := m.settle(c.Markers[0]); err != nil {
 			return err
 		}
-		if err := m.emit(c.Sel, data, base, out); err != nil {
+		if err := m.emit(c.Sel, o); err != nil {
 			return err
 		}
 	}
-	return m.hold(c.Open, data, base, out)
+	return m.hold(c.Open, o)
 }
 
-// hold keeps an open tail until the marker that ends its step arrives.
-func (m *Merger) hold(p *piece, data []byte, base int64, out Out) error {
-	if p == nil {
-		return nil
-	}
-	for i := range p.calls {
-		p.calls[i].Line += base
-	}
-	for i := range p.events {
-		p.events[i].Line += base
-	}
-	if m.cfg.Needs&NeedLines != 0 && m.cfg.Steps == nil {
-		if err := m.writeRanges(p.ranges, data, out); err != nil {
-			return err
-		}
-		p.ranges = p.ranges[:0]
-	}
-	for _, r := range p.ranges {
-		m.pendingData = append(m.pendingData, data[r.Start:r.End]...)
-	}
-	p.ranges = p.ranges[:0]
-	m.pending.merge(p)
-	if len(m.pending.events) > maxPendingCalls {
-		// Too far from the next marker to wait for it: their step stays unknown.
-		m.fold(m.pending.events, 0)
-		m.pending.events = m.pending.events[:0]
-	}
-	if m.cfg.Steps == nil && (len(m.pending.calls) > maxPendingCalls || m.overflow) {
-		m.overflow = true
-		return m.flushCalls(out)
-	}
-	return nil
+// emit merges a settled stretch into the total and commits it.
+func (m *Merger) emit(s *Set, o Origin) error {
+	s.Anchor(o)
+	m.Total.Merge(s)
+	return m.Total.Commit(m.out)
 }
 
-// settlePending gives the held lines the step of the marker that ended them.
-func (m *Merger) settlePending(step int64, out Out) error {
-	defer func() { m.overflow = false }()
-	if !m.overflow {
-		m.pending.setStep(step)
-	} else {
-		for i := range m.pending.events {
-			m.pending.events[i].Step = step
-		}
-	}
-	if !m.cfg.Selects(step) {
-		m.dropPending()
+// hold keeps an open tail until the marker that ends its step arrives. What can be written
+// before its step is known (every line is selected) is written now.
+func (m *Merger) hold(s *Set, o Origin) error {
+	if s == nil {
 		return nil
 	}
-	return m.flushPending(out)
+	o.Held = true
+	s.Anchor(o)
+	m.pending.Merge(s)
+	if err := m.pending.Commit(m.out); err != nil {
+		return err
+	}
+	if m.pending.Held() <= maxHeld {
+		return nil
+	}
+	// Too far from the next marker to wait for it: what the Holders hold keeps no step.
+	sel := m.plan.Selects(-1)
+	for i, p := range m.pending.Parts {
+		if h, ok := p.(Holder); ok && h.Held() > 0 {
+			p.Settle(-1, sel)
+			m.Total.Parts[i].Merge(p)
+			p.Reset()
+		}
+	}
+	return m.Total.Commit(m.out)
+}
+
+// settle gives the held lines the step of the marker that ended them.
+func (m *Merger) settle(step int64) error {
+	m.pending.Settle(step, m.plan.Selects(step))
+	m.Total.Merge(m.pending)
+	m.pending.Reset()
+	return m.Total.Commit(m.out)
 }
 
 // Finish settles what is still held: lines after the last marker belong to no step.
-func (m *Merger) Finish(out Out) error {
-	if m.cfg.Boundary == BoundaryEnd {
-		if !m.cfg.Selects(-1) {
-			m.dropPending()
-			return nil
-		}
-		return m.flushPending(out)
+func (m *Merger) Finish() error {
+	if m.plan.Boundary == BoundaryEnd {
+		return m.settle(-1)
 	}
 	return nil
-}
-
-func (m *Merger) flushPending(out Out) error {
-	if m.Agg != nil {
-		m.Agg.Merge(m.pending.agg)
-	}
-	m.fold(m.pending.events, 0)
-	m.pending.events = m.pending.events[:0]
-	if len(m.pendingData) > 0 {
-		if err := out.Lines(m.pendingData); err != nil {
-			return err
-		}
-	}
-	err := m.flushCalls(out)
-	m.dropPending()
-	return err
-}
-
-func (m *Merger) flushCalls(out Out) error {
-	for i := range m.pending.calls {
-		if err := out.Call(&m.pending.calls[i]); err != nil {
-			return err
-		}
-	}
-	m.pending.calls = m.pending.calls[:0]
-	return nil
-}
-
-// dropPending leaves out the held lines; their calls still count in each rank's call order.
-func (m *Merger) dropPending() {
-	m.fold(m.pending.events, 0)
-	m.pending.reset()
-	m.pendingData = m.pendingData[:0]
-}
-
-// emit passes a settled, selected piece on.
-func (m *Merger) emit(p *piece, data []byte, base int64, out Out) error {
-	if m.Agg != nil {
-		m.Agg.Merge(p.agg)
-	}
-	m.fold(p.events, base)
-	if err := m.writeRanges(p.ranges, data, out); err != nil {
-		return err
-	}
-	for i := range p.calls {
-		p.calls[i].Line += base
-		if err := out.Call(&p.calls[i]); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-func (m *Merger) writeRanges(rs []Range, data []byte, out Out) error {
-	for _, r := range rs {
-		if err := out.Lines(data[r.Start:r.End]); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// fold passes events (line numbers relative to base) to Ranks, in order.
-func (m *Merger) fold(events []RankEvent, base int64) {
-	if m.Ranks == nil {
-		return
-	}
-	for i := range events {
-		events[i].Line += base
-		m.Ranks.Add(m.File, &events[i])
-	}
 }

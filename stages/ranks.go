@@ -50,6 +50,7 @@ func NewRanks(cfg *Config) *Ranks {
 // RankEvent is a line that matters to Ranks: a collective call, a communicator line or a
 // WARN, with where it was.
 type RankEvent struct {
+	File string
 	Line int64
 	Step int64
 	Kind parser.Kind

@@ -1,0 +1,50 @@
+package pipeline
+
+import "github.com/nccllog/nccllog/stages"
+
+// needs picks stages for tests that try them in combination.
+type needs uint8
+
+const (
+	needAgg needs = 1 << iota
+	needCalls
+	needLines
+	needClasses
+	needRanks
+)
+
+// testCfg is a run's step selection and the stages it needs.
+type testCfg struct {
+	Steps    *stages.StepRange
+	Boundary stages.Boundary
+	Needs    needs
+}
+
+// plan is the plan of c: the stages its needs pick, and steps.
+func (c testCfg) plan() *stages.Plan {
+	names := []string{"steps"}
+	for _, n := range []struct {
+		bit  needs
+		name string
+	}{{needAgg, "agg"}, {needCalls, "calls"}, {needLines, "split"}, {needRanks, "ranks"}} {
+		if c.Needs&n.bit != 0 {
+			names = append(names, n.name)
+		}
+	}
+	cfg := stages.Config{Steps: c.Steps, Boundary: c.Boundary, Strict: c.Needs&needClasses != 0}
+	return stages.MustPlan(cfg, stages.Default(), names...)
+}
+
+// selects reports whether c selects the lines of step (-1: no step).
+func (c testCfg) selects(step int64) bool {
+	return c.Steps == nil || step >= 0 && c.Steps.Has(step)
+}
+
+func aggOf(r *stages.Result) *stages.Agg {
+	if p, ok := stages.Part[*stages.AggPart](r.Set); ok {
+		return p.Agg
+	}
+	return nil
+}
+
+func stepsOf(r *stages.Result) *stages.Steps { return stages.StepsOf(r.Set) }

@@ -1,0 +1,96 @@
+package stages
+
+// Set holds one Partial of every stage of a plan: what the stages took from one stretch of
+// lines. Lines go only to the Partials whose stage asked for their kind.
+type Set struct {
+	Parts  []Partial // in the plan's order
+	byKind [KindUnread + 1][]Partial
+}
+
+// NewSet returns a Set of empty Partials for plan.
+func NewSet(plan *Plan) *Set {
+	s := &Set{Parts: make([]Partial, len(plan.Stages))}
+	for i, st := range plan.Stages {
+		s.Parts[i] = st.New(&plan.Config)
+		kinds := st.Kinds()
+		for k := range s.byKind {
+			if kinds.Has(k) {
+				s.byKind[k] = append(s.byKind[k], s.Parts[i])
+			}
+		}
+	}
+	return s
+}
+
+// Add gives one line to the Partials that want its kind.
+func (s *Set) Add(l *Line) {
+	k := KindUnread
+	if l.P != nil {
+		k = int(l.P.Kind)
+	}
+	for _, p := range s.byKind[k] {
+		p.Add(l)
+	}
+}
+
+// Settle settles every Partial (see Partial.Settle).
+func (s *Set) Settle(step int64, selected bool) {
+	for _, p := range s.Parts {
+		p.Settle(step, selected)
+	}
+}
+
+// Anchor anchors every Partial (see Partial.Anchor).
+func (s *Set) Anchor(o Origin) {
+	for _, p := range s.Parts {
+		p.Anchor(o)
+	}
+}
+
+// Merge appends o, a Set of the same plan whose lines follow s's.
+func (s *Set) Merge(o *Set) {
+	for i, p := range s.Parts {
+		p.Merge(o.Parts[i])
+	}
+}
+
+// Reset empties every Partial.
+func (s *Set) Reset() {
+	for _, p := range s.Parts {
+		p.Reset()
+	}
+}
+
+// Commit commits what the Committers hold (see Committer), in plan order.
+func (s *Set) Commit(out Out) error {
+	for _, p := range s.Parts {
+		if c, ok := p.(Committer); ok {
+			if err := c.Commit(out); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// Held is how much the Set's Holders hold.
+func (s *Set) Held() int {
+	n := 0
+	for _, p := range s.Parts {
+		if h, ok := p.(Holder); ok {
+			n += h.Held()
+		}
+	}
+	return n
+}
+
+// Part returns the Partial of type T in s, and whether there is one.
+func Part[T Partial](s *Set) (T, bool) {
+	for _, p := range s.Parts {
+		if t, ok := p.(T); ok {
+			return t, true
+		}
+	}
+	var zero T
+	return zero, false
+}

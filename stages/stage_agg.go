@@ -1,0 +1,37 @@
+package stages
+
+import "github.com/nccllog/nccllog/parser"
+
+// AggStage counts the calls of the selected steps per (op, count, datatype); per-op stats
+// and the size histogram are derived from it.
+type AggStage struct{}
+
+func (AggStage) Name() string   { return "agg" }
+func (AggStage) Reads() Reads   { return ReadsSelected }
+func (AggStage) Kinds() KindSet { return Kinds(parser.KindCollective) }
+
+func (AggStage) New(*Config) Partial { return &AggPart{Agg: NewAgg()} }
+
+// AggPart is the agg stage's Partial.
+type AggPart struct{ *Agg }
+
+func (p *AggPart) Add(l *Line) { p.Agg.Add(l.P.Coll.Op, l.P.Coll.Count, l.P.Coll.Datatype) }
+
+// Settle drops the calls of a step the run does not select.
+func (p *AggPart) Settle(_ int64, selected bool) {
+	if !selected {
+		p.Agg.reset()
+	}
+}
+
+func (p *AggPart) Anchor(Origin)   {}
+func (p *AggPart) Merge(o Partial) { p.Agg.Merge(o.(*AggPart).Agg) }
+func (p *AggPart) Reset()          { p.Agg.reset() }
+
+// AggOf returns the aggregation of s (empty where the run had no agg stage).
+func AggOf(s *Set) *Agg {
+	if p, ok := Part[*AggPart](s); ok {
+		return p.Agg
+	}
+	return NewAgg()
+}
