@@ -9,7 +9,6 @@ import (
 	"os/signal"
 	"syscall"
 
-	"github.com/nccllog/nccllog/parser"
 	"github.com/nccllog/nccllog/pipeline"
 	"github.com/nccllog/nccllog/stages"
 )
@@ -28,16 +27,20 @@ type env struct {
 	stdout, stderr io.Writer
 }
 
-// runResult is what a subcommand prints: every input's result and their merge.
-type runResult struct {
+// view is what a command's printer reads: the run's one Result, with each stage's part
+// looked up once, and the options it was run with.
+type view struct {
 	opts  *options
-	files []*pipeline.Result
-	lines stages.Lines
+	res   *stages.Result
+	lines *stages.Lines
 	agg   *stages.Agg
 	steps *stages.Steps
 	ranks *stages.Ranks
-	parse parser.Stats
-	found bool // hang or check found something: exit status 3
+}
+
+func newView(o *options, res *stages.Result) *view {
+	return &view{opts: o, res: res, lines: res.Lines(), agg: stages.AggOf(res.Set),
+		steps: stages.StepsOf(res.Set), ranks: stages.RanksOf(res.Set)}
 }
 
 func run(args []string, e env) int {
@@ -78,44 +81,39 @@ func execute(ctx context.Context, c *command, o *options, e env) int {
 		fmt.Fprintf(e.stderr, "nccllog: %v\n", err)
 		return exitData
 	}
-	w := newOutput(e.stdout)
-	out := c.streamOut(w, o)
-	r := &runResult{opts: o, agg: stages.NewAgg(), steps: stages.NewSteps(), ranks: stages.NewRanks(&o.cfg)}
-	results, runErr := pipeline.RunAll(ctx, inputs, pipeline.Options{Jobs: o.jobs, Config: o.cfg}, out, c.ordered())
-	for _, res := range results {
-		if res != nil {
-			r.add(res)
-		}
+	plan, err := stages.NewPlan(o.cfg, stages.Default(), c.stages...)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "nccllog: internal: %v\n", err)
+		return exitData
 	}
+	w := newOutput(e.stdout)
+	out := c.writer(w, o)
+	res, runErr := pipeline.RunAll(ctx, inputs, pipeline.Options{Jobs: o.jobs, Plan: plan}, out)
+	v := newView(o, res)
 	if w.broken() {
 		return exitOK
 	}
-	if runErr == nil && o.strict && r.lines.Malformed() > 0 {
-		runErr = strictError(&r.lines)
+	if runErr == nil && o.cfg.Strict && v.lines.Malformed() > 0 {
+		runErr = strictError(v.lines)
 	}
-	if runErr == nil || !errors.Is(runErr, context.Canceled) && !o.strict {
-		if err := out.finish(); err == nil && c.print != nil {
-			c.print(w, r)
+	status := exitOK
+	if runErr == nil || !errors.Is(runErr, context.Canceled) && !o.cfg.Strict {
+		err := out.finish()
+		if err == nil && c.print != nil {
+			err = c.print(w, v)
+		}
+		if err != nil && runErr == nil && !w.broken() {
+			runErr = fmt.Errorf("writing output: %w", err)
+		}
+		if c.found != nil && c.found(v) {
+			status = exitFound
 		}
 	}
-	return finish(e, w, runErr, r)
-}
-
-func (r *runResult) add(res *pipeline.Result) {
-	r.files = append(r.files, res)
-	r.lines.Merge(&res.Lines)
-	if res.Agg != nil {
-		r.agg.Merge(res.Agg)
-	}
-	r.steps.Merge(res.Steps)
-	if res.Ranks != nil {
-		r.ranks.Merge(res.Ranks)
-	}
-	r.parse.Merge(res.Parse)
+	return finish(e, w, runErr, v, status)
 }
 
 // finish flushes the output and turns the outcome into an exit status and one stderr line.
-func finish(e env, w *output, runErr error, r *runResult) int {
+func finish(e env, w *output, runErr error, v *view, status int) int {
 	flushErr := w.flush()
 	switch {
 	case w.broken():
@@ -130,18 +128,15 @@ func finish(e env, w *output, runErr error, r *runResult) int {
 		fmt.Fprintf(e.stderr, "nccllog: writing output: %v\n", flushErr)
 		return exitData
 	}
-	warnProblems(e.stderr, r)
-	if r.found {
-		return exitFound
-	}
-	return exitOK
+	warnProblems(e.stderr, v)
+	return status
 }
 
 // shownProblems is how many malformed lines are listed on stderr; the JSON report lists more.
 const shownProblems = 5
 
 // warnProblems tells on stderr about malformed lines and scanner disagreements.
-func warnProblems(w io.Writer, r *runResult) {
+func warnProblems(w io.Writer, r *view) {
 	ps := r.lines.Problems[:min(len(r.lines.Problems), shownProblems)]
 	for _, p := range ps {
 		fmt.Fprintf(w, "nccllog: %s:%d: malformed: %s: %s\n", p.File, p.Line, p.Reason, p.Excerpt)
@@ -149,9 +144,9 @@ func warnProblems(w io.Writer, r *runResult) {
 	if n := r.lines.Malformed() - int64(len(ps)); n > 0 {
 		fmt.Fprintf(w, "nccllog: %d more malformed lines (report --format json lists the first %d)\n", n, stages.MaxProblems)
 	}
-	if r.parse.Disagree > 0 {
+	if p := r.res.Parse; p.Disagree > 0 {
 		fmt.Fprintf(w, "nccllog: internal: fast path and grammar disagreed on %d lines (grammar used), first: %q\n",
-			r.parse.Disagree, r.parse.FirstDisagree)
+			p.Disagree, p.FirstDisagree)
 	}
 }
 

@@ -124,3 +124,5 @@ func ptr(v uint64) string {
 	}
 	return "0x" + strconv.FormatUint(v, 16)
 }
+
+func callsOut(w *output, o *options) streamer { return newCallWriter(w, o.format) }

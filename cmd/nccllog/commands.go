@@ -1,45 +1,44 @@
 package main
 
-import "github.com/nccllog/nccllog/stages"
-
-// command is one subcommand: what it computes and how it prints it.
+// command is one subcommand: which stages it runs, and how it prints their result.
 type command struct {
 	name    string
 	summary string
-	needs   stages.Needs
+	// stages are the analyses the command needs, by registry name (lines is always run).
+	stages  []string
 	formats []string
+	// streams: what the command prints is written as the run reads (split's lines, calls).
+	streams func(w *output, o *options) streamer
 	// print writes the result of a run that has finished.
-	print func(w *output, r *runResult) error
+	print func(w *output, v *view) error
+	// found reports whether the result is a finding that sets exit status 3.
+	found func(v *view) bool
 }
 
 var commands = []*command{
 	{name: "report", summary: "all analyses in one pass, with how every line was read",
-		needs: stages.NeedAgg, formats: []string{"table", "json"}, print: printReport},
+		stages: []string{"agg", "steps"}, formats: []string{"table", "json"}, print: printReport},
 	{name: "stats", summary: "per-op calls and min/avg/max/total message bytes",
-		needs: stages.NeedAgg, formats: []string{"table", "json", "csv", "awk"}, print: printStats},
+		stages: []string{"agg"}, formats: []string{"table", "json", "csv", "awk"}, print: printStats},
 	{name: "hist", summary: "per-op message-size histogram",
-		needs: stages.NeedAgg, formats: []string{"table", "json", "csv", "awk"}, print: printHist},
+		stages: []string{"agg"}, formats: []string{"table", "json", "csv", "awk"}, print: printHist},
 	{name: "agg", summary: "calls per distinct (op, count, datatype)",
-		needs: stages.NeedAgg, formats: []string{"table", "json", "csv", "awk"}, print: printAgg},
+		stages: []string{"agg"}, formats: []string{"table", "json", "csv", "awk"}, print: printAgg},
 	{name: "steps", summary: "step time and TFLOP/s per GPU from the progress lines",
-		formats: []string{"table", "json", "csv", "awk"}, print: printSteps},
+		stages: []string{"steps"}, formats: []string{"table", "json", "csv", "awk"}, print: printSteps},
 	{name: "calls", summary: "every collective call, in log order",
-		needs: stages.NeedCalls, formats: []string{"table", "json", "csv"}},
+		stages: []string{"calls"}, formats: []string{"table", "json", "csv"}, streams: callsOut},
 	{name: "split", summary: "the lines of the selected steps, byte for byte",
-		needs: stages.NeedLines},
+		stages: []string{"split"}, streams: splitOut},
 	{name: "ranks", summary: "per rank of each communicator: calls, bytes and bus volume by op, steps",
-		needs: stages.NeedRanks, formats: []string{"table", "json", "csv"}, print: printRanks},
+		stages: []string{"ranks", "steps"}, formats: []string{"table", "json", "csv"}, print: printRanks},
 	{name: "comms", summary: "per communicator: its ranks, how they were grouped, calls and volume",
-		needs: stages.NeedRanks, formats: []string{"table", "json", "csv"}, print: printComms},
+		stages: []string{"ranks"}, formats: []string{"table", "json", "csv"}, print: printComms},
 	{name: "hang", summary: "where each rank stopped, and which rank most likely hung the job",
-		needs: stages.NeedRanks, formats: []string{"table", "json", "csv"}, print: printHang},
+		stages: []string{"ranks"}, formats: []string{"table", "json", "csv"}, print: printHang, found: hangFound},
 	{name: "check", summary: "the first call where the ranks of a communicator disagree",
-		needs: stages.NeedRanks, formats: []string{"table", "json", "csv"}, print: printCheck},
+		stages: []string{"ranks"}, formats: []string{"table", "json", "csv"}, print: printCheck, found: checkFound},
 }
-
-// ordered reports whether the command writes lines or calls as they are read, so that inputs
-// must be read one after another.
-func (c *command) ordered() bool { return c.needs&(stages.NeedLines|stages.NeedCalls) != 0 }
 
 func findCommand(name string) *command {
 	for _, c := range commands {

@@ -56,20 +56,17 @@ func (c *command) parseFlags(args []string) (*options, *pflag.FlagSet, error) {
 }
 
 func (o *options) validate(c *command) error {
-	o.cfg.Needs = c.needs
-	if o.strict {
-		o.cfg.Needs |= stages.NeedClasses
-	}
+	o.cfg.Strict = o.strict
 	if o.steps != "" {
 		r, err := stages.ParseStepRange(o.steps)
 		if err != nil {
-			return err
+			return fmt.Errorf("--steps wants A-B with 0 <= A <= B, or N, not %q", o.steps)
 		}
 		o.cfg.Steps = &r
 	}
 	b, err := stages.ParseBoundary(o.boundary)
 	if err != nil {
-		return err
+		return fmt.Errorf("--boundary must be end or start, not %q", o.boundary)
 	}
 	o.cfg.Boundary = b
 	if len(c.formats) > 0 && !slices.Contains(c.formats, o.format) {

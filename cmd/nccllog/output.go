@@ -46,15 +46,12 @@ type streamer interface {
 	finish() error
 }
 
-// streamOut returns what the command does with lines and calls as they are read.
-func (c *command) streamOut(w *output, o *options) streamer {
-	switch c.name {
-	case "split":
-		return lineWriter{w}
-	case "calls":
-		return newCallWriter(w, o.format)
+// writer returns what the command does with lines and calls as they are read.
+func (c *command) writer(w *output, o *options) streamer {
+	if c.streams == nil {
+		return nothing{}
 	}
-	return nothing{}
+	return c.streams(w, o)
 }
 
 type nothing struct{}
@@ -65,6 +62,8 @@ func (nothing) finish() error           { return nil }
 
 // lineWriter writes split's lines as they were read.
 type lineWriter struct{ w *output }
+
+func splitOut(w *output, _ *options) streamer { return lineWriter{w} }
 
 func (l lineWriter) Lines(b []byte) error  { _, err := l.w.Write(b); return err }
 func (lineWriter) Call(*stages.Call) error { return nil }

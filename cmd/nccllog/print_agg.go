@@ -22,10 +22,10 @@ func aggRows(a *stages.Agg) []groupJSON {
 	return rows
 }
 
-func printAgg(w *output, r *runResult) error {
+func printAgg(w *output, r *view) error {
 	switch r.opts.format {
 	case "json":
-		return writeJSON(w, map[string]any{"groups": aggRows(r.agg), "dropped": droppedRows(r.agg)})
+		return writeJSON(w, aggOut{droppedRows(r.agg), aggRows(r.agg)})
 	case "csv":
 		var rows [][]string
 		for _, g := range aggRows(r.agg) {

@@ -8,9 +8,9 @@ type sideJSON struct {
 	N     int     `json:"n"`
 }
 
-func printCheck(w *output, r *runResult) error {
+func printCheck(w *output, r *view) error {
 	findings := r.ranks.Check()
-	r.found = len(findings) > 0
+	found := len(findings) > 0
 	switch r.opts.format {
 	case "csv":
 		return checkCSV(w, findings)
@@ -38,7 +38,7 @@ func printCheck(w *output, r *runResult) error {
 	for _, f := range findings {
 		printFinding(w, f)
 	}
-	if !r.found {
+	if !found {
 		ranks := 0
 		for _, g := range groups {
 			ranks += len(g.Members)
@@ -96,3 +96,6 @@ func ranksWord(ms []*stages.Member) string {
 	}
 	return "ranks " + rankList(ms)
 }
+
+// checkFound: the ranks of some communicator disagree.
+func checkFound(v *view) bool { return len(v.ranks.Check()) > 0 }

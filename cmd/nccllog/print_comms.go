@@ -48,7 +48,7 @@ func (t commTotals) opNames() string {
 	return strings.Join(ops, " ")
 }
 
-func printComms(w *output, r *runResult) error {
+func printComms(w *output, r *view) error {
 	groups := r.ranks.Groups()
 	switch r.opts.format {
 	case "json":

@@ -77,9 +77,9 @@ func suspectValue(s stages.Suspect, f stages.HangFinding) suspectJSON {
 	return v
 }
 
-func printHang(w *output, r *runResult) error {
+func printHang(w *output, r *view) error {
 	findings := r.ranks.Hang()
-	r.found = suspects(findings) > 0
+	found := suspects(findings) > 0
 	switch r.opts.format {
 	case "json":
 		var comms []map[string]any
@@ -116,11 +116,14 @@ func printHang(w *output, r *runResult) error {
 		}
 		w.printf("\n")
 	}
-	if !r.found {
+	if !found {
 		w.printf("nothing points to a hang: every rank of every communicator issued the same number of calls.\n")
 	}
 	return nil
 }
+
+// hangFound: some rank is a suspect.
+func hangFound(v *view) bool { return suspects(v.ranks.Hang()) > 0 }
 
 func suspects(fs []stages.HangFinding) int {
 	n := 0

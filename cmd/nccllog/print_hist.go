@@ -26,10 +26,10 @@ func histRows(a *stages.Agg) []bucketJSON {
 	return rows
 }
 
-func printHist(w *output, r *runResult) error {
+func printHist(w *output, r *view) error {
 	switch r.opts.format {
 	case "json":
-		return writeJSON(w, map[string]any{"buckets": histRows(r.agg)})
+		return writeJSON(w, histOut{histRows(r.agg)})
 	case "csv":
 		var rows [][]string
 		for _, b := range histRows(r.agg) {

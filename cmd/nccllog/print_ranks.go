@@ -32,7 +32,7 @@ func needOf(stepBus, times map[int64]float64) busNeed {
 	return n
 }
 
-func stepTimes(r *runResult) map[int64]float64 {
+func stepTimes(r *view) map[int64]float64 {
 	t := make(map[int64]float64)
 	for _, p := range r.steps.Points() {
 		if p.HasTime {
@@ -87,7 +87,7 @@ func known(v int64) *int64 {
 	return &v
 }
 
-func printRanks(w *output, r *runResult) error {
+func printRanks(w *output, r *view) error {
 	groups := r.ranks.Groups()
 	times := stepTimes(r)
 	switch r.opts.format {

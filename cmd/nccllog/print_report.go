@@ -5,13 +5,30 @@ import (
 	"github.com/nccllog/nccllog/stages"
 )
 
-// linesValue is the accounting of every line of an input, for JSON.
-func linesValue(l *stages.Lines) map[string]any {
-	m := map[string]any{"total": l.Total, "spliced": l.Spliced, "unread": l.Unread}
-	for k := 0; k < parser.NumKinds; k++ {
-		m[parser.Kind(k).String()] = l.ByKind[k]
-	}
-	return m
+// linesJSON is the accounting of every line of an input: one count per class. Fields are in
+// alphabetical order, as the JSON has always listed them.
+type linesJSON struct {
+	Blank      int64 `json:"blank"`
+	Collective int64 `json:"collective"`
+	Comm       int64 `json:"comm"`
+	Info       int64 `json:"info"`
+	Malformed  int64 `json:"malformed"`
+	Other      int64 `json:"other"`
+	Progress   int64 `json:"progress"`
+	Spliced    int64 `json:"spliced"`
+	Total      int64 `json:"total"`
+	Trace      int64 `json:"trace"`
+	Unread     int64 `json:"unread"`
+	Version    int64 `json:"version"`
+	Warn       int64 `json:"warn"`
+}
+
+func linesValue(l *stages.Lines) linesJSON {
+	k := &l.ByKind
+	return linesJSON{Total: l.Total, Collective: k[parser.KindCollective], Comm: k[parser.KindComm],
+		Progress: k[parser.KindProgress], Version: k[parser.KindVersion], Info: k[parser.KindInfo],
+		Warn: k[parser.KindWarn], Trace: k[parser.KindTrace], Blank: k[parser.KindBlank],
+		Other: k[parser.KindOther], Malformed: k[parser.KindMalformed], Unread: l.Unread, Spliced: l.Spliced}
 }
 
 type problemJSON struct {
@@ -29,11 +46,11 @@ func problemsValue(l *stages.Lines) []problemJSON {
 	return out
 }
 
-func printReport(w *output, r *runResult) error {
+func printReport(w *output, r *view) error {
 	if r.opts.format == "json" {
 		return writeJSON(w, reportValue(r))
 	}
-	for _, f := range r.files {
+	for _, f := range r.res.Inputs {
 		w.printf("%s: %s lines\n", f.Name, count(f.Lines.Total))
 		printLineClasses(w, &f.Lines)
 	}
@@ -48,23 +65,55 @@ func printReport(w *output, r *runResult) error {
 	return nil
 }
 
-func reportValue(r *runResult) map[string]any {
-	var inputs []map[string]any
-	for _, f := range r.files {
-		inputs = append(inputs, map[string]any{"file": f.Name, "lines": linesValue(&f.Lines)})
+type inputJSON struct {
+	File  string    `json:"file"`
+	Lines linesJSON `json:"lines"`
+}
+
+type statsOut struct {
+	Dropped []droppedJSON `json:"dropped"`
+	Ops     []statsJSON   `json:"ops"`
+}
+
+type histOut struct {
+	Buckets []bucketJSON `json:"buckets"`
+}
+
+type aggOut struct {
+	Dropped []droppedJSON `json:"dropped"`
+	Groups  []groupJSON   `json:"groups"`
+}
+
+// parseJSON says how parsing went. How many lines the grammar read or checked depends on how
+// chunks met workers, so only the disagreements (zero unless the scanner has a bug) are part
+// of the output.
+type parseJSON struct {
+	Disagreements int64 `json:"disagreements"`
+}
+
+// reportJSON is report's JSON; fields in alphabetical order, as it has always listed them.
+type reportJSON struct {
+	Agg      aggOut        `json:"agg"`
+	Hist     histOut       `json:"hist"`
+	Inputs   []inputJSON   `json:"inputs"`
+	Lines    linesJSON     `json:"lines"`
+	Parse    parseJSON     `json:"parse"`
+	Problems []problemJSON `json:"problems"`
+	Stats    statsOut      `json:"stats"`
+	Steps    stepsJSON     `json:"steps"`
+}
+
+func reportValue(r *view) reportJSON {
+	v := reportJSON{Lines: linesValue(r.lines), Problems: problemsValue(r.lines),
+		Stats: statsOut{droppedRows(r.agg), statsRows(r.agg)},
+		Hist:  histOut{histRows(r.agg)},
+		Agg:   aggOut{droppedRows(r.agg), aggRows(r.agg)},
+		Steps: stepsValue(r.steps),
+		Parse: parseJSON{r.res.Parse.Disagree}}
+	for _, in := range r.res.Inputs {
+		v.Inputs = append(v.Inputs, inputJSON{in.Name, linesValue(&in.Lines)})
 	}
-	return map[string]any{
-		"inputs":   inputs,
-		"lines":    linesValue(&r.lines),
-		"problems": problemsValue(&r.lines),
-		"stats":    map[string]any{"ops": statsRows(r.agg), "dropped": droppedRows(r.agg)},
-		"hist":     map[string]any{"buckets": histRows(r.agg)},
-		"agg":      map[string]any{"groups": aggRows(r.agg), "dropped": droppedRows(r.agg)},
-		"steps":    stepsValue(r.steps),
-		// How many lines the grammar read or checked depends on how chunks met workers, so
-		// only the disagreements (zero unless the scanner has a bug) are part of the output.
-		"parse": map[string]any{"disagreements": r.parse.Disagree},
-	}
+	return v
 }
 
 func section(w *output, title string) { w.printf("\n== %s ==\n", title) }

@@ -25,10 +25,10 @@ func statsRows(a *stages.Agg) []statsJSON {
 	return rows
 }
 
-func printStats(w *output, r *runResult) error {
+func printStats(w *output, r *view) error {
 	switch r.opts.format {
 	case "json":
-		return writeJSON(w, map[string]any{"ops": statsRows(r.agg), "dropped": droppedRows(r.agg)})
+		return writeJSON(w, statsOut{droppedRows(r.agg), statsRows(r.agg)})
 	case "csv":
 		return writeCSV(w, []string{"op", "calls", "min_bytes", "avg_bytes", "max_bytes", "total_bytes"}, statsCSV(r.agg))
 	case "awk":
@@ -113,7 +113,7 @@ func writeJSON(w *output, v any) error {
 }
 
 // noCalls says so when there is nothing to tabulate, with the likely reason.
-func noCalls(w *output, r *runResult) bool {
+func noCalls(w *output, r *view) bool {
 	if r.agg.Calls() > 0 || len(r.agg.DroppedRows()) > 0 {
 		return false
 	}

@@ -39,7 +39,7 @@ func stepsValue(s *stages.Steps) stepsJSON {
 	return out
 }
 
-func printSteps(w *output, r *runResult) error {
+func printSteps(w *output, r *view) error {
 	v := stepsValue(r.steps)
 	switch r.opts.format {
 	case "json":
@@ -70,7 +70,7 @@ func fmtOpt(v *float64) string {
 }
 
 // printStepsAWK prints what the AWK chain printed, byte for byte.
-func printStepsAWK(w *output, r *runResult) error {
+func printStepsAWK(w *output, r *view) error {
 	s := r.steps.Summary()
 	rg := r.opts.cfg.Steps
 	w.printf("Steps: %d (iterations %d-%d)\n", s.N, rg.From, rg.To)
