@@ -17,16 +17,17 @@ func NewLines(data []byte) Lines { return Lines{data: data} }
 // ends (after its newline); ok is false at the end.
 func (c *Lines) Next() (line []byte, off, end int, ok bool) {
 	off = c.off
-	if off >= len(c.data) {
+	rest := c.data[off:]
+	if len(rest) == 0 {
 		return nil, off, off, false
 	}
-	end = LineEnd(c.data, off)
-	c.off = end
-	line = c.data[off:end]
-	if line[len(line)-1] == '\n' {
-		line = line[:len(line)-1]
+	i := bytes.IndexByte(rest, '\n')
+	if i < 0 {
+		c.off = len(c.data)
+		return rest, off, c.off, true
 	}
-	return line, off, end, true
+	c.off = off + i + 1
+	return rest[:i], off, c.off, true
 }
 
 // LineEnd returns where the line that starts at off ends: after its newline, or at the end of

@@ -14,6 +14,7 @@ type Chunk struct {
 	// Markers are the step numbers of the chunk's progress lines, in order.
 	Markers []int64
 	n       int64
+	line    Line // the line being added: a field, as a local would escape to the heap
 }
 
 // NewChunk starts a chunk.
@@ -23,7 +24,8 @@ func NewChunk(plan *Plan) *Chunk {
 
 // AddUnread takes n whole lines at [off, end) that were passed over unread.
 func (c *Chunk) AddUnread(n, off, end int64) {
-	c.cur.Add(&Line{N: c.n + 1, Off: off, End: end, Unread: n})
+	c.line = Line{N: c.n + 1, Off: off, End: end, Unread: n}
+	c.cur.Add(&c.line)
 	c.n += n
 }
 
@@ -31,19 +33,20 @@ func (c *Chunk) AddUnread(n, off, end int64) {
 // its newline ending at end, parsed as l.
 func (c *Chunk) Add(text []byte, off, end int64, l *parser.Line) {
 	c.n++
-	line := Line{N: c.n, Text: text, Off: off, End: end, P: l}
+	c.line = Line{N: c.n, Text: text, Off: off, End: end, P: l}
+	line := &c.line
 	if l.Kind != parser.KindProgress {
-		c.cur.Add(&line)
+		c.cur.Add(line)
 		return
 	}
 	// A marker belongs to the stretch it ends (BoundaryEnd) or starts (BoundaryStart).
 	step := l.Prog.Step
 	if c.plan.Boundary == BoundaryEnd {
-		c.cur.Add(&line)
+		c.cur.Add(line)
 		c.settle(step)
 	} else {
 		c.settle(c.lastMarker())
-		c.cur.Add(&line)
+		c.cur.Add(line)
 	}
 	c.Markers = append(c.Markers, step)
 }

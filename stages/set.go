@@ -28,8 +28,9 @@ func (s *Set) Add(l *Line) {
 	if l.P != nil {
 		k = int(l.P.Kind)
 	}
-	for _, p := range s.byKind[k] {
-		p.Add(l)
+	ps := s.byKind[k]
+	for i := range ps {
+		ps[i].Add(l)
 	}
 }
 
