@@ -41,7 +41,7 @@ func (r *Ranks) join(g, og *Group, ref []refCall) {
 		}
 		switch {
 		case a.sig == 0:
-			*a = b
+			a.sig = b.sig // its step, where known, stays
 		case b.sig != 0 && a.sig != b.sig && k < 0:
 			k = i
 		}
