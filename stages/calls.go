@@ -100,3 +100,11 @@ func (p *CallsPart) Held() int {
 func (p *CallsPart) Written() int64 { return p.written }
 
 func (CallsStage) Writes() bool { return true }
+
+// CallsSnapshot is what a calls Partial wrote and holds.
+type CallsSnapshot struct {
+	Written int64
+	Held    []Call
+}
+
+func (p *CallsPart) Snapshot() any { return CallsSnapshot{p.written, p.calls} }

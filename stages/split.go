@@ -17,6 +17,7 @@ type Range struct{ Start, End int64 }
 // it is anchored, then the bytes themselves (slices of the chunk, or copies where the lines
 // are held past it).
 type SplitPart struct {
+	written   int64 // bytes written
 	ranges    []Range
 	bytes     [][]byte
 	own       []byte // the copies' memory, which bytes may point into
@@ -67,6 +68,7 @@ func (p *SplitPart) Merge(o Partial) {
 	}
 	p.bytes = append(p.bytes, op.bytes...)
 	p.open = p.open || op.open
+	p.written += op.written
 }
 
 // Reset keeps the ranges' memory but not the copies': the Partial merged into may still
@@ -84,9 +86,26 @@ func (p *SplitPart) Commit(out Out) error {
 		if err := out.Lines(b); err != nil {
 			return err
 		}
+		p.written += int64(len(b))
 	}
 	p.bytes, p.own = p.bytes[:0], p.own[:0]
 	return nil
 }
 
 func (SplitStage) Writes() bool { return true }
+
+// SplitSnapshot is how many bytes a split Partial wrote and holds.
+type SplitSnapshot struct {
+	Written, Held int64
+}
+
+func (p *SplitPart) Snapshot() any {
+	var held int64
+	for _, b := range p.bytes {
+		held += int64(len(b))
+	}
+	for _, r := range p.ranges {
+		held += r.End - r.Start
+	}
+	return SplitSnapshot{p.written, held}
+}

@@ -36,6 +36,10 @@ type Partial interface {
 	Merge(o Partial)
 	// Reset empties the Partial, keeping its memory.
 	Reset()
+	// Snapshot is what the Partial holds as a plain typed value, the same whatever chunks,
+	// workers and (for the stages whose output does not depend on it) input order gave it:
+	// what tests compare, and what the Result's encoding writes.
+	Snapshot() any
 }
 
 // Committer is a Partial that does something with its lines in input order once they are

@@ -35,3 +35,11 @@ func AggOf(s *Set) *Agg {
 	}
 	return NewAgg()
 }
+
+// AggSnapshot is an Agg's content.
+type AggSnapshot struct {
+	Groups  []AggRow
+	Dropped []DropRow
+}
+
+func (p *AggPart) Snapshot() any { return AggSnapshot{p.Rows(), p.DroppedRows()} }

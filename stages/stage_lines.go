@@ -53,3 +53,5 @@ func LinesOf(s *Set) *Lines {
 	}
 	return &Lines{}
 }
+
+func (p *LinesPart) Snapshot() any { return p.Lines }

@@ -104,3 +104,43 @@ func RanksOf(s *Set) *Ranks {
 	}
 	return NewRanks(&Config{})
 }
+
+// GroupSnapshot is one communicator as Ranks knows it: its ranks in rank order, and its
+// reference call sequence.
+type GroupSnapshot struct {
+	Key      GroupKey
+	NRanks   int64
+	Evidence string
+	Members  []Member
+	Ref      []RefSnapshot
+}
+
+// RefSnapshot is one position of a communicator's reference sequence.
+type RefSnapshot struct {
+	Sig  Sig
+	Step int64
+}
+
+// Snapshot is every communicator, largest first, with the events still held.
+func (p *RanksPart) Snapshot() any {
+	var out struct {
+		Groups []GroupSnapshot
+		Held   []RankEvent
+	}
+	out.Held = p.events
+	if p.Ranks == nil {
+		return out
+	}
+	for _, g := range p.Ranks.Groups() {
+		gs := GroupSnapshot{Key: g.Key, NRanks: g.NRanks, Evidence: g.Evidence}
+		for _, m := range g.Members {
+			gs.Members = append(gs.Members, *m)
+		}
+		for k := range g.ref {
+			s, step, _ := p.Ranks.RefCall(g, int64(k))
+			gs.Ref = append(gs.Ref, RefSnapshot{s, step})
+		}
+		out.Groups = append(out.Groups, gs)
+	}
+	return out
+}

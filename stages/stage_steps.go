@@ -34,3 +34,5 @@ func StepsOf(s *Set) *Steps {
 	}
 	return NewSteps()
 }
+
+func (p *StepsPart) Snapshot() any { return p.Points() }
