@@ -42,7 +42,7 @@ func TestCommandGolden(t *testing.T) {
 			if code != 0 {
 				t.Fatalf("exit %d: %s", code, stderr)
 			}
-			path := filepath.Join("../../testdata/golden", name+".txt")
+			path := filepath.Join("testdata", "golden", name+".txt")
 			if *update {
 				if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 					t.Fatal(err)
