@@ -8,22 +8,31 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/nccllog/nccllog/internal/sharedtest"
 )
 
-// sampleDirs are the real logs the tests read in place.
-var sampleGlobs = []string{"../../shared/samples/*.log", "../../shared/golden/*/input.log"}
+// fixtureGlob names the project's own lines for the agreement tests, written from the NCCL
+// log format reference: the envelopes, prefixes, collective, comm, info, warn, trace and
+// version lines of NCCL 2.4 to 2.30 and RCCL, progress lines, CRLF, and damaged lines. They
+// hold the scanner to the grammar in a clone without the shared logs.
+const fixtureGlob = "testdata/lines/*.log"
 
-func sampleFiles(t testing.TB) []string {
+// sharedSampleFiles returns the real logs of the shared material, skipping t without them.
+func sharedSampleFiles(t testing.TB) []string {
 	t.Helper()
-	var files []string
-	for _, g := range sampleGlobs {
-		m, _ := filepath.Glob(g)
-		files = append(files, m...)
+	return append(sharedtest.Glob(t, "samples/*.log"), sharedtest.Glob(t, "golden/*/input.log")...)
+}
+
+// fixtureLines returns the lines of a fixture file as a reader splitting on '\n' gives them:
+// a CR of a CRLF ending is kept.
+func fixtureLines(t testing.TB, path string) [][]byte {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
 	}
-	if len(files) == 0 {
-		t.Fatal("no sample logs found under ../../shared")
-	}
-	return files
+	return bytes.Split(bytes.TrimSuffix(data, []byte{'\n'}), []byte{'\n'})
 }
 
 func forEachLine(t testing.TB, path string, f func(n int, line []byte)) {
@@ -40,13 +49,65 @@ func forEachLine(t testing.TB, path string, f func(n int, line []byte)) {
 }
 
 // TestScannerAgreesWithGrammar holds the fast path against the parser of record on every
-// line of every sample: wherever the scanner answers, it must answer what the grammar does.
+// line of the project's fixture (in turn through one parser, as checkAgreement does for the
+// fuzz target) and of every real sample where the shared logs are there: wherever the
+// scanner answers, it must answer what the grammar does.
 func TestScannerAgreesWithGrammar(t *testing.T) {
+	t.Run("fixture", testAgreementOnFixture)
+	t.Run("shared", testAgreementOnSamples)
+}
+
+// testAgreementOnFixture also requires the fixture to hold every class of line and the
+// scanner to answer on most of its collective lines, so that it keeps testing something.
+func testAgreementOnFixture(t *testing.T) {
+	files, _ := filepath.Glob(fixtureGlob)
+	if len(files) == 0 {
+		t.Fatalf("no fixture lines under %s", fixtureGlob)
+	}
 	p, err := NewParser()
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, f := range sampleFiles(t) {
+	var kinds [NumKinds]int
+	collectives, answered := 0, 0
+	for _, f := range files {
+		for n, line := range fixtureLines(t, f) {
+			want := p.Grammar().Parse(line)
+			kinds[want.Kind]++
+			var fast Line
+			if p.Scan(line, &fast) && want.Kind == KindCollective {
+				answered++
+			}
+			collectives += btoi(want.Kind == KindCollective)
+			if checkAgreement(t, p, line); t.Failed() {
+				t.Fatalf("%s:%d: first disagreement above", filepath.Base(f), n+1)
+			}
+		}
+	}
+	for k := range Kind(NumKinds) {
+		if kinds[k] == 0 {
+			t.Errorf("the fixture holds no %v line", k)
+		}
+	}
+	if answered*2 < collectives {
+		t.Errorf("the scanner answered on %d of the fixture's %d collective lines; want most", answered, collectives)
+	}
+	t.Logf("classes %v; scanner answered %d of %d collective lines", kinds, answered, collectives)
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+func testAgreementOnSamples(t *testing.T) {
+	p, err := NewParser()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range sharedSampleFiles(t) {
 		answered, total := 0, 0
 		forEachLine(t, f, func(n int, line []byte) {
 			total++

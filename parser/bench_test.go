@@ -3,16 +3,19 @@ package parser
 import (
 	"bytes"
 	"os"
+	"path/filepath"
 	"testing"
+
+	"github.com/nccllog/nccllog/internal/sharedtest"
 )
 
-// benchLines are the lines of the larger golden log (a mix of collective, init, progress and
-// other lines), read once.
+// benchLines are the lines of the larger golden log of the shared material (a mix of
+// collective, init, progress and other lines); without it the benchmark is skipped.
 func benchLines(b *testing.B) ([][]byte, int64) {
 	b.Helper()
-	data, err := os.ReadFile("../../shared/golden/fsdp-8rank/input.log")
+	data, err := os.ReadFile(filepath.Join(sharedtest.Dir(b), "golden", "fsdp-8rank", "input.log"))
 	if err != nil {
-		b.Skip("golden log not found:", err)
+		b.Fatal(err)
 	}
 	lines := bytes.Split(bytes.TrimSuffix(data, []byte("\n")), []byte("\n"))
 	return lines, int64(len(data))

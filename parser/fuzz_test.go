@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/nccllog/nccllog/internal/sharedtest"
 )
 
 // FuzzScannerAgreesWithGrammar holds the scanner to the parser of record on arbitrary input:
@@ -17,11 +19,11 @@ import (
 // grammar on those bytes. And every line read as KindProgress must hold "iteration" or
 // "step", the words ProgressFinder searches for (split passes over other lines unread).
 //
-// The corpus is seeded with every line of every real sample log (read in place from
-// ../../shared/samples; skipped silently when that directory is missing) and with the lines
-// of the table tests of this package.
+// The corpus is seeded with the lines of the table tests of this package, the project's
+// fixture lines (testdata/lines), and every line of every real sample log of the shared
+// material where it is there (see sharedtest).
 func FuzzScannerAgreesWithGrammar(f *testing.F) {
-	for _, s := range fuzzSeedsFromSamples() {
+	for _, s := range fuzzSeeds(f) {
 		f.Add(s)
 	}
 	for _, s := range tableSeedLines() {
@@ -60,15 +62,16 @@ func checkAgreement(t *testing.T, p *Parser, line []byte) {
 	}
 }
 
-// fuzzSeedsFromSamples returns every line of every sample log, without its newline (a CR of
-// a CRLF ending is kept, as a reader splitting on '\n' would keep it).
-func fuzzSeedsFromSamples() [][]byte {
-	files, _ := filepath.Glob("../../shared/samples/*.log")
+// fuzzSeeds returns every line of every fixture file and shared sample log, without its
+// newline (a CR of a CRLF ending is kept, as a reader splitting on '\n' would keep it), and
+// runs of their lines.
+func fuzzSeeds(f *testing.F) [][]byte {
+	fixtures, _ := filepath.Glob(fixtureGlob)
 	var seeds [][]byte
-	for _, f := range files {
-		data, err := os.ReadFile(f)
+	for _, name := range append(fixtures, sharedtest.Optional(f, "samples/*.log")...) {
+		data, err := os.ReadFile(name)
 		if err != nil {
-			continue
+			f.Fatal(err)
 		}
 		lines := bytes.Split(data, []byte{'\n'})
 		for _, l := range lines {
@@ -77,11 +80,12 @@ func fuzzSeedsFromSamples() [][]byte {
 		seeds = append(seeds, lineRuns(lines)...)
 	}
 	// Runs of a generated log's lines: threads that repeat their heads and tails.
-	golden, _ := filepath.Glob("../../shared/golden/*/input.log")
-	for _, f := range golden {
-		if data, err := os.ReadFile(f); err == nil {
-			seeds = append(seeds, lineRuns(bytes.SplitN(data, []byte{'\n'}, 400))...)
+	for _, name := range sharedtest.Optional(f, "golden/*/input.log") {
+		data, err := os.ReadFile(name)
+		if err != nil {
+			f.Fatal(err)
 		}
+		seeds = append(seeds, lineRuns(bytes.SplitN(data, []byte{'\n'}, 400))...)
 	}
 	return seeds
 }

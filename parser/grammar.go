@@ -20,30 +20,20 @@ type Grammar struct {
 }
 
 // builtGrammar builds the grammars once (about 12 ms); they are never changed after that.
-var builtGrammar = sync.OnceValues(buildGrammar)
+var builtGrammar = sync.OnceValue(buildGrammar)
 
-// NewGrammar returns the grammars, built on first use.
-func NewGrammar() (*Grammar, error) { return builtGrammar() }
+// NewGrammar returns the grammars, built on first use. The error is always nil: the grammars
+// are static, and a grammar that does not build panics at its first use (tests build it).
+func NewGrammar() (*Grammar, error) { return builtGrammar(), nil }
 
-func buildGrammar() (*Grammar, error) {
+func buildGrammar() *Grammar {
 	opts := []participle.Option{participle.Lexer(lineLexer), participle.UseLookahead(participle.MaxLookahead)}
-	nccl, err := participle.Build[gNCCLLine](opts...)
-	if err != nil {
-		return nil, err
+	return &Grammar{
+		nccl:     participle.MustBuild[gNCCLLine](opts...),
+		coll:     participle.MustBuild[gCollective](opts...),
+		progress: participle.MustBuild[gProgressLine](opts...),
+		bare:     participle.MustBuild[gBareLine](opts...),
 	}
-	coll, err := participle.Build[gCollective](opts...)
-	if err != nil {
-		return nil, err
-	}
-	progress, err := participle.Build[gProgressLine](opts...)
-	if err != nil {
-		return nil, err
-	}
-	bare, err := participle.Build[gBareLine](opts...)
-	if err != nil {
-		return nil, err
-	}
-	return &Grammar{nccl: nccl, coll: coll, progress: progress, bare: bare}, nil
 }
 
 // Parse classifies one line (without its newline; a trailing CR is ignored) and reads its

@@ -2,7 +2,6 @@ package parser
 
 import (
 	"errors"
-	"strconv"
 	"strings"
 )
 
@@ -43,15 +42,6 @@ func (p *ptrNum) Capture(values []string) error {
 	}
 	v, err := parseHex(s[2:])
 	*p = ptrNum(v)
-	return err
-}
-
-// floatNum is a decimal floating point value as frameworks print it (2.376, 1.249e+03).
-type floatNum float64
-
-func (f *floatNum) Capture(values []string) error {
-	v, err := strconv.ParseFloat(strings.TrimSpace(strings.Join(values, "")), 64)
-	*f = floatNum(v)
 	return err
 }
 

@@ -5,7 +5,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -13,6 +12,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/nccllog/nccllog/internal/gen"
+	"github.com/nccllog/nccllog/internal/sharedtest"
 	"github.com/nccllog/nccllog/parser"
 	"github.com/nccllog/nccllog/stages"
 )
@@ -84,11 +84,12 @@ func checkMapCuts(t *testing.T, data []byte, size int) {
 // Run's goroutines, buffers and fresh parsers cost a millisecond a run, which kept this
 // target to a few hundred runs a second. FuzzLineSplitter holds Run itself to the property.
 func FuzzChunking(f *testing.F) {
-	samples, _ := filepath.Glob("../../shared/samples/*.log")
-	for _, s := range samples {
-		if b, err := os.ReadFile(s); err == nil {
-			f.Add(b[:min(len(b), 4096)], uint16(100))
+	for _, s := range sharedtest.Optional(f, "samples/*.log") {
+		b, err := os.ReadFile(s)
+		if err != nil {
+			f.Fatal(err)
 		}
+		f.Add(b[:min(len(b), 4096)], uint16(100))
 	}
 	f.Add([]byte("a\r\nb\n\nc"), uint16(1))
 	f.Add([]byte{0, '\n', 0xff, 0xfe, '\n'}, uint16(3))

@@ -11,12 +11,11 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
+
+	"github.com/nccllog/nccllog/internal/sharedtest"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files under testdata/golden")
-
-// shared is where the project's shared material lives, beside the repository.
-const shared = "../../../shared"
 
 // runCLI runs nccllog in-process and returns its stdout, stderr and exit status.
 func runCLI(t *testing.T, stdin string, args ...string) (string, string, int) {
@@ -26,17 +25,13 @@ func runCLI(t *testing.T, stdin string, args ...string) (string, string, int) {
 	return out.String(), errb.String(), code
 }
 
+// goldenCases returns the directories of the AWK chain's golden cases in the shared
+// material (each with an input.log), skipping t where there is none (see sharedtest).
 func goldenCases(t *testing.T) []string {
 	t.Helper()
-	dirs, _ := filepath.Glob(filepath.Join(shared, "golden", "*"))
 	var out []string
-	for _, d := range dirs {
-		if _, err := os.Stat(filepath.Join(d, "input.log")); err == nil {
-			out = append(out, d)
-		}
-	}
-	if len(out) == 0 {
-		t.Fatalf("no golden cases under %s/golden", shared)
+	for _, in := range sharedtest.Glob(t, "golden/*/input.log") {
+		out = append(out, filepath.Dir(in))
 	}
 	return out
 }

@@ -105,13 +105,6 @@ func sigValue(s stages.Sig) sigJSON {
 	return sigJSON{s.Op, s.Count, dtypeName(s.Datatype), redOpName(s.RedOp), s.Root}
 }
 
-func stepText(s int64) string {
-	if s < 0 {
-		return ""
-	}
-	return "step " + itoa(s)
-}
-
 func stepRange(m *stages.Member) string {
 	if m.FirstStep < 0 {
 		return ""

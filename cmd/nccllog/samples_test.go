@@ -9,6 +9,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/nccllog/nccllog/internal/sharedtest"
 	"github.com/nccllog/nccllog/parser"
 )
 
@@ -43,10 +44,7 @@ var sampleCounts = map[string][4]int{
 // TestSamples reads every real sample: each line falls in one class, the counts of the classes
 // that matter are as listed, and no line naming an opCount is left unread without a reason.
 func TestSamples(t *testing.T) {
-	files, _ := filepath.Glob(filepath.Join(shared, "samples", "*.log"))
-	if len(files) == 0 {
-		t.Fatalf("no samples under %s/samples", shared)
-	}
+	files := sharedtest.Glob(t, "samples/*.log")
 	p, err := parser.NewParser()
 	if err != nil {
 		t.Fatal(err)
@@ -88,7 +86,7 @@ func TestSamples(t *testing.T) {
 // TestSamplesAttribution: on every real sample, each collective line is attributed to a rank
 // of a communicator, or the output says why it cannot be.
 func TestSamplesAttribution(t *testing.T) {
-	files, _ := filepath.Glob(filepath.Join(shared, "samples", "*.log"))
+	files := sharedtest.Glob(t, "samples/*.log")
 	for _, f := range files {
 		name := filepath.Base(f)
 		want := sampleCounts[name][0]

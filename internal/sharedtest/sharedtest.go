@@ -42,6 +42,22 @@ func Glob(t testing.TB, pattern string) []string {
 	return files
 }
 
+// Optional returns the files matching pattern (relative to the shared directory), or none
+// where there is no shared directory: for tests and fuzz targets that also run on inputs of
+// their own. With NCCLLOG_SHARED set a missing directory fails tb, and where the directory is
+// there a pattern that matches nothing fails it too.
+func Optional(tb testing.TB, pattern string) []string {
+	tb.Helper()
+	dir, required := Locate()
+	if _, err := os.Stat(filepath.Join(dir, "samples")); err != nil {
+		if required {
+			tb.Fatalf("%s=%s: no shared logs at %s: %v", Env, os.Getenv(Env), dir, err)
+		}
+		return nil
+	}
+	return Glob(tb, pattern)
+}
+
 // Locate returns where the shared directory is expected and whether it is required. It does
 // not look whether it is there: fuzz targets use it to add seeds when they can.
 func Locate() (dir string, required bool) {
