@@ -35,11 +35,6 @@ func (c testCfg) plan() *stages.Plan {
 	return stages.MustPlan(cfg, stages.Default(), names...)
 }
 
-// selects reports whether c selects the lines of step (-1: no step).
-func (c testCfg) selects(step int64) bool {
-	return c.Steps == nil || step >= 0 && c.Steps.Has(step)
-}
-
 func aggOf(r *stages.Result) *stages.Agg {
 	if p, ok := stages.Part[*stages.AggPart](r.Set); ok {
 		return p.Agg

@@ -119,12 +119,6 @@ func (a *Agg) reset() {
 	a.dirty = false
 }
 
-// empty reports whether a holds no call.
-func (a *Agg) empty() bool {
-	a.flush()
-	return len(a.groups)+len(a.dropped) == 0
-}
-
 // AggRow is one group for output.
 type AggRow struct {
 	AggKey
