@@ -2,11 +2,14 @@ package slurm_test
 
 import (
 	"context"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/nccllog/nccllog/internal/slurmtest"
 )
 
 // script is the fan-out under test, run as users run it (its #! line and mode).
@@ -22,14 +25,35 @@ var commands = [][]string{
 
 // TestFanOut: nccllog-fanout summarizes each node's logs on that node through srun -N4, and
 // every command over the four partials prints what it prints over all the original files,
-// with the same exit status (3 for hang and check: the job has a hung and a mismatched rank).
+// with the same exit status (3 for hang and check: the job has a hung and a mismatched rank);
+// so does every command over partials of some nodes and the raw logs of the others, and over
+// partials of only some steps.
 func TestFanOut(t *testing.T) {
 	c, bin, logs := fixture(t)
 	requireSummarize(t, bin)
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
-	out := filepath.Join(t.TempDir(), "parts")
-	r := run(t, c.Command(ctx, script, "-o", out, "-N", "4", "--nccllog", bin, logs+"/%n"))
+	parts := fanOut(ctx, t, c, bin, filepath.Join(t.TempDir(), "parts"), logs+"/%n")
+	t.Run("partials", func(t *testing.T) {
+		sameOutput(ctx, t, bin, nil, parts, []string{logs})
+	})
+	t.Run("partials and logs", func(t *testing.T) {
+		mixed := append(slices.Clone(parts[:3]), filepath.Join(logs, nodes[3]))
+		sameOutput(ctx, t, bin, nil, mixed, []string{logs})
+	})
+	t.Run("steps", func(t *testing.T) {
+		steps := []string{"--steps", "2-4"}
+		dir := filepath.Join(t.TempDir(), "parts")
+		stepParts := fanOut(ctx, t, c, bin, dir, append(steps, logs+"/%n/*.log")...)
+		sameOutput(ctx, t, bin, steps, stepParts, []string{logs})
+	})
+}
+
+// fanOut runs nccllog-fanout over the cluster's four nodes with args, writing into out, and
+// returns the partials it printed (one per node, in node order).
+func fanOut(ctx context.Context, t *testing.T, c *slurmtest.Cluster, bin, out string, args ...string) []string {
+	t.Helper()
+	r := run(t, c.Command(ctx, script, append([]string{"-o", out, "-N", "4", "--nccllog", bin}, args...)...))
 	if r.status != 0 {
 		t.Fatalf("nccllog-fanout: exit status %d: %s", r.status, r.stderr)
 	}
@@ -40,18 +64,61 @@ func TestFanOut(t *testing.T) {
 	if got := strings.Fields(r.stdout); !slices.Equal(got, parts) {
 		t.Fatalf("nccllog-fanout printed %q, want %q", got, parts)
 	}
+	return parts
+}
+
+// sameOutput runs every command with flags over inputs and over logs, and wants the same
+// output and exit status from both.
+func sameOutput(ctx context.Context, t *testing.T, bin string, flags, inputs, logs []string) {
+	t.Helper()
 	for _, args := range commands {
+		args = append(slices.Clone(args), flags...)
 		name := strings.Join(args, " ")
-		fromParts := nccllog(ctx, t, bin, append(args, parts...)...)
-		fromLogs := nccllog(ctx, t, bin, append(args, logs)...)
-		if fromLogs.stdout == "" || (args[0] == "hang" || args[0] == "check") != (fromLogs.status == 3) {
+		got := nccllog(ctx, t, bin, append(args, inputs...)...)
+		want := nccllog(ctx, t, bin, append(args, logs...)...)
+		if want.stdout == "" || (args[0] == "hang" || args[0] == "check") != (want.status == 3) {
 			t.Fatalf("%s over the logs: exit status %d, %d bytes out: the job's faults went unseen: %s",
-				name, fromLogs.status, len(fromLogs.stdout), fromLogs.stderr)
+				name, want.status, len(want.stdout), want.stderr)
 		}
-		if fromParts != fromLogs {
-			t.Errorf("%s: over the partials (status %d) and over the logs (status %d) differ:\n--- partials\n%s%s\n--- logs\n%s%s",
-				name, fromParts.status, fromLogs.status, fromParts.stdout, fromParts.stderr, fromLogs.stdout, fromLogs.stderr)
+		if got != want {
+			t.Errorf("%s: over %d partials and logs (status %d) and over the logs (status %d) differ:\n--- partials\n%s%s\n--- logs\n%s%s",
+				name, len(inputs), got.status, want.status, got.stdout, got.stderr, want.stdout, want.stderr)
 		}
+	}
+}
+
+// TestFanOutNodeFails: a node without logs fails the fan-out (exit status 1) with an error
+// naming it, and leaves no partial of its own, not even a temporary one; the other nodes'
+// partials are written.
+func TestFanOutNodeFails(t *testing.T) {
+	c, bin, logs := fixture(t)
+	requireSummarize(t, bin)
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	sparse := t.TempDir() // every node's logs but gpu-node-02's
+	for _, n := range nodes {
+		if n != "gpu-node-02" {
+			if err := os.Symlink(filepath.Join(logs, n), filepath.Join(sparse, n)); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	out := filepath.Join(t.TempDir(), "parts")
+	r := run(t, c.Command(ctx, script, "-o", out, "-N", "4", "--nccllog", bin, sparse+"/%n/*.log"))
+	if r.status != 1 || !strings.Contains(r.stderr, "nccllog-fanout: gpu-node-02: nccllog summarize failed") ||
+		!strings.Contains(r.stderr, "3 of 4 nodes wrote a partial") {
+		t.Errorf("fan-out with gpu-node-02's logs missing: status %d, stderr:\n%s\nwant status 1 and an error naming gpu-node-02", r.status, r.stderr)
+	}
+	entries, err := os.ReadDir(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, e := range entries {
+		names = append(names, e.Name())
+	}
+	if want := []string{"gpu-node-00.part", "gpu-node-01.part", "gpu-node-03.part"}; !slices.Equal(names, want) {
+		t.Errorf("the fan-out left %q in %s, want %q", names, out, want)
 	}
 }
 
