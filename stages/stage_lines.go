@@ -1,5 +1,7 @@
 package stages
 
+import "encoding/json"
+
 // LinesStage accounts for every line of the input: each falls into exactly one class.
 type LinesStage struct{}
 
@@ -55,3 +57,10 @@ func LinesOf(s *Set) *Lines {
 }
 
 func (p *LinesPart) Snapshot() any { return p.Lines }
+
+func (p *LinesPart) Restore(data json.RawMessage) error {
+	p.Reset()
+	err := json.Unmarshal(data, &p.Lines)
+	p.anchored = len(p.Problems)
+	return err
+}
