@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"context"
+	"runtime"
 	"sync"
 
 	"github.com/nccllog/nccllog/stages"
@@ -13,6 +14,7 @@ import (
 // in input order is returned too.
 func RunAll(ctx context.Context, inputs []Input, opt Options, out stages.Out, ordered bool) ([]*Result, error) {
 	opt.parsers = &parsers{}
+	opt.Jobs = min(opt.jobs(), MaxJobs())
 	results := make([]*Result, len(inputs))
 	errs := make([]error, len(inputs))
 	if ordered || len(inputs) == 1 {
@@ -44,6 +46,11 @@ func RunAll(ctx context.Context, inputs []Input, opt Options, out stages.Out, or
 	}
 	return results, firstError(errs)
 }
+
+// MaxJobs is the most workers a run uses, and the most inputs it reads at once: 4 per core.
+// Each worker holds a Parser and chunk buffers, and each input read at once an open file,
+// so a larger --jobs only costs memory and file descriptors.
+func MaxJobs() int { return 4 * runtime.NumCPU() }
 
 func firstError(errs []error) error {
 	for _, e := range errs {

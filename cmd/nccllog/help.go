@@ -61,6 +61,15 @@ malformed line; 2 usage error; 3 hang found a suspect or check found a disagreem
 130 interrupted.
 `
 
+// helpArgs reads "help COMMAND ..." as "COMMAND --help", so that it prints that command's help;
+// "help" alone, or with a word that is no command, stays the main help.
+func helpArgs(args []string) []string {
+	if len(args) >= 2 && args[0] == "help" && findCommand(args[1]) != nil {
+		return []string{args[1], "--help"}
+	}
+	return args
+}
+
 func commandHelp(c *command, fs *pflag.FlagSet) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "nccllog %s: %s\n\nUsage:\n  nccllog %s [flags] [FILE ...]\n\n", c.name, c.summary, c.name)
