@@ -22,6 +22,9 @@ type chunk struct {
 // no line-length limit short of memory.
 func readChunks(ctx context.Context, src *source, name string, size int, pool *bufPool, out chan<- chunk) error {
 	defer close(out)
+	if err := src.start(ctx); err != nil {
+		return err
+	}
 	var carry []byte
 	for seq := 0; ; {
 		buf, err := pool.get(ctx)
