@@ -7,7 +7,6 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"github.com/nccllog/nccllog/pipeline"
 	"github.com/nccllog/nccllog/stages"
 )
 
@@ -32,7 +31,7 @@ func (c *command) flagSet(o *options) *pflag.FlagSet {
 	if len(c.formats) > 0 {
 		fs.StringVarP(&o.format, "format", "f", c.formats[0], "output format: "+strings.Join(c.formats, ", "))
 	}
-	fs.IntVarP(&o.jobs, "jobs", "j", 0, fmt.Sprintf("parsing workers, and files read at once (default: one per core; more than %d, 4 per core, count as %d)", pipeline.MaxJobs(), pipeline.MaxJobs()))
+	fs.IntVarP(&o.jobs, "jobs", "j", 0, "parsing workers, and files read at once (default: one per core; at most 4 per core)")
 	fs.BoolVar(&o.strict, "strict", false, "fail (exit 1) on any malformed NCCL line instead of counting it")
 	fs.BoolVarP(&o.help, "help", "h", false, "show this help")
 	return fs
