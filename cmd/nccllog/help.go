@@ -51,7 +51,8 @@ timestamp prefixes (srun -l, mpirun --tag-output, torchrun, Ray, collectors). No
 limit. Every line is counted in one class; malformed NCCL lines are reported on stderr with
 their file and line.
 
-Inputs: files, directories (every file below them), globs, or - (standard input); per-process
+Inputs: files, directories (every file below them, links followed), globs, or - (standard
+input, read once); per-process
 files (NCCL_DEBUG_FILE=nccl.%h.%p) and interleaved launcher output alike. Files are read in
 parallel where the output does not need their order.
 
