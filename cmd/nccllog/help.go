@@ -52,9 +52,8 @@ limit. Every line is counted in one class; malformed NCCL lines are reported on 
 their file and line.
 
 Inputs: files, directories (every file below them, links followed), globs, or - (standard
-input, read once); per-process
-files (NCCL_DEBUG_FILE=nccl.%h.%p) and interleaved launcher output alike. Files are read in
-parallel where the output does not need their order.
+input, read once); per-process files (NCCL_DEBUG_FILE=nccl.%h.%p) and interleaved launcher
+output alike. Files are read in parallel where the output does not need their order.
 
 Exit status: 0 success (also when the reader of the output goes away, as with | head);
 1 the input could not be read (missing file, corrupt or truncated archive), or --strict met a
