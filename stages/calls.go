@@ -12,5 +12,5 @@ type Call struct {
 	Dropped bool // left out of the analyses (count <= 0 or unknown datatype)
 }
 
-// Bytes is count × element size (0 for an unknown datatype).
-func (c *Call) Bytes() int64 { return c.Coll.Count * DtypeSize(c.Coll.Datatype) }
+// Bytes is count × element size (0 for an unknown datatype), at most MaxBytes.
+func (c *Call) Bytes() int64 { return mulBytes(c.Coll.Count, DtypeSize(c.Coll.Datatype)) }
