@@ -47,9 +47,10 @@ lines, and count the others as unread (report lists them); --strict reads and cl
 line. steps and split read only the progress lines.
 
 Input: plain text, gzip, zstd, bzip2 or xz (told by the first bytes, not the name); any launcher or
-timestamp prefixes (srun -l, mpirun --tag-output, torchrun, Ray, collectors). No line-length
-limit. Every line is counted in one class; malformed NCCL lines are reported on stderr with
-their file and line.
+timestamp prefixes (srun -l, mpirun --tag-output, torchrun, Ray, collectors). Lines of any
+length in plain files; up to 64 MiB from stdin, pipes and compressed data (a longer line ends
+that input with an error naming its file and line). Every line is counted in one class;
+malformed NCCL lines are reported on stderr with their file and line.
 
 Inputs: files, directories (every file below them, links followed), globs, or - (standard
 input, read once); per-process files (NCCL_DEBUG_FILE=nccl.%h.%p) and interleaved launcher
