@@ -79,7 +79,7 @@ func (o *options) validate(c *command) error {
 		return fmt.Errorf("--format must be one of %s, not %q", strings.Join(c.formats, ", "), o.format)
 	}
 	if o.format == "awk" && o.steps == "" && c.name == "steps" {
-		return fmt.Errorf("steps --format awk needs --steps A-B (the AWK chain prints the range)")
+		return fmt.Errorf("--format awk needs --steps A-B (the AWK chain prints the range)")
 	}
 	return nil
 }

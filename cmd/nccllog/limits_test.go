@@ -24,10 +24,10 @@ func TestHelpAndUsage(t *testing.T) {
 	if code := runMain([]string{"--help"}, env{stdout: fullDisk{}, stderr: &errb}); code == exitOK || !strings.Contains(errb.String(), "no space") {
 		t.Errorf("--help on a full disk: exit %d, stderr %q; want a failure that says why", code, errb.String())
 	}
-	for _, args := range [][]string{{"stats", "--format", "xml"}, {"stats", "--jobs", "0"}, {"stats", "--jobs", "-3"}} {
+	for _, args := range [][]string{{"stats", "--format", "xml"}, {"stats", "--jobs", "0"}, {"stats", "--jobs", "-3"}, {"steps", "--format", "awk"}} {
 		errb.Reset()
 		code := runMain(args, env{stdin: strings.NewReader(""), stdout: &got, stderr: &errb})
-		if code != exitUsage || strings.Contains(errb.String(), "stats: stats:") {
+		if code != exitUsage || strings.Contains(errb.String(), args[0]+": "+args[0]) {
 			t.Errorf("%v: exit %d, stderr %q; want exit %d and the command named once", args, code, errb.String(), exitUsage)
 		}
 	}
