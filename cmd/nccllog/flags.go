@@ -18,6 +18,7 @@ type options struct {
 	jobs     int
 	strict   bool
 	help     bool
+	output   string
 
 	cfg    stages.Config
 	inputs []string
@@ -30,6 +31,9 @@ func (c *command) flagSet(o *options) *pflag.FlagSet {
 	fs.StringVar(&o.boundary, "boundary", "end", "end: a step's lines end with its progress line (NeMo, Megatron and torchtitan print it when the step ends); start: they begin with it (what the AWK chain did)")
 	if len(c.formats) > 0 {
 		fs.StringVarP(&o.format, "format", "f", c.formats[0], "output format: "+strings.Join(c.formats, ", "))
+	}
+	if c.output != "" {
+		fs.StringVarP(&o.output, "output", "o", "", c.output)
 	}
 	fs.IntVarP(&o.jobs, "jobs", "j", 0, "parsing workers, and files read at once (default: one per core; at most 4 per core)")
 	fs.BoolVar(&o.strict, "strict", false, "fail (exit 1) on any malformed NCCL line instead of counting it")
