@@ -10,3 +10,5 @@ require (
 	github.com/spf13/pflag v1.0.10
 	golang.org/x/sync v0.24.0
 )
+
+require github.com/ulikunitz/xz v0.5.17

@@ -2,12 +2,10 @@ package pipeline
 
 import (
 	"bufio"
+	"context"
 	"fmt"
 	"io"
 	"os"
-
-	"github.com/klauspost/compress/gzip"
-	"github.com/klauspost/compress/zstd"
 )
 
 // Input is one log to read: a file name, or "-" for standard input.
@@ -34,6 +32,10 @@ type source struct {
 	// file is set for a regular file, of size bytes when opened: one that can be mapped.
 	file *os.File
 	size int64
+	// late opens an input that may block (standard input, a FIFO, a device) when reading
+	// starts, where the run's context can end the wait; nil once it has run.
+	late func(ctx context.Context) (io.Reader, io.Closer, error)
+	name string
 }
 
 func (s *source) Close() error {
@@ -46,43 +48,67 @@ func (s *source) Close() error {
 	return nil
 }
 
-// open opens an input and, by its first bytes (not its name), decompresses gzip or zstd.
+// open opens an input. A regular file (or a directory, which fails when read) is opened at
+// once and its compression told by its first bytes; standard input, FIFOs and devices are
+// opened by start, since opening a FIFO or reading a terminal can wait for ever.
 func open(in Input) (*source, error) {
-	var f io.Reader = in.Stdin
-	var closer io.Closer
-	if in.Name != "-" {
-		fh, err := os.Open(in.Name)
-		if err != nil {
-			return nil, err
+	src := &source{name: in.DisplayName()}
+	if in.Name == "-" {
+		src.late = func(ctx context.Context) (io.Reader, io.Closer, error) {
+			return cancelable(ctx, in.Stdin), nil, nil
 		}
-		f, closer = fh, fh
+		return src, nil
 	}
-	raw := &countingReader{r: f}
-	br := bufio.NewReaderSize(raw, 64<<10)
-	magic, _ := br.Peek(4)
-	src := &source{r: br, raw: raw, closer: closer}
-	if fh, ok := closer.(*os.File); ok {
-		if st, err := fh.Stat(); err == nil && st.Mode().IsRegular() {
-			src.file, src.size = fh, st.Size()
+	if st, err := os.Stat(in.Name); err == nil && !st.Mode().IsRegular() && !st.IsDir() {
+		src.late = func(ctx context.Context) (io.Reader, io.Closer, error) {
+			fh, err := openWaiting(ctx, in.Name)
+			if err != nil {
+				return nil, nil, err
+			}
+			return cancelable(ctx, fh), fh, nil
 		}
+		return src, nil
 	}
-	switch {
-	case len(magic) >= 2 && magic[0] == 0x1f && magic[1] == 0x8b:
-		zr, err := gzip.NewReader(br)
-		if err != nil {
-			src.Close()
-			return nil, fmt.Errorf("not a readable gzip stream: %w", err)
-		}
-		src.r, src.codec = zr, "gzip"
-	case len(magic) == 4 && magic[0] == 0x28 && magic[1] == 0xb5 && magic[2] == 0x2f && magic[3] == 0xfd:
-		zr, err := zstd.NewReader(br, zstd.WithDecoderConcurrency(1))
-		if err != nil {
-			src.Close()
-			return nil, fmt.Errorf("not a readable zstd stream: %w", err)
-		}
-		src.r, src.codec = zr.IOReadCloser(), "zstd"
+	fh, err := os.Open(in.Name)
+	if err != nil {
+		return nil, err
+	}
+	if st, err := fh.Stat(); err == nil && st.Mode().IsRegular() {
+		src.file, src.size = fh, st.Size()
+	}
+	if err := src.decode(fh, fh); err != nil {
+		return nil, err
 	}
 	return src, nil
+}
+
+// start opens a late input; it returns ctx's error if ctx ends first.
+func (s *source) start(ctx context.Context) error {
+	if s.late == nil {
+		return nil
+	}
+	late := s.late
+	s.late = nil
+	r, closer, err := late(ctx)
+	if err != nil {
+		return err
+	}
+	return s.decode(r, closer)
+}
+
+// decode reads r, closed by closer, through the decompressor its first bytes call for.
+func (s *source) decode(r io.Reader, closer io.Closer) error {
+	s.raw = &countingReader{r: r}
+	s.closer = closer
+	br := bufio.NewReaderSize(s.raw, 64<<10)
+	magic, _ := br.Peek(6)
+	zr, codec, err := decompressor(magic, br)
+	if err != nil {
+		s.Close()
+		return fmt.Errorf("%s: not a readable %s stream: %w", s.name, codec, err)
+	}
+	s.r, s.codec = zr, codec
+	return nil
 }
 
 // countingReader counts the bytes read through it.

@@ -15,25 +15,46 @@ type chunk struct {
 	buf  *[]byte // its buffer, or for a mapped file an empty one that stands for its place
 }
 
+// MaxLine is the longest line read from standard input, a pipe, a device or compressed data:
+// 64 MiB. Such a line is held whole in memory while it is read, so without a limit an endless
+// one (/dev/zero) takes all memory. A longer line ends the input with an error naming its
+// file and line, after the lines before it. A plain file is mapped, not held, and has no limit.
+const MaxLine = 64 << 20
+
 // readChunks reads src into chunks of about size bytes cut after a newline and sends them in
 // order, numbered without gaps. On a read error the bytes read so far still go out (a line cut
 // short by the error counts as a line) before the error is returned. Buffers come from pool,
-// which bounds how many are in flight. A line longer than a chunk grows the buffer: there is
-// no line-length limit short of memory.
+// which bounds how many are in flight. A line longer than a chunk grows the buffer, up to
+// maxLine bytes.
 func readChunks(ctx context.Context, src *source, name string, size int, pool *bufPool, out chan<- chunk) error {
+	return readChunksUpTo(ctx, src, name, size, MaxLine, pool, out)
+}
+
+// readChunksUpTo is readChunks with a line-length limit of maxLine bytes.
+func readChunksUpTo(ctx context.Context, src *source, name string, size, maxLine int, pool *bufPool, out chan<- chunk) error {
 	defer close(out)
+	if err := src.start(ctx); err != nil {
+		return err
+	}
 	var carry []byte
+	var lines int64 // in the chunks sent, for the error of a line that is too long
 	for seq := 0; ; {
 		buf, err := pool.get(ctx)
 		if err != nil {
 			return err
 		}
-		data, cut, err := readChunk(ctx, src.r, append((*buf)[:0], carry...), size)
+		data, cut, err := readChunk(ctx, src.r, append((*buf)[:0], carry...), size, maxLine)
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
+		if errors.Is(err, errLongLine) {
+			pool.put(buf)
+			return fmt.Errorf("%s:%d: a line longer than %d MiB, the most nccllog reads from a pipe or compressed data",
+				name, lines+1, maxLine>>20)
+		}
 		carry = append(carry[:0], data[cut:]...)
 		*buf = data
+		lines += int64(bytes.Count(data[:cut], []byte{'\n'}))
 		if cut > 0 {
 			select {
 			case out <- chunk{seq: seq, data: data[:cut], buf: buf}:
@@ -53,16 +74,23 @@ func readChunks(ctx context.Context, src *source, name string, size int, pool *b
 	}
 }
 
+// errLongLine says that a line is longer than the limit.
+var errLongLine = errors.New("line too long")
+
 // readChunk reads size more bytes after data (the carry of the chunk before, which holds no
 // newline) and returns them with the end of their last whole line, reading on by size bytes
 // at a time while there is none: a line longer than a chunk is read into one buffer, and
 // only the bytes just read are searched for a newline, so its cost grows with its length and
 // not with its square. At the end of the input (err non-nil) cut is len(data). It stops,
-// with ctx's error, when ctx is done.
-func readChunk(ctx context.Context, r io.Reader, data []byte, size int) (_ []byte, cut int, err error) {
+// with ctx's error, when ctx is done, and with errLongLine once data holds more than maxLine
+// bytes and no newline.
+func readChunk(ctx context.Context, r io.Reader, data []byte, size, maxLine int) (_ []byte, cut int, err error) {
 	for from := len(data); ; from = len(data) {
 		if err := ctx.Err(); err != nil {
 			return data, 0, err
+		}
+		if from > maxLine {
+			return data, 0, errLongLine
 		}
 		data, err = fill(r, data, len(data)+size)
 		if err != nil {

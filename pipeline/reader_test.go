@@ -3,6 +3,8 @@ package pipeline
 import (
 	"bytes"
 	"context"
+	"io"
+	"runtime"
 	"strings"
 	"testing"
 	"testing/iotest"
@@ -35,5 +37,37 @@ func TestLongLineReadInOneBuffer(t *testing.T) {
 	}
 	if n > 3 || pool.gets > 4 {
 		t.Errorf("%d chunks from %d buffers for two long lines and a short one; want at most 3 and 4", n, pool.gets)
+	}
+}
+
+// endless is a reader of the same byte for ever.
+type endless byte
+
+func (e endless) Read(p []byte) (int, error) {
+	for i := range p {
+		p[i] = byte(e)
+	}
+	return len(p), nil
+}
+
+// TestLineLongerThanMaxLine: a line longer than MaxLine on standard input ends the input with
+// an error naming the input and the line, after the lines before it, having held no more than
+// about MaxLine bytes of it (an endless line, as /dev/zero gives, took all memory).
+func TestLineLongerThanMaxLine(t *testing.T) {
+	in := io.MultiReader(strings.NewReader("first\nsecond\n"), io.LimitReader(endless('x'), 4*MaxLine))
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	got := run(Input{Name: "-", Stdin: in}, 2, 1<<20, testCfg{Needs: needAgg})
+	runtime.ReadMemStats(&after)
+	if got.err == nil || !strings.Contains(got.err.Error(), "<stdin>:3: a line longer than 64 MiB") {
+		t.Errorf("error %v, want one naming <stdin>:3 and the limit", got.err)
+	}
+	if got.res.Lines().Total != 2 {
+		t.Errorf("%d lines counted before the long one, want 2", got.res.Lines().Total)
+	}
+	// Reading up to MaxLine into a buffer that grows by a quarter at a time allocates about
+	// five times MaxLine in all; reading the whole 4×MaxLine line, four times that.
+	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 8*MaxLine {
+		t.Errorf("reading a %d MiB line allocated %d MiB; want at most %d MiB", 4*MaxLine>>20, alloc>>20, 8*MaxLine>>20)
 	}
 }

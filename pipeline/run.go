@@ -49,6 +49,12 @@ func Run(ctx context.Context, in Input, opt Options, out stages.Out) (*stages.Re
 		return stages.InputResult(name, m.Total, parser.Stats{}), err
 	}
 	defer src.Close()
+	if res, ok, err := readPartial(src, name, opt.Plan); ok {
+		if err != nil {
+			return stages.InputResult(name, m.Total, parser.Stats{}), err
+		}
+		return res, nil
+	}
 
 	g, ctx := errgroup.WithContext(ctx)
 	f := newFeed(src, jobs, size, opt)

@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"context"
+	"runtime"
 	"sync"
 
 	"github.com/nccllog/nccllog/stages"
@@ -24,6 +25,7 @@ func RunAll(ctx context.Context, inputs []Input, opt Options, out stages.Out) (*
 
 func runEach(ctx context.Context, inputs []Input, opt Options, out stages.Out) ([]*stages.Result, error) {
 	opt.parsers = &parsers{}
+	opt.Jobs = min(opt.jobs(), MaxJobs())
 	ordered := opt.Plan.Streams()
 	results := make([]*stages.Result, len(inputs))
 	errs := make([]error, len(inputs))
@@ -56,6 +58,11 @@ func runEach(ctx context.Context, inputs []Input, opt Options, out stages.Out) (
 	}
 	return results, firstError(errs)
 }
+
+// MaxJobs is the most workers a run uses, and the most inputs it reads at once: 4 per core.
+// Each worker holds a Parser and chunk buffers, and each input read at once an open file,
+// so a larger --jobs only costs memory and file descriptors.
+func MaxJobs() int { return 4 * runtime.NumCPU() }
 
 func firstError(errs []error) error {
 	for _, e := range errs {

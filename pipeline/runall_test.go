@@ -3,6 +3,7 @@ package pipeline
 import (
 	"context"
 	"os"
+	"runtime"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -79,4 +80,29 @@ func mustRead(t *testing.T, name string) []byte {
 		t.Fatal(err)
 	}
 	return b
+}
+
+// TestRunAllJobsBounded: a huge Jobs costs what MaxJobs workers cost, not a worker, a Parser
+// and buffers for each job asked for (--jobs 1000000000 crashed the runtime).
+func TestRunAllJobsBounded(t *testing.T) {
+	f := t.TempDir() + "/one.log"
+	if err := os.WriteFile(f, []byte("a line\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	inputs := []Input{{Name: f}, {Name: f}}
+	opt := Options{Plan: testCfg{Needs: needAgg}.plan()}
+	alloc := func(jobs int) uint64 {
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		opt.Jobs = jobs
+		if _, err := RunAll(context.Background(), inputs, opt, discard{}); err != nil {
+			t.Fatal(err)
+		}
+		runtime.ReadMemStats(&after)
+		return after.TotalAlloc - before.TotalAlloc
+	}
+	capped := alloc(MaxJobs())
+	if huge := alloc(200_000); huge > 2*capped+1<<20 {
+		t.Errorf("Jobs 200000 allocated %d bytes, Jobs %d (MaxJobs) %d: the job count is not capped", huge, MaxJobs(), capped)
+	}
 }

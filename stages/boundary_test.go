@@ -106,7 +106,9 @@ func expect(ls []hline, cfg Config) expected {
 	agg := NewAgg()
 	e.calls, e.points, e.problems = []callAt{}, []StepPoint{}, []int64{}
 	for i, l := range ls {
-		if l.malformed {
+		// With steps selected, the lines of other steps are counted unread: their
+		// malformed lines are not listed.
+		if l.malformed && (cfg.Steps == nil || steps[i] >= 0 && cfg.Steps.Has(steps[i])) {
 			e.problems = append(e.problems, int64(i+1))
 		}
 		if l.step >= 0 && (cfg.Steps == nil || cfg.Steps.Has(l.step)) {

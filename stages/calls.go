@@ -13,8 +13,8 @@ type Call struct {
 	Dropped bool // left out of the analyses (count <= 0 or unknown datatype)
 }
 
-// Bytes is count × element size (0 for an unknown datatype).
-func (c *Call) Bytes() int64 { return c.Coll.Count * DtypeSize(c.Coll.Datatype) }
+// Bytes is count × element size (0 for an unknown datatype), at most MaxBytes.
+func (c *Call) Bytes() int64 { return mulBytes(c.Coll.Count, DtypeSize(c.Coll.Datatype)) }
 
 // CallsStage passes every call of the selected steps to the run's Out, in input order.
 type CallsStage struct{}

@@ -27,7 +27,10 @@ func (a *Agg) Hist(edges []int64) []Bucket {
 	counts := make(map[cell]int64)
 	a.flush()
 	for k, n := range a.groups {
-		i, _ := slices.BinarySearch(edges, k.Bytes()+1)
+		i, at := slices.BinarySearch(edges, k.Bytes()) // the first edge above the size
+		if at {
+			i++
+		}
 		counts[cell{k.Op, i}] += n
 	}
 	out := make([]Bucket, 0, len(counts))

@@ -1,6 +1,10 @@
 package stages
 
-import "github.com/nccllog/nccllog/parser"
+import (
+	"encoding/json"
+
+	"github.com/nccllog/nccllog/parser"
+)
 
 // AggStage counts the calls of the selected steps per (op, count, datatype); per-op stats
 // and the size histogram are derived from it.
@@ -43,3 +47,18 @@ type AggSnapshot struct {
 }
 
 func (p *AggPart) Snapshot() any { return AggSnapshot{p.Rows(), p.DroppedRows()} }
+
+func (p *AggPart) Restore(data json.RawMessage) error {
+	var snap AggSnapshot
+	if err := json.Unmarshal(data, &snap); err != nil {
+		return err
+	}
+	p.Agg.reset()
+	for _, g := range snap.Groups {
+		p.Agg.addN(g.AggKey, g.Calls)
+	}
+	for _, d := range snap.Dropped {
+		p.Agg.dropped[d.DropKey] += d.Calls
+	}
+	return nil
+}

@@ -1,6 +1,12 @@
 package stages
 
-import "github.com/nccllog/nccllog/parser"
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+
+	"github.com/nccllog/nccllog/parser"
+)
 
 // RanksStage follows every process's communicators and calls: who is which rank, and each
 // rank's call sequence (ranks, comms, hang, check). Every call counts in its rank's call
@@ -105,42 +111,126 @@ func RanksOf(s *Set) *Ranks {
 	return NewRanks(&Config{})
 }
 
-// GroupSnapshot is one communicator as Ranks knows it: its ranks in rank order, and its
-// reference call sequence.
+// RanksSnapshot is what Ranks knows: every communicator, largest first, with its ranks and
+// its reference sequence, whose calls name their signatures in Sigs (id k is Sigs[k-1], 0 a
+// call not compared); and the events still held.
+type RanksSnapshot struct {
+	Sigs   []Sig
+	Groups []GroupSnapshot
+	Held   []RankEvent `json:",omitempty"`
+}
+
+// GroupSnapshot is one communicator. Its reference sequence is written a step at a time, and
+// a step whose calls are those of the step before is written without them: training loops
+// repeat, so a partial grows with the distinct steps, not with the calls.
 type GroupSnapshot struct {
 	Key      GroupKey
 	NRanks   int64
 	Evidence string
 	Members  []Member
-	Ref      []RefSnapshot
+	Ref      []RefStep
 }
 
-// RefSnapshot is one position of a communicator's reference sequence.
-type RefSnapshot struct {
-	Sig  Sig
-	Step int64
+// RefStep is a run of a reference sequence's calls with the same step.
+type RefStep struct {
+	Step int64    `json:"t"`
+	N    int      `json:"n"`
+	Sigs []uint32 `json:"s,omitempty"` // nil: the same as the run before
 }
 
-// Snapshot is every communicator, largest first, with the events still held.
+// Snapshot numbers the signatures in the order the communicators first use them, so that
+// the same state gives the same snapshot however it was built.
 func (p *RanksPart) Snapshot() any {
-	var out struct {
-		Groups []GroupSnapshot
-		Held   []RankEvent
-	}
-	out.Held = p.events
+	out := RanksSnapshot{Held: p.events}
 	if p.Ranks == nil {
 		return out
+	}
+	ids := make(map[uint32]uint32)
+	renumber := func(id uint32) uint32 {
+		if id == 0 {
+			return 0
+		}
+		if n, ok := ids[id]; ok {
+			return n
+		}
+		out.Sigs = append(out.Sigs, p.Ranks.sigs.sig(id))
+		ids[id] = uint32(len(out.Sigs))
+		return ids[id]
 	}
 	for _, g := range p.Ranks.Groups() {
 		gs := GroupSnapshot{Key: g.Key, NRanks: g.NRanks, Evidence: g.Evidence}
 		for _, m := range g.Members {
 			gs.Members = append(gs.Members, *m)
 		}
-		for k := range g.ref {
-			s, step, _ := p.Ranks.RefCall(g, int64(k))
-			gs.Ref = append(gs.Ref, RefSnapshot{s, step})
-		}
+		gs.Ref = refSteps(g.ref, renumber)
 		out.Groups = append(out.Groups, gs)
 	}
 	return out
+}
+
+// refSteps cuts a reference sequence into runs of one step.
+func refSteps(ref []refCall, id func(uint32) uint32) []RefStep {
+	var out []RefStep
+	var prev []uint32
+	for i := 0; i < len(ref); {
+		j := i
+		for j < len(ref) && ref[j].step == ref[i].step {
+			j++
+		}
+		sigs := make([]uint32, j-i)
+		for k := range sigs {
+			sigs[k] = id(ref[i+k].sig)
+		}
+		rs := RefStep{Step: int64(ref[i].step), N: j - i, Sigs: sigs}
+		if slices.Equal(sigs, prev) {
+			rs.Sigs = nil
+		}
+		out, prev = append(out, rs), sigs
+		i = j
+	}
+	return out
+}
+
+// Restore reads a snapshot back: the communicators and their ranks, ready to merge with
+// others and to answer ranks, comms, hang and check.
+func (p *RanksPart) Restore(data json.RawMessage) error {
+	var snap RanksSnapshot
+	if err := json.Unmarshal(data, &snap); err != nil {
+		return err
+	}
+	p.Reset()
+	r := p.ranks()
+	for _, s := range snap.Sigs {
+		r.sigs.id(s)
+	}
+	for _, gs := range snap.Groups {
+		g := &Group{Key: gs.Key, NRanks: gs.NRanks, Evidence: gs.Evidence}
+		for i := range gs.Members {
+			m := gs.Members[i]
+			if m.ByOp == nil {
+				m.ByOp = make(map[string]*Volume)
+			}
+			g.Members = append(g.Members, &m)
+		}
+		var prev []uint32
+		for _, rs := range gs.Ref {
+			sigs := rs.Sigs
+			if sigs == nil {
+				sigs = prev
+			}
+			if len(sigs) != rs.N {
+				return fmt.Errorf("communicator %+v: a run of %d calls names %d", gs.Key, rs.N, len(sigs))
+			}
+			for _, id := range sigs {
+				if int(id) > len(snap.Sigs) {
+					return fmt.Errorf("communicator %+v: no call signature %d", gs.Key, id)
+				}
+				g.ref = append(g.ref, refCall{id, int32(rs.Step)})
+			}
+			prev = sigs
+		}
+		r.groups[g.Key] = g
+	}
+	p.events = append(p.events, snap.Held...)
+	return nil
 }

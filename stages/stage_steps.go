@@ -1,6 +1,12 @@
 package stages
 
-import "github.com/nccllog/nccllog/parser"
+import (
+	"cmp"
+	"encoding/json"
+	"slices"
+
+	"github.com/nccllog/nccllog/parser"
+)
 
 // StepsStage collects the selected steps' progress lines: step time and TFLOP/s per GPU.
 type StepsStage struct{}
@@ -35,4 +41,32 @@ func StepsOf(s *Set) *Steps {
 	return NewSteps()
 }
 
-func (p *StepsPart) Snapshot() any { return p.Points() }
+// StepSums is what the progress lines of one step added up to: a Steps' content, from which
+// its means are taken (means of means would weigh parts wrongly).
+type StepSums struct {
+	Step, Lines, NTime, NTFLOPs int64
+	SumTime, SumTFLOPs          float64
+	Framework                   string
+}
+
+// Snapshot is the sums of every step, in step order.
+func (p *StepsPart) Snapshot() any {
+	out := make([]StepSums, 0, len(p.by))
+	for k, a := range p.by {
+		out = append(out, StepSums{k, a.lines, a.nTime, a.nTF, a.sumTime, a.sumTF, a.framework})
+	}
+	slices.SortFunc(out, func(x, y StepSums) int { return cmp.Compare(x.Step, y.Step) })
+	return out
+}
+
+func (p *StepsPart) Restore(data json.RawMessage) error {
+	var sums []StepSums
+	if err := json.Unmarshal(data, &sums); err != nil {
+		return err
+	}
+	clear(p.by)
+	for _, s := range sums {
+		p.add(s.Step, &stepAcc{s.Lines, s.NTime, s.NTFLOPs, s.SumTime, s.SumTFLOPs, s.Framework})
+	}
+	return nil
+}

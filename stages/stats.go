@@ -11,7 +11,7 @@ type OpStats struct {
 	Calls int64
 	Min   int64
 	Max   int64
-	Total int64
+	Total int64 // at most MaxBytes
 }
 
 // Avg is the mean bytes per call.
@@ -31,7 +31,7 @@ func (s OpStats) Merge(o OpStats) OpStats {
 		return s
 	}
 	return OpStats{Op: s.Op, Calls: s.Calls + o.Calls, Min: min(s.Min, o.Min),
-		Max: max(s.Max, o.Max), Total: s.Total + o.Total}
+		Max: max(s.Max, o.Max), Total: addBytes(s.Total, o.Total)}
 }
 
 // Stats returns per-op stats ordered by op.
@@ -40,7 +40,7 @@ func (a *Agg) Stats() []OpStats {
 	a.flush()
 	for k, n := range a.groups {
 		b := k.Bytes()
-		byOp[k.Op] = byOp[k.Op].Merge(OpStats{Op: k.Op, Calls: n, Min: b, Max: b, Total: b * n})
+		byOp[k.Op] = byOp[k.Op].Merge(OpStats{Op: k.Op, Calls: n, Min: b, Max: b, Total: mulBytes(b, n)})
 	}
 	out := make([]OpStats, 0, len(byOp))
 	for _, s := range byOp {

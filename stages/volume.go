@@ -22,7 +22,7 @@ func busFactor(op string, n int64) (factor float64, wholeBuffer bool) {
 // factors. It is volume, not bandwidth: INFO lines carry no completion times.
 type Volume struct {
 	Calls    int64
-	Bytes    int64
+	Bytes    int64 // at most MaxBytes
 	BusBytes float64
 }
 
@@ -32,19 +32,19 @@ func (v *Volume) add(s Sig, nranks int64) {
 		v.Calls++
 		return
 	}
-	b := s.Count * size
+	b := mulBytes(s.Count, size)
 	f, whole := busFactor(s.Op, nranks)
 	msg := float64(b)
 	if whole {
 		msg *= float64(max(nranks, 1))
 	}
 	v.Calls++
-	v.Bytes += b
+	v.Bytes = addBytes(v.Bytes, b)
 	v.BusBytes += msg * f
 }
 
 func (v *Volume) merge(o Volume) {
 	v.Calls += o.Calls
-	v.Bytes += o.Bytes
+	v.Bytes = addBytes(v.Bytes, o.Bytes)
 	v.BusBytes += o.BusBytes
 }

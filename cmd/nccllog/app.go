@@ -31,6 +31,7 @@ type env struct {
 // looked up once, and the options it was run with.
 type view struct {
 	opts  *options
+	plan  *stages.Plan
 	res   *stages.Result
 	lines *stages.Lines
 	agg   *stages.Agg
@@ -38,8 +39,8 @@ type view struct {
 	ranks *stages.Ranks
 }
 
-func newView(o *options, res *stages.Result) *view {
-	return &view{opts: o, res: res, lines: res.Lines(), agg: stages.AggOf(res.Set),
+func newView(o *options, plan *stages.Plan, res *stages.Result) *view {
+	return &view{opts: o, plan: plan, res: res, lines: res.Lines(), agg: stages.AggOf(res.Set),
 		steps: stages.StepsOf(res.Set), ranks: stages.RanksOf(res.Set)}
 }
 
@@ -89,7 +90,7 @@ func execute(ctx context.Context, c *command, o *options, e env) int {
 	w := newOutput(e.stdout)
 	out := c.writer(w, o)
 	res, runErr := pipeline.RunAll(ctx, inputs, pipeline.Options{Jobs: o.jobs, Plan: plan}, out)
-	v := newView(o, res)
+	v := newView(o, plan, res)
 	if w.broken() {
 		return exitOK
 	}
@@ -97,7 +98,7 @@ func execute(ctx context.Context, c *command, o *options, e env) int {
 		runErr = strictError(v.lines)
 	}
 	status := exitOK
-	if runErr == nil || !errors.Is(runErr, context.Canceled) && !o.cfg.Strict {
+	if runErr == nil {
 		err := out.finish()
 		if err == nil && c.print != nil {
 			err = c.print(w, v)

@@ -17,18 +17,22 @@ type callWriter struct {
 }
 
 func newCallWriter(w *output, format string) *callWriter {
-	c := &callWriter{w: w, format: format}
-	switch format {
+	return &callWriter{w: w, format: format}
+}
+
+// header starts the output; it waits for the first call (or the end of a clean run), so
+// that a run that fails before any call prints nothing.
+func (c *callWriter) header() {
+	switch c.format {
 	case "csv":
-		c.csv = csv.NewWriter(w)
+		c.csv = csv.NewWriter(c.w)
 		c.csv.Write(callHeader)
 	case "json":
-		w.printf("{\"calls\": [")
+		c.w.printf("{\"calls\": [")
 	default:
-		w.printf("%8s %6s  %-22s %-14s %9s %12s %-9s %10s %6s %s\n",
+		c.w.printf("%8s %6s  %-22s %-14s %9s %12s %-9s %10s %6s %s\n",
 			"line", "step", "host:pid", "op", "opcount", "count", "dtype", "bytes", "nranks", "comm")
 	}
-	return c
 }
 
 var callHeader = []string{"line", "step", "host", "pid", "rank", "op", "opcount", "count", "dtype",
@@ -56,6 +60,9 @@ type callJSON struct {
 func (c *callWriter) Lines([]byte) error { return nil }
 
 func (c *callWriter) Call(call *stages.Call) error {
+	if c.n == 0 {
+		c.header()
+	}
 	c.n++
 	switch c.format {
 	case "csv":
@@ -82,6 +89,9 @@ func (c *callWriter) Call(call *stages.Call) error {
 }
 
 func (c *callWriter) finish() error {
+	if c.n == 0 {
+		c.header()
+	}
 	switch c.format {
 	case "csv":
 		c.csv.Flush()

@@ -13,6 +13,8 @@ type command struct {
 	print func(w *output, v *view) error
 	// found reports whether the result is a finding that sets exit status 3.
 	found func(v *view) bool
+	// output, where set, is the help of the command's --output flag.
+	output string
 }
 
 var commands = []*command{
@@ -38,7 +40,14 @@ var commands = []*command{
 		stages: []string{"ranks"}, formats: []string{"table", "json", "csv"}, print: printHang, found: hangFound},
 	{name: "check", summary: "the first call where the ranks of a communicator disagree",
 		stages: []string{"ranks"}, formats: []string{"table", "json", "csv"}, print: printCheck, found: checkFound},
+	{name: "summarize", summary: "write a partial result, to be read as an input where the logs are not",
+		stages: summarized, print: writeSummary,
+		output: "write the partial result to this file (default: standard output)"},
 }
+
+// summarized are the stages a partial result holds: every analysis but those that need the
+// lines themselves (split, calls).
+var summarized = []string{"agg", "steps", "ranks"}
 
 func findCommand(name string) *command {
 	for _, c := range commands {

@@ -18,6 +18,7 @@ type options struct {
 	jobs     int
 	strict   bool
 	help     bool
+	output   string
 
 	cfg    stages.Config
 	inputs []string
@@ -31,7 +32,10 @@ func (c *command) flagSet(o *options) *pflag.FlagSet {
 	if len(c.formats) > 0 {
 		fs.StringVarP(&o.format, "format", "f", c.formats[0], "output format: "+strings.Join(c.formats, ", "))
 	}
-	fs.IntVarP(&o.jobs, "jobs", "j", 0, "parsing workers (default: one per core)")
+	if c.output != "" {
+		fs.StringVarP(&o.output, "output", "o", "", c.output)
+	}
+	fs.IntVarP(&o.jobs, "jobs", "j", 0, "parsing workers, and files read at once (default: one per core; at most 4 per core)")
 	fs.BoolVar(&o.strict, "strict", false, "fail (exit 1) on any malformed NCCL line instead of counting it")
 	fs.BoolVarP(&o.help, "help", "h", false, "show this help")
 	return fs
@@ -47,6 +51,9 @@ func (c *command) parseFlags(args []string) (*options, *pflag.FlagSet, error) {
 	}
 	if o.help {
 		return o, fs, nil
+	}
+	if fs.Changed("jobs") && o.jobs < 1 {
+		return o, fs, fmt.Errorf("--jobs must be 1 or more, not %d", o.jobs)
 	}
 	o.inputs = fs.Args()
 	if len(o.inputs) == 0 {
@@ -70,13 +77,10 @@ func (o *options) validate(c *command) error {
 	}
 	o.cfg.Boundary = b
 	if len(c.formats) > 0 && !slices.Contains(c.formats, o.format) {
-		return fmt.Errorf("%s: --format must be one of %s, not %q", c.name, strings.Join(c.formats, ", "), o.format)
-	}
-	if o.jobs < 0 {
-		return fmt.Errorf("--jobs must be 1 or more")
+		return fmt.Errorf("--format must be one of %s, not %q", strings.Join(c.formats, ", "), o.format)
 	}
 	if o.format == "awk" && o.steps == "" && c.name == "steps" {
-		return fmt.Errorf("steps --format awk needs --steps A-B (the AWK chain prints the range)")
+		return fmt.Errorf("--format awk needs --steps A-B (the AWK chain prints the range)")
 	}
 	return nil
 }

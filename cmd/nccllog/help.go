@@ -18,7 +18,7 @@ Usage:
 Commands:
 `)
 	for _, c := range commands {
-		fmt.Fprintf(&b, "  %-8s %s\n", c.name, c.summary)
+		fmt.Fprintf(&b, "  %-9s %s\n", c.name, c.summary)
 	}
 	b.WriteString(`
 Run 'nccllog COMMAND --help' for a command's flags.
@@ -46,20 +46,31 @@ report, stats, hist, agg and calls read only the lines of the selected steps and
 lines, and count the others as unread (report lists them); --strict reads and classes every
 line. steps and split read only the progress lines.
 
-Input: plain text, gzip or zstd (told by the first bytes, not the name); any launcher or
-timestamp prefixes (srun -l, mpirun --tag-output, torchrun, Ray, collectors). No line-length
-limit. Every line is counted in one class; malformed NCCL lines are reported on stderr with
-their file and line.
+Input: plain text, gzip, zstd, bzip2 or xz (told by the first bytes, not the name); any launcher or
+timestamp prefixes (srun -l, mpirun --tag-output, torchrun, Ray, collectors). Lines of any
+length in plain files; up to 64 MiB from stdin, pipes and compressed data (a longer line ends
+that input with an error naming its file and line). Every line is counted in one class;
+malformed NCCL lines are reported on stderr with their file and line.
 
-Inputs: files, directories (every file below them), globs, or - (standard input); per-process
-files (NCCL_DEBUG_FILE=nccl.%h.%p) and interleaved launcher output alike. Files are read in
-parallel where the output does not need their order.
+Inputs: files, directories (every file below them, links followed), globs, or - (standard
+input, read once); per-process files (NCCL_DEBUG_FILE=nccl.%h.%p) and interleaved launcher
+output alike. Files are read in parallel where the output does not need their order.
 
 Exit status: 0 success (also when the reader of the output goes away, as with | head);
 1 the input could not be read (missing file, corrupt or truncated archive), or --strict met a
 malformed line; 2 usage error; 3 hang found a suspect or check found a disagreement;
-130 interrupted.
+130 interrupted (SIGINT); 143 terminated (SIGTERM). A signal ends the run at once, also while it
+waits on an idle pipe or a FIFO.
 `
+
+// helpArgs reads "help COMMAND ..." as "COMMAND --help", so that it prints that command's help;
+// "help" alone, or with a word that is no command, stays the main help.
+func helpArgs(args []string) []string {
+	if len(args) >= 2 && args[0] == "help" && findCommand(args[1]) != nil {
+		return []string{args[1], "--help"}
+	}
+	return args
+}
 
 func commandHelp(c *command, fs *pflag.FlagSet) string {
 	var b strings.Builder

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"maps"
 	"slices"
 
 	"github.com/nccllog/nccllog/stages"
@@ -13,11 +14,13 @@ type busNeed struct {
 	Steps     int
 }
 
+// needOf sums over the steps in step order: a float sum in map order differs from run to
+// run in its last digits.
 func needOf(stepBus, times map[int64]float64) busNeed {
 	var n busNeed
 	var sum float64
-	for s, b := range stepBus {
-		t := times[s]
+	for _, s := range slices.Sorted(maps.Keys(stepBus)) {
+		b, t := stepBus[s], times[s]
 		if t <= 0 {
 			continue
 		}

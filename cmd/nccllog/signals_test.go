@@ -1,0 +1,82 @@
+//go:build unix
+
+package main
+
+import (
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// TestMain lets a test run the test binary as nccllog itself (NCCLLOG_RUN_MAIN=1), to send it
+// signals.
+func TestMain(m *testing.M) {
+	if os.Getenv("NCCLLOG_RUN_MAIN") == "1" {
+		main()
+	}
+	os.Exit(m.Run())
+}
+
+// TestSignalsEndWaitingRun: nccllog waiting on an idle stdin pipe or on a FIFO that nobody
+// opened for writing ends on SIGINT with status 130 and on SIGTERM with 143.
+func TestSignalsEndWaitingRun(t *testing.T) {
+	fifo := filepath.Join(t.TempDir(), "fifo")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name string
+		args []string
+		sig  syscall.Signal
+		want int
+	}{
+		{"pipe SIGINT", []string{"report"}, syscall.SIGINT, exitInt},
+		{"pipe SIGTERM", []string{"report"}, syscall.SIGTERM, exitTerm},
+		{"fifo SIGINT", []string{"stats", fifo}, syscall.SIGINT, exitInt},
+		{"fifo SIGTERM", []string{"split", fifo}, syscall.SIGTERM, exitTerm},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := signalled(t, tc.args, tc.sig); got != tc.want {
+				t.Errorf("exit status %d, want %d", got, tc.want)
+			}
+		})
+	}
+}
+
+// signalled starts nccllog with args and an idle pipe on its stdin, sends it sig once it is
+// waiting, and returns its exit status.
+func signalled(t *testing.T, args []string, sig syscall.Signal) int {
+	t.Helper()
+	pr, pw, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pw.Close()
+	cmd := exec.Command(os.Args[0], args...)
+	cmd.Env = append(os.Environ(), "NCCLLOG_RUN_MAIN=1")
+	cmd.Stdin = pr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	pr.Close()
+	ended := make(chan error, 1)
+	go func() { ended <- cmd.Wait() }()
+	time.Sleep(500 * time.Millisecond) // let it start and block
+	cmd.Process.Signal(sig)
+	select {
+	case err := <-ended:
+		var exit *exec.ExitError
+		if errors.As(err, &exit) {
+			return exit.ExitCode()
+		}
+		return 0
+	case <-time.After(10 * time.Second):
+		cmd.Process.Kill()
+		t.Fatalf("still running 10 s after %v", sig)
+		return -1
+	}
+}

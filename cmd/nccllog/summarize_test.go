@@ -1,0 +1,103 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/nccllog/nccllog/internal/gen"
+)
+
+// partialJobs are generated jobs, one file per process, healthy and with each fault the
+// rank analyses look for.
+var partialJobs = []struct {
+	name string
+	cfg  gen.Config
+}{
+	{"healthy", gen.Config{Seed: 21, Ranks: 8, RanksPerHost: 4, Steps: 6, Noise: true}},
+	{"stop", gen.Config{Seed: 22, Ranks: 8, RanksPerHost: 4, Steps: 6, StopRank: gen.Rank(5), StopAfter: 40}},
+	{"mismatch", gen.Config{Seed: 23, Ranks: 8, RanksPerHost: 4, Steps: 6, MismatchRank: gen.Rank(2), MismatchCall: 30, MismatchKind: "dtype"}},
+	{"abort", gen.Config{Seed: 24, Ranks: 8, RanksPerHost: 4, Steps: 6, AbortRank: gen.Rank(6)}},
+	{"missing", gen.Config{Seed: 25, Ranks: 8, RanksPerHost: 4, Steps: 6, MissingRank: gen.Rank(3)}},
+}
+
+// TestPartialsLikeLogs summarizes each node's files of a job into a partial result, then runs
+// every command that partials can answer over the partials and over all the files: the
+// output must be the same, byte for byte, file names and line numbers included, exit status
+// too. With --steps, the partials are made and read with the same selection.
+func TestPartialsLikeLogs(t *testing.T) {
+	for _, job := range partialJobs {
+		t.Run(job.name, func(t *testing.T) {
+			dir := t.TempDir()
+			files, err := gen.WriteFiles(dir, job.cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			half := len(files) / 2
+			for _, sel := range [][]string{nil, {"--steps", "2-4"}} {
+				parts := []string{filepath.Join(dir, "node0.part"), filepath.Join(dir, "node1.part")}
+				for i, nodeFiles := range [][]string{files[:half], files[half:]} {
+					args := append(append([]string{"summarize", "-o", parts[i]}, sel...), nodeFiles...)
+					if _, stderr, code := runCLI(t, "", args...); code != exitOK {
+						t.Fatalf("%v: exit %d: %s", args, code, stderr)
+					}
+				}
+				for _, cmd := range []string{"report", "stats", "hist", "agg", "steps", "ranks", "comms", "hang", "check"} {
+					for _, format := range []string{"table", "json"} {
+						args := append([]string{cmd, "--format", format}, sel...)
+						wantOut, wantErr, wantCode := runCLI(t, "", append(args, files...)...)
+						gotOut, gotErr, gotCode := runCLI(t, "", append(args, parts...)...)
+						what := fmt.Sprintf("%s %v", job.name, args)
+						if gotCode != wantCode || gotErr != wantErr {
+							t.Errorf("%s: exit %d, stderr %q over partials; %d, %q over the logs", what, gotCode, gotErr, wantCode, wantErr)
+						}
+						if diff := cmp.Diff(wantOut, gotOut); diff != "" {
+							t.Errorf("%s: output (-logs +partials):\n%s", what, diff)
+						}
+					}
+				}
+			}
+		})
+	}
+}
+
+// TestPartialRefusals: a partial cannot stand in for the lines themselves (split, calls),
+// nor for another step selection; each is a one-line error naming the file, exit 1.
+func TestPartialRefusals(t *testing.T) {
+	dir := t.TempDir()
+	files, err := gen.WriteFiles(dir, partialJobs[0].cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	part := filepath.Join(dir, "all.part")
+	if _, stderr, code := runCLI(t, "", append([]string{"summarize", "-o", part}, files...)...); code != exitOK {
+		t.Fatalf("summarize: exit %d: %s", code, stderr)
+	}
+	for _, args := range [][]string{{"split", part}, {"calls", part}, {"report", "--steps", "1-2", part}} {
+		out, stderr, code := runCLI(t, "", args...)
+		if code != exitData || out != "" || strings.Count(stderr, "\n") != 1 || !strings.Contains(stderr, part) {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q: want exit 1, nothing on stdout, one line naming %s", args, code, out, stderr, part)
+		}
+	}
+}
+
+// TestSummarizeFailedRunWritesNothing: a run that could not read an input leaves no partial
+// behind, and an existing one untouched.
+func TestSummarizeFailedRunWritesNothing(t *testing.T) {
+	dir := t.TempDir()
+	part := filepath.Join(dir, "x.part")
+	if err := os.WriteFile(part, []byte("before"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, _, code := runCLI(t, "", "summarize", "-o", part, filepath.Join(dir, "missing.log"))
+	if b, _ := os.ReadFile(part); code != exitData || string(b) != "before" {
+		t.Errorf("exit %d, %s holds %q: want exit 1 and the file untouched", code, part, b)
+	}
+	if m, _ := filepath.Glob(filepath.Join(dir, ".nccllog-partial-*")); len(m) > 0 {
+		t.Errorf("left behind: %v", m)
+	}
+}

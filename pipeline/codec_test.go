@@ -1,0 +1,66 @@
+package pipeline
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// TestCodecs reads testdata/codecs/plain.log compressed every way nccllog reads, by file and by
+// standard input: each must give the plain file's lines, split bytes and classes. long31.zst
+// was written by zstd --long=31 from a pipe (a 2 GiB window); the bzip2 and xz files by bzip2
+// and xz; the gzip file with zero padding after it, as tape and block tools leave it, is made
+// here.
+func TestCodecs(t *testing.T) {
+	dir := filepath.Join("testdata", "codecs")
+	plain, err := os.ReadFile(filepath.Join(dir, "plain.log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	padded := writeText(t, "padded.gz", string(append(gzipped(t, plain), make([]byte, 1000)...)))
+	twoMembers := writeText(t, "two.gz", string(append(gzipped(t, plain[:100]), gzipped(t, plain[100:])...)))
+	want := run(Input{Name: filepath.Join(dir, "plain.log")}, 2, 4096, runConfigs[0])
+	for _, name := range []string{filepath.Join(dir, "plain.log.bz2"), filepath.Join(dir, "plain.log.xz"),
+		filepath.Join(dir, "long31.zst"), padded, twoMembers} {
+		data, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, in := range []Input{{Name: name}, {Name: "-", Stdin: bytes.NewReader(data)}} {
+			got := run(in, 2, 4096, runConfigs[0])
+			what := filepath.Base(name) + " " + in.DisplayName()
+			if got.err != nil {
+				t.Errorf("%s: %v", what, got.err)
+				continue
+			}
+			if !bytes.Equal(got.split, want.split) {
+				t.Errorf("%s: split differs from plain.log:\n%s", what, cmp.Diff(string(want.split), string(got.split)))
+			}
+			if diff := cmp.Diff(want.res.Lines(), got.res.Lines()); diff != "" {
+				t.Errorf("%s: line classes differ from plain.log:\n%s", what, diff)
+			}
+		}
+	}
+}
+
+// TestBadCompressed: a gzip file whose header is broken, or with data after its zero padding,
+// fails with an error that names the file.
+func TestBadCompressed(t *testing.T) {
+	gz := gzipped(t, []byte("a line\n"))
+	broken := append([]byte{}, gz...)
+	broken[3] = 0xe0 // reserved flag bits
+	for what, data := range map[string][]byte{
+		"broken header": broken,
+		"after padding": append(append(append([]byte{}, gz...), 0, 0, 0), "more\n"...),
+	} {
+		name := writeText(t, "bad.log", string(data))
+		got := run(Input{Name: name}, 1, 4096, runConfigs[0])
+		if got.err == nil || !strings.Contains(got.err.Error(), name) {
+			t.Errorf("%s: error %v, want one naming %s", what, got.err, name)
+		}
+	}
+}

@@ -1,0 +1,32 @@
+package pipeline
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+
+	"github.com/nccllog/nccllog/stages"
+)
+
+// readPartial reads src as a partial result where its first bytes (after any compression)
+// say it is one (stages.PartialMagic): its Result stands for the logs it was made from. ok is
+// false for a log. Inputs opened late (standard input, FIFOs) are taken for logs.
+func readPartial(src *source, name string, plan *stages.Plan) (res *stages.Result, ok bool, err error) {
+	if src.late != nil {
+		return nil, false, nil
+	}
+	br, isBuffered := src.r.(*bufio.Reader)
+	if !isBuffered {
+		br = bufio.NewReaderSize(src.r, 64<<10)
+		src.r = br
+	}
+	head, _ := br.Peek(len(stages.PartialMagic))
+	if !bytes.Equal(head, []byte(stages.PartialMagic)) {
+		return nil, false, nil
+	}
+	res, err = stages.Decode(br, plan)
+	if err != nil {
+		return nil, true, fmt.Errorf("%s: %w", name, err)
+	}
+	return res, true, nil
+}
