@@ -3,13 +3,12 @@ package slurm_test
 import (
 	"context"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/nccllog/nccllog/internal/slurmtest"
 )
 
 // script is the fan-out under test, run as users run it (its #! line and mode).
@@ -33,7 +32,9 @@ func TestFanOut(t *testing.T) {
 	c, bin, logs := fixture(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
-	parts := fanOut(ctx, t, c, bin, filepath.Join(t.TempDir(), "parts"), logs+"/%n")
+	// As in a training job's batch script: inside an allocation of several tasks per node.
+	parts := fanOut(ctx, t, c.Command(ctx, "salloc", "-N4", "--ntasks-per-node=2", script,
+		"-o", filepath.Join(t.TempDir(), "parts"), "--nccllog", bin, logs+"/%n"))
 	t.Run("partials", func(t *testing.T) {
 		sameOutput(ctx, t, bin, nil, parts, []string{logs})
 	})
@@ -44,19 +45,20 @@ func TestFanOut(t *testing.T) {
 	t.Run("steps", func(t *testing.T) {
 		steps := []string{"--steps", "2-4"}
 		dir := filepath.Join(t.TempDir(), "parts")
-		stepParts := fanOut(ctx, t, c, bin, dir, append(steps, logs+"/%n/*.log")...)
+		stepParts := fanOut(ctx, t, c.Command(ctx, script, "-o", dir, "-N", "4", "--nccllog", bin, "--steps", "2-4", logs+"/%n/*.log"))
 		sameOutput(ctx, t, bin, steps, stepParts, []string{logs})
 	})
 }
 
-// fanOut runs nccllog-fanout over the cluster's four nodes with args, writing into out, and
-// returns the partials it printed (one per node, in node order).
-func fanOut(ctx context.Context, t *testing.T, c *slurmtest.Cluster, bin, out string, args ...string) []string {
+// fanOut runs nccllog-fanout, writing into DIR/NODE.part for the cluster's four nodes, and
+// returns the partials it printed.
+func fanOut(ctx context.Context, t *testing.T, cmd *exec.Cmd) []string {
 	t.Helper()
-	r := run(t, c.Command(ctx, script, append([]string{"-o", out, "-N", "4", "--nccllog", bin}, args...)...))
+	r := run(t, cmd)
 	if r.status != 0 {
-		t.Fatalf("nccllog-fanout: exit status %d: %s", r.status, r.stderr)
+		t.Fatalf("%s: exit status %d: %s", cmd, r.status, r.stderr)
 	}
+	out := cmd.Args[slices.Index(cmd.Args, "-o")+1]
 	var parts []string
 	for _, n := range nodes {
 		parts = append(parts, filepath.Join(out, n+".part"))

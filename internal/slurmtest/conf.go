@@ -10,7 +10,8 @@ import (
 // confTemplate is slurm.conf for a cluster whose daemons all run here as root: linuxproc
 // process tracking and no task plugin (no cgroups), every node on loopback with a port of its
 // own, and spool, pid and log files per node under the cluster's directory (%n is the node
-// name). ReturnToService=2 lets a node that was down come back by registering.
+// name). ReturnToService=2 lets a node that was down come back by registering. Each node has
+// two CPUs, so that a job can run two tasks per node.
 const confTemplate = `ClusterName=nccllogtest
 SlurmctldHost=localhost(127.0.0.1)
 SlurmctldPort=%[2]d
@@ -48,7 +49,7 @@ func writeConf(dir string, nodes []string) (string, error) {
 	}
 	var lines strings.Builder
 	for i, n := range nodes {
-		fmt.Fprintf(&lines, "NodeName=%s NodeHostname=localhost NodeAddr=127.0.0.1 Port=%d CPUs=1 State=UNKNOWN\n", n, ports[1+i])
+		fmt.Fprintf(&lines, "NodeName=%s NodeHostname=localhost NodeAddr=127.0.0.1 Port=%d CPUs=2 State=UNKNOWN\n", n, ports[1+i])
 	}
 	path := dir + "/slurm.conf"
 	conf := fmt.Sprintf(confTemplate, dir, ports[0], lines.String())
