@@ -23,7 +23,7 @@ var commands = [][]string{
 	{"ranks"}, {"comms"}, {"stats"}, {"hist"}, {"agg"}, {"steps"},
 }
 
-// TestFanOut: nccllog-fanout summarizes each node's logs on that node through srun -N4, and
+// TestFanOut: nccllog-fanout summarizes each node's logs on that node, one task per node, and
 // every command that reads partials prints over the four partials what it prints over all the
 // original files, with the same exit status (3 for hang and check: the job has a hung and a
 // mismatched rank); so does every command over partials of some nodes and the raw logs of the
@@ -33,7 +33,7 @@ func TestFanOut(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
 	// As in a training job's batch script: inside an allocation of several tasks per node.
-	parts := fanOut(ctx, t, c.Command(ctx, "salloc", "-N4", "--ntasks-per-node=2", script,
+	parts := fanOut(t, c.Command(ctx, "salloc", "-N4", "--ntasks-per-node=2", script,
 		"-o", filepath.Join(t.TempDir(), "parts"), "--nccllog", bin, logs+"/%n"))
 	t.Run("partials", func(t *testing.T) {
 		sameOutput(ctx, t, bin, nil, parts, []string{logs})
@@ -45,14 +45,16 @@ func TestFanOut(t *testing.T) {
 	t.Run("steps", func(t *testing.T) {
 		steps := []string{"--steps", "2-4"}
 		dir := filepath.Join(t.TempDir(), "parts")
-		stepParts := fanOut(ctx, t, c.Command(ctx, script, "-o", dir, "-N", "4", "--nccllog", bin, "--steps", "2-4", logs+"/%n/*.log"))
+		// Outside an allocation: srun allocates the nodes.
+		args := append([]string{"-o", dir, "-N", "4", "--nccllog", bin, logs + "/%n/*.log"}, steps...)
+		stepParts := fanOut(t, c.Command(ctx, script, args...))
 		sameOutput(ctx, t, bin, steps, stepParts, []string{logs})
 	})
 }
 
 // fanOut runs nccllog-fanout, writing into DIR/NODE.part for the cluster's four nodes, and
 // returns the partials it printed.
-func fanOut(ctx context.Context, t *testing.T, cmd *exec.Cmd) []string {
+func fanOut(t *testing.T, cmd *exec.Cmd) []string {
 	t.Helper()
 	r := run(t, cmd)
 	if r.status != 0 {
