@@ -133,6 +133,7 @@ func (g *Grammar) lineFromTree(t *gNCCLLine) Line {
 	switch {
 	case t.Msg.Coll != nil:
 		l.Kind, l.Coll = KindCollective, collectiveFromTree(t.Msg.Coll)
+		l.UnknownKey = strings.Clone(t.Msg.Coll.unknownKey())
 	case t.Msg.Comm != nil:
 		if c, ok := commFromTree(t.Msg.Comm); ok {
 			l.Kind, l.Comm = KindComm, c

@@ -93,6 +93,9 @@ type Line struct {
 	Spliced bool
 	// Reason says why a KindMalformed line could not be read.
 	Reason string
+	// UnknownKey is the first `key value` field of a collective line that nccllog does not
+	// know (RCCL 2.27's `acc`), read past so that the call is kept; "" when there is none.
+	UnknownKey string
 }
 
 // Collective is one collective or point-to-point call as NCCL logs it when it is enqueued.

@@ -19,13 +19,19 @@ func (s *scanner) scanCollective(msg []byte, op recentName, l *Line, h shape) (u
 		c.Count = r.decAfter(&kCount)
 		c.Datatype = r.decAfter(&kDatatype)
 	}
+	head := r.unknown
 	if t := s.thread; t != nil && !r.bad {
 		if tail := t.tails.find(msg[r.i:]); tail != nil {
 			tail.fill(c)
+			l.UnknownKey = tail.unknownKey
+			if head != nil {
+				l.UnknownKey = s.intern(head)
+			}
 			return s.collShape(l, h, opHash), true
 		}
 	}
 	tailAt := r.i
+	r.unknown = nil
 	c.RedOp = r.decAfter(&kOp)
 	c.Root = r.decAfter(&kRoot)
 	c.Comm = r.ptrAfter(&kComm)
@@ -42,8 +48,16 @@ func (s *scanner) scanCollective(msg []byte, op recentName, l *Line, h shape) (u
 			return 0, false
 		}
 	}
+	var tailKey string
+	if r.unknown != nil {
+		tailKey = s.intern(r.unknown)
+	}
 	if t := s.thread; t != nil {
-		t.tails.keep(msg[tailAt:], c)
+		t.tails.keep(msg[tailAt:], c, tailKey)
+	}
+	l.UnknownKey = tailKey
+	if head != nil {
+		l.UnknownKey = s.intern(head)
 	}
 	return s.collShape(l, h, opHash), true
 }
@@ -52,7 +66,12 @@ func (s *scanner) scanCollective(msg []byte, op recentName, l *Line, h shape) (u
 func (s *scanner) collShape(l *Line, h shape, opHash shape) uint64 {
 	l.Kind = KindCollective
 	h = h.add(byte(KindCollective)) ^ opHash
-	return uint64(h.add(nilMask(&l.Coll)).add(byte(l.Coll.Task + 1)))
+	h = h.add(nilMask(&l.Coll)).add(byte(l.Coll.Task + 1))
+	// A line with a field nccllog does not know is a shape of its own, checked by the grammar.
+	for i := 0; i < len(l.UnknownKey); i++ {
+		h = h.add(l.UnknownKey[i])
+	}
+	return uint64(h)
 }
 
 func nilMask(c *Collective) byte {
@@ -75,6 +94,8 @@ type fieldReader struct {
 	b   []byte
 	i   int
 	bad bool
+	// unknown is the key of the first extra field read (gExtraField), or nil.
+	unknown []byte
 }
 
 func (r *fieldReader) expect(s string) bool {
@@ -94,6 +115,8 @@ type key struct {
 	m0, m1 uint64
 	n      int
 	s      string
+	// extras says whether fields nccllog does not know may stand before the key (gExtraField).
+	extras bool
 }
 
 func newKey(s string) key {
@@ -109,19 +132,26 @@ func newKey(s string) key {
 	return key{w0: le.Uint64(b[:]), w1: le.Uint64(b[8:]), m0: le.Uint64(m[:]), m1: le.Uint64(m[8:]), n: len(s), s: s}
 }
 
+// newFieldKey is newKey for a field that unknown fields may precede.
+func newFieldKey(s string) key {
+	k := newKey(s)
+	k.extras = true
+	return k
+}
+
 // The keys of the collective line, in their order.
 var (
-	kSendbuff   = newKey(" sendbuff ")
-	kRecvbuff   = newKey(" recvbuff ")
-	kCount      = newKey(" count ")
-	kDatatype   = newKey(" datatype ")
-	kOp         = newKey(" op ")
-	kRoot       = newKey(" root ")
-	kComm       = newKey(" comm ")
-	kNRanks     = newKey(" [nranks=")
+	kSendbuff   = newFieldKey(" sendbuff ")
+	kRecvbuff   = newFieldKey(" recvbuff ")
+	kCount      = newFieldKey(" count ")
+	kDatatype   = newFieldKey(" datatype ")
+	kOp         = newFieldKey(" op ")
+	kRoot       = newFieldKey(" root ")
+	kComm       = newFieldKey(" comm ")
+	kNRanks     = newFieldKey(" [nranks=")
 	kStream     = newKey("] stream ")
-	kTask       = newKey(" task ")
-	kGlobalRank = newKey(" globalrank ")
+	kTask       = newFieldKey(" task ")
+	kGlobalRank = newFieldKey(" globalrank ")
 )
 
 // at reports whether b[i:] starts with k's text, where sixteen bytes are left there.
@@ -184,10 +214,15 @@ func digitsAt(b []byte, i int) (int, int64, bool) {
 }
 
 // expectKey is expect(k.s), by two masked loads where sixteen bytes are left on the line.
+// Where the key is not there, fields nccllog does not know are read past first, where k
+// allows them.
 func (r *fieldReader) expectKey(k *key) bool {
 	if !r.bad && k.at(r.b, r.i) {
 		r.i += k.n
 		return true
+	}
+	if k.extras && !r.bad {
+		r.skipExtras()
 	}
 	return r.expect(k.s)
 }
