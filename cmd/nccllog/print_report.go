@@ -5,13 +5,36 @@ import (
 	"github.com/nccllog/nccllog/stages"
 )
 
-// linesValue is the accounting of every line of an input, for JSON.
-func linesValue(l *stages.Lines) map[string]any {
-	m := map[string]any{"total": l.Total, "spliced": l.Spliced, "unread": l.Unread}
-	for k := 0; k < parser.NumKinds; k++ {
-		m[parser.Kind(k).String()] = l.ByKind[k]
+// linesJSON is the accounting of every line of an input: one count per class (named as
+// parser.Kind names it), and the counts that overlap the classes (spliced, unknown_key) or
+// stand outside them (unread). Fields are in the order of their names, as they printed when
+// this was a map.
+type linesJSON struct {
+	Blank      int64 `json:"blank"`
+	Collective int64 `json:"collective"`
+	Comm       int64 `json:"comm"`
+	Info       int64 `json:"info"`
+	Malformed  int64 `json:"malformed"`
+	Other      int64 `json:"other"`
+	Progress   int64 `json:"progress"`
+	Spliced    int64 `json:"spliced"`
+	Total      int64 `json:"total"`
+	Trace      int64 `json:"trace"`
+	UnknownKey int64 `json:"unknown_key"` // collective lines with a field nccllog does not know
+	Unread     int64 `json:"unread"`
+	Version    int64 `json:"version"`
+	Warn       int64 `json:"warn"`
+}
+
+func linesValue(l *stages.Lines) linesJSON {
+	k := &l.ByKind
+	return linesJSON{
+		Blank: k[parser.KindBlank], Collective: k[parser.KindCollective], Comm: k[parser.KindComm],
+		Info: k[parser.KindInfo], Malformed: k[parser.KindMalformed], Other: k[parser.KindOther],
+		Progress: k[parser.KindProgress], Trace: k[parser.KindTrace], Version: k[parser.KindVersion],
+		Warn:    k[parser.KindWarn],
+		Spliced: l.Spliced, Total: l.Total, UnknownKey: l.UnknownKey, Unread: l.Unread,
 	}
-	return m
 }
 
 type problemJSON struct {
@@ -86,6 +109,9 @@ func printLineClasses(w *output, l *stages.Lines) {
 	}
 	if l.Spliced > 0 {
 		t.row("  (spliced)", count(l.Spliced))
+	}
+	if l.UnknownKey > 0 {
+		t.row("  (unknown key)", count(l.UnknownKey))
 	}
 	t.flush()
 }
