@@ -90,7 +90,8 @@ uint8 int32 uint32 int64 uint64 fp16 fp32 fp64 bf16 fp8_e4m3 fp8_e5m2.
 `,
 	"steps": `Step time (seconds) and TFLOP/s per GPU from the progress lines whose step number is in
 --steps (not bounded by --boundary), and their averages. Where several lines name the same
-step (every rank printing it), their values are averaged into one.
+step (every rank printing it), their values are averaged into one. torchtitan's coloured
+lines and thousands separators (1,339.16) are read; milliseconds are converted in decimal.
 `,
 	"calls": `Every collective and point-to-point call line in log order, with its line number, step,
 process, op, opCount (hex, as NCCL prints it), count, datatype, bytes, nranks and comm.
