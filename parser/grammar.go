@@ -17,6 +17,7 @@ type Grammar struct {
 	coll     *participle.Parser[gCollective]
 	progress *participle.Parser[gProgressLine]
 	bare     *participle.Parser[gBareLine]
+	watchdog *participle.Parser[gWatchdogLine]
 }
 
 // builtGrammar builds the grammars once (about 12 ms); they are never changed after that.
@@ -43,7 +44,11 @@ func buildGrammar() (*Grammar, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Grammar{nccl: nccl, coll: coll, progress: progress, bare: bare}, nil
+	watchdog, err := participle.Build[gWatchdogLine](opts...)
+	if err != nil {
+		return nil, err
+	}
+	return &Grammar{nccl: nccl, coll: coll, progress: progress, bare: bare, watchdog: watchdog}, nil
 }
 
 // Parse classifies one line (without its newline; a trailing CR is ignored) and reads its
@@ -54,6 +59,9 @@ func (g *Grammar) Parse(line []byte) Line {
 		return l
 	}
 	if l, ok := g.parseProgress(text); ok {
+		return l
+	}
+	if l, ok := g.parseWatchdog(text); ok {
 		return l
 	}
 	return g.parseBare(text)

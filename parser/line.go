@@ -25,6 +25,9 @@ const (
 	KindTrace
 	// KindMalformed looks like NCCL output but cannot be read; Line.Reason says why.
 	KindMalformed
+	// KindWatchdog is a line of PyTorch's ProcessGroupNCCL watchdog or flight recorder
+	// (timeouts, where each rank's work queue stood, dump signals); Line.Watchdog holds it.
+	KindWatchdog
 	numKinds
 )
 
@@ -34,7 +37,7 @@ const NumKinds = int(numKinds)
 var kindNames = [numKinds]string{
 	KindOther: "other", KindBlank: "blank", KindCollective: "collective", KindComm: "comm",
 	KindProgress: "progress", KindVersion: "version", KindInfo: "info", KindWarn: "warn",
-	KindTrace: "trace", KindMalformed: "malformed",
+	KindTrace: "trace", KindMalformed: "malformed", KindWatchdog: "watchdog",
 }
 
 func (k Kind) String() string {
@@ -88,6 +91,8 @@ type Line struct {
 	Coll Collective
 	Comm CommEvent
 	Prog Progress
+	// Watchdog is the line of a KindWatchdog line.
+	Watchdog Watchdog
 	// Spliced is set when the line holds the cut-off start of another process's output
 	// before the record that was read (unflushed stdout of several processes in one pipe).
 	Spliced bool
