@@ -73,10 +73,11 @@ func commandHelp(c *command, fs *pflag.FlagSet) string {
 
 var commandDetail = map[string]string{
 	"report": `Prints, for every input, how many lines fell into each class (collective, comm, progress,
-info, warn, trace, version, blank, other, malformed), then per-op stats, the size histogram,
-the (op, count, datatype) aggregation and the step averages, all from one pass. A collective
-line with a "key value" field nccllog does not know (RCCL 2.27's "acc") is read past, its
-call counted, and the line counted again under "(unknown key)".
+info, warn, trace, version, watchdog (PyTorch's NCCL watchdog and flight recorder), blank,
+other, malformed), then per-op stats, the size histogram, the (op, count, datatype)
+aggregation and the step averages, all from one pass. A collective line with a "key value"
+field nccllog does not know (RCCL 2.27's "acc") is read past, its call counted, and the line
+counted again under "(unknown key)".
 `,
 	"stats": `Per op: calls, and the minimum, average, maximum and total message bytes, where a call's
 bytes are count × element size. Calls with a count of 0 or a datatype NCCL does not define are

@@ -24,6 +24,7 @@ type linesJSON struct {
 	Unread     int64 `json:"unread"`
 	Version    int64 `json:"version"`
 	Warn       int64 `json:"warn"`
+	Watchdog   int64 `json:"watchdog"`
 }
 
 func linesValue(l *stages.Lines) linesJSON {
@@ -32,7 +33,7 @@ func linesValue(l *stages.Lines) linesJSON {
 		Blank: k[parser.KindBlank], Collective: k[parser.KindCollective], Comm: k[parser.KindComm],
 		Info: k[parser.KindInfo], Malformed: k[parser.KindMalformed], Other: k[parser.KindOther],
 		Progress: k[parser.KindProgress], Trace: k[parser.KindTrace], Version: k[parser.KindVersion],
-		Warn:    k[parser.KindWarn],
+		Warn: k[parser.KindWarn], Watchdog: k[parser.KindWatchdog],
 		Spliced: l.Spliced, Total: l.Total, UnknownKey: l.UnknownKey, Unread: l.Unread,
 	}
 }
@@ -94,8 +95,8 @@ func section(w *output, title string) { w.printf("\n== %s ==\n", title) }
 
 // lineClassOrder is how the line classes are listed.
 var lineClassOrder = []parser.Kind{parser.KindCollective, parser.KindComm, parser.KindProgress,
-	parser.KindInfo, parser.KindWarn, parser.KindTrace, parser.KindVersion, parser.KindBlank,
-	parser.KindOther, parser.KindMalformed}
+	parser.KindInfo, parser.KindWarn, parser.KindTrace, parser.KindVersion, parser.KindWatchdog,
+	parser.KindBlank, parser.KindOther, parser.KindMalformed}
 
 func printLineClasses(w *output, l *stages.Lines) {
 	t := newTable(w, "  class", "lines")
