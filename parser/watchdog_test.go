@@ -214,3 +214,27 @@ var watchdogCases = []lineCase{
 }
 
 func TestWatchdogLines(t *testing.T) { checkLines(t, watchdogCases) }
+
+// TestScannerKeepsLinesThatAreNoWatchdog: only lines holding a watchdog phrase are left to
+// the grammar; other lines that mention a dump or the watchdog are read by the scanner.
+func TestScannerKeepsLinesThatAreNoWatchdog(t *testing.T) {
+	p, err := NewParser()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range []string{
+		"[rank0]: saving a heap dump to /tmp/dump.pickle",
+		"[rank0]: the watchdog heartbeat monitor is enabled",
+	} {
+		var l Line
+		if !p.Scan([]byte(line), &l) {
+			t.Errorf("the scanner leaves %q to the grammar", line)
+		}
+	}
+	for _, c := range watchdogCases {
+		var l Line
+		if c.want.Kind == KindWatchdog && p.Scan([]byte(c.in), &l) {
+			t.Errorf("the scanner reads watchdog line %q itself, as %v", c.in, l.Kind)
+		}
+	}
+}

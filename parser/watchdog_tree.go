@@ -1,13 +1,34 @@
 package parser
 
-import "strings"
+import (
+	"bytes"
+	"strings"
+)
 
-// mayBeWatchdog reports whether text holds a word every watchdog line holds ("watchdog" in
-// the timeout, exception and failure messages, "NCCL work" in Timeout at, "dump" in the
-// flight recorder's): only such lines are given to the watchdog grammar, which is slow.
-func mayBeWatchdog[T text](b T) bool {
-	s := string(b)
-	return strings.Contains(s, "atchdog") || strings.Contains(s, "NCCL work") || strings.Contains(s, "dump")
+// watchdogPhrases are the phrases of the watchdog messages: "Watchdog caught" (timeout),
+// "by watchdog" (exception, failure), "NCCL work" (Timeout at), "signal dumping" and "dump
+// signal" (flight recorder). The watchdog grammar reads only lines that hold one, so that
+// other lines never pay for it, and the scanner leaves exactly these lines to the grammar.
+var watchdogPhrases = [...]string{"Watchdog caught", "by watchdog", "NCCL work", "signal dumping", "dump signal"}
+
+// mayBeWatchdog reports whether text holds one of watchdogPhrases.
+func mayBeWatchdog(text string) bool {
+	for _, p := range watchdogPhrases {
+		if strings.Contains(text, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// mayBeWatchdogBytes is mayBeWatchdog for the scanner, without a copy of the line.
+func mayBeWatchdogBytes(b []byte) bool {
+	for _, p := range watchdogPhrases {
+		if bytes.Contains(b, []byte(p)) {
+			return true
+		}
+	}
+	return false
 }
 
 // parseWatchdog reads a watchdog or flight-recorder line.
