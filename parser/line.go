@@ -91,8 +91,9 @@ type Line struct {
 	Coll Collective
 	Comm CommEvent
 	Prog Progress
-	// Watchdog is the line of a KindWatchdog line.
-	Watchdog Watchdog
+	// Watchdog is what a KindWatchdog line says; nil for every other line. (A pointer: the
+	// scanner clears a Line for every line it reads, and most lines are no watchdog line.)
+	Watchdog *Watchdog
 	// Spliced is set when the line holds the cut-off start of another process's output
 	// before the record that was read (unflushed stdout of several processes in one pipe).
 	Spliced bool

@@ -7,19 +7,19 @@ import "testing"
 // launcher prefixes and glog heads it describes ("built").
 
 // wd returns a Watchdog with every number absent and the given fields set by set.
-func wd(ev WatchdogEvent, set func(w *Watchdog)) Watchdog {
+func wd(ev WatchdogEvent, set func(w *Watchdog)) *Watchdog {
 	w := noWatchdog
 	w.Event = ev
 	if set != nil {
 		set(&w)
 	}
-	return w
+	return &w
 }
 
 // glog1016 is the head `[E1016 03:31:38.928019586 ProcessGroupNCCL.cpp:607]`.
 var glog1016 = GlogHead{Level: 'E', Month: 10, Day: 16, Nanos: (3*3600+31*60+38)*1e9 + 928019586, File: "ProcessGroupNCCL.cpp", FileLine: 607}
 
-func wdLine(rank int64, w Watchdog) Line { return Line{Kind: KindWatchdog, Rank: rank, Watchdog: w} }
+func wdLine(rank int64, w *Watchdog) Line { return Line{Kind: KindWatchdog, Rank: rank, Watchdog: w} }
 
 var watchdogCases = []lineCase{
 	// --- Watchdog caught collective operation timeout ---

@@ -52,7 +52,7 @@ func (g *Grammar) parseWatchdog(text string) (Line, bool) {
 			w.Glog.Nanos = int64(*h.Clock)
 		}
 	}
-	return Line{Kind: KindWatchdog, Rank: prefixRank(tree.Prefix), Watchdog: w}, true
+	return Line{Kind: KindWatchdog, Rank: prefixRank(tree.Prefix), Watchdog: &w}, true
 }
 
 // noWatchdog is a Watchdog with every number absent.
