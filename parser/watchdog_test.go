@@ -174,6 +174,23 @@ var watchdogCases = []lineCase{
 			w.Glog = GlogHead{Level: 'E', Month: 2, Day: 27, Nanos: (16*3600+30*60+43)*1e9 + 526290891, File: "ProcessGroupNCCL.cpp", FileLine: 1785}
 		})),
 	},
+	{
+		// built: a dump signal that names no rank, with nothing completed yet.
+		name: "dump_received_no_rank",
+		in:   "[rank2]:[E703 15:37:17.178360488 ProcessGroupNCCL.cpp:1987] [PG ID 0 PG GUID 0(default_pg) Rank 2] Received a dump signal from this local rank and will start to dump the debug info. Last enqueued NCCL work: 1, last completed NCCL work: -1.",
+		want: wdLine(2, wd(WatchdogDumpReceived, func(w *Watchdog) {
+			w.Rank, w.PG, w.PGGUID, w.PGName, w.LastEnqueued, w.LastCompleted = 2, 0, "0", "default_pg", 1, -1
+			w.Glog = GlogHead{Level: 'E', Month: 7, Day: 3, Nanos: (15*3600+37*60+17)*1e9 + 178360488, File: "ProcessGroupNCCL.cpp", FileLine: 1987}
+		})),
+	},
+	{
+		// built: the exception message without "(either an error or timeout)", no glog head.
+		name: "exception_short_form",
+		in:   "[Rank 5] Exception detected by watchdog at work: 18421, last enqueued NCCL work: 18421, last completed NCCL work: 18420.",
+		want: wdLine(-1, wd(WatchdogException, func(w *Watchdog) {
+			w.Rank, w.Seq, w.LastEnqueued, w.LastCompleted = 5, 18421, 18421, 18420
+		})),
+	},
 	// --- negatives: the noise around them, and damaged records ---
 	{
 		name: "noise_some_operations_failed",
