@@ -125,3 +125,19 @@ func TestUnknownFieldTails(t *testing.T) {
 		}
 	}
 }
+
+// TestBuffersAndCountReadsAcc: RCCL 2.27's common form, with ` acc (nil)` or ` acc 0x…`
+// after recvbuff, is read in one go, as every collective line of such a log has it.
+func TestBuffersAndCountReadsAcc(t *testing.T) {
+	for _, acc := range []string{" acc (nil)", " acc 0x7f5e0d000000"} {
+		line := rccl227(acc)
+		msg := line[strings.Index(line, "AllReduce: "):]
+		var c Collective
+		at := len("AllReduce: opCount 3")
+		end, extra, ok := buffersAndCount([]byte(msg), at, &c)
+		if !ok || string(extra) != "acc" || msg[end:end+len(" op ")] != " op " ||
+			c.SendBuff != rccl227Coll.SendBuff || c.RecvBuff != rccl227Coll.RecvBuff || c.Count != 1 || c.Datatype != 7 {
+			t.Errorf("buffersAndCount(%q) = %d, %q, %v, %+v", msg, end, extra, ok, c)
+		}
+	}
+}

@@ -11,8 +11,8 @@ func (s *scanner) scanCollective(msg []byte, op recentName, l *Line, h shape) (u
 	r := fieldReader{b: msg, i: len(op.name) + len(": opCount ")}
 	c.OpCount = r.hex()
 	r.fail(r.i < len(r.b) && r.b[r.i] != ' ')
-	if end, ok := buffersAndCount(msg, r.i, c); !r.bad && ok {
-		r.i = end
+	if end, extra, ok := buffersAndCount(msg, r.i, c); !r.bad && ok {
+		r.i, r.unknown = end, extra
 	} else {
 		c.SendBuff = r.ptrAfter(&kSendbuff)
 		c.RecvBuff = r.ptrAfter(&kRecvbuff)
@@ -25,7 +25,7 @@ func (s *scanner) scanCollective(msg []byte, op recentName, l *Line, h shape) (u
 			tail.fill(c)
 			l.UnknownKey = tail.unknownKey
 			if head != nil {
-				l.UnknownKey = s.intern(head)
+				l.UnknownKey, _ = s.internCached(head)
 			}
 			return s.collShape(l, h, opHash), true
 		}
@@ -50,14 +50,14 @@ func (s *scanner) scanCollective(msg []byte, op recentName, l *Line, h shape) (u
 	}
 	var tailKey string
 	if r.unknown != nil {
-		tailKey = s.intern(r.unknown)
+		tailKey, _ = s.internCached(r.unknown)
 	}
 	if t := s.thread; t != nil {
 		t.tails.keep(msg[tailAt:], c, tailKey)
 	}
 	l.UnknownKey = tailKey
 	if head != nil {
-		l.UnknownKey = s.intern(head)
+		l.UnknownKey, _ = s.internCached(head)
 	}
 	return s.collShape(l, h, opHash), true
 }
@@ -170,33 +170,41 @@ var (
 )
 
 // buffersAndCount reads ` sendbuff 0x… recvbuff 0x… count N datatype N` at b[i:] in one go
-// where it has its common form: twelve-digit pointers (hex12) and unsigned numbers. It reads
-// what ptrAfter and decAfter would, and returns where they would stop; ok is false for any
-// other text, which they then read.
-func buffersAndCount(b []byte, i int, c *Collective) (end int, ok bool) {
+// where it has its common form: twelve-digit pointers (hex12) and unsigned numbers, and
+// between recvbuff and count at most the extra fields RCCL 2.27 puts there (` acc (nil)`),
+// whose first key it returns. It reads what ptrAfter and decAfter would, and returns where
+// they would stop; ok is false for any other text, which they then read.
+func buffersAndCount(b []byte, i int, c *Collective) (end int, extra []byte, ok bool) {
 	if !kSendbuff0x.at(b, i) {
-		return 0, false
+		return 0, nil, false
 	}
 	send, ok := hex12(b, i+kSendbuff0x.n)
 	i += kSendbuff0x.n + 12
 	if !ok || !kRecvbuff0x.at(b, i) {
-		return 0, false
+		return 0, nil, false
 	}
 	recv, ok := hex12(b, i+kRecvbuff0x.n)
 	i += kRecvbuff0x.n + 12
-	if !ok || !kCount.at(b, i) {
-		return 0, false
+	if !ok {
+		return 0, nil, false
+	}
+	if !kCount.at(b, i) {
+		r := fieldReader{b: b, i: i}
+		r.skipExtras()
+		if i, extra = r.i, r.unknown; !kCount.at(b, i) {
+			return 0, nil, false
+		}
 	}
 	i, count, ok := digitsAt(b, i+kCount.n)
 	if !ok || !kDatatype.at(b, i) {
-		return 0, false
+		return 0, nil, false
 	}
 	i, dtype, ok := digitsAt(b, i+kDatatype.n)
 	if !ok {
-		return 0, false
+		return 0, nil, false
 	}
 	c.SendBuff, c.RecvBuff, c.Count, c.Datatype = send, recv, count, dtype
-	return i, true
+	return i, extra, true
 }
 
 // digitsAt reads the decimal digits at b[i:]: where they end, their value, and whether there
