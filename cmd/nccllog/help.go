@@ -84,8 +84,11 @@ func commandHelp(c *command, fs *pflag.FlagSet) string {
 
 var commandDetail = map[string]string{
 	"report": `Prints, for every input, how many lines fell into each class (collective, comm, progress,
-info, warn, trace, version, blank, other, malformed), then per-op stats, the size histogram,
-the (op, count, datatype) aggregation and the step averages, all from one pass.
+info, warn, trace, version, watchdog (PyTorch's NCCL watchdog and flight recorder), blank,
+other, malformed), then per-op stats, the size histogram, the (op, count, datatype)
+aggregation and the step averages, all from one pass. A collective line with a "key value"
+field nccllog does not know (RCCL 2.27's "acc") is read past, its call counted, and the line
+counted again under "(unknown key)".
 `,
 	"stats": `Per op: calls, and the minimum, average, maximum and total message bytes, where a call's
 bytes are count × element size. Calls with a count of 0 or a datatype NCCL does not define are
@@ -99,7 +102,8 @@ uint8 int32 uint32 int64 uint64 fp16 fp32 fp64 bf16 fp8_e4m3 fp8_e5m2.
 `,
 	"steps": `Step time (seconds) and TFLOP/s per GPU from the progress lines whose step number is in
 --steps (not bounded by --boundary), and their averages. Where several lines name the same
-step (every rank printing it), their values are averaged into one.
+step (every rank printing it), their values are averaged into one. torchtitan's coloured
+lines and thousands separators (1,339.16) are read; milliseconds are converted in decimal.
 `,
 	"calls": `Every collective and point-to-point call line in log order, with its line number, step,
 process, op, opCount (hex, as NCCL prints it), count, datatype, bytes, nranks and comm.
