@@ -149,11 +149,29 @@ func Message(text []byte, l *Line) []byte {
 	case KindInfo, KindWarn:
 		for _, w := range [...]string{" NCCL INFO ", " NCCL WARN ", " NCCL ABORT "} {
 			if i := bytes.LastIndex(text, []byte(w)); i >= 0 {
-				return text[i+len(w):]
+				return trimRayRepeat(text[i+len(w):])
 			}
 		}
 	}
 	return nil
+}
+
+// trimRayRepeat drops the ` [repeated 2x across cluster]` that Ray's log deduplication
+// appends to a line it folded: it is not part of NCCL's message.
+func trimRayRepeat(msg []byte) []byte {
+	const tail = "x across cluster]"
+	t := bytes.TrimRight(msg, " \r")
+	if !bytes.HasSuffix(t, []byte(tail)) {
+		return msg
+	}
+	i := bytes.LastIndex(t, []byte(" [repeated "))
+	if i < 0 {
+		return msg
+	}
+	if _, err := parseDec(t[i+len(" [repeated ") : len(t)-len(tail)]); err != nil {
+		return msg
+	}
+	return t[:i]
 }
 
 func joinTrim(parts []string) string { return strings.TrimSpace(strings.Join(parts, "")) }

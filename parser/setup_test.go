@@ -87,6 +87,7 @@ func TestMessage(t *testing.T) {
 		"[2025-06-11 14:03:27] gpu-07:4:5 [0] misc/socket.cc:484 NCCL WARN socketStartConnect: failed": "socketStartConnect: failed",
 		"NCCL version 2.18.5+cuda12.2":                                                                 "NCCL version 2.18.5+cuda12.2",
 		"hello world":                                                                                  "",
+		"(RayWorker pid=1) h:1:1 [0] NCCL INFO NCCL_SOCKET_IFNAME set by environment to eth0 [repeated 2x across cluster]": "NCCL_SOCKET_IFNAME set by environment to eth0",
 	} {
 		var l Line
 		p.Parse([]byte(line), &l)
