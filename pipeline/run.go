@@ -37,6 +37,7 @@ type Result struct {
 	Agg   *stages.Agg
 	Steps *stages.Steps
 	Ranks *stages.Ranks
+	Info  *stages.Info
 	Parse parser.Stats
 }
 
@@ -95,7 +96,7 @@ func Run(ctx context.Context, in Input, opt Options, out stages.Out) (*Result, e
 	if err == nil {
 		err = readErr
 	}
-	res := &Result{Name: name, Lines: m.Lines, Agg: m.Agg, Steps: m.Steps, Ranks: m.Ranks}
+	res := &Result{Name: name, Lines: m.Lines, Agg: m.Agg, Steps: m.Steps, Ranks: m.Ranks, Info: m.Info}
 	for _, s := range stats {
 		res.Parse.Merge(s)
 	}

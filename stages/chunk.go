@@ -12,6 +12,7 @@ type Chunk struct {
 	Steps *Steps
 	Sel   *piece
 	Open  *piece
+	Info  *Info // NeedInfo: the chunk's set-up lines, numbered from its start, file unnamed
 	cur   *piece
 	// Markers are the step numbers of the chunk's progress lines, in order.
 	Markers []int64
@@ -20,7 +21,11 @@ type Chunk struct {
 
 // NewChunk starts a chunk.
 func NewChunk(cfg *Config) *Chunk {
-	return &Chunk{cfg: cfg, Steps: NewSteps(), Sel: newPiece(cfg.Needs), cur: newPiece(cfg.Needs)}
+	c := &Chunk{cfg: cfg, Steps: NewSteps(), Sel: newPiece(cfg.Needs), cur: newPiece(cfg.Needs)}
+	if cfg.Needs&NeedInfo != 0 {
+		c.Info = NewInfo()
+	}
+	return c
 }
 
 // AddUnread takes n whole lines at [off, end) that were not read because the run needs only
@@ -39,6 +44,9 @@ func (c *Chunk) AddUnread(n, off, end int64) {
 func (c *Chunk) Add(line []byte, off, end int64, l *parser.Line) {
 	c.n++
 	c.Lines.Add(c.n, line, l)
+	if c.Info != nil {
+		c.Info.Add("", c.n, line, l)
+	}
 	if l.Kind == parser.KindProgress {
 		c.marker(l, off, end)
 		return

@@ -60,6 +60,7 @@ const (
 	NeedLines                     // the selected lines' bytes, in order (split)
 	NeedClasses                   // every line classed, even where nothing else needs it (--strict)
 	NeedRanks                     // communicators, ranks and their call sequences
+	NeedInfo                      // the set-up lines: versions, network, transports, WARNs (info)
 )
 
 // MarkersOnly reports whether the run needs nothing of a line but its bytes, unless it is a

@@ -21,6 +21,7 @@ type Merger struct {
 	Steps *Steps
 	Agg   *Agg
 	Ranks *Ranks
+	Info  *Info
 	base  int64 // lines in the chunks before the current one
 
 	carry       int64  // BoundaryStart: step of the last marker so far, -1 before the first
@@ -38,6 +39,9 @@ func NewMerger(cfg *Config, file string) *Merger {
 	if cfg.Needs&NeedRanks != 0 {
 		m.Ranks = NewRanks(cfg)
 	}
+	if cfg.Needs&NeedInfo != 0 {
+		m.Info = NewInfo()
+	}
 	return m
 }
 
@@ -46,6 +50,10 @@ func NewMerger(cfg *Config, file string) *Merger {
 func (m *Merger) Add(c *Chunk, data []byte, out Out) error {
 	m.addLines(&c.Lines)
 	m.Steps.Merge(c.Steps)
+	if m.Info != nil {
+		c.Info.Rebase(m.File, m.base)
+		m.Info.Merge(c.Info)
+	}
 	base := m.base
 	m.base += c.LineCount()
 	if m.cfg.Boundary == BoundaryStart {

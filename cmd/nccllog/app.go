@@ -36,6 +36,7 @@ type runResult struct {
 	agg   *stages.Agg
 	steps *stages.Steps
 	ranks *stages.Ranks
+	info  *stages.Info
 	parse parser.Stats
 	found bool // hang or check found something: exit status 3
 }
@@ -80,7 +81,7 @@ func execute(ctx context.Context, c *command, o *options, e env) int {
 	}
 	w := newOutput(e.stdout)
 	out := c.streamOut(w, o)
-	r := &runResult{opts: o, agg: stages.NewAgg(), steps: stages.NewSteps(), ranks: stages.NewRanks(&o.cfg)}
+	r := &runResult{opts: o, agg: stages.NewAgg(), steps: stages.NewSteps(), ranks: stages.NewRanks(&o.cfg), info: stages.NewInfo()}
 	results, runErr := pipeline.RunAll(ctx, inputs, pipeline.Options{Jobs: o.jobs, Config: o.cfg}, out, c.ordered())
 	for _, res := range results {
 		if res != nil {
@@ -111,6 +112,7 @@ func (r *runResult) add(res *pipeline.Result) {
 	if res.Ranks != nil {
 		r.ranks.Merge(res.Ranks)
 	}
+	r.info.Merge(res.Info)
 	r.parse.Merge(res.Parse)
 }
 
