@@ -35,7 +35,7 @@ var commands = []*command{
 		needs: stages.NeedRanks, formats: []string{"table", "json", "csv"}, print: printHang},
 	{name: "check", summary: "the first call where the ranks of a communicator disagree",
 		needs: stages.NeedRanks, formats: []string{"table", "json", "csv"}, print: printCheck},
-	{name: "info", summary: "set-up: versions, network, transports, environment, tuning, init timings, WARNs, and the ranks that differ",
+	{name: "info", summary: "set-up: versions, network, transports, env, tuning, WARNs, and the ranks that differ",
 		needs: stages.NeedInfo, formats: []string{"table", "json"}, print: printInfo},
 }
 
