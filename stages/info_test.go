@@ -1,0 +1,177 @@
+package stages
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/nccllog/nccllog/internal/gen"
+	"github.com/nccllog/nccllog/parser"
+)
+
+// infoReport reads data line by line, in Infos of chunk lines each (0: one Info) merged in
+// order, as the merger does.
+func infoReport(t *testing.T, data []byte, chunk int) *InfoReport {
+	t.Helper()
+	p, err := parser.NewParser()
+	if err != nil {
+		t.Fatal(err)
+	}
+	all, cur := NewInfo(), NewInfo()
+	var n, base int64
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		var l parser.Line
+		p.Parse(sc.Bytes(), &l)
+		n++
+		cur.Add("", n-base, sc.Bytes(), &l)
+		if chunk > 0 && n-base == int64(chunk) {
+			cur.Rebase("job.log", base)
+			all.Merge(cur)
+			cur, base = NewInfo(), n
+		}
+	}
+	cur.Rebase("job.log", base)
+	all.Merge(cur)
+	return all.Report()
+}
+
+func setupLog(t *testing.T, c gen.SetupConfig) []byte {
+	t.Helper()
+	var b bytes.Buffer
+	if err := gen.WriteSetup(&b, c); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
+}
+
+func describe(os []Outlier) string {
+	b, _ := json.MarshalIndent(os, "", " ")
+	return string(b)
+}
+
+// TestInfoHealthyNoOutliers: a uniform job, one process per GPU or one per host, and one
+// host's lines alone (a partial log), list no outlier in any version family.
+func TestInfoHealthyNoOutliers(t *testing.T) {
+	for _, fam := range gen.SetupFamilies() {
+		for _, one := range []bool{false, true} {
+			data := setupLog(t, gen.SetupConfig{Family: fam, OneProcess: one})
+			if r := infoReport(t, data, 0); len(r.Outliers) != 0 {
+				t.Errorf("%s one process %v: outliers on a healthy job:\n%s", fam, one, describe(r.Outliers))
+			}
+			if r := infoReport(t, onlyHost(data, "node-02"), 0); len(r.Outliers) != 0 {
+				t.Errorf("%s one process %v, one host: outliers:\n%s", fam, one, describe(r.Outliers))
+			}
+		}
+	}
+}
+
+func onlyHost(data []byte, host string) []byte {
+	var out []byte
+	for _, l := range bytes.SplitAfter(data, []byte("\n")) {
+		if bytes.HasPrefix(l, []byte(host+":")) {
+			out = append(out, l...)
+		}
+	}
+	return out
+}
+
+// TestInfoFaultIsTheOnlyOutlier: each injected set-up fault is listed, naming only the
+// faulted host or rank.
+func TestInfoFaultIsTheOnlyOutlier(t *testing.T) {
+	const host, rank = 2, 6
+	faults := []struct {
+		name  string
+		cfg   func(*gen.SetupConfig)
+		check func(o Outlier) bool
+		from  int // first family minor the fault applies to
+	}{
+		{"sockets", func(c *gen.SetupConfig) { c.SocketHost = gen.Rank(host) }, onHost(host), 0},
+		{"no GDR", func(c *gen.SetupConfig) { c.NoGDRHost = gen.Rank(host) }, onHost(host), 0},
+		{"env", func(c *gen.SetupConfig) { c.EnvRank = gen.Rank(rank) }, onRank(rank), 0},
+		{"version", func(c *gen.SetupConfig) { c.VersionRank = gen.Rank(rank) }, onRank(rank), 22},
+	}
+	for _, fam := range gen.SetupFamilies() {
+		for _, f := range faults {
+			if f.from > 0 && (fam == "rccl" || familyMinor(fam) < f.from) {
+				continue
+			}
+			c := gen.SetupConfig{Family: fam}
+			f.cfg(&c)
+			r := infoReport(t, setupLog(t, c), 0)
+			if len(r.Outliers) == 0 {
+				t.Errorf("%s %s: no outlier", fam, f.name)
+			}
+			for _, o := range r.Outliers {
+				if !f.check(o) {
+					t.Errorf("%s %s: outlier names more than the fault:\n%s", fam, f.name, describe([]Outlier{o}))
+				}
+			}
+		}
+	}
+}
+
+func familyMinor(fam string) int {
+	var minor int
+	fmt.Sscanf(strings.TrimPrefix(fam, "2."), "%d", &minor)
+	return minor
+}
+
+func onHost(h int) func(Outlier) bool {
+	return func(o Outlier) bool {
+		return slices.Equal(o.Hosts, []string{fmt.Sprintf("node-%02d", h)}) && o.Evidence != ""
+	}
+}
+
+func onRank(r int) func(Outlier) bool {
+	return func(o Outlier) bool {
+		return slices.Equal(o.Ranks, []int64{int64(r)}) && len(o.Hosts) == 1 && o.Evidence != ""
+	}
+}
+
+// TestInfoWarnChain: a WARN and the frames after it on its thread are one root cause, named
+// with its ncclResult, in every family; no outlier comes of it.
+func TestInfoWarnChain(t *testing.T) {
+	for _, fam := range gen.SetupFamilies() {
+		r := infoReport(t, setupLog(t, gen.SetupConfig{Family: fam, WarnRank: gen.Rank(5)}), 0)
+		if len(r.Outliers) != 0 {
+			t.Errorf("%s: outliers:\n%s", fam, describe(r.Outliers))
+		}
+		if len(r.Errors) != 1 {
+			t.Fatalf("%s: %d root causes, want 1: %+v", fam, len(r.Errors), r.Errors)
+		}
+		e := r.Errors[0]
+		if e.ResultName != "RemoteError" || e.Where != "transport/net.cc:1298" || e.Outermost != "proxy.cc:874" ||
+			e.Frames != 3 || !strings.Contains(e.Warn, "Got completion from peer") || !slices.Equal(e.Ranks, []int64{5}) {
+			t.Errorf("%s: root cause %+v", fam, e)
+		}
+		if len(r.Warns) != 1 || r.Warns[0].Count != 1 {
+			t.Errorf("%s: WARN groups %+v", fam, r.Warns)
+		}
+		if wantTS := familyMinor(fam) >= 26; (r.FirstWarn != nil) != wantTS || wantTS && r.FirstWarn.Rank != 5 {
+			t.Errorf("%s: first WARN %+v", fam, r.FirstWarn)
+		}
+	}
+}
+
+// TestInfoChunkingIndependent: the report is the same however the lines are cut into Infos.
+func TestInfoChunkingIndependent(t *testing.T) {
+	for _, fam := range gen.SetupFamilies() {
+		c := gen.SetupConfig{Family: fam, WarnRank: gen.Rank(3), NoGDRHost: gen.Rank(1), EnvRank: gen.Rank(9)}
+		data := setupLog(t, c)
+		want := infoReport(t, data, 0)
+		for _, chunk := range []int{1, 2, 7, 50} {
+			if got := infoReport(t, data, chunk); !reflect.DeepEqual(got, want) {
+				g, _ := json.Marshal(got)
+				w, _ := json.Marshal(want)
+				t.Errorf("%s, chunks of %d lines:\n got %s\nwant %s", fam, chunk, g, w)
+			}
+		}
+	}
+}
