@@ -28,7 +28,18 @@ type Info struct {
 	chains  chainState
 	timings []TimingRow
 	counts  sectionCounts
+	// seen remembers the readings of recent set-up messages: TUNING prints the same few
+	// messages once per op, and the grammar is slow. Not part of the result; not merged.
+	seen map[string]setupSeen
 }
+
+type setupSeen struct {
+	s  parser.Setup
+	ok bool
+}
+
+// maxSeen bounds the remembered messages.
+const maxSeen = 256
 
 // procID is one process: NCCL's host and pid.
 type procID struct {
@@ -67,7 +78,7 @@ func NewInfo() *Info {
 	return &Info{
 		procs: map[procID]*procInfo{}, comms: map[string]*commInfo{}, threads: map[threadKey]threadComm{},
 		firstComplete: map[threadKey]string{},
-		tuning: map[tuneKey]int64{}, warns: newWarnState(), chains: newChainState(),
+		tuning:        map[tuneKey]int64{}, warns: newWarnState(), chains: newChainState(),
 	}
 }
 
@@ -101,7 +112,7 @@ func (in *Info) addBareVersion(msg []byte, ev Evidence) {
 
 // addInfo reads an INFO line's set-up message, if it is one.
 func (in *Info) addInfo(text []byte, l *parser.Line, ev Evidence) {
-	s, ok := parser.ParseSetup(parser.Message(text, l))
+	s, ok := in.parseSetup(parser.Message(text, l))
 	if !ok {
 		return
 	}
@@ -171,6 +182,19 @@ func channelsText(c parser.Channels) string {
 		}
 	}
 	return s
+}
+
+// parseSetup is parser.ParseSetup, remembered for messages that repeat exactly.
+func (in *Info) parseSetup(msg []byte) (parser.Setup, bool) {
+	if r, ok := in.seen[string(msg)]; ok {
+		return r.s, r.ok
+	}
+	s, ok := parser.ParseSetup(msg)
+	if in.seen == nil || len(in.seen) >= maxSeen {
+		in.seen = map[string]setupSeen{}
+	}
+	in.seen[string(msg)] = setupSeen{s, ok}
+	return s, ok
 }
 
 // proc returns the process that printed l, created on first sight.
