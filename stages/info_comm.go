@@ -75,7 +75,11 @@ func (in *Info) addComm(l *parser.Line, ev Evidence) {
 	ci.nranks = c.NRanks
 	ci.ranks[c.Rank] = p.key
 	p.comms[key] = struct{}{}
-	p.gpus[GPU{CudaDev: c.CudaDev, NvmlDev: c.NvmlDev, BusID: fmt.Sprintf("%x", c.BusID)}] = struct{}{}
+	g := GPU{CudaDev: c.CudaDev, NvmlDev: c.NvmlDev}
+	if c.BusID != 0 { // 2.4 prints no busId
+		g.BusID = fmt.Sprintf("%x", c.BusID)
+	}
+	p.gpus[g] = struct{}{}
 	if c.NRanks > p.size {
 		p.rank, p.size = c.Rank, c.NRanks
 	}

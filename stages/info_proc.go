@@ -22,7 +22,7 @@ type procInfo struct {
 type GPU struct {
 	CudaDev int64  `json:"cuda_dev"`
 	NvmlDev int64  `json:"nvml_dev"`
-	BusID   string `json:"bus_id"`
+	BusID   string `json:"bus_id"` // hexadecimal as NCCL prints it; "" where not printed
 }
 
 // factVal is the values a process printed for one fact, and where the first was read.

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -58,7 +59,7 @@ func printIdentity(w *output, rep *stages.InfoReport) {
 	for _, h := range rep.Hosts {
 		gs := make([]string, len(h.GPUs))
 		for i, g := range h.GPUs {
-			gs[i] = fmt.Sprintf("%s/%s/%s", devText(g.CudaDev), devText(g.NvmlDev), g.BusID)
+			gs[i] = fmt.Sprintf("%s/%s/%s", devText(g.CudaDev), devText(g.NvmlDev), cmp.Or(g.BusID, "-"))
 		}
 		t.row(h.Host, itoa(int64(h.Processes)), strings.Join(gs, " "))
 	}
