@@ -80,9 +80,7 @@ func (in *Info) addComm(l *parser.Line, ev Evidence) {
 		g.BusID = fmt.Sprintf("%x", c.BusID)
 	}
 	p.gpus[g] = struct{}{}
-	if c.NRanks > p.size {
-		p.rank, p.size = c.Rank, c.NRanks
-	}
+	p.addRank(c.Rank, c.NRanks)
 }
 
 // addConn reads a connection line. A NET link prints on both sides; it is counted once, by
@@ -94,6 +92,11 @@ func (in *Info) addConn(th threadKey, c *parser.Conn, ev Evidence) {
 		name = "inter-node transport"
 	}
 	p.set(name, c.Transport, ev)
+	if c.Dir == "receive" {
+		p.linkRanks[c.To] = struct{}{}
+	} else {
+		p.linkRanks[c.From] = struct{}{}
+	}
 	if c.Dir == "receive" || c.To < 0 {
 		return
 	}

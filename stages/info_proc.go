@@ -1,6 +1,7 @@
 package stages
 
 import (
+	"slices"
 	"sort"
 	"strings"
 )
@@ -10,8 +11,14 @@ type procInfo struct {
 	key      procID
 	first    Evidence // its first line
 	launcher int64    // the launcher's rank label, -1 when none
-	// rank and size: its rank in the largest communicator it initialised (-1: none seen).
-	rank, size int64
+	// ranks and size: its ranks in the largest communicators it initialised (several when
+	// it drives several GPUs), and their size (-1: none seen).
+	ranks map[int64]struct{}
+	size  int64
+	// linkRanks are the ranks its connection lines print from (the sending side of a P2P,
+	// SHM or NET send line, the receiving side of a NET receive line): where no Init line
+	// names its rank (2.3, cut logs), they do.
+	linkRanks map[int64]struct{}
 	gpus       map[GPU]struct{}
 	comms      map[string]struct{} // the communicators it initialised
 	facts      map[string]*factVal
@@ -32,7 +39,7 @@ type factVal struct {
 }
 
 func newProcInfo(k procID, ev Evidence) *procInfo {
-	return &procInfo{key: k, first: ev, launcher: -1, rank: -1, size: -1,
+	return &procInfo{key: k, first: ev, launcher: -1, ranks: map[int64]struct{}{}, size: -1, linkRanks: map[int64]struct{}{},
 		gpus: map[GPU]struct{}{}, comms: map[string]struct{}{}, facts: map[string]*factVal{}}
 }
 
@@ -61,8 +68,11 @@ func (p *procInfo) merge(o *procInfo) {
 	if p.launcher < 0 {
 		p.launcher = o.launcher
 	}
-	if o.size > p.size {
-		p.rank, p.size = o.rank, o.size
+	for r := range o.ranks {
+		p.addRank(r, o.size)
+	}
+	for r := range o.linkRanks {
+		p.linkRanks[r] = struct{}{}
 	}
 	for g := range o.gpus {
 		p.gpus[g] = struct{}{}
@@ -78,11 +88,44 @@ func (p *procInfo) merge(o *procInfo) {
 	p.envSeen = p.envSeen || o.envSeen
 }
 
-// label is the rank that names the process in the output: its communicator rank, else the
-// launcher's label, else -1.
-func (p *procInfo) label() int64 {
-	if p.rank >= 0 {
-		return p.rank
+// addRank records that the process is rank r of a communicator of size n; only the ranks
+// in the largest communicators are kept.
+func (p *procInfo) addRank(r, n int64) {
+	switch {
+	case n > p.size:
+		p.ranks, p.size = map[int64]struct{}{r: {}}, n
+	case n == p.size:
+		p.ranks[r] = struct{}{}
 	}
-	return p.launcher
+}
+
+// label is the rank that names the process in the output: its lowest communicator rank,
+// else the launcher's label, else -1.
+func (p *procInfo) label() int64 {
+	rs := p.rankList()
+	if len(rs) == 0 {
+		return -1
+	}
+	return rs[0]
+}
+
+// rankList is the process's ranks, sorted: from its Init lines, else its connection lines,
+// else its launcher label, else none.
+func (p *procInfo) rankList() []int64 {
+	ranks := p.ranks
+	if len(ranks) == 0 {
+		ranks = p.linkRanks
+	}
+	if len(ranks) == 0 {
+		if p.launcher >= 0 {
+			return []int64{p.launcher}
+		}
+		return nil
+	}
+	rs := make([]int64, 0, len(ranks))
+	for r := range ranks {
+		rs = append(rs, r)
+	}
+	slices.Sort(rs)
+	return rs
 }

@@ -15,6 +15,7 @@ type InfoReport struct {
 	Versions     []FactRow     `json:"versions"`
 	BareVersions []BareVersion `json:"bare_versions"`
 	Hosts        []HostRow     `json:"hosts"`
+	Ranks        []ProcRow     `json:"ranks"`
 	Comms        []CommRow     `json:"comms"`
 	Network      []FactRow     `json:"network"`
 	Env          []FactRow     `json:"env"`
@@ -33,6 +34,16 @@ type FactRow struct {
 	Processes int      `json:"processes"`
 	Ranks     []int64  `json:"ranks"`
 	Hosts     []string `json:"hosts"`
+}
+
+// ProcRow is one process: its rank in the largest communicator it initialised (-1: no Init
+// line names it) and that communicator's size.
+type ProcRow struct {
+	Host   string  `json:"host"`
+	Pid    int64   `json:"pid"`
+	Rank   int64   `json:"rank"`
+	Ranks  []int64 `json:"all_ranks"` // all its ranks there, where it drives several GPUs
+	NRanks int64   `json:"nranks"`
 }
 
 // HostRow is one host: its processes and GPUs.
@@ -107,15 +118,25 @@ func (in *Info) Report() *InfoReport {
 	r.Network = in.factRows(isNetFact)
 	r.Env = in.factRows(func(n string) bool { return strings.HasPrefix(n, "env ") })
 	r.Hosts = in.hostRows()
+	r.Ranks = in.procRows()
 	r.Comms = in.commRows()
 	r.Timings = in.timingRows()
 	r.Warns = in.warnRows()
 	r.Errors = in.errorRows()
 	r.Missing = in.missing()
+	// Empty lists print as [], not null: scripts test their length.
+	r.BareVersions, r.Tuning, r.Timings, r.Missing = orEmpty(r.BareVersions), orEmpty(r.Tuning), orEmpty(r.Timings), orEmpty(r.Missing)
 	if r.FirstWarn != nil {
 		r.FirstWarn.Rank = in.procs[procID{r.FirstWarn.Host, r.FirstWarn.Pid}].label()
 	}
 	return r
+}
+
+func orEmpty[T any](s []T) []T {
+	if s == nil {
+		return []T{}
+	}
+	return s
 }
 
 func isNetFact(n string) bool {
@@ -150,9 +171,7 @@ func ranksHosts(ps []*procInfo) ([]int64, []string) {
 	ranks := []int64{}
 	hs := map[string]struct{}{}
 	for _, p := range ps {
-		if r := p.label(); r >= 0 {
-			ranks = append(ranks, r)
-		}
+		ranks = append(ranks, p.rankList()...)
 		hs[p.key.Host] = struct{}{}
 	}
 	slices.Sort(ranks)
@@ -192,6 +211,18 @@ func (in *Info) hostRows() []HostRow {
 		})
 		rows = append(rows, *h)
 	}
+	return rows
+}
+
+func (in *Info) procRows() []ProcRow {
+	rows := make([]ProcRow, 0, len(in.procs))
+	for _, k := range in.procOrder {
+		p := in.procs[k]
+		rows = append(rows, ProcRow{Host: k.Host, Pid: k.Pid, Rank: p.label(), Ranks: orEmpty(p.rankList()), NRanks: p.size})
+	}
+	slices.SortStableFunc(rows, func(a, b ProcRow) int {
+		return cmp.Or(cmp.Compare(a.Rank, b.Rank), cmp.Compare(a.Host, b.Host), cmp.Compare(a.Pid, b.Pid))
+	})
 	return rows
 }
 

@@ -83,10 +83,10 @@ type TimingRow struct {
 const maxTimings = 1 << 16
 
 func (in *Info) addTiming(p *procInfo, s *parser.Setup, ev Evidence) {
-	if s.Kind == parser.SetupTimings && s.Timing.NRanks > p.size {
+	if s.Kind == parser.SetupTimings {
 		// The Init line may be missing (another subsystem mask, a cut log); the timing line
 		// names the rank too.
-		p.rank, p.size = s.Timing.Rank, s.Timing.NRanks
+		p.addRank(s.Timing.Rank, s.Timing.NRanks)
 	}
 	if len(in.timings) >= maxTimings {
 		return
