@@ -19,10 +19,10 @@ type procInfo struct {
 	// SHM or NET send line, the receiving side of a NET receive line): where no Init line
 	// names its rank (2.3, cut logs), they do.
 	linkRanks map[int64]struct{}
-	gpus       map[GPU]struct{}
-	comms      map[string]struct{} // the communicators it initialised
-	facts      map[string]*factVal
-	envSeen    bool // it printed environment lines, so a variable it did not print is not set
+	gpus      map[GPU]struct{}
+	comms     map[string]struct{} // the communicators it initialised
+	facts     map[string]*factVal
+	envSeen   bool // it printed environment lines, so a variable it did not print is not set
 }
 
 // GPU is one device a process drives, from its Init lines.
