@@ -96,6 +96,9 @@ var builtSetup = sync.OnceValues(func() (*participle.Parser[gSetup], error) {
 // ParseSetup reads a set-up message (the text after ` NCCL INFO `, or a bare version line).
 // It reports false for any other message.
 func ParseSetup(msg []byte) (Setup, bool) {
+	if len(msg) > MaxRead {
+		msg = msg[:MaxRead] // as Parse: the grammar's time grows with the text
+	}
 	msg = bytes.TrimRight(msg, " \t\r\n")
 	if !maybeSetup(msg) {
 		return Setup{}, false

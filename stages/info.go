@@ -104,7 +104,14 @@ func (in *Info) Add(file string, line int64, text []byte, l *parser.Line) {
 	}
 }
 
+// maxBare bounds the bare version lines kept: one per job, or per process in per-process
+// files.
+const maxBare = 1024
+
 func (in *Info) addBareVersion(msg []byte, ev Evidence) {
+	if len(in.bare) >= maxBare {
+		return
+	}
 	if s, ok := parser.ParseSetup(msg); ok && s.Kind == parser.SetupVersion {
 		in.bare = append(in.bare, BareVersion{Lib: s.Name, Version: s.Text, Evidence: ev})
 	}

@@ -38,12 +38,16 @@ const maxWarnGroups = 1024
 
 const otherTemplates = "(other templates)"
 
+// maxTemplate is how much of a WARN message makes its template: NCCL's lines are at most
+// 1 KiB before 2.29, and a hostile line must not make a megabyte map key.
+const maxTemplate = 1024
+
 func newWarnState() warnState { return warnState{groups: map[string]*warnGroup{}} }
 
 func (in *Info) addWarn(text []byte, l *parser.Line, ev Evidence) {
 	p := in.proc(l, ev)
 	msg := bytes.TrimRight(parser.Message(text, l), " \t\r")
-	tmpl := warnTemplate(msg)
+	tmpl := warnTemplate(msg[:min(len(msg), maxTemplate)])
 	g := in.warns.group(tmpl)
 	if g.n == 0 {
 		g.first, g.text, g.where = ev, excerpt(msg), warnLocation(text)
