@@ -84,9 +84,14 @@ func (in *Info) addComm(l *parser.Line, ev Evidence) {
 }
 
 // addConn reads a connection line. A NET link prints on both sides; it is counted once, by
-// its [send] line. The process's transports are facts compared across ranks.
+// its [send] line. The process's transports are facts compared across ranks. Connections
+// for send/recv (connection index 1) are made on first use, between the peers that talk
+// (pipeline stages, for one): they differ from rank to rank by design and are left out.
 func (in *Info) addConn(th threadKey, c *parser.Conn, ev Evidence) {
 	p := in.procs[th.procID]
+	if c.Index == 1 {
+		return
+	}
 	name := "intra-node transport"
 	if c.Net {
 		name = "inter-node transport"

@@ -175,3 +175,20 @@ func TestInfoChunkingIndependent(t *testing.T) {
 		}
 	}
 }
+
+// TestInfoP2PConnectionsNotCompared: send/recv connections (index 1), which only the ranks
+// that talk make, are no outlier and no communicator link.
+func TestInfoP2PConnectionsNotCompared(t *testing.T) {
+	data := setupLog(t, gen.SetupConfig{Family: "2.26"})
+	extra := "node-01:4044:4044 [0] NCCL INFO Channel 02/1 : 4[0] -> 8[0] [send] via NET/IB/0/GDRDMA/Shared\n" +
+		"node-02:4088:4088 [0] NCCL INFO Channel 02/1 : 4[0] -> 8[0] [receive] via NET/IB/0/GDRDMA/Shared\n"
+	r := infoReport(t, append(data, extra...), 0)
+	if len(r.Outliers) != 0 {
+		t.Errorf("outliers:\n%s", describe(r.Outliers))
+	}
+	for _, l := range r.Comms[0].Links {
+		if strings.Contains(l.Transport, "Shared") {
+			t.Errorf("send/recv link counted: %+v", l)
+		}
+	}
+}
