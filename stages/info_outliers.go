@@ -18,6 +18,18 @@ type Outlier struct {
 	Evidence string   `json:"evidence"`
 }
 
+// factCommunicators is the number of communicators a process initialised. Only ranks with
+// fewer than the majority are outliers: frameworks make communicators of a few ranks by
+// design (Megatron's embedding group joins the first and last pipeline stages), while a
+// rank that lacks one the others have did not get through its init.
+const factCommunicators = "communicators"
+
+func moreThan(a, b string) bool {
+	x, err1 := strconv.Atoi(a)
+	y, err2 := strconv.Atoi(b)
+	return err1 == nil && err2 == nil && x > y
+}
+
 // notSet is the value of an environment variable a process did not print while it printed
 // others.
 const notSet = "(not set)"
@@ -56,7 +68,7 @@ func (in *Info) factValues() map[string][]procValue {
 			}
 		}
 		if len(p.comms) > 0 {
-			vals["communicators"] = append(vals["communicators"], procValue{p, strconv.Itoa(len(p.comms)), p.first})
+			vals[factCommunicators] = append(vals[factCommunicators], procValue{p, strconv.Itoa(len(p.comms)), p.first})
 		}
 	}
 	for name := range envNames {
@@ -89,6 +101,9 @@ func oddOnes(name string, pvs []procValue) []Outlier {
 	}
 	var out []Outlier
 	for _, v := range values[1:] {
+		if name == factCommunicators && moreThan(v, values[0]) {
+			continue
+		}
 		ps := make([]*procInfo, len(by[v]))
 		for i, pv := range by[v] {
 			ps[i] = pv.p

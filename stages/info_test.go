@@ -192,3 +192,27 @@ func TestInfoP2PConnectionsNotCompared(t *testing.T) {
 		}
 	}
 }
+
+// TestInfoCommunicatorCount: ranks with an extra communicator (a group of a few ranks) are
+// no outlier; a rank that lacks one the others have is.
+func TestInfoCommunicatorCount(t *testing.T) {
+	data := setupLog(t, gen.SetupConfig{Family: "2.22"})
+	split := func(host string, pid, rank int) string {
+		return fmt.Sprintf("%s:%d:%d [0] NCCL INFO ncclCommSplit comm 0x7f1000000000 rank %d nranks 2 cudaDev 0 nvmlDev 0 busId 18000 parent 0x7f0000001000 color 1 key 0 commId 0xabc - Init COMPLETE\n", host, pid, pid, rank)
+	}
+	extra := split("node-00", 4000, 0) + split("node-03", 4165, 1)
+	if r := infoReport(t, append(slices.Clone(data), extra...), 0); len(r.Outliers) != 0 {
+		t.Errorf("two ranks in a group of two: outliers\n%s", describe(r.Outliers))
+	}
+	var most []byte
+	for p := 0; p < 16; p++ {
+		if p != 9 {
+			host, pid := fmt.Sprintf("node-%02d", p/4), 4000+p*11
+			most = append(most, fmt.Sprintf("%s:%d:%d [0] NCCL INFO ncclCommSplit comm 0x7f1000000000 rank %d nranks 16 cudaDev 0 nvmlDev 0 busId 18000 parent 0x7f0000001000 color 1 key 0 commId 0xdef - Init COMPLETE\n", host, pid, pid, p)...)
+		}
+	}
+	r := infoReport(t, append(slices.Clone(data), most...), 0)
+	if len(r.Outliers) != 1 || r.Outliers[0].What != "communicators" || !slices.Equal(r.Outliers[0].Ranks, []int64{9}) {
+		t.Errorf("rank 9 lacks a communicator: outliers\n%s", describe(r.Outliers))
+	}
+}
