@@ -8,6 +8,7 @@ package parser
 // gSetup is one set-up message. The alternatives are tried in order.
 type gSetup struct {
 	Version  *gVersion    `parser:"  @@"`
+	Driver   *gDriver     `parser:"| @@"`
 	Network  *gNetwork    `parser:"| @@"`
 	NetIB    *gNetIB      `parser:"| @@"`
 	NetSock  *gNetSocket  `parser:"| @@"`
@@ -22,11 +23,17 @@ type gSetup struct {
 	Back     *gBacktrace  `parser:"| @@"`
 }
 
-// gVersion is `NCCL version 2.21.5+cuda12.4` and RCCL's `RCCL version : 2.21.5-<hash>`.
+// gVersion is `NCCL version 2.21.5+cuda12.4`, RCCL's `RCCL version : 2.26.6-HEAD:f224e2c`
+// and the `HIP version  : ...` and `ROCm version : ...` lines of its header block.
 type gVersion struct {
-	Lib  string   `parser:"@('NCCL' | 'RCCL') Sp 'version' Sp ( ':' Sp )?"`
-	Text []string `parser:"@(Word | '-')+"`
+	Lib  string   `parser:"@('NCCL' | 'RCCL' | 'HIP' | 'ROCm') Sp 'version' Sp ( ':' Sp )?"`
+	Text []string `parser:"@(Word | '-' | ':')+"`
 	Rest []string `parser:"@(Sp | Punct | Word)*"`
+}
+
+// gDriver is `cudaDriverVersion 12020` (2.13+).
+type gDriver struct {
+	Version string `parser:"'cudaDriverVersion' Sp @Word"`
 }
 
 // gNetwork is `Using network IB` (2.6+); a plugin's name can hold spaces.

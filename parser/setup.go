@@ -26,6 +26,7 @@ const (
 	SetupTimings               // Init timings ...
 	SetupBootTimings           // Bootstrap timings total ...
 	SetupBacktrace             // file.cc:NNN -> R
+	SetupDriver                // cudaDriverVersion 12020
 )
 
 // Setup is one set-up message read by the set-up grammar. Only the part that matches Kind
@@ -115,7 +116,7 @@ func ParseSetup(msg []byte) (Setup, bool) {
 }
 
 var setupHeads = [...]string{
-	"NCCL version ", "RCCL version", "Using network ", "NET/", "Channel ", "Ring ", "Coll",
+	"NCCL version ", "RCCL version", "HIP version", "ROCm version", "cudaDriverVersion ", "Using network ", "NET/", "Channel ", "Ring ", "Coll",
 	"Connected all rings", "Init timings", "Bootstrap timings",
 }
 
@@ -139,12 +140,13 @@ func maybeSetup(msg []byte) bool {
 
 // Message returns the message text of a line the parser read as l: what follows the last
 // ` NCCL INFO ` / ` NCCL WARN ` / ` NCCL ABORT ` of an INFO or WARN line, the version text
-// of a bare version line, or nil.
+// of a bare version line (and of RCCL's `HIP version` and `ROCm version` header lines,
+// which are other lines), or nil.
 func Message(text []byte, l *Line) []byte {
 	text = trimCR(text)
 	switch l.Kind {
-	case KindVersion:
-		for _, w := range [...]string{"NCCL version", "RCCL version"} {
+	case KindVersion, KindOther:
+		for _, w := range [...]string{"NCCL version", "RCCL version", "HIP version", "ROCm version"} {
 			if i := bytes.Index(text, []byte(w)); i >= 0 {
 				return text[i:]
 			}

@@ -12,6 +12,9 @@ func TestParseSetup(t *testing.T) {
 	}{
 		{"NCCL version 2.23.4+cuda12.6", Setup{Kind: SetupVersion, Name: "NCCL", Text: "2.23.4+cuda12.6"}},
 		{"RCCL version : 2.21.5-abc123", Setup{Kind: SetupVersion, Name: "RCCL", Text: "2.21.5-abc123"}},
+		{"RCCL version : 2.26.6-HEAD:f224e2c", Setup{Kind: SetupVersion, Name: "RCCL", Text: "2.26.6-HEAD:f224e2c"}},
+		{"HIP version  : 7.0.51831-a3e329ad8", Setup{Kind: SetupVersion, Name: "HIP", Text: "7.0.51831-a3e329ad8"}},
+		{"cudaDriverVersion 12020", Setup{Kind: SetupDriver, Text: "12020"}},
 		{"Using network IB", Setup{Kind: SetupNetwork, Text: "IB"}},
 		{"Using network AWS Libfabric", Setup{Kind: SetupNetwork, Text: "AWS Libfabric"}},
 		{"NET/IB : Using [0]mlx5_0:1/IB [1]mlx5_1:1/RoCE [RO]; OOB eth0:10.12.0.7<0>",
@@ -69,7 +72,7 @@ func TestParseSetupRejects(t *testing.T) {
 	for _, msg := range []string{
 		"Channel 00/24 :    0   1   2   3", "Trees [0] 1/-1/-1->0->-1", "Comm config Blocking set to 1",
 		"Bootstrap : Using eth0:10.0.0.1<0>", "AllReduce [Symmetric]: 1024 Bytes -> Kernel x nchannels 2 nthreads 3",
-		"cudaDriverVersion 12040", "", "NET/Socket: Using 2 threads and 8 sockets per thread",
+		"", "NET/Socket: Using 2 threads and 8 sockets per thread",
 	} {
 		if s, ok := ParseSetup([]byte(msg)); ok {
 			t.Errorf("ParseSetup(%q) = %+v, want no set-up line", msg, s)

@@ -10,6 +10,8 @@ func setupFromTree(t *gSetup) (Setup, bool) {
 	switch {
 	case t.Version != nil:
 		return Setup{Kind: SetupVersion, Name: t.Version.Lib, Text: strings.Join(t.Version.Text, "")}, true
+	case t.Driver != nil:
+		return Setup{Kind: SetupDriver, Text: t.Driver.Version}, true
 	case t.Network != nil:
 		return Setup{Kind: SetupNetwork, Text: joinTrim(t.Network.Name)}, true
 	case t.NetIB != nil:

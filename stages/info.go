@@ -63,9 +63,10 @@ func (e Evidence) String() string { return fmt.Sprintf("%s:%d", e.File, e.Line) 
 // BareVersion is a version line printed without an envelope (rank 0 before 2.22, RCCL's
 // header block).
 type BareVersion struct {
-	Lib      string   `json:"lib"`
+	Lib      string   `json:"lib"` // NCCL, RCCL, HIP, ROCm
 	Version  string   `json:"version"`
-	Evidence Evidence `json:"evidence"`
+	Lines    int64    `json:"lines"`
+	Evidence Evidence `json:"evidence"` // the first
 }
 
 // sectionCounts counts the lines of each NCCL_DEBUG_SUBSYS section, to tell what is missing.
@@ -93,8 +94,10 @@ func (in *Info) Add(file string, line int64, text []byte, l *parser.Line) {
 		in.counts.NCCL++
 		in.counts.Init++
 		in.addComm(l, ev)
-	case parser.KindVersion:
-		in.addBareVersion(parser.Message(text, l), ev)
+	case parser.KindVersion, parser.KindOther:
+		if msg := parser.Message(text, l); msg != nil {
+			in.addBareVersion(msg, ev)
+		}
 	case parser.KindWarn:
 		in.counts.NCCL++
 		in.addWarn(text, l, ev)
@@ -104,16 +107,25 @@ func (in *Info) Add(file string, line int64, text []byte, l *parser.Line) {
 	}
 }
 
-// maxBare bounds the bare version lines kept: one per job, or per process in per-process
-// files.
+// maxBare bounds the distinct bare version lines kept.
 const maxBare = 1024
 
 func (in *Info) addBareVersion(msg []byte, ev Evidence) {
-	if len(in.bare) >= maxBare {
-		return
-	}
 	if s, ok := parser.ParseSetup(msg); ok && s.Kind == parser.SetupVersion {
-		in.bare = append(in.bare, BareVersion{Lib: s.Name, Version: s.Text, Evidence: ev})
+		in.addBare(BareVersion{Lib: s.Name, Version: s.Text, Lines: 1, Evidence: ev})
+	}
+}
+
+// addBare counts a bare version line with the others of its text.
+func (in *Info) addBare(b BareVersion) {
+	for i := range in.bare {
+		if in.bare[i].Lib == b.Lib && in.bare[i].Version == b.Version {
+			in.bare[i].Lines += b.Lines
+			return
+		}
+	}
+	if len(in.bare) < maxBare {
+		in.bare = append(in.bare, b)
 	}
 }
 
@@ -128,6 +140,8 @@ func (in *Info) addInfo(text []byte, l *parser.Line, ev Evidence) {
 	switch s.Kind {
 	case parser.SetupVersion:
 		p.set("version", s.Name+" "+s.Text, ev)
+	case parser.SetupDriver:
+		p.set("CUDA driver", s.Text, ev)
 	case parser.SetupNetwork, parser.SetupNetIB, parser.SetupNetSocket, parser.SetupNetPlugin:
 		in.counts.Net++
 		p.set(netFactName(&s), netFactValue(&s), ev)

@@ -13,7 +13,9 @@ func (in *Info) Merge(o *Info) {
 		in.procs[k] = o.procs[k]
 		in.procOrder = append(in.procOrder, k)
 	}
-	in.bare = append(in.bare, o.bare...)
+	for _, b := range o.bare {
+		in.addBare(b)
+	}
 	for _, key := range o.commOrder {
 		in.comm(key).merge(o.comms[key])
 	}

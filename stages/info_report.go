@@ -114,7 +114,7 @@ func (in *Info) Report() *InfoReport {
 	in.settleThreads()
 	r := &InfoReport{Processes: len(in.procs), BareVersions: in.bare, Tuning: in.tuneRows(), FirstWarn: in.warns.first}
 	r.Outliers = in.outliers()
-	r.Versions = in.factRows(func(n string) bool { return n == "version" })
+	r.Versions = in.factRows(func(n string) bool { return n == "version" || n == "CUDA driver" })
 	r.Network = in.factRows(isNetFact)
 	r.Env = in.factRows(func(n string) bool { return strings.HasPrefix(n, "env ") })
 	r.Hosts = in.hostRows()

@@ -39,7 +39,7 @@ var sampleSetups = map[string]sampleSetup{
 		[]string{"nccl-tests-efa-worker-0", "nccl-tests-efa-worker-1"}, []int64{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15},
 		[]string{"AWS Libfabric", "NET/AWS Libfabric/GDRDMA", "P2P/IPC/read"}},
 	"nccl-platform-timestamp-every-line-doublespaced-ms-swift-grpo.log": {nil, []string{"t-20260428141043-cmz7n-worker-0"}, []int64{1, 4, 5}, []string{"P2P/IPC"}},
-	"rccl-2.26.6-vllm-ray-nested-prefix-2node-init-garbled.log": {[]string{"RCCL 2.26.6-HEAD"}, []string{"bootes", "corona"},
+	"rccl-2.26.6-vllm-ray-nested-prefix-2node-init-garbled.log": {[]string{"RCCL 2.26.6-HEAD:f224e2c", "HIP 7.0.51831-a3e329ad8", "ROCm 7.0.0.0-38-9428210"}, []string{"bootes", "corona"},
 		[]int64{0, 1}, []string{"NET/Socket", "Socket"}},
 	"srun-l-prefix-fsdp-4node-allgather-broadcast-opcount-old-tuning.log": {nil, []string{"node-0"}, []int64{2}, nil},
 }
@@ -81,7 +81,9 @@ func TestInfoSamples(t *testing.T) {
 func setupSeen(r *stages.InfoReport) sampleSetup {
 	var s sampleSetup
 	for _, v := range r.Versions {
-		s.versions = append(s.versions, v.Value)
+		if v.What == "version" {
+			s.versions = append(s.versions, v.Value)
+		}
 	}
 	for _, b := range r.BareVersions {
 		s.versions = append(s.versions, b.Lib+" "+b.Version)

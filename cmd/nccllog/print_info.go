@@ -47,10 +47,14 @@ func printOutliers(w *output, os []stages.Outlier) {
 func printIdentity(w *output, rep *stages.InfoReport) {
 	w.printf("\n== identity ==\n%s on %s\n", plural(rep.Processes, "process", "processes"), plural(len(rep.Hosts), "host", "hosts"))
 	for _, v := range rep.Versions {
-		w.printf("%s: %s (ranks %s)\n", v.Value, plural(v.Processes, "process", "processes"), int64Ranges(v.Ranks))
+		what := v.Value
+		if v.What != "version" {
+			what = v.What + " " + v.Value
+		}
+		w.printf("%s: %s (ranks %s)\n", what, plural(v.Processes, "process", "processes"), int64Ranges(v.Ranks))
 	}
 	for _, v := range rep.BareVersions {
-		w.printf("%s version %s (bare line, %s)\n", v.Lib, v.Version, v.Evidence)
+		w.printf("%s version %s (%s without an envelope, first %s)\n", v.Lib, v.Version, plural(int(v.Lines), "line", "lines"), v.Evidence)
 	}
 	if len(rep.Hosts) == 0 {
 		return
