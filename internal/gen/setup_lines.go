@@ -65,6 +65,9 @@ func (s *setupGen) processLines(p setupRank, add func(string)) {
 		}
 		add("NCCL version " + v)
 	}
+	if s.f.minor >= 13 && !s.f.rccl {
+		add("cudaDriverVersion 12040")
+	}
 	boot := "Bootstrap : Using ib0:"
 	if s.f.minor >= 24 {
 		boot = "Bootstrap: Using ib0:"
