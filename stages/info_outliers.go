@@ -31,8 +31,10 @@ func moreThan(a, b string) bool {
 }
 
 // notSet is the value of an environment variable a process did not print while it printed
-// others.
-const notSet = "(not set)"
+// others. NCCL prints a variable when it first reads it, which can be at the first
+// collective: a rank that stopped before it has not printed it either, so the value says
+// what the log shows, not that the variable was unset.
+const notSet = "(not printed)"
 
 // outliers compares every per-process fact across the processes that state it. A fact a
 // process does not print is not a difference (TUNING, ring dumps and, before 2.22, the
