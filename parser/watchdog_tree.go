@@ -104,10 +104,3 @@ func (t *gPGTag) pg() (int64, string, string) {
 	}
 	return -1, "", ""
 }
-
-func optDec(d *decNum) int64 {
-	if d == nil {
-		return -1
-	}
-	return int64(*d)
-}

@@ -31,6 +31,7 @@ Examples:
   nccllog agg --steps 45-50 --boundary start --format awk nccl.log.gz
   nccllog hang logs/                      (a directory of nccl.%h.%p files)
   nccllog check --format json 'job-1234/nccl.*.log'
+  nccllog info --format json job-1234.out
 `)
 	return b.String()
 }
@@ -127,6 +128,22 @@ by their position in each rank's sequence, not by opCount. Exit status 3 when a 
 	"check": `Per communicator, compares every call position across ranks (op, count, datatype, reduction
 op and root; the peer of Send/Recv is left out) and reports the first divergence with both
 sides, and sequences of different lengths. Exit status 3 when it finds one.
+`,
+	"info": `The job's set-up, from the INFO lines every rank prints at init, and what differs between
+ranks. First the outliers: every per-rank fact (NCCL/RCCL version, environment variables and
+their values, NICs, network, transport per link, GDR, channel counts, number of
+communicators) compared across ranks, listing only the ranks and hosts off the majority, with
+the line that shows it; "none" on a uniform job. A fact a rank does not print is not a
+difference (TUNING and ring dumps come from rank 0 only, and before 2.22 so does the version
+line), except an environment variable among ranks that print their environment. Then:
+versions, hosts and GPUs (cudaDev/nvmlDev/busId), communicators (size, layout, channels and a
+transport verdict such as "inter-node NET/IB/GDRDMA on all 64 links; intra-node P2P/CUMEM on
+all 112 links"), network and NICs, environment, the algorithm and protocol per op and size
+range (TUNING), init timings slowest first, WARNs grouped by template (numbers and addresses
+masked) with count, first and last line and ranks, error backtraces ("file.cc:NNN -> R")
+folded into root causes with the ncclResult name, the first WARN in NCCL's own time (2.26+),
+and which NCCL_DEBUG_SUBSYS sections are missing and what that hides. Reads every line;
+--steps does not apply.
 `,
 	"split": `Writes the lines of the selected steps exactly as they were read (CRLF, trailing spaces
 and all). Without --steps it writes every line.
