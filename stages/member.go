@@ -1,5 +1,10 @@
 package stages
 
+import (
+	"maps"
+	"slices"
+)
+
 // Member is one rank of a communicator: one process's communicator between its init and its
 // destroy (a comm pointer can be handed out again after that).
 type Member struct {
@@ -39,11 +44,12 @@ func newMember(host string, pid int64, file string, rank, dev int64) *Member {
 		ByOp: make(map[string]*Volume), FirstStep: -1, LastStep: -1, FirstDiv: -1}
 }
 
-// Volume returns the sum over ops.
+// Volume returns the sum over ops, added in op-name order so that the float sum is the same
+// on every run (map order is random).
 func (m *Member) Volume() Volume {
 	var v Volume
-	for _, o := range m.ByOp {
-		v.merge(*o)
+	for _, op := range slices.Sorted(maps.Keys(m.ByOp)) {
+		v.merge(*m.ByOp[op])
 	}
 	return v
 }

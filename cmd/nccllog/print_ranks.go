@@ -1,6 +1,7 @@
 package main
 
 import (
+	"maps"
 	"slices"
 
 	"github.com/nccllog/nccllog/stages"
@@ -16,8 +17,9 @@ type busNeed struct {
 func needOf(stepBus, times map[int64]float64) busNeed {
 	var n busNeed
 	var sum float64
-	for s, b := range stepBus {
-		t := times[s]
+	// In step order: a float sum in map order differs from run to run in its last bits.
+	for _, s := range slices.Sorted(maps.Keys(stepBus)) {
+		b, t := stepBus[s], times[s]
 		if t <= 0 {
 			continue
 		}
