@@ -123,7 +123,7 @@ func (c *Chunk) LineCount() int64 { return c.n }
 
 // addEvent keeps the lines Ranks follows: calls, communicator lines and WARNs.
 func (p *piece) addEvent(n int64, line []byte, l *parser.Line) {
-	e := RankEvent{Line: n, Step: -1, Kind: l.Kind, Host: l.Env.Host, Pid: l.Env.Pid}
+	e := RankEvent{Line: n, Step: -1, Kind: l.Kind, Host: l.Env.Host, Pid: l.Env.Pid, Dev: l.Env.Dev}
 	switch l.Kind {
 	case parser.KindCollective:
 		e.Coll = l.Coll

@@ -3,6 +3,7 @@ package stages
 import (
 	"cmp"
 	"hash/fnv"
+	"maps"
 	"slices"
 	"strings"
 
@@ -29,11 +30,45 @@ type procKey struct {
 
 // proc is one process: the communicator each of its comm pointers is bound to now.
 type proc struct {
-	bind     map[uint64]*binding
-	sizeSeq  map[int64]int64 // communicators of each size used without an Init line
+	bind    map[uint64]*binding
+	sizeSeq map[int64]int64 // communicators of each size used without an Init line
+	// open is, per size, the communicator of that size this process last used without a
+	// commId: a pointer of the same size on another device (or with another rank) joins it,
+	// as where one process drives several GPUs (ncclCommInitAll, nccl-tests -g N).
+	open     map[int64]*openComm
 	warn     string
 	warnLine int64
 	members  []*Member
+}
+
+type openComm struct {
+	key      GroupKey
+	firstDev int64
+	devs     map[int64]bool
+	ranks    map[int64]bool
+	n        int64
+}
+
+// joins reports whether a pointer on device dev with rank rank (-1: unknown) can be another
+// rank of the communicator this process drives: a device or rank it has not used for it yet.
+func (o *openComm) joins(dev, rank int64) bool {
+	if o == nil || o.n >= o.key.NRanks {
+		return false
+	}
+	if rank >= 0 {
+		return !o.ranks[rank] && (dev < 0 || !o.devs[dev])
+	}
+	return dev >= 0 && !o.devs[dev]
+}
+
+func (o *openComm) add(dev, rank int64) {
+	o.n++
+	if dev >= 0 {
+		o.devs[dev] = true
+	}
+	if rank >= 0 {
+		o.ranks[rank] = true
+	}
 }
 
 type binding struct {
@@ -55,6 +90,7 @@ type RankEvent struct {
 	Kind parser.Kind
 	Host string
 	Pid  int64
+	Dev  int64 // the envelope's [dev], -1 when absent
 	Coll parser.Collective
 	Comm *parser.CommEvent // communicator lines only (they are few)
 	Text string            // the WARN's message
@@ -76,7 +112,7 @@ func (r *Ranks) Add(file string, e *RankEvent) {
 func (r *Ranks) proc(k procKey) *proc {
 	p := r.procs[k]
 	if p == nil {
-		p = &proc{bind: make(map[uint64]*binding), sizeSeq: make(map[int64]int64)}
+		p = &proc{bind: make(map[uint64]*binding), sizeSeq: make(map[int64]int64), open: make(map[int64]*openComm)}
 		r.procs[k] = p
 	}
 	return p
@@ -86,9 +122,12 @@ func (r *Ranks) call(p *proc, file string, e *RankEvent) {
 	c := &e.Coll
 	b := p.bind[c.Comm]
 	if b == nil || b.ended {
-		p.sizeSeq[c.NRanks]++
-		key := GroupKey{NRanks: c.NRanks, Seq: p.sizeSeq[c.NRanks]}
-		b = r.bindNew(p, file, e, c.Comm, key, "inferred", c.GlobalRank, -1)
+		dev := e.Dev
+		if c.GlobalRank >= 0 {
+			dev = -1 // the rank tells the ranks apart; RCCL's replayer logs every one on one device
+		}
+		key, dev := p.inferredKey(c.NRanks, dev, c.GlobalRank)
+		b = r.bindNew(p, file, e, c.Comm, key, "inferred", c.GlobalRank, dev)
 		if c.GlobalRank >= 0 {
 			b.m.RankFrom = "globalrank"
 		}
@@ -99,7 +138,7 @@ func (r *Ranks) call(p *proc, file string, e *RankEvent) {
 		sid = r.sigs.id(s.compared())
 		b.m.addVolume(s, max(c.NRanks, b.g.NRanks), e.Step)
 	}
-	b.g.addCall(b.m, sid, s, e.Step)
+	b.g.addCall(b.m, sid, s, e.Step, c.OpCount)
 	b.m.Last, b.m.LastLine = s, e.Line
 	if e.Step >= 0 {
 		b.m.LastStep = max(b.m.LastStep, e.Step)
@@ -120,6 +159,7 @@ func (r *Ranks) comm(p *proc, file string, e *RankEvent) {
 	case parser.EventLayout:
 		if b != nil && !b.ended {
 			b.m.Rank, b.m.RankFrom = ev.Rank, "init"
+			b.g.Nodes, b.g.LocalRanks = max(b.g.Nodes, ev.NNodes), max(b.g.LocalRanks, ev.LocalRks)
 		}
 	default: // Destroy, Abort, Revoke
 		if b != nil && !b.ended {
@@ -149,8 +189,32 @@ func (r *Ranks) initKey(p *proc, ev *parser.CommEvent) (GroupKey, string) {
 		}
 		return GroupKey{CommID: h.Sum64(), NRanks: ev.NRanks}, "split"
 	}
-	p.sizeSeq[ev.NRanks]++
-	return GroupKey{NRanks: ev.NRanks, Seq: p.sizeSeq[ev.NRanks]}, "inferred"
+	key, _ := p.inferredKey(ev.NRanks, ev.CudaDev, ev.Rank)
+	return key, "inferred"
+}
+
+// inferredKey is the group of a communicator of size n that no commId names, first used by
+// this process on device dev as rank rank (-1: unknown): another rank of the one it used last
+// of that size where the device or rank is new to it, else the next of that size. dev is the
+// device to record for the rank: only where one process drives several ranks of the group.
+func (p *proc) inferredKey(n, dev, rank int64) (GroupKey, int64) {
+	o := p.open[n]
+	if o.joins(dev, rank) {
+		if o.n == 1 {
+			for _, m := range p.members {
+				if m.CudaDev < 0 && m.group == o.key {
+					m.CudaDev = o.firstDev
+				}
+			}
+		}
+		o.add(dev, rank)
+		return o.key, dev
+	}
+	p.sizeSeq[n]++
+	o = &openComm{key: GroupKey{NRanks: n, Seq: p.sizeSeq[n]}, devs: map[int64]bool{}, ranks: map[int64]bool{}, firstDev: dev}
+	o.add(dev, rank)
+	p.open[n] = o
+	return o.key, -1
 }
 
 func (r *Ranks) bindNew(p *proc, file string, e *RankEvent, ptr uint64, key GroupKey, evidence string, rank, dev int64) *binding {
@@ -160,6 +224,7 @@ func (r *Ranks) bindNew(p *proc, file string, e *RankEvent, ptr uint64, key Grou
 		r.groups[key] = g
 	}
 	m := newMember(e.Host, e.Pid, file, rank, dev)
+	m.group = key
 	g.Members = append(g.Members, m)
 	p.members = append(p.members, m)
 	b := &binding{m: m, g: g}
@@ -179,6 +244,7 @@ func (r *Ranks) Groups() []*Group {
 			m.Warn, m.WarnLine, m.ProcLast = p.warn, p.warnLine, last
 		}
 	}
+	r.adoptInferred()
 	out := make([]*Group, 0, len(r.groups))
 	for _, g := range r.groups {
 		g.sortMembers()
@@ -189,4 +255,51 @@ func (r *Ranks) Groups() []*Group {
 			cmp.Compare(a.Key.CommID, b.Key.CommID))
 	})
 	return out
+}
+
+// adoptInferred joins each communicator grouped by inference (no Init line in its processes'
+// logs: an excerpt that starts after init) to the one communicator of its size that Init lines
+// name, where there is exactly one, its processes are not already ranks of it, and together
+// they have no more ranks than it does. Ranks of one communicator are then judged together
+// whether their Init lines are in the input or not.
+func (r *Ranks) adoptInferred() {
+	named := map[int64][]*Group{}
+	for _, g := range r.groups {
+		if !g.Inferred() {
+			named[g.NRanks] = append(named[g.NRanks], g)
+		}
+	}
+	for _, key := range slices.SortedFunc(maps.Keys(r.groups), compareKeys) {
+		g := r.groups[key]
+		if !g.Inferred() || len(named[g.NRanks]) != 1 {
+			continue
+		}
+		if to := named[g.NRanks][0]; fits(to, g) {
+			delete(r.groups, key)
+			r.join(to, g, g.ref)
+		}
+	}
+}
+
+func compareKeys(a, b GroupKey) int {
+	return cmp.Or(cmp.Compare(a.NRanks, b.NRanks), cmp.Compare(a.Seq, b.Seq), cmp.Compare(a.CommID, b.CommID))
+}
+
+// fits reports whether the ranks of g can be further ranks of to.
+func fits(to, g *Group) bool {
+	if len(to.Members)+len(g.Members) > int(to.NRanks) {
+		return false
+	}
+	procs := map[procKey]bool{}
+	ranks := map[int64]bool{}
+	for _, m := range to.Members {
+		procs[procKey{m.File, m.Host, m.Pid}] = true
+		ranks[m.Rank] = true
+	}
+	for _, m := range g.Members {
+		if procs[procKey{m.File, m.Host, m.Pid}] || (m.Rank >= 0 && ranks[m.Rank]) {
+			return false
+		}
+	}
+	return true
 }
