@@ -1,5 +1,7 @@
 package stages
 
+import "slices"
+
 // Coverage says how much of a communicator the input holds, so that a verdict can be read
 // against it: which ranks have lines, which nodes, and where in the call sequence they start
 // and stop.
@@ -145,26 +147,26 @@ func nodeRanks(g *Group, local int64) []int64 {
 	return out
 }
 
-// WholeNodesMissing reports whether every absent rank is on a node that has no present rank:
-// the input is the log of some nodes only, not one that lacks a rank.
-func (c *Coverage) WholeNodesMissing() bool {
-	if c.Nodes <= 1 || c.NodesSeen >= c.Nodes || c.AbsentN == 0 {
-		return false
+// SomeNodes reports whether the input covers only some of the communicator's nodes: the log
+// of some nodes, whose ranks are not judged.
+func (c *Coverage) SomeNodes() bool { return c.Nodes > 1 && c.NodesSeen < c.Nodes }
+
+// JudgedAbsent are the absent ranks on the nodes the input covers (all of them where the nodes
+// are not known), and how many they are (also where their numbers are not known).
+func (c *Coverage) JudgedAbsent() ([]int64, int64) {
+	if !c.SomeNodes() {
+		return c.Absent, c.AbsentN
 	}
 	if len(c.Absent) != int(c.AbsentN) {
-		// Ranks unknown: the absent count is whole nodes' worth.
-		return c.AbsentN == (c.Nodes-c.NodesSeen)*c.LocalRanks
+		return nil, max(c.AbsentN-(c.Nodes-c.NodesSeen)*c.LocalRanks, 0)
 	}
-	inNode := map[int64]bool{}
-	for _, rk := range c.NodeRanks {
-		inNode[rk] = true
-	}
+	var out []int64
 	for _, rk := range c.Absent {
-		if inNode[rk] {
-			return false
+		if _, ok := slices.BinarySearch(c.NodeRanks, rk); ok {
+			out = append(out, rk)
 		}
 	}
-	return true
+	return out, int64(len(out))
 }
 
 // absentRanks are the ranks 0..NRanks-1 no line was seen from (where every present rank's

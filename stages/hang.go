@@ -79,7 +79,7 @@ func (r *Ranks) hangOf(g *Group) HangFinding {
 	}
 	f.WaitedOn = c.top > 0 && c.atTop == len(g.Members)
 	f.Suspects = c.suspects()
-	if f.WaitedOn && !c.cov.WholeNodesMissing() {
+	if f.WaitedOn {
 		f.Suspects = append(f.Suspects, absentSuspects(c.cov)...)
 	}
 	slices.SortFunc(f.Suspects, func(a, b Suspect) int {
@@ -156,17 +156,18 @@ func endsInWarn(c *hangCtx, m *Member) (string, int, bool) {
 	return "ends-in-warn", 40, m.Warn != "" && m.WarnLine > m.ProcLast
 }
 
-// absentSuspects are the ranks without lines, as suspects: one each where their numbers are
-// known, else one entry for all of them.
+// absentSuspects are the ranks without lines on the nodes the input covers, as suspects: one
+// each where their numbers are known, else one entry for all of them.
 func absentSuspects(cov Coverage) []Suspect {
-	if cov.AbsentN == 0 {
+	ranks, n := cov.JudgedAbsent()
+	if n == 0 {
 		return nil
 	}
-	if len(cov.Absent) == 0 {
-		return []Suspect{{Rank: -1, Ranks: cov.AbsentN, Score: 100, Absent: true, NextStep: -1}}
+	if len(ranks) == 0 {
+		return []Suspect{{Rank: -1, Ranks: n, Score: 100, Absent: true, NextStep: -1}}
 	}
-	out := make([]Suspect, 0, len(cov.Absent))
-	for _, rk := range cov.Absent {
+	out := make([]Suspect, 0, len(ranks))
+	for _, rk := range ranks {
 		out = append(out, Suspect{Rank: rk, Ranks: 1, Score: 100, Absent: true, NextStep: -1})
 	}
 	return out

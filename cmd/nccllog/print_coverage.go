@@ -31,7 +31,7 @@ type coverageJSON struct {
 func coverageValue(c stages.Coverage, g *stages.Group) coverageJSON {
 	v := coverageJSON{NRanks: c.NRanks, RanksPresent: c.Present, RanksAbsent: c.AbsentN, Absent: orEmpty(c.Absent),
 		FirstCall: known(c.First), LastCall: known(c.Last), FirstStep: known(c.FirstStep), LastStep: known(c.LastStep),
-		Excerpt: c.Excerpt, StartsDiffer: c.StartsDiffer, EndsDiffer: c.EndsDiffer, EndsCut: c.EndsCut, SomeNodes: c.WholeNodesMissing(),
+		Excerpt: c.Excerpt, StartsDiffer: c.StartsDiffer, EndsDiffer: c.EndsDiffer, EndsCut: c.EndsCut, SomeNodes: c.SomeNodes(),
 		Conflict: c.Conflict, Notes: orEmpty(coverageNotes(c, g))}
 	if c.Nodes > 0 {
 		v.Nodes, v.NodesPresent = &c.Nodes, &c.NodesSeen
@@ -73,7 +73,7 @@ func coverageNotes(c stages.Coverage, g *stages.Group) []string {
 	if c.Conflict != "" {
 		out = append(out, "these cannot be the ranks of one communicator: "+c.Conflict+"; no verdict for it")
 	}
-	if c.WholeNodesMissing() {
+	if c.SomeNodes() {
 		t := fmt.Sprintf("this log covers %d of %d nodes", c.NodesSeen, c.Nodes)
 		if len(c.NodeRanks) > 0 {
 			t += " (" + ranksOf(c.NodeRanks) + ")"

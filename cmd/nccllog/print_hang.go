@@ -53,6 +53,11 @@ func absentText(s stages.Suspect, f stages.HangFinding) string {
 		who, f.MaxCalls-1)
 }
 
+func judgedAbsent(c stages.Coverage) int64 {
+	_, n := c.JudgedAbsent()
+	return n
+}
+
 // hasHave is "1 rank has" or "3 ranks have".
 func hasHave(n int64) string {
 	if n == 1 {
@@ -185,11 +190,11 @@ func hangVerdict(f stages.HangFinding) string {
 		return "no rank with lines issued a call on it; nothing to judge"
 	case c.EndsCut:
 		return "no rank stands out: the ranks stop at different calls only where the excerpt cuts them"
-	case c.AbsentN > 0 && c.WholeNodesMissing():
-		return fmt.Sprintf("every rank with lines got to call %d; the ranks of the nodes this log does not cover are not judged", f.MaxCalls-1)
-	case c.AbsentN > 0 && !f.WaitedOn:
+	case judgedAbsent(c) > 0 && !f.WaitedOn:
 		return fmt.Sprintf("no rank stands out; %s no lines, but the ranks with lines did not all stop at one call, so nothing shows they waited for the others",
-			hasHave(c.AbsentN))
+			hasHave(judgedAbsent(c)))
+	case c.SomeNodes():
+		return fmt.Sprintf("every rank with lines got to call %d; the ranks of the nodes this log does not cover are not judged", f.MaxCalls-1)
 	}
 	return fmt.Sprintf("every rank with lines got to call %d; none is behind, and none aborted alone", f.MaxCalls-1)
 }
