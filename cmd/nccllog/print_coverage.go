@@ -60,7 +60,7 @@ func stepsText(c stages.Coverage) string {
 	switch {
 	case c.FirstStep < 0 && c.LastStep < 0:
 		return ""
-	case c.FirstStep == c.LastStep || c.FirstStep < 0:
+	case c.FirstStep == c.LastStep || c.FirstStep < 0 || c.LastStep < 0:
 		return " (step " + itoa(max(c.FirstStep, c.LastStep)) + ")"
 	}
 	return fmt.Sprintf(" (steps %d-%d)", c.FirstStep, c.LastStep)
