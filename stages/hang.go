@@ -30,8 +30,9 @@ type HangFinding struct {
 	Coverage Coverage
 	MaxCalls int64 // the furthest position any rank got to
 	Present  int64 // ranks with lines
-	// WaitedOn: the present ranks issued calls and all stopped at the same one, as ranks
-	// waiting for the absent ones would.
+	// WaitedOn: the present ranks issued calls, and those that got furthest (all of them, or
+	// two or more) stopped at the same one, as ranks waiting for the absent ones would; not
+	// where an excerpt cut them (Coverage.EndsCut).
 	WaitedOn bool
 	Suspects []Suspect
 }
@@ -77,7 +78,7 @@ func (r *Ranks) hangOf(g *Group) HangFinding {
 			c.atTop++
 		}
 	}
-	f.WaitedOn = c.top > 0 && c.atTop == len(g.Members)
+	f.WaitedOn = c.top > 0 && !c.cov.EndsCut && (c.atTop == len(g.Members) || c.atTop >= 2)
 	f.Suspects = c.suspects()
 	if f.WaitedOn {
 		f.Suspects = append(f.Suspects, absentSuspects(c.cov)...)

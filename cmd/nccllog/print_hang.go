@@ -49,7 +49,7 @@ func absentText(s stages.Suspect, f stages.HangFinding) string {
 	if s.Rank < 0 {
 		who = fmt.Sprintf("no line from %d of its ranks at all (their numbers are not known)", s.Ranks)
 	}
-	return fmt.Sprintf("%s, while every rank with lines stopped at call %d: its log is missing or the process died before it logged this communicator",
+	return fmt.Sprintf("%s, while the ranks that got furthest stopped together at call %d: its log is missing or the process died before it logged this communicator",
 		who, f.MaxCalls-1)
 }
 
