@@ -31,6 +31,7 @@ type Group struct {
 	// opsDown is set once a call's opCount was lower than the one before it in the reference
 	// sequence: opCounts then say nothing about position.
 	opsDown bool
+	aligned bool // realign has placed the ranks by overlap
 }
 
 // refCall is one position of the reference sequence: the call's signature id (0: not
@@ -66,6 +67,7 @@ func (g *Group) addCall(m *Member, sid uint32, s Sig, step int64, op uint64) {
 	}
 	pos := m.Through()
 	m.Calls++
+	m.remember(refCall{sid, int32(step), op})
 	for pos > int64(len(g.ref)) {
 		g.ref = append(g.ref, refCall{step: -1})
 	}

@@ -44,6 +44,10 @@ type Member struct {
 	WarnLine int64
 	ProcLast int64
 	group    GroupKey
+	// hist keeps the calls of a rank without an Init line, up to histCap, to align an excerpt
+	// by overlap (see realign); histOver is set once it had more.
+	hist     []refCall
+	histOver bool
 }
 
 func newMember(host string, pid int64, file string, rank, dev int64) *Member {

@@ -248,6 +248,7 @@ func (r *Ranks) Groups() []*Group {
 	out := make([]*Group, 0, len(r.groups))
 	for _, g := range r.groups {
 		g.sortMembers()
+		r.realign(g)
 		out = append(out, g)
 	}
 	slices.SortFunc(out, func(a, b *Group) int {

@@ -22,6 +22,11 @@ func (r *Ranks) Merge(o *Ranks) {
 		for i, c := range og.ref {
 			ref[i] = refCall{remap(c.sig), c.step, c.op}
 		}
+		for _, m := range og.Members {
+			for i := range m.hist {
+				m.hist[i].sig = remap(m.hist[i].sig)
+			}
+		}
 		g := r.groups[key]
 		if g == nil {
 			og.ref = ref

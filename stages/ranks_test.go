@@ -170,3 +170,21 @@ func TestCheckNamesEveryField(t *testing.T) {
 		t.Fatalf("findings %+v, want one naming count,datatype", fs)
 	}
 }
+
+// TestExcerptAlignedByOverlap: where opCounts are all 0 (2.8, or 2.27+ without network
+// operations), two ranks' pasted lines that start at different calls are placed where they
+// overlap longest; a real difference inside the overlap is still found, at its place.
+func TestExcerptAlignedByOverlap(t *testing.T) {
+	r := ranksOf(t, fixture("excerpt-opcount0.log"))
+	if fs := r.Check(); len(fs) != 0 {
+		t.Errorf("check findings on an excerpt of a healthy job: %+v", fs[0])
+	}
+	f := onlyHang(t, r)
+	if c := f.Coverage; !c.StartsDiffer || c.First != 0 || c.Last != 4 || len(f.Suspects) != 0 {
+		t.Errorf("coverage %+v, suspects %v: want calls 0-4, ranks starting at different calls, no suspect", c, suspectLabels(f))
+	}
+	fs := ranksOf(t, fixture("excerpt-opcount0-mismatch.log")).Check()
+	if len(fs) != 1 || fs[0].What != "count" || fs[0].Index != 2 {
+		t.Fatalf("findings %+v, want one count mismatch at call 2", fs)
+	}
+}
