@@ -52,15 +52,7 @@ func printCheck(w *output, r *runResult) error {
 		printFinding(w, f)
 	}
 	if !r.found {
-		ranks := 0
-		for _, g := range groups {
-			ranks += len(g.Members)
-		}
-		in := ""
-		if r.opts.steps != "" {
-			in = " in steps " + r.opts.steps
-		}
-		w.printf("no disagreement%s: %d communicators, %d ranks compared call by call (op, count, datatype, reduction op, root).\n", in, len(groups), ranks)
+		printNoDisagreement(w, r, groups)
 	}
 	return nil
 }
@@ -131,4 +123,29 @@ func coverages(r *stages.Ranks) []commCoverage {
 		out = append(out, commCoverage{commLabel(g), coverageValue(r.Cover(g), g)})
 	}
 	return out
+}
+
+// printNoDisagreement says how many communicators and ranks were compared and found to agree,
+// and how many could not be compared.
+func printNoDisagreement(w *output, r *runResult, groups []*stages.Group) {
+	var comms, ranks, refused int64
+	for _, g := range groups {
+		if r.ranks.Cover(g).Conflict != "" {
+			refused++
+			continue
+		}
+		comms++
+		ranks += int64(len(g.Members))
+	}
+	in := ""
+	if r.opts.steps != "" {
+		in = " in steps " + r.opts.steps
+	}
+	if comms > 0 {
+		w.printf("no disagreement%s: %s, %s compared call by call (op, count, datatype, reduction op, root).\n",
+			in, plural(comms, "communicator"), plural(ranks, "rank"))
+	}
+	if refused > 0 {
+		w.printf("%s not compared: not the ranks of one communicator (see above).\n", plural(refused, "communicator"))
+	}
 }

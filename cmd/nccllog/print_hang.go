@@ -118,7 +118,16 @@ func printHang(w *output, r *runResult) error {
 	for _, f := range findings {
 		printHangFinding(w, f)
 	}
-	if !r.found {
+	refused := 0
+	for _, f := range findings {
+		if f.Coverage.Conflict != "" {
+			refused++
+		}
+	}
+	switch {
+	case !r.found && refused > 0:
+		w.printf("no verdict for %s (see above); nothing else points to a hang.\n", plural(int64(refused), "communicator"))
+	case !r.found:
 		w.printf("nothing points to a hang in any communicator.\n")
 	}
 	return nil
