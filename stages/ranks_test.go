@@ -2,9 +2,11 @@ package stages
 
 import (
 	"bufio"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/nccllog/nccllog/parser"
@@ -187,4 +189,58 @@ func TestExcerptAlignedByOverlap(t *testing.T) {
 	if len(fs) != 1 || fs[0].What != "count" || fs[0].Index != 2 {
 		t.Fatalf("findings %+v, want one count mismatch at call 2", fs)
 	}
+}
+
+// TestRanksPerFileLikeOne: an excerpt read as one interleaved file, or as one file per rank
+// in either order (the later file's rank starting before or after the earlier's), gives the
+// same placement and the same findings.
+func TestRanksPerFileLikeOne(t *testing.T) {
+	for _, name := range []string{"excerpt.log", "excerpt-mismatch.log", "excerpt-opcount0.log", "excerpt-opcount0-mismatch.log"} {
+		t.Run(name, func(t *testing.T) {
+			data, err := os.ReadFile(fixture(name))
+			if err != nil {
+				t.Fatal(err)
+			}
+			byProc := map[string][]string{}
+			var order []string
+			for _, l := range strings.SplitAfter(strings.TrimSuffix(string(data), "\n"), "\n") {
+				head, _, _ := strings.Cut(l, " ")
+				if byProc[head] == nil {
+					order = append(order, head)
+				}
+				byProc[head] = append(byProc[head], l)
+			}
+			dir := t.TempDir()
+			var paths []string
+			for i, h := range order {
+				p := filepath.Join(dir, itoa(int64(i))+".log")
+				if err := os.WriteFile(p, []byte(strings.Join(byProc[h], "")), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				paths = append(paths, p)
+			}
+			want := summary(ranksOf(t, fixture(name)))
+			if got := summary(ranksOf(t, paths...)); got != want {
+				t.Errorf("per-rank files: %s\none file: %s", got, want)
+			}
+			slices.Reverse(paths)
+			if got := summary(ranksOf(t, paths...)); got != want {
+				t.Errorf("per-rank files, reversed: %s\none file: %s", got, want)
+			}
+		})
+	}
+}
+
+// summary prints where each rank of each communicator starts and stops and what check finds.
+func summary(r *Ranks) string {
+	var b strings.Builder
+	for _, g := range r.Groups() {
+		for _, m := range g.Members {
+			fmt.Fprintf(&b, "%s:%d@%d-%d ", m.Host, m.Pid, m.Start, m.Through())
+		}
+	}
+	for _, f := range r.Check() {
+		fmt.Fprintf(&b, "| %s %s %d ", f.Kind, f.What, f.Index)
+	}
+	return b.String()
 }
