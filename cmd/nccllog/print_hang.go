@@ -18,18 +18,7 @@ func evidenceText(s stages.Suspect, f stages.HangFinding) []string {
 	for _, e := range s.Evidence {
 		switch e {
 		case "behind":
-			t := fmt.Sprintf("issued %s, %s fewer than the furthest rank got (%s)", calls(m.Calls), count(s.Behind), count(f.MaxCalls))
-			if m.Start > 0 {
-				t = fmt.Sprintf("issued %s from call %d on, stopping %s before the furthest rank (call %d)", calls(m.Calls), m.Start, calls(s.Behind), f.MaxCalls-1)
-			}
-			if m.Calls > 0 {
-				t += fmt.Sprintf("; last: call %d %s (%s:%d%s)", m.Through()-1, sigText(m.Last), m.File, m.LastLine,
-					withStep(max(m.LastStep, f.Group.StepOf(m.Through()-1))))
-			}
-			if s.Next.Op != "" {
-				t += fmt.Sprintf("; never issued call %d: %s%s", m.Through(), sigText(s.Next), withStep(s.NextStep))
-			}
-			out = append(out, t)
+			out = append(out, behindText(s, f))
 		case "abort":
 			out = append(out, "its communicator ends in Abort")
 		case "ended-early":
@@ -41,6 +30,24 @@ func evidenceText(s stages.Suspect, f stages.HangFinding) []string {
 		}
 	}
 	return out
+}
+
+// behindText says how far a rank got, its last call and the call it never issued.
+func behindText(s stages.Suspect, f stages.HangFinding) string {
+	m := s.Member
+	t := fmt.Sprintf("issued %s, %s fewer than the furthest rank got (%s)", calls(m.Calls), count(s.Behind), count(f.MaxCalls))
+	if m.Start > 0 {
+		t = fmt.Sprintf("issued %s from call %d on, stopping %s before the furthest rank (call %d)",
+			calls(m.Calls), m.Start, calls(s.Behind), f.MaxCalls-1)
+	}
+	if m.Calls > 0 {
+		t += fmt.Sprintf("; last: call %d %s (%s:%d%s)", m.Through()-1, sigText(m.Last), m.File, m.LastLine,
+			withStep(max(m.LastStep, f.Group.StepOf(m.Through()-1))))
+	}
+	if s.Next.Op != "" {
+		t += fmt.Sprintf("; never issued call %d: %s%s", m.Through(), sigText(s.Next), withStep(s.NextStep))
+	}
+	return t
 }
 
 // absentText says why ranks without lines are suspects.
