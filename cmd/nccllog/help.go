@@ -119,15 +119,22 @@ communicator size and order of first use (shown as inferred).
 	"comms": `Per communicator: size, ranks seen, how they were grouped, calls per rank, total bytes and
 bus volume, steps and ops.
 `,
-	"hang": `Per communicator, where each rank stopped: ranks that issued fewer calls than the others
+	"hang": `Per communicator, first what the input covers (ranks with lines, nodes, the first and last
+call seen, whether it is an excerpt), then where each rank stopped: ranks behind the others
 (with their last call and the call they never made), ranks whose communicator ends in Abort or
-that ended it early, logs that end in a WARN, and ranks that should exist but have no lines
-(a missing file or a dead process), ranked by how likely each is the culprit. Calls are aligned
-by their position in each rank's sequence, not by opCount. Exit status 3 when a rank stands out.
+that ended it early, logs that end in a WARN, and ranks without lines where the ranks that got
+furthest stopped together, ranked by how likely each is the culprit. Evidence every rank
+shares (Abort everywhere, as PyTorch's destroy_process_group leaves a healthy job) counts
+against none. A log of some nodes judges only their ranks ("covers 1 of 2 nodes"). Calls are
+aligned by position, and an excerpt's ranks by opCount where it goes up; ranks an excerpt cuts
+at different calls are not suspects. Exit status 3 when a rank stands out.
 `,
-	"check": `Per communicator, compares every call position across ranks (op, count, datatype, reduction
-op and root; the peer of Send/Recv is left out) and reports the first divergence with both
-sides, and sequences of different lengths. Exit status 3 when it finds one.
+	"check": `Per communicator, first what the input covers (as hang), then compares every call position
+across ranks (op, count, datatype, reduction op and root; the peer of Send/Recv is left out)
+and reports the first divergence with both sides and every field that differs, and sequences
+of different lengths (not where an excerpt cut the ranks at different calls). A group of more
+processes than ranks (two jobs in one directory) gets no verdict. Exit status 3 when it finds
+one.
 `,
 	"info": `The job's set-up, from the INFO lines every rank prints at init, and what differs between
 ranks. First the outliers: every per-rank fact (NCCL/RCCL version, environment variables and

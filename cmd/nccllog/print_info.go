@@ -45,16 +45,16 @@ func printOutliers(w *output, os []stages.Outlier) {
 }
 
 func printIdentity(w *output, rep *stages.InfoReport) {
-	w.printf("\n== identity ==\n%s on %s\n", plural(rep.Processes, "process", "processes"), plural(len(rep.Hosts), "host", "hosts"))
+	w.printf("\n== identity ==\n%s on %s\n", plural(int64(rep.Processes), "process"), plural(int64(len(rep.Hosts)), "host"))
 	for _, v := range rep.Versions {
 		what := v.Value
 		if v.What != "version" {
 			what = v.What + " " + v.Value
 		}
-		w.printf("%s: %s (ranks %s)\n", what, plural(v.Processes, "process", "processes"), int64Ranges(v.Ranks))
+		w.printf("%s: %s (ranks %s)\n", what, plural(int64(v.Processes), "process"), int64Ranges(v.Ranks))
 	}
 	for _, v := range rep.BareVersions {
-		w.printf("%s version %s (%s without an envelope, first %s)\n", v.Lib, v.Version, plural(int(v.Lines), "line", "lines"), v.Evidence)
+		w.printf("%s version %s (%s without an envelope, first %s)\n", v.Lib, v.Version, plural(v.Lines, "line"), v.Evidence)
 	}
 	if len(rep.Hosts) == 0 {
 		return
@@ -169,13 +169,6 @@ func devText(d int64) string {
 		return "-"
 	}
 	return itoa(d)
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return fmt.Sprintf("%d %s", n, many)
 }
 
 // int64Ranges prints sorted ranks compactly: 0-6,8.
