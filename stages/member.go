@@ -83,20 +83,6 @@ func (m *Member) addVolume(s Sig, nranks, step int64) {
 	}
 }
 
-// merge adds o, the same rank's calls from later in its log, to m.
-func (m *Member) merge(o *Member) {
-	for op, v := range o.ByOp {
-		if m.ByOp[op] == nil {
-			m.ByOp[op] = &Volume{}
-		}
-		m.ByOp[op].merge(*v)
-	}
-	if o.FirstStep >= 0 && (m.FirstStep < 0 || o.FirstStep < m.FirstStep) {
-		m.FirstStep = o.FirstStep
-	}
-	m.LastStep = max(m.LastStep, o.LastStep)
-}
-
 // Label names the rank for output: its rank, or host:pid where no line said it (with the
 // device, where one process drives several GPUs).
 func (m *Member) Label() string {
