@@ -62,10 +62,17 @@ func (p *CallsPart) Anchor(o Origin) {
 
 func (p *CallsPart) Merge(o Partial) {
 	op := o.(*CallsPart)
-	if p.anchored == len(p.calls) {
+	switch {
+	case len(p.calls) == 0:
+		// Take o's calls rather than copy them; o gets this one's empty buffer to reuse.
+		p.calls, op.calls = op.calls, p.calls[:0]
+		p.anchored, op.anchored = op.anchored, 0
+	case p.anchored == len(p.calls):
 		p.anchored += op.anchored
+		fallthrough
+	default:
+		p.calls = append(p.calls, op.calls...)
 	}
-	p.calls = append(p.calls, op.calls...)
 	p.open = p.open || op.open
 	p.written += op.written
 }

@@ -66,10 +66,18 @@ func (p *RanksPart) Anchor(o Origin) {
 // Merge appends o's events, and joins o's folded state (another input's) to this one's.
 func (p *RanksPart) Merge(o Partial) {
 	op := o.(*RanksPart)
-	if p.anchored == len(p.events) {
+	switch {
+	case len(p.events) == 0:
+		// Take o's events rather than copy them: they hold pointers, and copying them
+		// costs write barriers; o gets this one's empty buffer to reuse.
+		p.events, op.events = op.events, p.events[:0]
+		p.anchored, op.anchored = op.anchored, 0
+	case p.anchored == len(p.events):
 		p.anchored += op.anchored
+		fallthrough
+	default:
+		p.events = append(p.events, op.events...)
 	}
-	p.events = append(p.events, op.events...)
 	p.open = p.open || op.open
 	if op.Ranks != nil {
 		p.ranks().Merge(op.Ranks)
