@@ -111,7 +111,7 @@ func (CallsStage) Writes() bool { return true }
 // CallsSnapshot is what a calls Partial wrote and holds.
 type CallsSnapshot struct {
 	Written int64
-	Held    []Call
+	Held    []Call `json:",omitempty"`
 }
 
 func (p *CallsPart) Snapshot() any { return CallsSnapshot{p.written, p.calls} }
