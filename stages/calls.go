@@ -90,7 +90,7 @@ func (p *CallsPart) Commit(out Out) error {
 		}
 	}
 	p.written += int64(len(p.calls))
-	p.calls, p.anchored = p.calls[:0], 0
+	p.calls, p.anchored = reuse(p.calls), 0
 	return nil
 }
 

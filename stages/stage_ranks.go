@@ -97,7 +97,7 @@ func (p *RanksPart) Commit(Out) error {
 	for i := range p.events {
 		r.Add(p.events[i].File, &p.events[i])
 	}
-	p.events, p.anchored = p.events[:0], 0
+	p.events, p.anchored = reuse(p.events), 0
 	return nil
 }
 
