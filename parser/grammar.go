@@ -17,6 +17,7 @@ type Grammar struct {
 	coll     *participle.Parser[gCollective]
 	progress *participle.Parser[gProgressLine]
 	bare     *participle.Parser[gBareLine]
+	watchdog *participle.Parser[gWatchdogLine]
 }
 
 // builtGrammar builds the grammars once (about 12 ms); they are never changed after that.
@@ -33,6 +34,7 @@ func buildGrammar() *Grammar {
 		coll:     participle.MustBuild[gCollective](opts...),
 		progress: participle.MustBuild[gProgressLine](opts...),
 		bare:     participle.MustBuild[gBareLine](opts...),
+		watchdog: participle.MustBuild[gWatchdogLine](opts...),
 	}
 }
 
@@ -44,6 +46,9 @@ func (g *Grammar) Parse(line []byte) Line {
 		return l
 	}
 	if l, ok := g.parseProgress(text); ok {
+		return l
+	}
+	if l, ok := g.parseWatchdog(text); ok {
 		return l
 	}
 	return g.parseBare(text)
@@ -123,6 +128,7 @@ func (g *Grammar) lineFromTree(t *gNCCLLine) Line {
 	switch {
 	case t.Msg.Coll != nil:
 		l.Kind, l.Coll = KindCollective, collectiveFromTree(t.Msg.Coll)
+		l.UnknownKey = strings.Clone(t.Msg.Coll.unknownKey())
 	case t.Msg.Comm != nil:
 		if c, ok := commFromTree(t.Msg.Comm); ok {
 			l.Kind, l.Comm = KindComm, c

@@ -32,27 +32,61 @@ type gMessage struct {
 
 // gCollective is the enqueue line of every NCCL and RCCL version:
 // `parser:"%s: opCount %lx sendbuff %p recvbuff %p count %zi datatype %d op %d root %d comm %p
-// [nranks=%d] stream %p"`, with RCCL's `parser:" task %d globalrank %d"` after it.
+// [nranks=%d] stream %p"`, with RCCL's `parser:" task %d globalrank %d"` after it. Before each
+// field from sendbuff to [nranks=] (and before task and globalrank) a release may print a
+// field this grammar does not know (RCCL 2.27's `parser:"acc (nil)"`): it is read as a
+// gExtraField, so that the call is kept.
 type gCollective struct {
-	Op       string       `parser:"@Word ':' Sp 'opCount' Sp"`
-	OpCount  hexNum       `parser:"@Word Sp 'sendbuff' Sp"`
-	SendBuff ptrNum       `parser:"@(Word | '(' 'nil' ')') Sp 'recvbuff' Sp"`
-	RecvBuff ptrNum       `parser:"@(Word | '(' 'nil' ')') Sp 'count' Sp"`
-	Count    decNum       `parser:"@('-'? Word) Sp 'datatype' Sp"`
-	Datatype decNum       `parser:"@('-'? Word) Sp 'op' Sp"`
-	RedOp    decNum       `parser:"@('-'? Word) Sp 'root' Sp"`
-	Root     decNum       `parser:"@('-'? Word) Sp 'comm' Sp"`
-	Comm     ptrNum       `parser:"@(Word | '(' 'nil' ')') Sp '[' 'nranks' '='"`
-	NRanks   decNum       `parser:"@('-'? Word) ']' Sp 'stream' Sp"`
-	Stream   ptrNum       `parser:"@(Word | '(' 'nil' ')')"`
-	RCCL     *gRCCLSuffix `parser:"@@?"`
-	Rest     []string     `parser:"@(HPT | Sp | Punct | Word)*"`
+	Op        string         `parser:"@Word ':' Sp 'opCount' Sp"`
+	OpCount   hexNum         `parser:"@Word"`
+	XSend     []*gExtraField `parser:"@@*"`
+	SendBuff  ptrNum         `parser:"Sp 'sendbuff' Sp @(Word | '(' 'nil' ')')"`
+	XRecv     []*gExtraField `parser:"@@*"`
+	RecvBuff  ptrNum         `parser:"Sp 'recvbuff' Sp @(Word | '(' 'nil' ')')"`
+	XCount    []*gExtraField `parser:"@@*"`
+	Count     decNum         `parser:"Sp 'count' Sp @('-'? Word)"`
+	XDatatype []*gExtraField `parser:"@@*"`
+	Datatype  decNum         `parser:"Sp 'datatype' Sp @('-'? Word)"`
+	XRedOp    []*gExtraField `parser:"@@*"`
+	RedOp     decNum         `parser:"Sp 'op' Sp @('-'? Word)"`
+	XRoot     []*gExtraField `parser:"@@*"`
+	Root      decNum         `parser:"Sp 'root' Sp @('-'? Word)"`
+	XComm     []*gExtraField `parser:"@@*"`
+	Comm      ptrNum         `parser:"Sp 'comm' Sp @(Word | '(' 'nil' ')')"`
+	XNRanks   []*gExtraField `parser:"@@*"`
+	NRanks    decNum         `parser:"Sp '[' 'nranks' '=' @('-'? Word) ']' Sp 'stream' Sp"`
+	Stream    ptrNum         `parser:"@(Word | '(' 'nil' ')')"`
+	RCCL      *gRCCLSuffix   `parser:"@@?"`
+	Rest      []string       `parser:"@(HPT | Sp | Punct | Word)*"`
 }
 
 // gRCCLSuffix is RCCL's `parser:" task %d globalrank %d"`.
 type gRCCLSuffix struct {
-	Task       decNum `parser:"Sp 'task' Sp @('-'? Word)"`
-	GlobalRank decNum `parser:"Sp 'globalrank' Sp @('-'? Word)"`
+	XTask       []*gExtraField `parser:"@@*"`
+	Task        decNum         `parser:"Sp 'task' Sp @('-'? Word)"`
+	XGlobalRank []*gExtraField `parser:"@@*"`
+	GlobalRank  decNum         `parser:"Sp 'globalrank' Sp @('-'? Word)"`
+}
+
+// gExtraField is a `parser:"key value"` pair of a collective line that is none of its known
+// fields: a one-word key and a one-token value (a number, a pointer or (nil)).
+type gExtraField struct {
+	Key   string   `parser:"Sp (?! 'opCount' | 'sendbuff' | 'recvbuff' | 'count' | 'datatype' | 'op' | 'root' | 'comm' | 'stream' | 'task' | 'globalrank') @Word Sp"`
+	Value []string `parser:"@('-'? Word | '(' 'nil' ')')"`
+}
+
+// unknownKey returns the key of the collective line's first gExtraField, or "".
+func (c *gCollective) unknownKey() string {
+	lists := [][]*gExtraField{c.XSend, c.XRecv, c.XCount, c.XDatatype, c.XRedOp, c.XRoot, c.XComm, c.XNRanks}
+	if c.RCCL != nil {
+		lists = append(lists, c.RCCL.XTask, c.RCCL.XGlobalRank)
+	}
+	for _, l := range lists {
+		if len(l) > 0 {
+			return l[0].Key
+		}
+	}
+	return ""
 }
 
 // gComm is a communicator line: Init START/COMPLETE in all its versions, the 2.20+ node

@@ -1,5 +1,7 @@
 package parser
 
+import "strings"
+
 // gProgressLine is a training framework's progress line anywhere in a line: NeMo
 // `parser:"Training epoch E, iteration N/M | key: value | ..."`, Megatron-LM
 // `parser:"iteration N/ M | key: value | ..."` and torchtitan `parser:"step: N  key: value  ..."`.
@@ -53,3 +55,33 @@ type gBareLine struct {
 	Version string     `parser:"( @('NCCL' | 'RCCL') Sp 'version' )?"`
 	Rest    []string   `parser:"@(HPT | Sp | Punct | Word)*"`
 }
+
+// parseProgress reads a training progress line.
+func (g *Grammar) parseProgress(text string) (Line, bool) {
+	tree, err := g.progress.ParseString("", blankSGR(text))
+	if err != nil {
+		return Line{}, false
+	}
+	var p Progress
+	switch {
+	case tree.NeMo != nil:
+		p = Progress{Framework: "nemo", Step: int64(tree.NeMo.Iter)}
+		for _, kv := range tree.NeMo.Fields {
+			p.setField(kv.key(), kv.value(), "train_step_timing in s", 0, "TFLOPS_per_GPU")
+		}
+	case tree.Mega != nil:
+		p = Progress{Framework: "megatron", Step: int64(tree.Mega.Iter)}
+		for _, kv := range tree.Mega.Fields {
+			p.setField(kv.key(), kv.value(), "elapsed time per iteration (ms)", -3, "throughput per GPU (TFLOP/s/GPU)")
+		}
+	default:
+		p = Progress{Framework: "torchtitan", Step: int64(tree.Titan.Step)}
+		for _, kv := range tree.Titan.Fields {
+			p.setField(kv.Key, strings.Join(kv.Value, ""), "", 0, "tflops")
+		}
+	}
+	return Line{Kind: KindProgress, Rank: prefixRank(tree.Prefix), Prog: p}, true
+}
+
+func (kv *gKV) key() string   { return strings.TrimSpace(strings.Join(kv.Key, "")) }
+func (kv *gKV) value() string { return strings.TrimSpace(strings.Join(kv.Value, "")) }

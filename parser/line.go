@@ -25,6 +25,9 @@ const (
 	KindTrace
 	// KindMalformed looks like NCCL output but cannot be read; Line.Reason says why.
 	KindMalformed
+	// KindWatchdog is a line of PyTorch's ProcessGroupNCCL watchdog or flight recorder
+	// (timeouts, where each rank's work queue stood, dump signals); Line.Watchdog holds it.
+	KindWatchdog
 	numKinds
 )
 
@@ -34,7 +37,7 @@ const NumKinds = int(numKinds)
 var kindNames = [numKinds]string{
 	KindOther: "other", KindBlank: "blank", KindCollective: "collective", KindComm: "comm",
 	KindProgress: "progress", KindVersion: "version", KindInfo: "info", KindWarn: "warn",
-	KindTrace: "trace", KindMalformed: "malformed",
+	KindTrace: "trace", KindMalformed: "malformed", KindWatchdog: "watchdog",
 }
 
 func (k Kind) String() string {
@@ -88,11 +91,17 @@ type Line struct {
 	Coll Collective
 	Comm CommEvent
 	Prog Progress
+	// Watchdog is what a KindWatchdog line says; nil for every other line. (A pointer: the
+	// scanner clears a Line for every line it reads, and most lines are no watchdog line.)
+	Watchdog *Watchdog
 	// Spliced is set when the line holds the cut-off start of another process's output
 	// before the record that was read (unflushed stdout of several processes in one pipe).
 	Spliced bool
 	// Reason says why a KindMalformed line could not be read.
 	Reason string
+	// UnknownKey is the first `key value` field of a collective line that nccllog does not
+	// know (RCCL 2.27's `acc`), read past so that the call is kept; "" when there is none.
+	UnknownKey string
 }
 
 // Collective is one collective or point-to-point call as NCCL logs it when it is enqueued.

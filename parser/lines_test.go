@@ -106,6 +106,7 @@ func allLineTables() [][]lineCase {
 	return [][]lineCase{
 		collectiveCases, commCases, progressCases, versionCases, infoCases, warnCases,
 		traceCases, blankCases, otherCases, malformedCases, envelopeCases, numberCases,
+		unknownFieldCases, progressExtraCases, watchdogCases,
 	}
 }
 

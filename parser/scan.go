@@ -161,8 +161,8 @@ func (s *scanner) knownHead(b []byte, i int, l *Line) (int, bool) {
 // progress line or RCCL's version line, it is other text or damaged NCCL output.
 func (s *scanner) scanBare(b []byte, start int, l *Line, h shape) (uint64, bool) {
 	rest := b[start:]
-	if bytes.HasPrefix(rest, []byte("RCCL")) {
-		return 0, false
+	if bytes.HasPrefix(rest, []byte("RCCL")) || mayBeWatchdogBytes(b) {
+		return 0, false // the version block, or rare lines the watchdog grammar reads
 	}
 	if mayBeProgress(rest) {
 		found, ok := scanProgress(b, start, l.Rank, l)

@@ -11,21 +11,27 @@ func (s *scanner) scanCollective(msg []byte, op recentName, l *Line, h shape) (u
 	r := fieldReader{b: msg, i: len(op.name) + len(": opCount ")}
 	c.OpCount = r.hex()
 	r.fail(r.i < len(r.b) && r.b[r.i] != ' ')
-	if end, ok := buffersAndCount(msg, r.i, c); !r.bad && ok {
-		r.i = end
+	if end, extra, ok := buffersAndCount(msg, r.i, c); !r.bad && ok {
+		r.i, r.unknown = end, extra
 	} else {
 		c.SendBuff = r.ptrAfter(&kSendbuff)
 		c.RecvBuff = r.ptrAfter(&kRecvbuff)
 		c.Count = r.decAfter(&kCount)
 		c.Datatype = r.decAfter(&kDatatype)
 	}
+	head := r.unknown
 	if t := s.thread; t != nil && !r.bad {
 		if tail := t.tails.find(msg[r.i:]); tail != nil {
 			tail.fill(c)
+			l.UnknownKey = tail.unknownKey
+			if head != nil {
+				l.UnknownKey, _ = s.internCached(head)
+			}
 			return s.collShape(l, h, opHash), true
 		}
 	}
 	tailAt := r.i
+	r.unknown = nil
 	c.RedOp = r.decAfter(&kOp)
 	c.Root = r.decAfter(&kRoot)
 	c.Comm = r.ptrAfter(&kComm)
@@ -42,8 +48,16 @@ func (s *scanner) scanCollective(msg []byte, op recentName, l *Line, h shape) (u
 			return 0, false
 		}
 	}
+	var tailKey string
+	if r.unknown != nil {
+		tailKey, _ = s.internCached(r.unknown)
+	}
 	if t := s.thread; t != nil {
-		t.tails.keep(msg[tailAt:], c)
+		t.tails.keep(msg[tailAt:], c, tailKey)
+	}
+	l.UnknownKey = tailKey
+	if head != nil {
+		l.UnknownKey, _ = s.internCached(head)
 	}
 	return s.collShape(l, h, opHash), true
 }
@@ -52,7 +66,12 @@ func (s *scanner) scanCollective(msg []byte, op recentName, l *Line, h shape) (u
 func (s *scanner) collShape(l *Line, h shape, opHash shape) uint64 {
 	l.Kind = KindCollective
 	h = h.add(byte(KindCollective)) ^ opHash
-	return uint64(h.add(nilMask(&l.Coll)).add(byte(l.Coll.Task + 1)))
+	h = h.add(nilMask(&l.Coll)).add(byte(l.Coll.Task + 1))
+	// A line with a field nccllog does not know is a shape of its own, checked by the grammar.
+	for i := 0; i < len(l.UnknownKey); i++ {
+		h = h.add(l.UnknownKey[i])
+	}
+	return uint64(h)
 }
 
 func nilMask(c *Collective) byte {
@@ -75,6 +94,8 @@ type fieldReader struct {
 	b   []byte
 	i   int
 	bad bool
+	// unknown is the key of the first extra field read (gExtraField), or nil.
+	unknown []byte
 }
 
 func (r *fieldReader) expect(s string) bool {
@@ -94,6 +115,8 @@ type key struct {
 	m0, m1 uint64
 	n      int
 	s      string
+	// extras says whether fields nccllog does not know may stand before the key (gExtraField).
+	extras bool
 }
 
 func newKey(s string) key {
@@ -109,19 +132,26 @@ func newKey(s string) key {
 	return key{w0: le.Uint64(b[:]), w1: le.Uint64(b[8:]), m0: le.Uint64(m[:]), m1: le.Uint64(m[8:]), n: len(s), s: s}
 }
 
+// newFieldKey is newKey for a field that unknown fields may precede.
+func newFieldKey(s string) key {
+	k := newKey(s)
+	k.extras = true
+	return k
+}
+
 // The keys of the collective line, in their order.
 var (
-	kSendbuff   = newKey(" sendbuff ")
-	kRecvbuff   = newKey(" recvbuff ")
-	kCount      = newKey(" count ")
-	kDatatype   = newKey(" datatype ")
-	kOp         = newKey(" op ")
-	kRoot       = newKey(" root ")
-	kComm       = newKey(" comm ")
-	kNRanks     = newKey(" [nranks=")
+	kSendbuff   = newFieldKey(" sendbuff ")
+	kRecvbuff   = newFieldKey(" recvbuff ")
+	kCount      = newFieldKey(" count ")
+	kDatatype   = newFieldKey(" datatype ")
+	kOp         = newFieldKey(" op ")
+	kRoot       = newFieldKey(" root ")
+	kComm       = newFieldKey(" comm ")
+	kNRanks     = newFieldKey(" [nranks=")
 	kStream     = newKey("] stream ")
-	kTask       = newKey(" task ")
-	kGlobalRank = newKey(" globalrank ")
+	kTask       = newFieldKey(" task ")
+	kGlobalRank = newFieldKey(" globalrank ")
 )
 
 // at reports whether b[i:] starts with k's text, where sixteen bytes are left there.
@@ -140,33 +170,41 @@ var (
 )
 
 // buffersAndCount reads ` sendbuff 0x… recvbuff 0x… count N datatype N` at b[i:] in one go
-// where it has its common form: twelve-digit pointers (hex12) and unsigned numbers. It reads
-// what ptrAfter and decAfter would, and returns where they would stop; ok is false for any
-// other text, which they then read.
-func buffersAndCount(b []byte, i int, c *Collective) (end int, ok bool) {
+// where it has its common form: twelve-digit pointers (hex12) and unsigned numbers, and
+// between recvbuff and count at most the extra fields RCCL 2.27 puts there (` acc (nil)`),
+// whose first key it returns. It reads what ptrAfter and decAfter would, and returns where
+// they would stop; ok is false for any other text, which they then read.
+func buffersAndCount(b []byte, i int, c *Collective) (end int, extra []byte, ok bool) {
 	if !kSendbuff0x.at(b, i) {
-		return 0, false
+		return 0, nil, false
 	}
 	send, ok := hex12(b, i+kSendbuff0x.n)
 	i += kSendbuff0x.n + 12
 	if !ok || !kRecvbuff0x.at(b, i) {
-		return 0, false
+		return 0, nil, false
 	}
 	recv, ok := hex12(b, i+kRecvbuff0x.n)
 	i += kRecvbuff0x.n + 12
-	if !ok || !kCount.at(b, i) {
-		return 0, false
+	if !ok {
+		return 0, nil, false
+	}
+	if !kCount.at(b, i) {
+		r := fieldReader{b: b, i: i}
+		r.skipExtras()
+		if i, extra = r.i, r.unknown; !kCount.at(b, i) {
+			return 0, nil, false
+		}
 	}
 	i, count, ok := digitsAt(b, i+kCount.n)
 	if !ok || !kDatatype.at(b, i) {
-		return 0, false
+		return 0, nil, false
 	}
 	i, dtype, ok := digitsAt(b, i+kDatatype.n)
 	if !ok {
-		return 0, false
+		return 0, nil, false
 	}
 	c.SendBuff, c.RecvBuff, c.Count, c.Datatype = send, recv, count, dtype
-	return i, true
+	return i, extra, true
 }
 
 // digitsAt reads the decimal digits at b[i:]: where they end, their value, and whether there
@@ -184,10 +222,15 @@ func digitsAt(b []byte, i int) (int, int64, bool) {
 }
 
 // expectKey is expect(k.s), by two masked loads where sixteen bytes are left on the line.
+// Where the key is not there, fields nccllog does not know are read past first, where k
+// allows them.
 func (r *fieldReader) expectKey(k *key) bool {
 	if !r.bad && k.at(r.b, r.i) {
 		r.i += k.n
 		return true
+	}
+	if k.extras && !r.bad {
+		r.skipExtras()
 	}
 	return r.expect(k.s)
 }

@@ -1,9 +1,6 @@
 package parser
 
-import (
-	"bytes"
-	"strconv"
-)
+import "bytes"
 
 // scanProgress reads a progress line as gProgressLine does: the first token at or after
 // start (the end of the line's prefixes) where a framework's head begins, then that
@@ -12,6 +9,9 @@ import (
 // occurs (then the line is no progress line); ok is false where the scanner leaves the line
 // to the grammar.
 func scanProgress(b []byte, start int, rank int64, l *Line) (found, ok bool) {
+	if bytes.Contains(b, []byte("\x1b[")) {
+		return true, false // colours (blankSGR): rare lines, left to the grammar
+	}
 	i, head := progressHead(b, start)
 	if head == 0 {
 		return false, true
@@ -93,7 +93,7 @@ func scanNeMo(b []byte, i int, p *Progress) bool {
 		return false
 	}
 	p.Step = iter
-	end, ok := scanKVs(b, e, p, "train_step_timing in s", 1, "TFLOPS_per_GPU")
+	end, ok := scanKVs(b, e, p, "train_step_timing in s", 0, "TFLOPS_per_GPU")
 	return ok && end == len(b)
 }
 
@@ -113,7 +113,7 @@ func scanMega(b []byte, i int, p *Progress) bool {
 		return false
 	}
 	p.Step = iter
-	end, ok := scanKVs(b, e, p, "elapsed time per iteration (ms)", 1e-3, "throughput per GPU (TFLOP/s/GPU)")
+	end, ok := scanKVs(b, e, p, "elapsed time per iteration (ms)", -3, "throughput per GPU (TFLOP/s/GPU)")
 	if !ok {
 		return false
 	}
@@ -126,7 +126,7 @@ func scanMega(b []byte, i int, p *Progress) bool {
 
 // scanKVs reads `( Sp? "|" Sp? key ":" value )*` from i as gKV does and returns where the
 // fields end. ok is false where a field holds a token the scanner does not vouch for.
-func scanKVs(b []byte, i int, p *Progress, timeKey string, scale float64, tfKey string) (int, bool) {
+func scanKVs(b []byte, i int, p *Progress, timeKey string, timeExp int, tfKey string) (int, bool) {
 	for {
 		j := spEnd(b, i)
 		if !lit(b, j, "|") {
@@ -145,7 +145,7 @@ func scanKVs(b []byte, i int, p *Progress, timeKey string, scale float64, tfKey 
 		}
 		key := bytes.TrimSpace(seg[:colon])
 		val := bytes.TrimSpace(seg[colon+1:])
-		p.setField(string(key), string(val), timeKey, scale, tfKey)
+		p.setField(string(key), string(val), timeKey, timeExp, tfKey)
 		i = j + 1 + len(seg)
 	}
 }
@@ -200,10 +200,8 @@ func scanTitan(b []byte, i int, p *Progress) bool {
 		if ve == v {
 			return false
 		}
-		p.setField(string(key), string(b[v:ve]), "", 1, "tflops")
+		p.setField(string(key), string(b[v:ve]), "", 0, "tflops")
 		e = ve
 	}
 	return true
 }
-
-var _ = strconv.ParseFloat

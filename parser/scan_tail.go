@@ -15,6 +15,7 @@ type collTail struct {
 	redOp, root, nranks int64
 	comm, stream        uint64
 	task, globalRank    int64
+	unknownKey          string // the first unknown field's key in the tail, or ""
 }
 
 // tailMemo holds a thread's last tails, one for each communicator it is busy with.
@@ -33,8 +34,9 @@ func (m *tailMemo) find(b []byte) *collTail {
 	return nil
 }
 
-// keep remembers b, read in full as c's fields, in place of the oldest tail.
-func (m *tailMemo) keep(b []byte, c *Collective) {
+// keep remembers b, read in full as c's fields with the unknown field key unknown, in place
+// of the oldest tail.
+func (m *tailMemo) keep(b []byte, c *Collective, unknown string) {
 	if len(b) > tailMax {
 		return
 	}
@@ -44,6 +46,7 @@ func (m *tailMemo) keep(b []byte, c *Collective) {
 	t.redOp, t.root, t.nranks = c.RedOp, c.Root, c.NRanks
 	t.comm, t.stream = c.Comm, c.Stream
 	t.task, t.globalRank = c.Task, c.GlobalRank
+	t.unknownKey = unknown
 }
 
 // fill sets c's fields from the tail.

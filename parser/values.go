@@ -123,3 +123,11 @@ func (h *hptWord) Capture(values []string) error {
 	*h = hptWord{Host: strings.Clone(s[:i]), Pid: pid, Tid: tid}
 	return nil
 }
+
+// optDec is an optional %d field's value, -1 where the line did not print it.
+func optDec(d *decNum) int64 {
+	if d == nil {
+		return -1
+	}
+	return int64(*d)
+}

@@ -10,38 +10,37 @@ import (
 
 // RunAll runs every input and merges their Results in input order. Where the plan streams
 // lines or calls to out, the inputs run one after another with every worker; otherwise up to
-// Jobs inputs run at once, sharing the workers. On error, the Result holds what was read, and
-// the error is the first in input order.
+// Jobs inputs run at once, sharing the workers. Each input's Result is merged as soon as those
+// before it are, so that memory holds the merge and the inputs in flight, not every input's
+// Result. On error, the Result holds what was read, and the error is the first in input order.
 func RunAll(ctx context.Context, inputs []Input, opt Options, out stages.Out) (*stages.Result, error) {
-	results, err := runEach(ctx, inputs, opt, out)
 	all := stages.NewResult(opt.Plan)
-	for _, r := range results {
-		if r != nil {
-			all.Merge(r)
-		}
-	}
+	err := runEach(ctx, inputs, opt, out, func(_ int, r *stages.Result) { all.Merge(r) })
 	return all, err
 }
 
-func runEach(ctx context.Context, inputs []Input, opt Options, out stages.Out) ([]*stages.Result, error) {
+// runEach runs every input and hands each Result to take, in input order.
+func runEach(ctx context.Context, inputs []Input, opt Options, out stages.Out, take func(int, *stages.Result)) error {
 	opt.parsers = &parsers{}
 	opt.Jobs = min(opt.jobs(), MaxJobs())
-	ordered := opt.Plan.Streams()
-	results := make([]*stages.Result, len(inputs))
 	errs := make([]error, len(inputs))
-	if ordered || len(inputs) == 1 {
+	if opt.Plan.Streams() || len(inputs) == 1 {
 		for i, in := range inputs {
-			results[i], errs[i] = Run(ctx, in, opt, out)
+			var r *stages.Result
+			r, errs[i] = Run(ctx, in, opt, out)
+			take(i, r)
 			if ctx.Err() != nil {
-				return results[:i+1], ctx.Err()
+				return ctx.Err()
 			}
 		}
-		return results, firstError(errs)
+		return firstError(errs)
 	}
 	at := min(opt.jobs(), len(inputs))
 	each := opt
 	each.Jobs = max(1, opt.jobs()/at)
 	sem := make(chan struct{}, at)
+	var mu sync.Mutex
+	order := inOrder{take: take, waiting: map[int]*stages.Result{}}
 	var wg sync.WaitGroup
 	for i, in := range inputs {
 		wg.Add(1)
@@ -49,14 +48,38 @@ func runEach(ctx context.Context, inputs []Input, opt Options, out stages.Out) (
 		go func() {
 			defer wg.Done()
 			defer func() { <-sem }()
-			results[i], errs[i] = Run(ctx, in, each, discard{})
+			r, err := Run(ctx, in, each, discard{})
+			mu.Lock()
+			errs[i] = err
+			order.add(i, r)
+			mu.Unlock()
 		}()
 	}
 	wg.Wait()
 	if err := ctx.Err(); err != nil {
-		return results, err
+		return err
 	}
-	return results, firstError(errs)
+	return firstError(errs)
+}
+
+// inOrder hands Results to take in input order as they arrive in any order.
+type inOrder struct {
+	take    func(int, *stages.Result)
+	next    int
+	waiting map[int]*stages.Result
+}
+
+func (o *inOrder) add(i int, r *stages.Result) {
+	o.waiting[i] = r
+	for {
+		r, ok := o.waiting[o.next]
+		if !ok {
+			return
+		}
+		delete(o.waiting, o.next)
+		o.take(o.next, r)
+		o.next++
+	}
 }
 
 // MaxJobs is the most workers a run uses, and the most inputs it reads at once: 4 per core.

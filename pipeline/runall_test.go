@@ -36,7 +36,8 @@ func TestRunAllLikeRun(t *testing.T) {
 			if opt.Plan.Streams() != ordered {
 				t.Fatalf("plan %+v: Streams() = %v", cfg, !ordered)
 			}
-			all, err := runEach(context.Background(), inputs, opt, discard{})
+			all := make([]*stages.Result, len(inputs))
+			err := runEach(context.Background(), inputs, opt, discard{}, func(i int, r *stages.Result) { all[i] = r })
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -62,10 +62,17 @@ func (p *CallsPart) Anchor(o Origin) {
 
 func (p *CallsPart) Merge(o Partial) {
 	op := o.(*CallsPart)
-	if p.anchored == len(p.calls) {
+	switch {
+	case len(p.calls) == 0:
+		// Take o's calls rather than copy them; o gets this one's empty buffer to reuse.
+		p.calls, op.calls = op.calls, p.calls[:0]
+		p.anchored, op.anchored = op.anchored, 0
+	case p.anchored == len(p.calls):
 		p.anchored += op.anchored
+		fallthrough
+	default:
+		p.calls = append(p.calls, op.calls...)
 	}
-	p.calls = append(p.calls, op.calls...)
 	p.open = p.open || op.open
 	p.written += op.written
 }
@@ -83,7 +90,7 @@ func (p *CallsPart) Commit(out Out) error {
 		}
 	}
 	p.written += int64(len(p.calls))
-	p.calls, p.anchored = p.calls[:0], 0
+	p.calls, p.anchored = reuse(p.calls), 0
 	return nil
 }
 
@@ -104,7 +111,7 @@ func (CallsStage) Writes() bool { return true }
 // CallsSnapshot is what a calls Partial wrote and holds.
 type CallsSnapshot struct {
 	Written int64
-	Held    []Call
+	Held    []Call `json:",omitempty"`
 }
 
 func (p *CallsPart) Snapshot() any { return CallsSnapshot{p.written, p.calls} }

@@ -3,6 +3,7 @@ package stages
 import (
 	"cmp"
 	"slices"
+	"strings"
 )
 
 // Side is one way the ranks of a communicator issued a call.
@@ -13,8 +14,8 @@ type Side struct {
 
 // CheckFinding is a disagreement between the ranks of a communicator: the first call where
 // they issued different op, count, datatype, reduction op or root ("mismatch", with What
-// naming the first field that differs, as Flight Recorder's type/size/dtype classes do), or
-// call sequences of different lengths ("length").
+// naming every field that differs, comma-separated, in that order), or call sequences of
+// different lengths ("length"; not where an excerpt's cut explains them, Coverage.EndsCut).
 type CheckFinding struct {
 	Group *Group
 	Kind  string
@@ -31,10 +32,14 @@ type CheckFinding struct {
 func (r *Ranks) Check() []CheckFinding {
 	var out []CheckFinding
 	for _, g := range r.Groups() {
+		cov := r.Cover(g)
+		if cov.Conflict != "" {
+			continue
+		}
 		if f, ok := r.firstMismatch(g); ok {
 			out = append(out, f)
 		}
-		if f, ok := lengthFinding(g); ok {
+		if f, ok := lengthFinding(g); ok && !cov.EndsCut {
 			out = append(out, f)
 		}
 	}
@@ -59,7 +64,9 @@ func (r *Ranks) firstMismatch(g *Group) (CheckFinding, bool) {
 		switch {
 		case m.FirstDiv == k:
 			s = m.DivSig.compared()
-		case m.Calls <= k:
+		case m.Start > k:
+			continue // its lines start after the call
+		case m.Through() <= k:
 			f.Short = append(f.Short, m)
 			continue
 		}
@@ -72,7 +79,7 @@ func (r *Ranks) firstMismatch(g *Group) (CheckFinding, bool) {
 		f.Sides = append(f.Sides, *s)
 	}
 	sortSides(f.Sides)
-	f.What = differs(f.Sides[0].Sig, f.Sides[len(f.Sides)-1].Sig)
+	f.What = differs(f.Sides)
 	return f, true
 }
 
@@ -83,19 +90,28 @@ func sortSides(s []Side) {
 	})
 }
 
-// differs names the first field in which two calls differ.
-func differs(a, b Sig) string {
-	switch {
-	case a.Op != b.Op:
-		return "op"
-	case a.Count != b.Count:
-		return "count"
-	case a.Datatype != b.Datatype:
-		return "datatype"
-	case a.RedOp != b.RedOp:
-		return "redop"
+// differs names every field in which the sides' calls differ, comma-separated.
+func differs(sides []Side) string {
+	var op, count, dtype, redop, root bool
+	a := sides[0].Sig
+	for _, s := range sides[1:] {
+		b := s.Sig
+		op = op || a.Op != b.Op
+		count = count || a.Count != b.Count
+		dtype = dtype || a.Datatype != b.Datatype
+		redop = redop || a.RedOp != b.RedOp
+		root = root || a.Root != b.Root
 	}
-	return "root"
+	var out []string
+	for _, f := range []struct {
+		name string
+		set  bool
+	}{{"op", op}, {"count", count}, {"datatype", dtype}, {"redop", redop}, {"root", root}} {
+		if f.set {
+			out = append(out, f.name)
+		}
+	}
+	return strings.Join(out, ",")
 }
 
 // lengthFinding reports ranks that issued fewer calls than the most any rank did.
@@ -103,7 +119,7 @@ func lengthFinding(g *Group) (CheckFinding, bool) {
 	top := g.MaxCalls()
 	f := CheckFinding{Group: g, Kind: "length", Index: top, Step: -1}
 	for _, m := range g.Members {
-		if m.Calls < top {
+		if m.Through() < top {
 			f.Short = append(f.Short, m)
 		}
 	}

@@ -3,6 +3,7 @@ package stages
 import (
 	"cmp"
 	"slices"
+	"sort"
 )
 
 // GroupKey identifies a communicator across processes: by the commId its Init lines print
@@ -23,34 +24,58 @@ type Group struct {
 	// Evidence says how its ranks were grouped: "commId", "split" or "inferred".
 	Evidence string
 	Members  []*Member
-	ref      []refCall
+	// Nodes and LocalRanks are from the 2.20+ layout line ("nRanks 16 nNodes 2 localRanks 8"),
+	// 0 where no rank printed it.
+	Nodes, LocalRanks int64
+	ref               []refCall
+	// opsDown is set once a call's opCount was lower than the one before it in the reference
+	// sequence: opCounts then say nothing about position.
+	opsDown bool
+	aligned bool // realign has placed the ranks by overlap
 }
 
 // refCall is one position of the reference sequence: the call's signature id (0: not
-// compared) and its step.
+// compared), its step and its opCount.
 type refCall struct {
 	sig  uint32
 	step int32
+	op   uint64
 }
+
+// maxPrepend bounds how many positions a rank whose first opCount is lower than any seen can
+// add in front of the sequence.
+const maxPrepend = 1 << 16
 
 // Inferred reports whether the grouping is a guess (no commId or parent to go by).
 func (g *Group) Inferred() bool { return g.Evidence == "inferred" }
 
-// MaxCalls is the most calls any rank issued on the communicator.
+// MaxCalls is the furthest position any rank got to in the sequence (the most calls any rank
+// issued, where every rank's log holds the communicator from its first call).
 func (g *Group) MaxCalls() int64 {
 	var n int64
 	for _, m := range g.Members {
-		n = max(n, m.Calls)
+		n = max(n, m.Through())
 	}
 	return n
 }
 
-// addCall appends one call of m at index m.Calls and compares it with the reference.
-func (g *Group) addCall(m *Member, sid uint32, s Sig, step int64) {
-	pos := m.Calls
+// addCall appends one call of m at position m.Through() and compares it with the reference.
+func (g *Group) addCall(m *Member, sid uint32, s Sig, step int64, op uint64) {
+	if !m.started {
+		m.started, m.FirstOp = true, op
+		g.place(m, op)
+	}
+	pos := m.Through()
 	m.Calls++
-	if pos >= int64(len(g.ref)) {
-		g.ref = append(g.ref, refCall{sid, int32(step)})
+	m.remember(refCall{sid, int32(step), op})
+	for pos > int64(len(g.ref)) {
+		g.ref = append(g.ref, refCall{step: -1})
+	}
+	if pos == int64(len(g.ref)) {
+		if n := len(g.ref); n > 0 && op < g.ref[n-1].op {
+			g.opsDown = true
+		}
+		g.ref = append(g.ref, refCall{sid, int32(step), op})
 		return
 	}
 	r := &g.ref[pos]
@@ -59,11 +84,48 @@ func (g *Group) addCall(m *Member, sid uint32, s Sig, step int64) {
 		// (rank 0's file, where each process logs to its own) gives it to the others.
 		r.step = int32(step)
 	}
+	if r.op == 0 {
+		r.op = op
+	}
 	switch {
 	case r.sig == 0:
 		r.sig = sid
 	case sid != 0 && r.sig != sid && m.FirstDiv < 0:
 		m.FirstDiv, m.DivSig = pos, s
+	}
+}
+
+// place sets where m's first call, with opCount op, falls in the sequence: at the first
+// position that has the same opCount, where opCounts go up along the sequence (an excerpt
+// whose ranks start at different calls); at 0 where they are 0 or say nothing.
+func (g *Group) place(m *Member, op uint64) {
+	n := len(g.ref)
+	if op == 0 || n == 0 || g.opsDown || g.ref[n-1].op == 0 {
+		return
+	}
+	if op < g.ref[0].op {
+		g.prepend(int64(min(g.ref[0].op-op, maxPrepend)), op)
+		m.Start = 0
+		return
+	}
+	m.Start = int64(sort.Search(n, func(i int) bool { return g.ref[i].op >= op }))
+}
+
+// prepend adds k positions in front of the sequence, with opCounts op, op+1, ..., moving every
+// rank's calls along.
+func (g *Group) prepend(k int64, op uint64) {
+	front := make([]refCall, k, k+int64(len(g.ref)))
+	for i := range front {
+		front[i] = refCall{step: -1, op: op + uint64(i)}
+	}
+	g.ref = append(front, g.ref...)
+	for _, m := range g.Members {
+		if m.started {
+			m.Start += k
+		}
+		if m.FirstDiv >= 0 {
+			m.FirstDiv += k
+		}
 	}
 }
 

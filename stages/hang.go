@@ -8,94 +8,168 @@ import (
 // Suspect is a rank that may be why a communicator hung, with the evidence and a score
 // (higher is more likely).
 type Suspect struct {
-	Member *Member // nil for a rank that has no lines at all
-	Rank   int64   // the absent rank, when Member is nil
-	Score  int
-	// Behind is how many calls fewer than the most any rank issued.
+	Member *Member // nil for ranks that have no lines at all
+	Rank   int64   // the absent rank, when Member is nil (-1: ranks not known)
+	// Ranks is how many absent ranks the entry stands for (1, or more where their numbers
+	// are not known).
+	Ranks int64
+	Score int
+	// Behind is how many calls fewer than the furthest any rank got.
 	Behind int64
 	// Next is the call the others made that this rank never did (Behind > 0).
 	Next     Sig
 	NextStep int64
 	Absent   bool
+	// Evidence are the kinds of evidence against the rank (see hangEvidence).
 	Evidence []string
 }
 
 // HangFinding is where the ranks of one communicator stopped.
 type HangFinding struct {
 	Group    *Group
-	MaxCalls int64
+	Coverage Coverage
+	MaxCalls int64 // the furthest position any rank got to
 	Present  int64 // ranks with lines
+	// WaitedOn: the present ranks issued calls, and those that got furthest (all of them, or
+	// two or more) stopped at the same one, as ranks waiting for the absent ones would; not
+	// where an excerpt cut them (Coverage.EndsCut).
+	WaitedOn bool
 	Suspects []Suspect
 }
 
-// Hang returns, per communicator, its ranks ordered by how likely each is the culprit;
-// communicators where no rank stands out have no suspects.
+// hangCtx is what evidence about one rank is judged against.
+type hangCtx struct {
+	r       *Ranks
+	g       *Group
+	cov     Coverage
+	top     int64 // the furthest position any rank got to
+	atTop   int   // ranks that got there
+	anyLive bool  // some rank's communicator did not end in Destroy or Abort
+}
+
+// evidence is one kind of evidence against a rank: its name (as Suspect.Evidence holds it)
+// and what it adds to the score, or ok false where it does not apply. A new kind of evidence
+// is one more entry in hangEvidence.
+type evidence func(c *hangCtx, m *Member) (kind string, score int, ok bool)
+
+// hangEvidence is every kind of evidence that counts on its own, in the order it is listed.
+// (A process's WARN that is not the end of its log only supports these: see suspects.)
+func hangEvidence() []evidence { return []evidence{behind, aborted, endedEarly, endsInWarn} }
+
+// Hang returns, per communicator, how much of it the input covers and its ranks ordered by
+// how likely each is the culprit; communicators where no rank stands out have no suspects.
 func (r *Ranks) Hang() []HangFinding {
 	var out []HangFinding
 	for _, g := range r.Groups() {
-		f := HangFinding{Group: g, MaxCalls: g.MaxCalls(), Present: int64(len(g.Members))}
-		anyLive := false
-		for _, m := range g.Members {
-			anyLive = anyLive || m.End == ""
-		}
-		for _, m := range g.Members {
-			if s, ok := r.suspect(g, m, f.MaxCalls, anyLive); ok {
-				f.Suspects = append(f.Suspects, s)
-			}
-		}
-		for _, rk := range absentRanks(g) {
-			f.Suspects = append(f.Suspects, Suspect{Rank: rk, Score: 100, Absent: true, NextStep: -1})
-		}
-		slices.SortFunc(f.Suspects, func(a, b Suspect) int {
-			return cmp.Or(cmp.Compare(b.Score, a.Score), cmp.Compare(b.Behind, a.Behind), cmp.Compare(a.Rank, b.Rank))
-		})
-		out = append(out, f)
+		out = append(out, r.hangOf(g))
 	}
 	return out
 }
 
-func (r *Ranks) suspect(g *Group, m *Member, top int64, anyLive bool) (Suspect, bool) {
-	s := Suspect{Member: m, Rank: m.Rank, Behind: top - m.Calls, NextStep: -1}
-	if s.Behind > 0 {
-		s.Score += 50 + int(40*s.Behind/max(top, 1))
-		s.Next, s.NextStep, _ = r.RefCall(g, m.Calls)
-		s.Evidence = append(s.Evidence, "behind")
+func (r *Ranks) hangOf(g *Group) HangFinding {
+	c := &hangCtx{r: r, g: g, cov: r.Cover(g), top: g.MaxCalls()}
+	f := HangFinding{Group: g, Coverage: c.cov, MaxCalls: c.top, Present: int64(len(g.Members))}
+	if c.cov.Conflict != "" {
+		return f
 	}
-	switch {
-	case m.End == "Abort":
-		s.Score += 60
-		s.Evidence = append(s.Evidence, "abort")
-	case m.End != "" && anyLive:
-		s.Score += 30
-		s.Evidence = append(s.Evidence, "ended-early")
+	for _, m := range g.Members {
+		c.anyLive = c.anyLive || m.End == ""
+		if m.Through() == c.top {
+			c.atTop++
+		}
 	}
-	// A WARN is common in healthy jobs too: alone it counts only where the process's log ends
-	// with it (no call on any communicator after it); otherwise it supports other evidence.
-	switch {
-	case m.Warn != "" && m.WarnLine > m.ProcLast:
-		s.Score += 40
-		s.Evidence = append(s.Evidence, "ends-in-warn")
-	case m.Warn != "" && s.Score > 0:
-		s.Score += 15
-		s.Evidence = append(s.Evidence, "warn")
+	f.WaitedOn = c.top > 0 && !c.cov.EndsCut && (c.atTop == len(g.Members) || c.atTop >= 2)
+	f.Suspects = c.suspects()
+	if f.WaitedOn {
+		f.Suspects = append(f.Suspects, absentSuspects(c.cov)...)
 	}
-	return s, s.Score > 0
+	slices.SortFunc(f.Suspects, func(a, b Suspect) int {
+		return cmp.Or(cmp.Compare(b.Score, a.Score), cmp.Compare(b.Behind, a.Behind), cmp.Compare(a.Rank, b.Rank))
+	})
+	return f
 }
 
-// absentRanks are the ranks 0..NRanks-1 no line was seen from, where the ranks are known.
-func absentRanks(g *Group) []int64 {
-	seen := make(map[int64]bool)
-	for _, m := range g.Members {
-		if m.Rank < 0 {
-			return nil
+// hit is one piece of evidence found against a rank.
+type hit struct {
+	kind  string
+	score int
+}
+
+// suspects weighs the evidence against every present rank. Evidence that every present rank
+// shares (every rank aborted, as PyTorch's destroy_process_group does; every log ends in a
+// WARN) is no evidence against any one of them and is left out.
+func (c *hangCtx) suspects() []Suspect {
+	hits := make([][]hit, len(c.g.Members))
+	count := map[string]int{}
+	for i, m := range c.g.Members {
+		for _, ev := range hangEvidence() {
+			if kind, score, ok := ev(c, m); ok {
+				hits[i] = append(hits[i], hit{kind, score})
+				count[kind]++
+			}
 		}
-		seen[m.Rank] = true
 	}
-	var out []int64
-	for rk := int64(0); rk < g.NRanks && len(out) < 64; rk++ {
-		if !seen[rk] {
-			out = append(out, rk)
+	var out []Suspect
+	for i, m := range c.g.Members {
+		s := Suspect{Member: m, Rank: m.Rank, Ranks: 1, Behind: c.top - m.Through(), NextStep: -1}
+		for _, h := range hits[i] {
+			if len(hits) < 2 || count[h.kind] < len(hits) {
+				s.Evidence = append(s.Evidence, h.kind)
+				s.Score += h.score
+			}
 		}
+		if s.Score == 0 {
+			continue
+		}
+		if m.Warn != "" && !slices.Contains(s.Evidence, "ends-in-warn") {
+			// A WARN is common in healthy jobs too: it only supports other evidence.
+			s.Score += 15
+			s.Evidence = append(s.Evidence, "warn")
+		}
+		if slices.Contains(s.Evidence, "behind") {
+			s.Next, s.NextStep, _ = c.r.RefCall(c.g, m.Through())
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+// behind: the rank stopped before the furthest call of the others; not where an excerpt's
+// cut explains the ranks' different ends (Coverage.EndsCut).
+func behind(c *hangCtx, m *Member) (string, int, bool) {
+	b := c.top - m.Through()
+	if b <= 0 || c.cov.EndsCut {
+		return "", 0, false
+	}
+	return "behind", 50 + int(40*b/max(c.top, 1)), true
+}
+
+func aborted(c *hangCtx, m *Member) (string, int, bool) {
+	return "abort", 60, m.End == "Abort"
+}
+
+func endedEarly(c *hangCtx, m *Member) (string, int, bool) {
+	return "ended-early", 30, m.End != "" && m.End != "Abort" && c.anyLive
+}
+
+// endsInWarn: the process's log ends with a WARN (no call on any communicator after it).
+func endsInWarn(c *hangCtx, m *Member) (string, int, bool) {
+	return "ends-in-warn", 40, m.Warn != "" && m.WarnLine > m.ProcLast
+}
+
+// absentSuspects are the ranks without lines on the nodes the input covers, as suspects: one
+// each where their numbers are known, else one entry for all of them.
+func absentSuspects(cov Coverage) []Suspect {
+	ranks, n := cov.JudgedAbsent()
+	if n == 0 {
+		return nil
+	}
+	if len(ranks) == 0 {
+		return []Suspect{{Rank: -1, Ranks: n, Score: 100, Absent: true, NextStep: -1}}
+	}
+	out := make([]Suspect, 0, len(ranks))
+	for _, rk := range ranks {
+		out = append(out, Suspect{Rank: rk, Ranks: 1, Score: 100, Absent: true, NextStep: -1})
 	}
 	return out
 }

@@ -19,9 +19,13 @@ type Lines struct {
 	Total  int64
 	ByKind [parser.NumKinds]int64
 	// Unread lines were passed on without being classed (split reads only step markers).
-	Unread   int64
-	Spliced  int64
-	Problems []Problem
+	Unread  int64
+	Spliced int64
+	// UnknownKey counts the collective lines read past a `key value` field that nccllog does
+	// not know (parser.Line.UnknownKey): their calls are counted, but a new release's field
+	// is worth knowing about. Like Spliced, it overlaps the classes.
+	UnknownKey int64
+	Problems   []Problem
 }
 
 // Add counts one line; n is its line number (1-based) within the file.
@@ -30,6 +34,9 @@ func (l *Lines) Add(n int64, line []byte, p *parser.Line) {
 	l.ByKind[p.Kind]++
 	if p.Spliced {
 		l.Spliced++
+	}
+	if p.UnknownKey != "" {
+		l.UnknownKey++
 	}
 	if p.Kind == parser.KindMalformed && len(l.Problems) < MaxProblems {
 		l.Problems = append(l.Problems, Problem{Line: n, Reason: p.Reason, Excerpt: excerpt(line)})
@@ -44,6 +51,7 @@ func (l *Lines) Merge(o *Lines) {
 		l.ByKind[i] += v
 	}
 	l.Spliced += o.Spliced
+	l.UnknownKey += o.UnknownKey
 	for _, p := range o.Problems {
 		if len(l.Problems) < MaxProblems {
 			l.Problems = append(l.Problems, p)

@@ -1,5 +1,10 @@
 package stages
 
+import (
+	"maps"
+	"slices"
+)
+
 // Member is one rank of a communicator: one process's communicator between its init and its
 // destroy (a comm pointer can be handed out again after that).
 type Member struct {
@@ -12,9 +17,15 @@ type Member struct {
 	// (RCCL's collective line) or "" (none: Unattributed says why).
 	RankFrom string
 	CudaDev  int64
-	// Calls is how many calls the rank issued on the communicator; a call's index is its
-	// position in this sequence.
-	Calls     int64
+	// Calls is how many calls the rank issued on the communicator. Its first call is at
+	// position Start of the communicator's sequence: 0 where the log holds the communicator
+	// from its first call; later where an excerpt starts this rank further on (placed by
+	// opCount). A call's index is its position in that sequence.
+	Calls   int64
+	Start   int64
+	started bool
+	// FirstOp is the opCount of its first call.
+	FirstOp   uint64
 	ByOp      map[string]*Volume
 	FirstStep int64 // -1 when no call had a step
 	LastStep  int64
@@ -32,6 +43,11 @@ type Member struct {
 	Warn     string
 	WarnLine int64
 	ProcLast int64
+	group    GroupKey
+	// hist keeps the calls of a rank without an Init line, up to histCap, to align an excerpt
+	// by overlap (see realign); histOver is set once it had more.
+	hist     []refCall
+	histOver bool
 }
 
 func newMember(host string, pid int64, file string, rank, dev int64) *Member {
@@ -39,11 +55,15 @@ func newMember(host string, pid int64, file string, rank, dev int64) *Member {
 		ByOp: make(map[string]*Volume), FirstStep: -1, LastStep: -1, FirstDiv: -1}
 }
 
-// Volume returns the sum over ops.
+// Through is the position after the rank's last call: how far into the sequence it got.
+func (m *Member) Through() int64 { return m.Start + m.Calls }
+
+// Volume returns the sum over ops, added in op-name order so that the float sum is the same
+// on every run (map order is random).
 func (m *Member) Volume() Volume {
 	var v Volume
-	for _, o := range m.ByOp {
-		v.merge(*o)
+	for _, op := range slices.Sorted(maps.Keys(m.ByOp)) {
+		v.merge(*m.ByOp[op])
 	}
 	return v
 }
@@ -63,10 +83,14 @@ func (m *Member) addVolume(s Sig, nranks, step int64) {
 	}
 }
 
-// Label names the rank for output: its rank, or host:pid where no line said it.
+// Label names the rank for output: its rank, or host:pid where no line said it (with the
+// device, where one process drives several GPUs).
 func (m *Member) Label() string {
-	if m.Rank >= 0 {
+	switch {
+	case m.Rank >= 0:
 		return itoa(m.Rank)
+	case m.CudaDev >= 0:
+		return m.Host + ":" + itoa(m.Pid) + "/dev" + itoa(m.CudaDev)
 	}
 	return m.Host + ":" + itoa(m.Pid)
 }

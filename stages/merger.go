@@ -3,7 +3,7 @@ package stages
 // maxHeld bounds what Holders hold while waiting for the marker that ends their step
 // (BoundaryEnd), in calls or events. Past it, what they hold is settled with no step: memory
 // stays bounded on logs with few or no markers.
-const maxHeld = 1 << 20
+const maxHeld = 1 << 14
 
 // Merger puts the chunks of one input back in order, settles the stretches whose step
 // depends on other chunks, and merges everything into Total. It is the one place where the

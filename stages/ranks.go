@@ -29,8 +29,12 @@ type procKey struct {
 
 // proc is one process: the communicator each of its comm pointers is bound to now.
 type proc struct {
-	bind     map[uint64]*binding
-	sizeSeq  map[int64]int64 // communicators of each size used without an Init line
+	bind    map[uint64]*binding
+	sizeSeq map[int64]int64 // communicators of each size used without an Init line
+	// open is, per size, the communicator of that size this process last used without a
+	// commId: a pointer of the same size on another device (or with another rank) joins it,
+	// as where one process drives several GPUs (ncclCommInitAll, nccl-tests -g N).
+	open     map[int64]*openComm
 	warn     string
 	warnLine int64
 	members  []*Member
@@ -56,6 +60,7 @@ type RankEvent struct {
 	Kind parser.Kind
 	Host string
 	Pid  int64
+	Dev  int64 // the envelope's [dev], -1 when absent
 	Coll parser.Collective
 	Comm *parser.CommEvent // communicator lines only (they are few)
 	Text string            // the WARN's message
@@ -77,7 +82,7 @@ func (r *Ranks) Add(file string, e *RankEvent) {
 func (r *Ranks) proc(k procKey) *proc {
 	p := r.procs[k]
 	if p == nil {
-		p = &proc{bind: make(map[uint64]*binding), sizeSeq: make(map[int64]int64)}
+		p = &proc{bind: make(map[uint64]*binding), sizeSeq: make(map[int64]int64), open: make(map[int64]*openComm)}
 		r.procs[k] = p
 	}
 	return p
@@ -87,9 +92,12 @@ func (r *Ranks) call(p *proc, file string, e *RankEvent) {
 	c := &e.Coll
 	b := p.bind[c.Comm]
 	if b == nil || b.ended {
-		p.sizeSeq[c.NRanks]++
-		key := GroupKey{NRanks: c.NRanks, Seq: p.sizeSeq[c.NRanks]}
-		b = r.bindNew(p, file, e, c.Comm, key, "inferred", c.GlobalRank, -1)
+		dev := e.Dev
+		if c.GlobalRank >= 0 {
+			dev = -1 // the rank tells the ranks apart; RCCL's replayer logs every one on one device
+		}
+		key, dev := p.inferredKey(c.NRanks, dev, c.GlobalRank)
+		b = r.bindNew(p, file, e, c.Comm, key, "inferred", c.GlobalRank, dev)
 		if c.GlobalRank >= 0 {
 			b.m.RankFrom = "globalrank"
 		}
@@ -100,7 +108,7 @@ func (r *Ranks) call(p *proc, file string, e *RankEvent) {
 		sid = r.sigs.id(s.compared())
 		b.m.addVolume(s, max(c.NRanks, b.g.NRanks), e.Step)
 	}
-	b.g.addCall(b.m, sid, s, e.Step)
+	b.g.addCall(b.m, sid, s, e.Step, c.OpCount)
 	b.m.Last, b.m.LastLine = s, e.Line
 	if e.Step >= 0 {
 		b.m.LastStep = max(b.m.LastStep, e.Step)
@@ -121,6 +129,7 @@ func (r *Ranks) comm(p *proc, file string, e *RankEvent) {
 	case parser.EventLayout:
 		if b != nil && !b.ended {
 			b.m.Rank, b.m.RankFrom = ev.Rank, "init"
+			b.g.Nodes, b.g.LocalRanks = max(b.g.Nodes, ev.NNodes), max(b.g.LocalRanks, ev.LocalRks)
 		}
 	default: // Destroy, Abort, Revoke
 		if b != nil && !b.ended {
@@ -150,8 +159,8 @@ func (r *Ranks) initKey(p *proc, ev *parser.CommEvent) (GroupKey, string) {
 		}
 		return GroupKey{CommID: h.Sum64(), NRanks: ev.NRanks}, "split"
 	}
-	p.sizeSeq[ev.NRanks]++
-	return GroupKey{NRanks: ev.NRanks, Seq: p.sizeSeq[ev.NRanks]}, "inferred"
+	key, _ := p.inferredKey(ev.NRanks, ev.CudaDev, ev.Rank)
+	return key, "inferred"
 }
 
 func (r *Ranks) bindNew(p *proc, file string, e *RankEvent, ptr uint64, key GroupKey, evidence string, rank, dev int64) *binding {
@@ -161,6 +170,7 @@ func (r *Ranks) bindNew(p *proc, file string, e *RankEvent, ptr uint64, key Grou
 		r.groups[key] = g
 	}
 	m := newMember(e.Host, e.Pid, file, rank, dev)
+	m.group = key
 	g.Members = append(g.Members, m)
 	p.members = append(p.members, m)
 	b := &binding{m: m, g: g}
@@ -180,9 +190,11 @@ func (r *Ranks) Groups() []*Group {
 			m.Warn, m.WarnLine, m.ProcLast = p.warn, p.warnLine, last
 		}
 	}
+	r.adoptInferred()
 	out := make([]*Group, 0, len(r.groups))
 	for _, g := range r.groups {
 		g.sortMembers()
+		r.realign(g)
 		out = append(out, g)
 	}
 	slices.SortFunc(out, func(a, b *Group) int {

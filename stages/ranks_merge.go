@@ -1,5 +1,7 @@
 package stages
 
+import "sort"
+
 // Merge adds o, the state of inputs that come after r's, to r. Communicators met in both are
 // joined: their reference sequences are compared, and where they first differ, the ranks
 // that came with o and agreed with o's reference are marked as diverging there.
@@ -18,7 +20,12 @@ func (r *Ranks) Merge(o *Ranks) {
 	for key, og := range o.groups {
 		ref := make([]refCall, len(og.ref))
 		for i, c := range og.ref {
-			ref[i] = refCall{remap(c.sig), c.step}
+			ref[i] = refCall{remap(c.sig), c.step, c.op}
+		}
+		for _, m := range og.Members {
+			for i := range m.hist {
+				m.hist[i].sig = remap(m.hist[i].sig)
+			}
 		}
 		g := r.groups[key]
 		if g == nil {
@@ -30,12 +37,39 @@ func (r *Ranks) Merge(o *Ranks) {
 	}
 }
 
+// offset is the position in g's sequence of the first position of og's (whose calls are
+// ref), by opCount where both have opCounts that go up; 0 otherwise. Where og starts before
+// g, positions are added in front of g's sequence first.
+func offset(g, og *Group, ref []refCall) int64 {
+	n := len(g.ref)
+	if n == 0 || len(ref) == 0 || g.opsDown || og.opsDown || ref[0].op == 0 || g.ref[n-1].op == 0 {
+		return 0
+	}
+	op := ref[0].op
+	if op < g.ref[0].op {
+		g.prepend(int64(min(g.ref[0].op-op, maxPrepend)), op)
+		return 0
+	}
+	return int64(sort.Search(n, func(i int) bool { return g.ref[i].op >= op }))
+}
+
 // join merges the ranks of og (with reference ref, in r's ids) into g.
 func (r *Ranks) join(g, og *Group, ref []refCall) {
-	n := min(len(g.ref), len(ref))
-	k := -1
-	for i := 0; i < n; i++ {
-		a, b := &g.ref[i], ref[i]
+	d := offset(g, og, ref)
+	for _, m := range og.Members {
+		m.Start += d
+		if m.FirstDiv >= 0 {
+			m.FirstDiv += d
+		}
+	}
+	k := int64(-1)
+	for i, b := range ref {
+		j := int64(i) + d
+		if j >= int64(len(g.ref)) {
+			g.ref = append(g.ref, ref[i:]...)
+			break
+		}
+		a := &g.ref[j]
 		if a.step < 0 {
 			a.step = b.step
 		}
@@ -43,20 +77,19 @@ func (r *Ranks) join(g, og *Group, ref []refCall) {
 		case a.sig == 0:
 			a.sig = b.sig // its step, where known, stays
 		case b.sig != 0 && a.sig != b.sig && k < 0:
-			k = i
+			k = j
 		}
 	}
 	if k >= 0 {
 		for _, m := range og.Members {
-			if (m.FirstDiv < 0 || m.FirstDiv > int64(k)) && m.Calls > int64(k) {
-				m.FirstDiv, m.DivSig = int64(k), r.sigs.sig(ref[k].sig)
+			if (m.FirstDiv < 0 || m.FirstDiv > k) && m.Start <= k && m.Through() > k {
+				m.FirstDiv, m.DivSig = k, r.sigs.sig(ref[k-d].sig)
 			}
 		}
 	}
-	if len(ref) > len(g.ref) {
-		g.ref = append(g.ref, ref[len(g.ref):]...)
-	}
 	g.Members = append(g.Members, og.Members...)
+	g.opsDown = g.opsDown || og.opsDown
+	g.Nodes, g.LocalRanks = max(g.Nodes, og.Nodes), max(g.LocalRanks, og.LocalRanks)
 	if g.Evidence == "inferred" && og.Evidence != "inferred" {
 		g.Evidence = og.Evidence
 	}

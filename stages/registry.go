@@ -21,6 +21,7 @@ func Default() *Registry {
 	r.Register(CallsStage{})
 	r.Register(SplitStage{})
 	r.Register(RanksStage{})
+	r.Register(InfoStage{})
 	return r
 }
 

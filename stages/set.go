@@ -95,3 +95,15 @@ func Part[T Partial](s *Set) (T, bool) {
 	var zero T
 	return zero, false
 }
+
+// keptCap is the most items a committed buffer keeps for reuse: a larger one (a stretch that
+// waited long for its step) is let go, or every input's Result would hold one to the end.
+const keptCap = 1 << 12
+
+// reuse empties s for reuse, or lets it go where it is large.
+func reuse[T any](s []T) []T {
+	if cap(s) > keptCap {
+		return nil
+	}
+	return s[:0]
+}

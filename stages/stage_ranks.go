@@ -32,7 +32,7 @@ type RanksPart struct {
 }
 
 func (p *RanksPart) Add(l *Line) {
-	e := RankEvent{Line: l.N, Step: -1, Kind: l.P.Kind, Host: l.P.Env.Host, Pid: l.P.Env.Pid}
+	e := RankEvent{Line: l.N, Step: -1, Kind: l.P.Kind, Host: l.P.Env.Host, Pid: l.P.Env.Pid, Dev: l.P.Env.Dev}
 	switch l.P.Kind {
 	case parser.KindCollective:
 		e.Coll = l.P.Coll
@@ -66,10 +66,18 @@ func (p *RanksPart) Anchor(o Origin) {
 // Merge appends o's events, and joins o's folded state (another input's) to this one's.
 func (p *RanksPart) Merge(o Partial) {
 	op := o.(*RanksPart)
-	if p.anchored == len(p.events) {
+	switch {
+	case len(p.events) == 0:
+		// Take o's events rather than copy them: they hold pointers, and copying them
+		// costs write barriers; o gets this one's empty buffer to reuse.
+		p.events, op.events = op.events, p.events[:0]
+		p.anchored, op.anchored = op.anchored, 0
+	case p.anchored == len(p.events):
 		p.anchored += op.anchored
+		fallthrough
+	default:
+		p.events = append(p.events, op.events...)
 	}
-	p.events = append(p.events, op.events...)
 	p.open = p.open || op.open
 	if op.Ranks != nil {
 		p.ranks().Merge(op.Ranks)
@@ -89,7 +97,7 @@ func (p *RanksPart) Commit(Out) error {
 	for i := range p.events {
 		r.Add(p.events[i].File, &p.events[i])
 	}
-	p.events, p.anchored = p.events[:0], 0
+	p.events, p.anchored = reuse(p.events), 0
 	return nil
 }
 
@@ -124,18 +132,32 @@ type RanksSnapshot struct {
 // a step whose calls are those of the step before is written without them: training loops
 // repeat, so a partial grows with the distinct steps, not with the calls.
 type GroupSnapshot struct {
-	Key      GroupKey
-	NRanks   int64
-	Evidence string
-	Members  []Member
-	Ref      []RefStep
+	Key               GroupKey
+	NRanks            int64
+	Evidence          string
+	Nodes, LocalRanks int64
+	OpsDown, Aligned  bool
+	Members           []MemberSnapshot
+	Ref               []RefStep
 }
 
-// RefStep is a run of a reference sequence's calls with the same step.
+// MemberSnapshot is one rank, with the calls kept to align an excerpt by overlap.
+type MemberSnapshot struct {
+	Member
+	Started  bool
+	Hist     []RefStep `json:",omitempty"`
+	HistOver bool      `json:",omitempty"`
+}
+
+// RefStep is a run of calls with the same step: their signatures (nil: those of the run
+// before), and their opCounts, Op0 + i*OpStep where OpStep is 0 or 1, else listed in Ops.
 type RefStep struct {
-	Step int64    `json:"t"`
-	N    int      `json:"n"`
-	Sigs []uint32 `json:"s,omitempty"` // nil: the same as the run before
+	Step   int64    `json:"t"`
+	N      int      `json:"n"`
+	Sigs   []uint32 `json:"s,omitempty"`
+	Op0    uint64   `json:"o"`
+	OpStep uint64   `json:"d,omitempty"`
+	Ops    []uint64 `json:"ops,omitempty"`
 }
 
 // Snapshot numbers the signatures in the order the communicators first use them, so that
@@ -158,17 +180,18 @@ func (p *RanksPart) Snapshot() any {
 		return ids[id]
 	}
 	for _, g := range p.Ranks.Groups() {
-		gs := GroupSnapshot{Key: g.Key, NRanks: g.NRanks, Evidence: g.Evidence}
+		gs := GroupSnapshot{Key: g.Key, NRanks: g.NRanks, Evidence: g.Evidence, Nodes: g.Nodes,
+			LocalRanks: g.LocalRanks, OpsDown: g.opsDown, Aligned: g.aligned, Ref: refSteps(g.ref, renumber)}
 		for _, m := range g.Members {
-			gs.Members = append(gs.Members, *m)
+			gs.Members = append(gs.Members, MemberSnapshot{Member: *m, Started: m.started,
+				Hist: refSteps(m.hist, renumber), HistOver: m.histOver})
 		}
-		gs.Ref = refSteps(g.ref, renumber)
 		out.Groups = append(out.Groups, gs)
 	}
 	return out
 }
 
-// refSteps cuts a reference sequence into runs of one step.
+// refSteps cuts a sequence of calls into runs of one step.
 func refSteps(ref []refCall, id func(uint32) uint32) []RefStep {
 	var out []RefStep
 	var prev []uint32
@@ -177,11 +200,22 @@ func refSteps(ref []refCall, id func(uint32) uint32) []RefStep {
 		for j < len(ref) && ref[j].step == ref[i].step {
 			j++
 		}
-		sigs := make([]uint32, j-i)
-		for k := range sigs {
-			sigs[k] = id(ref[i+k].sig)
+		rs := RefStep{Step: int64(ref[i].step), N: j - i, Sigs: make([]uint32, j-i), Op0: ref[i].op}
+		for k := range rs.Sigs {
+			rs.Sigs[k] = id(ref[i+k].sig)
 		}
-		rs := RefStep{Step: int64(ref[i].step), N: j - i, Sigs: sigs}
+		if j-i > 1 {
+			rs.OpStep = ref[i+1].op - ref[i].op
+		}
+		for k := i; k < j && rs.Ops == nil; k++ {
+			if ref[k].op != rs.Op0+uint64(k-i)*rs.OpStep || rs.OpStep > 1 {
+				rs.OpStep = 0
+				for _, c := range ref[i:j] {
+					rs.Ops = append(rs.Ops, c.op)
+				}
+			}
+		}
+		sigs := rs.Sigs
 		if slices.Equal(sigs, prev) {
 			rs.Sigs = nil
 		}
@@ -189,6 +223,43 @@ func refSteps(ref []refCall, id func(uint32) uint32) []RefStep {
 		i = j
 	}
 	return out
+}
+
+// calls expands runs back into calls; nsigs is how many signatures there are.
+func (rs RefStep) calls(prev []uint32, nsigs int) ([]refCall, []uint32, error) {
+	sigs := rs.Sigs
+	if sigs == nil {
+		sigs = prev
+	}
+	if len(sigs) != rs.N || rs.Ops != nil && len(rs.Ops) != rs.N {
+		return nil, nil, fmt.Errorf("a run of %d calls names %d signatures and %d opCounts", rs.N, len(sigs), len(rs.Ops))
+	}
+	out := make([]refCall, rs.N)
+	for k, id := range sigs {
+		if int(id) > nsigs {
+			return nil, nil, fmt.Errorf("no call signature %d", id)
+		}
+		op := rs.Op0 + uint64(k)*rs.OpStep
+		if rs.Ops != nil {
+			op = rs.Ops[k]
+		}
+		out[k] = refCall{id, int32(rs.Step), op}
+	}
+	return out, sigs, nil
+}
+
+// expand is the calls of runs.
+func expand(runs []RefStep, nsigs int) ([]refCall, error) {
+	var out []refCall
+	var prev []uint32
+	for _, rs := range runs {
+		cs, sigs, err := rs.calls(prev, nsigs)
+		if err != nil {
+			return nil, err
+		}
+		out, prev = append(out, cs...), sigs
+	}
+	return out, nil
 }
 
 // Restore reads a snapshot back: the communicators and their ranks, ready to merge with
@@ -204,30 +275,23 @@ func (p *RanksPart) Restore(data json.RawMessage) error {
 		r.sigs.id(s)
 	}
 	for _, gs := range snap.Groups {
-		g := &Group{Key: gs.Key, NRanks: gs.NRanks, Evidence: gs.Evidence}
+		g := &Group{Key: gs.Key, NRanks: gs.NRanks, Evidence: gs.Evidence, Nodes: gs.Nodes,
+			LocalRanks: gs.LocalRanks, opsDown: gs.OpsDown, aligned: gs.Aligned}
+		var err error
+		if g.ref, err = expand(gs.Ref, len(snap.Sigs)); err != nil {
+			return fmt.Errorf("communicator %+v: %w", gs.Key, err)
+		}
 		for i := range gs.Members {
-			m := gs.Members[i]
+			ms := &gs.Members[i]
+			m := ms.Member
+			m.started, m.histOver, m.group = ms.Started, ms.HistOver, g.Key
+			if m.hist, err = expand(ms.Hist, len(snap.Sigs)); err != nil {
+				return fmt.Errorf("communicator %+v: %w", gs.Key, err)
+			}
 			if m.ByOp == nil {
 				m.ByOp = make(map[string]*Volume)
 			}
 			g.Members = append(g.Members, &m)
-		}
-		var prev []uint32
-		for _, rs := range gs.Ref {
-			sigs := rs.Sigs
-			if sigs == nil {
-				sigs = prev
-			}
-			if len(sigs) != rs.N {
-				return fmt.Errorf("communicator %+v: a run of %d calls names %d", gs.Key, rs.N, len(sigs))
-			}
-			for _, id := range sigs {
-				if int(id) > len(snap.Sigs) {
-					return fmt.Errorf("communicator %+v: no call signature %d", gs.Key, id)
-				}
-				g.ref = append(g.ref, refCall{id, int32(rs.Step)})
-			}
-			prev = sigs
 		}
 		r.groups[g.Key] = g
 	}

@@ -22,7 +22,13 @@ flags always give byte-identical output. Without --steps or --size it writes
 
 With --per-rank-dir it writes one file per process instead, as
 NCCL_DEBUG_FILE=DIR/nccl.%h.%p.log would (rank 0's file also gets the
-progress lines), and prints the paths of the files.
+progress lines), and prints the paths of the files. With --per-node-dir it
+writes one file per node, DIR/nccl.<host>.log, holding that node's processes'
+lines interleaved (a node's own job log).
+
+--clean-abort ends a healthy run as PyTorch's destroy_process_group does:
+Abort COMPLETE on every rank. --gpus-per-process N makes one process drive N
+GPUs (ncclCommInitAll, nccl-tests -g N, TensorFlow MirroredStrategy).
 
 Faults, for testing rank analysis (each names a global rank; the other ranks'
 lines stay as they are without the fault):
@@ -34,6 +40,11 @@ lines stay as they are without the fault):
   --abort-rank N                  rank N prints Abort COMPLETE lines after its
                                   last call (with --stop-rank N: where it stops)
   --missing-rank N                rank N prints nothing at all
+  --watchdog-rank N --watchdog-seq S
+                                  rank N never enqueues world work S (PyTorch's
+                                  SeqNum, 1-based); the other ranks enqueue it,
+                                  wait, and print PyTorch's watchdog timeout
+                                  lines for it (this fault changes their lines)
 
 Usage: nccllog-gen [flags]
 `
@@ -50,9 +61,13 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if errors.Is(err, pflag.ErrHelp) {
 		return 0
 	}
-	if err == nil && dest.dir != "" {
-		err = generateFiles(cfg, dest.dir, stdout)
-	} else if err == nil {
+	switch {
+	case err != nil:
+	case dest.dir != "":
+		err = generateFiles(gen.WriteFiles, cfg, dest.dir, stdout)
+	case dest.nodeDir != "":
+		err = generateFiles(gen.WriteNodes, cfg, dest.nodeDir, stdout)
+	default:
 		err = generate(cfg, dest.output, stdout)
 	}
 	if err == nil {
@@ -66,9 +81,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 	return 1
 }
 
-// destination says where the log goes: a file (- for stdout) or a directory
-// of per-process files.
-type destination struct{ output, dir string }
+// destination says where the log goes: a file (- for stdout), a directory of
+// per-process files or one of per-node files.
+type destination struct{ output, dir, nodeDir string }
 
 func parseArgs(args []string, stdout io.Writer) (gen.Config, destination, error) {
 	fs := pflag.NewFlagSet("nccllog-gen", pflag.ContinueOnError)
@@ -84,7 +99,12 @@ func parseArgs(args []string, stdout io.Writer) (gen.Config, destination, error)
 	version := fs.String("nccl-version", "2.21.5", "NCCL version whose formats to use (2.18 or later)")
 	output := fs.StringP("output", "o", "-", "output file (- for stdout)")
 	dir := fs.String("per-rank-dir", "", "write one file per process, nccl.<host>.<pid>.log, into `DIR` (created if needed) instead of one interleaved log; not with --prefix or --output")
+	nodeDir := fs.String("per-node-dir", "", "write one file per node, nccl.<host>.log, into `DIR` (created if needed); not with --prefix, --output or --per-rank-dir")
 	teardown := fs.Bool("teardown", false, "end the run with a Destroy COMPLETE line per rank and communicator")
+	cleanAbort := fs.Bool("clean-abort", false, "end the run with an Abort COMPLETE line per rank and communicator, as PyTorch's destroy_process_group does")
+	gpusPerProc := fs.Int("gpus-per-process", 1, "ranks (GPUs) one process drives; must divide --ranks-per-host")
+	watchdogRank := fs.Int("watchdog-rank", 0, "fault: global rank `N` never enqueues world work --watchdog-seq; the others time out on it")
+	watchdogSeq := fs.Int("watchdog-seq", 1, "fault: PyTorch SeqNum `S` (1-based world call) the --watchdog-rank never enqueues")
 	stopRank := fs.Int("stop-rank", 0, "fault: global rank `N` stops logging after --stop-after calls on the world communicator")
 	stopAfter := fs.Int("stop-after", 0, "fault: number `K` of world-communicator calls the --stop-rank prints before it stops (0: none)")
 	mismatchRank := fs.Int("mismatch-rank", 0, "fault: global rank `N` logs a different count or datatype in one world-communicator call")
@@ -103,9 +123,15 @@ func parseArgs(args []string, stdout io.Writer) (gen.Config, destination, error)
 	if fs.NArg() > 0 {
 		return gen.Config{}, destination{}, usageError{fmt.Errorf("unexpected argument %q", fs.Arg(0))}
 	}
-	dest := destination{output: *output, dir: *dir}
+	dest := destination{output: *output, dir: *dir, nodeDir: *nodeDir}
 	cfg := gen.Config{Seed: *seed, Ranks: *ranks, RanksPerHost: *perHost, Steps: *steps,
-		Prefix: *prefix, Progress: *progress, Noise: *noise, NCCLVersion: *version, Teardown: *teardown}
+		Prefix: *prefix, Progress: *progress, Noise: *noise, NCCLVersion: *version, Teardown: *teardown,
+		CleanAbort: *cleanAbort, GPUsPerProcess: *gpusPerProc}
+	if fs.Changed("watchdog-rank") {
+		cfg.WatchdogRank, cfg.WatchdogSeq = gen.Rank(*watchdogRank), *watchdogSeq
+	} else if fs.Changed("watchdog-seq") {
+		return cfg, dest, usageError{errors.New("--watchdog-seq needs --watchdog-rank")}
+	}
 	if *size != "" {
 		if cfg.Size, err = parseSize(*size); err != nil {
 			return cfg, dest, usageError{err}
@@ -116,6 +142,9 @@ func parseArgs(args []string, stdout io.Writer) (gen.Config, destination, error)
 	}
 	if dest.dir != "" && (fs.Changed("output") || cfg.Prefix != "") {
 		return cfg, dest, usageError{errors.New("--per-rank-dir writes files without launcher prefixes; do not combine it with --output or --prefix")}
+	}
+	if dest.nodeDir != "" && (fs.Changed("output") || cfg.Prefix != "" || dest.dir != "") {
+		return cfg, dest, usageError{errors.New("--per-node-dir writes files without launcher prefixes; do not combine it with --output, --prefix or --per-rank-dir")}
 	}
 	if cfg.Steps == 0 && cfg.Size == 0 {
 		cfg.Steps = 100
@@ -210,9 +239,10 @@ func generate(cfg gen.Config, name string, stdout io.Writer) error {
 	return cerr
 }
 
-// generateFiles writes one file per process into dir and prints their paths.
-func generateFiles(cfg gen.Config, dir string, stdout io.Writer) error {
-	paths, err := gen.WriteFiles(dir, cfg)
+// generateFiles writes the files of write (one per process or per node) into dir
+// and prints their paths.
+func generateFiles(write func(string, gen.Config) ([]string, error), cfg gen.Config, dir string, stdout io.Writer) error {
+	paths, err := write(dir, cfg)
 	if err != nil {
 		return err
 	}

@@ -37,11 +37,12 @@ type view struct {
 	agg   *stages.Agg
 	steps *stages.Steps
 	ranks *stages.Ranks
+	info  *stages.Info
 }
 
 func newView(o *options, plan *stages.Plan, res *stages.Result) *view {
 	return &view{opts: o, plan: plan, res: res, lines: res.Lines(), agg: stages.AggOf(res.Set),
-		steps: stages.StepsOf(res.Set), ranks: stages.RanksOf(res.Set)}
+		steps: stages.StepsOf(res.Set), ranks: stages.RanksOf(res.Set), info: stages.InfoOf(res.Set)}
 }
 
 func run(args []string, e env) int {

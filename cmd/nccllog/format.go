@@ -55,3 +55,14 @@ func calls(n int64) string {
 	}
 	return count(n) + " calls"
 }
+
+// plural is "1 rank", "2 ranks", "1,024 processes".
+func plural(n int64, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	if strings.HasSuffix(word, "s") {
+		return count(n) + " " + word + "es"
+	}
+	return count(n) + " " + word + "s"
+}

@@ -31,6 +31,7 @@ Examples:
   nccllog agg --steps 45-50 --boundary start --format awk nccl.log.gz
   nccllog hang logs/                      (a directory of nccl.%h.%p files)
   nccllog check --format json 'job-1234/nccl.*.log'
+  nccllog info --format json job-1234.out
 `)
 	return b.String()
 }
@@ -84,8 +85,11 @@ func commandHelp(c *command, fs *pflag.FlagSet) string {
 
 var commandDetail = map[string]string{
 	"report": `Prints, for every input, how many lines fell into each class (collective, comm, progress,
-info, warn, trace, version, blank, other, malformed), then per-op stats, the size histogram,
-the (op, count, datatype) aggregation and the step averages, all from one pass.
+info, warn, trace, version, watchdog (PyTorch's NCCL watchdog and flight recorder), blank,
+other, malformed), then per-op stats, the size histogram, the (op, count, datatype)
+aggregation and the step averages, all from one pass. A collective line with a "key value"
+field nccllog does not know (RCCL 2.27's "acc") is read past, its call counted, and the line
+counted again under "(unknown key)".
 `,
 	"stats": `Per op: calls, and the minimum, average, maximum and total message bytes, where a call's
 bytes are count × element size. Calls with a count of 0 or a datatype NCCL does not define are
@@ -99,7 +103,8 @@ uint8 int32 uint32 int64 uint64 fp16 fp32 fp64 bf16 fp8_e4m3 fp8_e5m2.
 `,
 	"steps": `Step time (seconds) and TFLOP/s per GPU from the progress lines whose step number is in
 --steps (not bounded by --boundary), and their averages. Where several lines name the same
-step (every rank printing it), their values are averaged into one.
+step (every rank printing it), their values are averaged into one. torchtitan's coloured
+lines and thousands separators (1,339.16) are read; milliseconds are converted in decimal.
 `,
 	"calls": `Every collective and point-to-point call line in log order, with its line number, step,
 process, op, opCount (hex, as NCCL prints it), count, datatype, bytes, nranks and comm.
@@ -114,15 +119,38 @@ communicator size and order of first use (shown as inferred).
 	"comms": `Per communicator: size, ranks seen, how they were grouped, calls per rank, total bytes and
 bus volume, steps and ops.
 `,
-	"hang": `Per communicator, where each rank stopped: ranks that issued fewer calls than the others
+	"hang": `Per communicator, first what the input covers (ranks with lines, nodes, the first and last
+call seen, whether it is an excerpt), then where each rank stopped: ranks behind the others
 (with their last call and the call they never made), ranks whose communicator ends in Abort or
-that ended it early, logs that end in a WARN, and ranks that should exist but have no lines
-(a missing file or a dead process), ranked by how likely each is the culprit. Calls are aligned
-by their position in each rank's sequence, not by opCount. Exit status 3 when a rank stands out.
+that ended it early, logs that end in a WARN, and ranks without lines where the ranks that got
+furthest stopped together, ranked by how likely each is the culprit. Evidence every rank
+shares (Abort everywhere, as PyTorch's destroy_process_group leaves a healthy job) counts
+against none. A log of some nodes judges only their ranks ("covers 1 of 2 nodes"). Calls are
+aligned by position, and an excerpt's ranks by opCount where it goes up; ranks an excerpt cuts
+at different calls are not suspects. Exit status 3 when a rank stands out.
 `,
-	"check": `Per communicator, compares every call position across ranks (op, count, datatype, reduction
-op and root; the peer of Send/Recv is left out) and reports the first divergence with both
-sides, and sequences of different lengths. Exit status 3 when it finds one.
+	"check": `Per communicator, first what the input covers (as hang), then compares every call position
+across ranks (op, count, datatype, reduction op and root; the peer of Send/Recv is left out)
+and reports the first divergence with both sides and every field that differs, and sequences
+of different lengths (not where an excerpt cut the ranks at different calls). A group of more
+processes than ranks (two jobs in one directory) gets no verdict. Exit status 3 when it finds
+one.
+`,
+	"info": `The job's set-up, from the INFO lines every rank prints at init, and what differs between
+ranks. First the outliers: every per-rank fact (NCCL/RCCL version, environment variables and
+their values, NICs, network, transport per link, GDR, channel counts, number of
+communicators) compared across ranks, listing only the ranks and hosts off the majority, with
+the line that shows it; "none" on a uniform job. A fact a rank does not print is not a
+difference (TUNING and ring dumps come from rank 0 only, and before 2.22 so does the version
+line), except an environment variable among ranks that print their environment. Then:
+versions, hosts and GPUs (cudaDev/nvmlDev/busId), communicators (size, layout, channels and a
+transport verdict such as "inter-node NET/IB/GDRDMA on all 64 links; intra-node P2P/CUMEM on
+all 112 links"), network and NICs, environment, the algorithm and protocol per op and size
+range (TUNING), init timings slowest first, WARNs grouped by template (numbers and addresses
+masked) with count, first and last line and ranks, error backtraces ("file.cc:NNN -> R")
+folded into root causes with the ncclResult name, the first WARN in NCCL's own time (2.26+),
+and which NCCL_DEBUG_SUBSYS sections are missing and what that hides. Reads every line;
+--steps does not apply.
 `,
 	"split": `Writes the lines of the selected steps exactly as they were read (CRLF, trailing spaces
 and all). Without --steps it writes every line.

@@ -209,7 +209,7 @@ func TestHostileInputs(t *testing.T) {
 			}
 			var sum int64
 			for k, n := range v.Lines {
-				if k != "total" && k != "spliced" {
+				if k != "total" && k != "spliced" && k != "unknown_key" { // counts that overlap the classes
 					sum += n
 				}
 			}

@@ -1,6 +1,10 @@
 package main
 
-import "github.com/nccllog/nccllog/stages"
+import (
+	"strings"
+
+	"github.com/nccllog/nccllog/stages"
+)
 
 type sideJSON struct {
 	Call  sigJSON `json:"call"`
@@ -29,25 +33,26 @@ func printCheck(w *output, r *view) error {
 				"kind": f.Kind, "differs_in": f.What, "call": f.Index, "step": known(f.Step),
 				"sides": orEmpty(sides), "short": orEmpty(short)})
 		}
-		return writeJSON(w, map[string]any{"findings": orEmpty(out), "comms": len(r.ranks.Groups())})
+		return writeJSON(w, map[string]any{"findings": orEmpty(out), "comms": len(r.ranks.Groups()),
+			"coverage": coverages(r.ranks)})
 	}
 	groups := r.ranks.Groups()
 	if noRanks(w, groups) {
 		return nil
 	}
+	for _, g := range groups {
+		c := r.ranks.Cover(g)
+		w.printf("%s\n", coverageLine(c, g))
+		for _, n := range coverageNotes(c, g) {
+			w.printf("  note: %s\n", n)
+		}
+	}
+	w.printf("\n")
 	for _, f := range findings {
 		printFinding(w, f)
 	}
 	if !found {
-		ranks := 0
-		for _, g := range groups {
-			ranks += len(g.Members)
-		}
-		in := ""
-		if r.opts.steps != "" {
-			in = " in steps " + r.opts.steps
-		}
-		w.printf("no disagreement%s: %d communicators, %d ranks compared call by call (op, count, datatype, reduction op, root).\n", in, len(groups), ranks)
+		printNoDisagreement(w, r, groups)
 	}
 	return nil
 }
@@ -56,7 +61,7 @@ func printFinding(w *output, f stages.CheckFinding) {
 	g := f.Group
 	switch f.Kind {
 	case "mismatch":
-		w.printf("comm %s (%d ranks): call %d%s: %s differs\n", commLabel(g), g.NRanks, f.Index, withStep(f.Step), f.What)
+		w.printf("comm %s (%d ranks): call %d%s: %s\n", commLabel(g), g.NRanks, f.Index, withStep(f.Step), differText(f.What))
 		for _, s := range f.Sides {
 			w.printf("  %-18s %s\n", ranksWord(s.Members), sigText(s.Sig))
 		}
@@ -95,6 +100,54 @@ func ranksWord(ms []*stages.Member) string {
 		return "rank " + rankList(ms)
 	}
 	return "ranks " + rankList(ms)
+}
+
+// differText is "count differs" or "count and datatype differ" for a finding's fields.
+func differText(what string) string {
+	fields := strings.Split(what, ",")
+	if len(fields) == 1 {
+		return what + " differs"
+	}
+	return strings.Join(fields[:len(fields)-1], ", ") + " and " + fields[len(fields)-1] + " differ"
+}
+
+// commCoverage is one communicator's coverage in check's JSON.
+type commCoverage struct {
+	Comm string `json:"comm"`
+	coverageJSON
+}
+
+func coverages(r *stages.Ranks) []commCoverage {
+	out := []commCoverage{}
+	for _, g := range r.Groups() {
+		out = append(out, commCoverage{commLabel(g), coverageValue(r.Cover(g), g)})
+	}
+	return out
+}
+
+// printNoDisagreement says how many communicators and ranks were compared and found to agree,
+// and how many could not be compared.
+func printNoDisagreement(w *output, r *view, groups []*stages.Group) {
+	var comms, ranks, refused int64
+	for _, g := range groups {
+		if r.ranks.Cover(g).Conflict != "" {
+			refused++
+			continue
+		}
+		comms++
+		ranks += int64(len(g.Members))
+	}
+	in := ""
+	if r.opts.steps != "" {
+		in = " in steps " + r.opts.steps
+	}
+	if comms > 0 {
+		w.printf("no disagreement%s: %s, %s compared call by call (op, count, datatype, reduction op, root).\n",
+			in, plural(comms, "communicator"), plural(ranks, "rank"))
+	}
+	if refused > 0 {
+		w.printf("%s not compared: not the ranks of one communicator (see above).\n", plural(refused, "communicator"))
+	}
 }
 
 // checkFound: the ranks of some communicator disagree.

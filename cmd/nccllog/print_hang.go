@@ -11,22 +11,14 @@ import (
 // evidenceText says in words why a rank is a suspect.
 func evidenceText(s stages.Suspect, f stages.HangFinding) []string {
 	if s.Absent {
-		return []string{fmt.Sprintf("no line from rank %d at all: its log is missing or the process died before it logged this communicator", s.Rank)}
+		return []string{absentText(s, f)}
 	}
 	m := s.Member
 	var out []string
 	for _, e := range s.Evidence {
 		switch e {
 		case "behind":
-			t := fmt.Sprintf("issued %s calls, %s fewer than the most any rank did (%s)", count(m.Calls), count(s.Behind), count(f.MaxCalls))
-			if m.Calls > 0 {
-				t += fmt.Sprintf("; last: call %d %s (%s:%d%s)", m.Calls-1, sigText(m.Last), m.File, m.LastLine,
-					withStep(max(m.LastStep, f.Group.StepOf(m.Calls-1))))
-			}
-			if s.Next.Op != "" {
-				t += fmt.Sprintf("; never issued call %d: %s%s", m.Calls, sigText(s.Next), withStep(s.NextStep))
-			}
-			out = append(out, t)
+			out = append(out, behindText(s, f))
 		case "abort":
 			out = append(out, "its communicator ends in Abort")
 		case "ended-early":
@@ -38,6 +30,47 @@ func evidenceText(s stages.Suspect, f stages.HangFinding) []string {
 		}
 	}
 	return out
+}
+
+// behindText says how far a rank got, its last call and the call it never issued.
+func behindText(s stages.Suspect, f stages.HangFinding) string {
+	m := s.Member
+	t := fmt.Sprintf("issued %s, %s fewer than the furthest rank got (%s)", calls(m.Calls), count(s.Behind), count(f.MaxCalls))
+	if m.Start > 0 {
+		t = fmt.Sprintf("issued %s from call %d on, stopping %s before the furthest rank (call %d)",
+			calls(m.Calls), m.Start, calls(s.Behind), f.MaxCalls-1)
+	}
+	if m.Calls > 0 {
+		t += fmt.Sprintf("; last: call %d %s (%s:%d%s)", m.Through()-1, sigText(m.Last), m.File, m.LastLine,
+			withStep(max(m.LastStep, f.Group.StepOf(m.Through()-1))))
+	}
+	if s.Next.Op != "" {
+		t += fmt.Sprintf("; never issued call %d: %s%s", m.Through(), sigText(s.Next), withStep(s.NextStep))
+	}
+	return t
+}
+
+// absentText says why ranks without lines are suspects.
+func absentText(s stages.Suspect, f stages.HangFinding) string {
+	who := fmt.Sprintf("no line from rank %d at all", s.Rank)
+	if s.Rank < 0 {
+		who = fmt.Sprintf("no line from %d of its ranks at all (their numbers are not known)", s.Ranks)
+	}
+	return fmt.Sprintf("%s, while the ranks that got furthest stopped together at call %d: its log is missing or the process died before it logged this communicator",
+		who, f.MaxCalls-1)
+}
+
+func judgedAbsent(c stages.Coverage) int64 {
+	_, n := c.JudgedAbsent()
+	return n
+}
+
+// hasHave is "1 rank has" or "3 ranks have".
+func hasHave(n int64) string {
+	if n == 1 {
+		return "1 rank has"
+	}
+	return count(n) + " ranks have"
 }
 
 func withStep(s int64) string {
@@ -82,16 +115,7 @@ func printHang(w *output, r *view) error {
 	found := suspects(findings) > 0
 	switch r.opts.format {
 	case "json":
-		var comms []map[string]any
-		for _, f := range findings {
-			var ss []suspectJSON
-			for _, s := range f.Suspects {
-				ss = append(ss, suspectValue(s, f))
-			}
-			comms = append(comms, map[string]any{"comm": commLabel(f.Group), "nranks": f.Group.NRanks,
-				"ranks_seen": f.Present, "max_calls": f.MaxCalls, "grouping": f.Group.Evidence, "suspects": orEmpty(ss)})
-		}
-		return writeJSON(w, map[string]any{"comms": orEmpty(comms)})
+		return hangJSONOut(w, findings)
 	case "csv":
 		return hangCSV(w, findings)
 	}
@@ -99,31 +123,97 @@ func printHang(w *output, r *view) error {
 		return nil
 	}
 	for _, f := range findings {
-		w.printf("comm %s: %d ranks, %d with lines, at most %s per rank\n", commLabel(f.Group), f.Group.NRanks, f.Present, calls(f.MaxCalls))
-		if len(f.Suspects) == 0 {
-			w.printf("  every rank issued %s calls; none aborted or is missing\n\n", count(f.MaxCalls))
-			continue
-		}
-		for i, s := range f.Suspects {
-			who := "rank " + itoa(s.Rank)
-			if s.Member != nil {
-				who = "rank " + s.Member.Label() + " (" + s.Member.Host + ":" + itoa(s.Member.Pid) + ")"
-			}
-			w.printf("  %d. %s, score %d\n", i+1, who, s.Score)
-			for _, e := range evidenceText(s, f) {
-				w.printf("       %s\n", e)
-			}
-		}
-		w.printf("\n")
+		printHangFinding(w, f)
 	}
-	if !found {
-		w.printf("nothing points to a hang: every rank of every communicator issued the same number of calls.\n")
+	refused := 0
+	for _, f := range findings {
+		if f.Coverage.Conflict != "" {
+			refused++
+		}
+	}
+	switch {
+	case !found && refused > 0:
+		w.printf("no verdict for %s (see above); nothing else points to a hang.\n", plural(int64(refused), "communicator"))
+	case !found:
+		w.printf("nothing points to a hang in any communicator.\n")
 	}
 	return nil
 }
 
-// hangFound: some rank is a suspect.
-func hangFound(v *view) bool { return suspects(v.ranks.Hang()) > 0 }
+func hangJSONOut(w *output, findings []stages.HangFinding) error {
+	type commJSON struct {
+		Comm      string        `json:"comm"`
+		NRanks    int64         `json:"nranks"`
+		RanksSeen int64         `json:"ranks_seen"`
+		MaxCalls  int64         `json:"max_calls"`
+		Grouping  string        `json:"grouping"`
+		Coverage  coverageJSON  `json:"coverage"`
+		Verdict   string        `json:"verdict"`
+		Suspects  []suspectJSON `json:"suspects"`
+	}
+	comms := []commJSON{}
+	for _, f := range findings {
+		var ss []suspectJSON
+		for _, s := range f.Suspects {
+			ss = append(ss, suspectValue(s, f))
+		}
+		comms = append(comms, commJSON{commLabel(f.Group), f.Group.NRanks, f.Present, f.MaxCalls, f.Group.Evidence,
+			coverageValue(f.Coverage, f.Group), hangVerdict(f), orEmpty(ss)})
+	}
+	return writeJSON(w, map[string]any{"comms": comms})
+}
+
+// printHangFinding prints what the input holds of one communicator, then its suspects.
+func printHangFinding(w *output, f stages.HangFinding) {
+	w.printf("%s\n", coverageLine(f.Coverage, f.Group))
+	for _, n := range coverageNotes(f.Coverage, f.Group) {
+		w.printf("  note: %s\n", n)
+	}
+	if len(f.Suspects) == 0 {
+		w.printf("  %s\n\n", hangVerdict(f))
+		return
+	}
+	for i, s := range f.Suspects {
+		who := "rank " + itoa(s.Rank)
+		switch {
+		case s.Member != nil && s.Member.Rank < 0:
+			who = "process " + s.Member.Label()
+		case s.Member != nil:
+			who = "rank " + s.Member.Label() + " (" + s.Member.Host + ":" + itoa(s.Member.Pid) + ")"
+		case s.Rank < 0:
+			who = plural(s.Ranks, "rank") + " without lines"
+		}
+		w.printf("  %d. %s, score %d\n", i+1, who, s.Score)
+		for _, e := range evidenceText(s, f) {
+			w.printf("       %s\n", e)
+		}
+	}
+	w.printf("\n")
+}
+
+// hangVerdict says in one sentence what the communicator's ranks show.
+func hangVerdict(f stages.HangFinding) string {
+	c := f.Coverage
+	switch {
+	case c.Conflict != "":
+		return "no verdict: these are not the ranks of one communicator"
+	case len(f.Suspects) > 0:
+		if len(f.Suspects) == 1 {
+			return "1 suspect stands out"
+		}
+		return itoa(int64(len(f.Suspects))) + " suspects stand out"
+	case f.MaxCalls == 0:
+		return "no rank with lines issued a call on it; nothing to judge"
+	case c.EndsCut:
+		return "no rank stands out: the ranks stop at different calls only where the excerpt cuts them"
+	case judgedAbsent(c) > 0 && !f.WaitedOn:
+		return fmt.Sprintf("no rank stands out; %s no lines, but the ranks with lines did not all stop at one call, so nothing shows they waited for the others",
+			hasHave(judgedAbsent(c)))
+	case c.SomeNodes():
+		return fmt.Sprintf("every rank with lines got to call %d; the ranks of the nodes this log does not cover are not judged", f.MaxCalls-1)
+	}
+	return fmt.Sprintf("every rank with lines got to call %d; none is behind, and none aborted alone", f.MaxCalls-1)
+}
 
 func suspects(fs []stages.HangFinding) int {
 	n := 0
@@ -154,3 +244,6 @@ func hangCSV(w *output, findings []stages.HangFinding) error {
 	return writeCSV(w, []string{"comm", "nranks", "rank", "host", "pid", "score", "calls", "behind", "absent",
 		"last_call", "never_issued", "evidence"}, rows)
 }
+
+// hangFound: some rank is a suspect.
+func hangFound(v *view) bool { return suspects(v.ranks.Hang()) > 0 }

@@ -19,6 +19,7 @@ type busNeed struct {
 func needOf(stepBus, times map[int64]float64) busNeed {
 	var n busNeed
 	var sum float64
+	// In step order: a float sum in map order differs from run to run in its last bits.
 	for _, s := range slices.Sorted(maps.Keys(stepBus)) {
 		b, t := stepBus[s], times[s]
 		if t <= 0 {

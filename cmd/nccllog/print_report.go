@@ -5,8 +5,10 @@ import (
 	"github.com/nccllog/nccllog/stages"
 )
 
-// linesJSON is the accounting of every line of an input: one count per class. Fields are in
-// alphabetical order, as the JSON has always listed them.
+// linesJSON is the accounting of every line of an input: one count per class (named as
+// parser.Kind names it), and the counts that overlap the classes (spliced, unknown_key) or
+// stand outside them (unread). Fields are in the order of their names, as they printed when
+// this was a map.
 type linesJSON struct {
 	Blank      int64 `json:"blank"`
 	Collective int64 `json:"collective"`
@@ -18,17 +20,22 @@ type linesJSON struct {
 	Spliced    int64 `json:"spliced"`
 	Total      int64 `json:"total"`
 	Trace      int64 `json:"trace"`
+	UnknownKey int64 `json:"unknown_key"` // collective lines with a field nccllog does not know
 	Unread     int64 `json:"unread"`
 	Version    int64 `json:"version"`
 	Warn       int64 `json:"warn"`
+	Watchdog   int64 `json:"watchdog"`
 }
 
 func linesValue(l *stages.Lines) linesJSON {
 	k := &l.ByKind
-	return linesJSON{Total: l.Total, Collective: k[parser.KindCollective], Comm: k[parser.KindComm],
-		Progress: k[parser.KindProgress], Version: k[parser.KindVersion], Info: k[parser.KindInfo],
-		Warn: k[parser.KindWarn], Trace: k[parser.KindTrace], Blank: k[parser.KindBlank],
-		Other: k[parser.KindOther], Malformed: k[parser.KindMalformed], Unread: l.Unread, Spliced: l.Spliced}
+	return linesJSON{
+		Blank: k[parser.KindBlank], Collective: k[parser.KindCollective], Comm: k[parser.KindComm],
+		Info: k[parser.KindInfo], Malformed: k[parser.KindMalformed], Other: k[parser.KindOther],
+		Progress: k[parser.KindProgress], Trace: k[parser.KindTrace], Version: k[parser.KindVersion],
+		Warn: k[parser.KindWarn], Watchdog: k[parser.KindWatchdog],
+		Spliced: l.Spliced, Total: l.Total, UnknownKey: l.UnknownKey, Unread: l.Unread,
+	}
 }
 
 type problemJSON struct {
@@ -120,8 +127,8 @@ func section(w *output, title string) { w.printf("\n== %s ==\n", title) }
 
 // lineClassOrder is how the line classes are listed.
 var lineClassOrder = []parser.Kind{parser.KindCollective, parser.KindComm, parser.KindProgress,
-	parser.KindInfo, parser.KindWarn, parser.KindTrace, parser.KindVersion, parser.KindBlank,
-	parser.KindOther, parser.KindMalformed}
+	parser.KindInfo, parser.KindWarn, parser.KindTrace, parser.KindVersion, parser.KindWatchdog,
+	parser.KindBlank, parser.KindOther, parser.KindMalformed}
 
 func printLineClasses(w *output, l *stages.Lines) {
 	t := newTable(w, "  class", "lines")
@@ -135,6 +142,9 @@ func printLineClasses(w *output, l *stages.Lines) {
 	}
 	if l.Spliced > 0 {
 		t.row("  (spliced)", count(l.Spliced))
+	}
+	if l.UnknownKey > 0 {
+		t.row("  (unknown key)", count(l.UnknownKey))
 	}
 	t.flush()
 }

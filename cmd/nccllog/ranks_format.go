@@ -43,20 +43,11 @@ func rankList(ms []*stages.Member) string {
 		}
 	}
 	slices.Sort(ranks)
-	var parts []string
-	for i := 0; i < len(ranks); {
-		j := i
-		for j+1 < len(ranks) && ranks[j+1] == ranks[j]+1 {
-			j++
-		}
-		if j > i {
-			parts = append(parts, itoa(ranks[i])+"-"+itoa(ranks[j]))
-		} else {
-			parts = append(parts, itoa(ranks[i]))
-		}
-		i = j + 1
+	parts := others
+	if len(ranks) > 0 {
+		parts = append([]string{intList(ranks)}, others...)
 	}
-	return strings.Join(append(parts, others...), ",")
+	return strings.Join(parts, ",")
 }
 
 var redOps = []string{"sum", "prod", "max", "min", "avg"}

@@ -299,3 +299,18 @@ func TestDestroyEndsBinding(t *testing.T) {
 		t.Errorf("%d communicators, want the destroyed one and the one its pointer went on to", len(v.Comms))
 	}
 }
+
+// TestRanksJSONDeterministic runs ranks --format json many times on one log: the bus bandwidth
+// averages are float sums, which must be taken in the same order every run.
+func TestRanksJSONDeterministic(t *testing.T) {
+	all, _ := faultLog(t, gen.Config{}, "")
+	first, _, code := runCLI(t, "", "ranks", "--format", "json", all)
+	if code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	for i := 0; i < 30; i++ {
+		if out, _, _ := runCLI(t, "", "ranks", "--format", "json", all); out != first {
+			t.Fatalf("run %d differs from the first", i+2)
+		}
+	}
+}

@@ -25,6 +25,16 @@ type Config struct {
 	// Teardown makes every rank that is still running at the end of the run
 	// print a "Destroy COMPLETE" line per communicator (world, then split).
 	Teardown bool
+	// CleanAbort makes every rank that is still running at the end print an
+	// "Abort COMPLETE" line per communicator (world, then split), as PyTorch's
+	// destroy_process_group does on a healthy job. It excludes Teardown.
+	CleanAbort bool
+	// GPUsPerProcess makes one process drive that many consecutive ranks, one
+	// GPU each (ncclCommInitAll, nccl-tests -g N, TensorFlow's
+	// MirroredStrategy): they share the host and pid and print on their own
+	// threads and devices. 0 or 1: one rank per process. It must divide
+	// RanksPerHost.
+	GPUsPerProcess int
 
 	// Faults, for testing rank analysis. Each names a global rank through a
 	// pointer (see Rank) because 0 is a rank; nil means the fault is off, so
@@ -55,6 +65,16 @@ type Config struct {
 	// MissingRank prints nothing at all (no file in WriteFiles). It must not
 	// be the rank of another fault.
 	MissingRank *int
+	// WatchdogRank never enqueues the world communicator's work WatchdogSeq
+	// (PyTorch's 1-based SeqNum: world call WatchdogSeq-1): it prints world
+	// calls 0..WatchdogSeq-2 and then nothing more. Unlike the faults above,
+	// it also changes the other ranks' lines: they enqueue that work, wait in
+	// it, and at the end print PyTorch's watchdog timeout lines for it
+	// ("Watchdog caught collective operation timeout: WorkNCCL(SeqNum=S, ...)"
+	// and "Timeout at NCCL work: S, last enqueued NCCL work: S, last
+	// completed NCCL work: S-1."). WatchdogSeq must be at least 1.
+	WatchdogRank *int
+	WatchdogSeq  int
 }
 
 // Rank returns a pointer to r, for the rank fields of Config:
@@ -167,7 +187,8 @@ func (c Config) checkFaults() error {
 	for _, f := range []struct {
 		name string
 		rank *int
-	}{{"StopRank", c.StopRank}, {"MismatchRank", c.MismatchRank}, {"AbortRank", c.AbortRank}, {"MissingRank", c.MissingRank}} {
+	}{{"StopRank", c.StopRank}, {"MismatchRank", c.MismatchRank}, {"AbortRank", c.AbortRank}, {"MissingRank", c.MissingRank},
+		{"WatchdogRank", c.WatchdogRank}} {
 		if f.rank != nil && (*f.rank < 0 || *f.rank >= c.Ranks) {
 			return fmt.Errorf("%s %d is not a rank (want 0..%d)", f.name, *f.rank, c.Ranks-1)
 		}
@@ -184,6 +205,16 @@ func (c Config) checkFaults() error {
 		return errors.New("MismatchCall or MismatchKind is set but MismatchRank is not")
 	case c.MismatchCall < 0:
 		return errors.New("MismatchCall must not be negative")
+	case c.WatchdogRank != nil && c.WatchdogSeq < 1:
+		return errors.New("WatchdogSeq must be at least 1 (PyTorch's SeqNum counts from 1)")
+	case c.WatchdogRank == nil && c.WatchdogSeq != 0:
+		return errors.New("WatchdogSeq is set but WatchdogRank is not")
+	case c.WatchdogRank != nil && c.StopRank != nil:
+		return errors.New("WatchdogRank stops ranks itself; leave StopRank off")
+	case c.CleanAbort && c.Teardown:
+		return errors.New("CleanAbort and Teardown both end the run; choose one")
+	case c.GPUsPerProcess < 0 || (c.GPUsPerProcess > 1 && c.RanksPerHost%c.GPUsPerProcess != 0):
+		return fmt.Errorf("GPUsPerProcess %d must divide RanksPerHost %d", c.GPUsPerProcess, c.RanksPerHost)
 	}
 	if c.MismatchRank != nil && c.MismatchKind != "count" && c.MismatchKind != "dtype" {
 		return fmt.Errorf("unknown MismatchKind %q (want count or dtype)", c.MismatchKind)

@@ -18,6 +18,7 @@ type faults struct {
 	mismatch, mismatchCall int
 	dtypeMismatch          bool
 	abort, missing         int
+	watchdog, watchdogSeq  int
 	mid                    []byte // scratch for the mismatched " count … root "
 }
 
@@ -37,6 +38,8 @@ func newFaults(c Config) faults {
 		dtypeMismatch: c.MismatchKind == "dtype",
 		abort:         rankOrOff(c.AbortRank),
 		missing:       rankOrOff(c.MissingRank),
+		watchdog:      rankOrOff(c.WatchdogRank),
+		watchdogSeq:   c.WatchdogSeq,
 	}
 }
 
@@ -70,10 +73,33 @@ func (g *gen) halt(p *proc) {
 	g.live--
 }
 
-// stopBeforeSteps halts the stop rank after its init lines when StopAfter is 0.
+// stopBeforeSteps halts the stop rank after its init lines when StopAfter is 0,
+// and the watchdog rank when the work it never enqueues is the first.
 func (g *gen) stopBeforeSteps() {
 	if g.faults.stop >= 0 && g.faults.stopAfter == 0 {
 		g.halt(&g.topo.procs[g.faults.stop])
+	}
+	if g.faults.watchdog >= 0 && g.faults.watchdogSeq == 1 {
+		g.halt(&g.topo.procs[g.faults.watchdog])
+	}
+}
+
+// afterWorldCall applies the faults that act once p has issued another world
+// call, op: the stop rank and the watchdog rank stop; with a watchdog rank,
+// the others stop in the work it never enqueued and wait there.
+func (g *gen) afterWorldCall(p *proc, op *planOp) {
+	f := &g.faults
+	switch {
+	case p.rank == f.stop && p.worldCalls == f.stopAfter:
+		g.halt(p)
+	case f.watchdog < 0:
+	case p.rank == f.watchdog && p.worldCalls == f.watchdogSeq-1:
+		g.halt(p)
+	case p.rank != f.watchdog && p.worldCalls == f.watchdogSeq && !p.silent:
+		p.waitOp = op.kind
+		p.waitCount = op.count
+		g.halt(p)
+		p.waiting = true
 	}
 }
 
@@ -82,14 +108,15 @@ func (g *gen) stopBeforeSteps() {
 // ranks, interleaved. Without Teardown or AbortRank it writes nothing and
 // draws no random numbers.
 func (g *gen) writeEnd() {
-	if !g.cfg.Teardown && g.faults.abort < 0 {
+	g.writeWatchdog()
+	if !g.cfg.Teardown && !g.cfg.CleanAbort && g.faults.abort < 0 {
 		return
 	}
 	g.writePhase(teardownMs, func(p *proc) lines {
 		switch {
 		case p.silent:
 			return nil
-		case p.rank == g.faults.abort:
+		case p.rank == g.faults.abort || g.cfg.CleanAbort:
 			return g.closeLines(p, "Abort")
 		case g.cfg.Teardown:
 			return g.closeLines(p, "Destroy")
@@ -99,6 +126,31 @@ func (g *gen) writeEnd() {
 	if a := g.faults.abort; a >= 0 && !g.topo.procs[a].silent {
 		g.topo.procs[a].silent = true
 		g.live--
+	}
+}
+
+// writeWatchdog writes, for every rank waiting in the work the watchdog rank
+// never enqueued, PyTorch's watchdog lines once the timeout has passed.
+func (g *gen) writeWatchdog() {
+	if g.faults.watchdog < 0 {
+		return
+	}
+	g.setClock(g.clockMs + watchdogTimeoutMs)
+	for i := range g.topo.procs {
+		if p := &g.topo.procs[i]; p.waiting {
+			p.silent = false
+		}
+	}
+	g.writePhase(teardownMs, func(p *proc) lines {
+		if !p.waiting {
+			return nil
+		}
+		return g.watchdogLines(p)
+	})
+	for i := range g.topo.procs {
+		if p := &g.topo.procs[i]; p.waiting {
+			p.silent = true
+		}
 	}
 }
 
@@ -147,6 +199,26 @@ func FileName(host string, pid int) string {
 // cfg.Prefix must be empty. The MissingRank gets no file. It returns the paths
 // of the files, in rank order.
 func WriteFiles(dir string, cfg Config) ([]string, error) {
+	return writeSplit(dir, cfg, func(p *proc) string { return FileName(hostName(p.host), p.pid) })
+}
+
+// NodeFileName is the name WriteNodes gives the log of the node with this host
+// name, e.g. "nccl.gpu-node-00.log".
+func NodeFileName(host string) string { return "nccl." + host + ".log" }
+
+// WriteNodes writes the log that cfg describes as one file per node in dir
+// (created if needed), named by NodeFileName: the lines of the node's
+// processes, interleaved as Write interleaves them, as a node's own job log
+// (or a collector's per-node stream) holds them. cfg.Prefix must be empty. A
+// node whose ranks are all MissingRank gets no file. It returns the paths of
+// the files, in node order.
+func WriteNodes(dir string, cfg Config) ([]string, error) {
+	return writeSplit(dir, cfg, func(p *proc) string { return NodeFileName(hostName(p.host)) })
+}
+
+// writeSplit writes the lines of each process to the file in dir that name
+// gives it; processes that share a name share the file.
+func writeSplit(dir string, cfg Config, name func(p *proc) string) ([]string, error) {
 	c, v, err := cfg.normalize()
 	if err != nil {
 		return nil, err
@@ -160,29 +232,25 @@ func WriteFiles(dir string, cfg Config) ([]string, error) {
 	g := newGen(io.Discard, c, v)
 	bufSize := min(64<<10, max(4<<10, (32<<20)/len(g.topo.procs)))
 	var paths []string
+	writers := map[string]*bufio.Writer{}
 	for i := range g.topo.procs {
 		p := &g.topo.procs[i]
 		if p.silent {
 			continue
 		}
-		path := filepath.Join(dir, FileName(hostName(p.host), p.pid))
-		f, err := os.Create(path)
-		if err == nil {
-			err = f.Close()
+		path := filepath.Join(dir, name(p))
+		if writers[path] == nil {
+			if err := createEmpty(path); err != nil {
+				return nil, err
+			}
+			paths = append(paths, path)
+			writers[path] = bufio.NewWriterSize(appendFile(path), bufSize)
 		}
-		if err != nil {
-			return nil, err
-		}
-		paths = append(paths, path)
-		p.w = bufio.NewWriterSize(appendFile(path), bufSize)
+		p.w = writers[path]
 	}
 	g.run()
-	for i := range g.topo.procs {
-		p := &g.topo.procs[i]
-		if p.w == g.bw {
-			continue
-		}
-		if err := p.w.Flush(); err != nil && g.err == nil {
+	for _, path := range paths {
+		if err := writers[path].Flush(); err != nil && g.err == nil {
 			g.err = err
 		}
 	}
@@ -190,6 +258,14 @@ func WriteFiles(dir string, cfg Config) ([]string, error) {
 		return nil, g.err
 	}
 	return paths, nil
+}
+
+func createEmpty(path string) error {
+	f, err := os.Create(path)
+	if err == nil {
+		err = f.Close()
+	}
+	return err
 }
 
 // appendFile writes to the end of a file, opening it for each write, so that

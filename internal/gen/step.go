@@ -149,9 +149,7 @@ func (g *gen) emitColl(p *proc, op *planOp) {
 	}
 	if op.comm == commWorld {
 		p.worldCalls++
-		if p.rank == g.faults.stop && p.worldCalls == g.faults.stopAfter {
-			g.halt(p)
-		}
+		g.afterWorldCall(p, op)
 	}
 }
 

@@ -34,7 +34,10 @@ type proc struct {
 	comms                [2]rankComm
 	w                    *bufio.Writer // where this process's lines go
 	silent               bool          // prints nothing more (missing, stopped or aborted)
-	worldCalls           int           // calls issued on the world communicator so far
+	waiting              bool          // stopped in the watchdog rank's work, to print the timeout
+	waitOp               opKind        // the op of that work, and its count
+	waitCount            int64
+	worldCalls           int // calls issued on the world communicator so far
 }
 
 // topology holds every process and communicator of the job.
@@ -72,6 +75,10 @@ func newTopology(c Config, rng *rand.Rand) *topology {
 	t.procs = make([]proc, c.Ranks)
 	used := map[[2]int]bool{}
 	for r := range t.procs {
+		if g := c.GPUsPerProcess; g > 1 && r%g != 0 {
+			t.procs[r] = sharedProc(t.procs[r-r%g], r, c.RanksPerHost)
+			continue
+		}
 		p := newProc(r, c.RanksPerHost, rng)
 		for used[[2]int{p.host, p.pid}] {
 			p = newProc(r, c.RanksPerHost, rng)
@@ -99,6 +106,18 @@ func newProc(r, rph int, rng *rand.Rand) proc {
 	p.splTid = p.initTid + 10 + rng.IntN(40)
 	p.warnTid = p.pid + 5 + rng.IntN(5)
 	p.head = p.appendHead(nil, p.pid)
+	return p
+}
+
+// sharedProc is rank r driven by the process of rank lead: the same host and
+// pid, its own device and threads.
+func sharedProc(lead proc, r, rph int) proc {
+	k := r - lead.rank
+	p := proc{rank: r, host: lead.host, dev: r % rph, busID: busID(r % rph), pid: lead.pid}
+	p.initTid = lead.initTid + k
+	p.splTid = lead.splTid + k
+	p.warnTid = lead.warnTid
+	p.head = p.appendHead(nil, p.pid+k)
 	return p
 }
 

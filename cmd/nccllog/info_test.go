@@ -1,0 +1,94 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/nccllog/nccllog/internal/gen"
+	"github.com/nccllog/nccllog/stages"
+)
+
+// infoFixtures are the set-up logs under testdata/info, one per version family, each with
+// the faults of its line (none, or a WARN alone, gives no outlier). `go test -update`
+// writes them with nccllog-gen's set-up generator and rewrites the goldens.
+var infoFixtures = []struct {
+	family string
+	cfg    gen.SetupConfig
+}{
+	{"2.4", gen.SetupConfig{EnvRank: gen.Rank(6)}},
+	{"2.8", gen.SetupConfig{SocketHost: gen.Rank(2)}},
+	{"2.12", gen.SetupConfig{NoGDRHost: gen.Rank(1)}},
+	{"2.18", gen.SetupConfig{OneProcess: true}},
+	{"2.22", gen.SetupConfig{VersionRank: gen.Rank(6), WarnRank: gen.Rank(5)}},
+	{"2.26", gen.SetupConfig{WarnRank: gen.Rank(3)}},
+	{"2.30", gen.SetupConfig{NoGDRHost: gen.Rank(3), WarnRank: gen.Rank(5)}},
+	{"rccl", gen.SetupConfig{EnvRank: gen.Rank(2), Hosts: 3, RanksPerHost: 2}},
+}
+
+// TestInfoGolden holds info's table and JSON on each family's fixture to testdata/info.
+func TestInfoGolden(t *testing.T) {
+	for _, fx := range infoFixtures {
+		t.Run(fx.family, func(t *testing.T) {
+			log := filepath.Join("testdata", "info", fx.family+".log")
+			if *update {
+				writeInfoFixture(t, log, fx.family, fx.cfg)
+			}
+			for _, format := range []string{"table", "json"} {
+				got, stderr, code := runCLI(t, "", "info", "--format", format, log)
+				if code != 0 || stderr != "" {
+					t.Fatalf("exit %d: %s", code, stderr)
+				}
+				checkGolden(t, filepath.Join("testdata", "info", fx.family+"."+format+".golden"), got)
+			}
+		})
+	}
+}
+
+func writeInfoFixture(t *testing.T, path, family string, c gen.SetupConfig) {
+	t.Helper()
+	c.Family = family
+	var b bytes.Buffer
+	if err := gen.WriteSetup(&b, c); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func checkGolden(t *testing.T, path, got string) {
+	t.Helper()
+	if *update {
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test ./cmd/nccllog -update to create it)", err)
+	}
+	if diff := cmp.Diff(string(want), got); diff != "" {
+		t.Errorf("output differs from %s (-want +got):\n%s", path, diff)
+	}
+}
+
+// TestInfoJSONOutliersEmpty: a uniform job's JSON has "outliers": [], not null, so that
+// scripts can test its length.
+func TestInfoJSONOutliersEmpty(t *testing.T) {
+	got, _, code := runCLI(t, "", "info", "--format", "json", filepath.Join("testdata", "info", "2.18.log"))
+	var rep stages.InfoReport
+	if err := json.Unmarshal([]byte(got), &rep); code != 0 || err != nil {
+		t.Fatalf("exit %d, %v", code, err)
+	}
+	if rep.Outliers == nil || len(rep.Outliers) != 0 || !bytes.Contains([]byte(got), []byte(`"outliers": []`)) {
+		t.Errorf("outliers = %v", rep.Outliers)
+	}
+}

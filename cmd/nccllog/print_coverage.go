@@ -1,0 +1,140 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/nccllog/nccllog/stages"
+)
+
+// coverageJSON is how much of a communicator the input holds, printed before any verdict.
+type coverageJSON struct {
+	NRanks       int64    `json:"nranks"`
+	RanksPresent int64    `json:"ranks_present"`
+	RanksAbsent  int64    `json:"ranks_absent"`
+	Absent       []int64  `json:"absent_ranks"`
+	Nodes        *int64   `json:"nodes"`
+	NodesPresent *int64   `json:"nodes_present"`
+	FirstCall    *int64   `json:"first_call"`
+	LastCall     *int64   `json:"last_call"`
+	FirstStep    *int64   `json:"first_step"`
+	LastStep     *int64   `json:"last_step"`
+	Excerpt      bool     `json:"excerpt"`
+	StartsDiffer bool     `json:"starts_differ"`
+	EndsDiffer   bool     `json:"ends_differ"`
+	EndsCut      bool     `json:"ends_cut"`
+	SomeNodes    bool     `json:"some_nodes_only"`
+	Conflict     string   `json:"conflict,omitempty"`
+	Notes        []string `json:"notes"`
+}
+
+func coverageValue(c stages.Coverage, g *stages.Group) coverageJSON {
+	v := coverageJSON{NRanks: c.NRanks, RanksPresent: c.Present, RanksAbsent: c.AbsentN, Absent: orEmpty(c.Absent),
+		FirstCall: known(c.First), LastCall: known(c.Last), FirstStep: known(c.FirstStep), LastStep: known(c.LastStep),
+		Excerpt: c.Excerpt, StartsDiffer: c.StartsDiffer, EndsDiffer: c.EndsDiffer, EndsCut: c.EndsCut, SomeNodes: c.SomeNodes(),
+		Conflict: c.Conflict, Notes: orEmpty(coverageNotes(c, g))}
+	if c.Nodes > 0 {
+		v.Nodes, v.NodesPresent = &c.Nodes, &c.NodesSeen
+	}
+	return v
+}
+
+// coverageLine says in one line what the input holds of a communicator.
+func coverageLine(c stages.Coverage, g *stages.Group) string {
+	t := fmt.Sprintf("comm %s: %s, %d with lines", commLabel(g), plural(c.NRanks, "rank"), c.Present)
+	if c.Nodes > 1 {
+		t += fmt.Sprintf(" on %d of %d nodes", c.NodesSeen, c.Nodes)
+	}
+	switch {
+	case c.First < 0:
+		t += "; no call"
+	case c.First == c.Last:
+		t += fmt.Sprintf("; call %d seen%s", c.First, stepsText(c))
+	default:
+		t += fmt.Sprintf("; calls %d-%d seen%s", c.First, c.Last, stepsText(c))
+	}
+	return t
+}
+
+func stepsText(c stages.Coverage) string {
+	switch {
+	case c.FirstStep < 0 && c.LastStep < 0:
+		return ""
+	case c.FirstStep == c.LastStep || c.FirstStep < 0 || c.LastStep < 0:
+		return " (step " + itoa(max(c.FirstStep, c.LastStep)) + ")"
+	}
+	return fmt.Sprintf(" (steps %d-%d)", c.FirstStep, c.LastStep)
+}
+
+// coverageNotes say what limits a verdict on the communicator: a log of some nodes only, an
+// excerpt, ranks that cannot be one communicator.
+func coverageNotes(c stages.Coverage, g *stages.Group) []string {
+	var out []string
+	if c.Conflict != "" {
+		out = append(out, "these cannot be the ranks of one communicator: "+c.Conflict+"; no verdict for it")
+	}
+	if c.SomeNodes() {
+		t := fmt.Sprintf("this log covers %d of %d nodes", c.NodesSeen, c.Nodes)
+		if len(c.NodeRanks) > 0 {
+			t += " (" + ranksOf(c.NodeRanks) + ")"
+		}
+		out = append(out, t+"; the other nodes' ranks are not judged")
+	}
+	if c.StartsDiffer {
+		out = append(out, "the excerpt's ranks start at different calls ("+edges(g, true)+"); calls before a rank's first line are not compared")
+	}
+	if c.EndsCut {
+		out = append(out, "the ranks' lines stop at different calls ("+edges(g, false)+"), as an excerpt cuts them; that alone is no sign of a hang")
+	}
+	return out
+}
+
+// edges lists where each rank's lines start (or stop), grouped by call.
+func edges(g *stages.Group, start bool) string {
+	var order []int64
+	by := map[int64][]*stages.Member{}
+	for _, m := range g.Members {
+		if m.Calls == 0 {
+			continue
+		}
+		k := m.Through() - 1
+		if start {
+			k = m.Start
+		}
+		if by[k] == nil {
+			order = append(order, k)
+		}
+		by[k] = append(by[k], m)
+	}
+	var parts []string
+	for _, k := range order {
+		parts = append(parts, ranksWord(by[k])+" at call "+itoa(k))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// intList prints 0-7,9 for a sorted list.
+func intList(v []int64) string {
+	var parts []string
+	for i := 0; i < len(v); {
+		j := i
+		for j+1 < len(v) && v[j+1] == v[j]+1 {
+			j++
+		}
+		if j > i {
+			parts = append(parts, itoa(v[i])+"-"+itoa(v[j]))
+		} else {
+			parts = append(parts, itoa(v[i]))
+		}
+		i = j + 1
+	}
+	return strings.Join(parts, ",")
+}
+
+// ranksOf is "rank 3" or "ranks 0-7".
+func ranksOf(v []int64) string {
+	if len(v) == 1 {
+		return "rank " + intList(v)
+	}
+	return "ranks " + intList(v)
+}

@@ -1,0 +1,193 @@
+package main
+
+import (
+	"cmp"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/nccllog/nccllog/stages"
+)
+
+// shownTimings is how many init timing lines the table shows; JSON has them all.
+const shownTimings = 10
+
+func printInfo(w *output, r *view) error {
+	rep := r.info.Report()
+	if r.opts.format == "json" {
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		return enc.Encode(rep)
+	}
+	printOutliers(w, rep.Outliers)
+	printIdentity(w, rep)
+	printCommsInfo(w, rep.Comms)
+	printFacts(w, "network and transports", rep.Network)
+	printFacts(w, "environment", rep.Env)
+	printTuning(w, rep.Tuning)
+	printTimings(w, rep.Timings)
+	printWarns(w, rep)
+	printMissing(w, rep.Missing)
+	return nil
+}
+
+func printOutliers(w *output, os []stages.Outlier) {
+	w.printf("== outliers ==\n")
+	if len(os) == 0 {
+		w.printf("none: every rank that states a fact below states the same\n")
+		return
+	}
+	t := newTable(w, "what", "value", "majority", "ranks", "hosts", "evidence")
+	for _, o := range os {
+		t.row(o.What, o.Value, o.Majority, int64Ranges(o.Ranks), strings.Join(o.Hosts, ","), o.Evidence)
+	}
+	t.flush()
+}
+
+func printIdentity(w *output, rep *stages.InfoReport) {
+	w.printf("\n== identity ==\n%s on %s\n", plural(int64(rep.Processes), "process"), plural(int64(len(rep.Hosts)), "host"))
+	for _, v := range rep.Versions {
+		what := v.Value
+		if v.What != "version" {
+			what = v.What + " " + v.Value
+		}
+		w.printf("%s: %s (ranks %s)\n", what, plural(int64(v.Processes), "process"), int64Ranges(v.Ranks))
+	}
+	for _, v := range rep.BareVersions {
+		w.printf("%s version %s (%s without an envelope, first %s)\n", v.Lib, v.Version, plural(v.Lines, "line"), v.Evidence)
+	}
+	if len(rep.Hosts) == 0 {
+		return
+	}
+	t := newTable(w, "host", "processes", "GPUs (cudaDev/nvmlDev/busId)")
+	for _, h := range rep.Hosts {
+		gs := make([]string, len(h.GPUs))
+		for i, g := range h.GPUs {
+			gs[i] = fmt.Sprintf("%s/%s/%s", devText(g.CudaDev), devText(g.NvmlDev), cmp.Or(g.BusID, "-"))
+		}
+		t.row(h.Host, itoa(int64(h.Processes)), strings.Join(gs, " "))
+	}
+	t.flush()
+}
+
+func printCommsInfo(w *output, cs []stages.CommRow) {
+	if len(cs) == 0 {
+		return
+	}
+	w.printf("\n== communicators ==\n")
+	t := newTable(w, "comm", "nranks", "seen", "hosts", "layout", "channels", "rings", "transport")
+	for _, c := range cs {
+		t.row(c.Comm, itoa(c.NRanks), itoa(int64(c.RanksSeen)), itoa(int64(c.Hosts)), strings.Join(c.Layout, " | "),
+			strings.Join(c.Channels, " | "), strings.Join(c.Rings, " | "), c.Transport)
+	}
+	t.flush()
+}
+
+func printFacts(w *output, title string, rows []stages.FactRow) {
+	if len(rows) == 0 {
+		return
+	}
+	w.printf("\n== %s ==\n", title)
+	t := newTable(w, "what", "value", "processes", "ranks", "hosts")
+	for _, f := range rows {
+		t.row(f.What, f.Value, itoa(int64(f.Processes)), int64Ranges(f.Ranks), strings.Join(f.Hosts, ","))
+	}
+	t.flush()
+}
+
+func printTuning(w *output, rows []stages.TuneRow) {
+	if len(rows) == 0 {
+		return
+	}
+	w.printf("\n== tuning (rank 0 of each communicator) ==\n")
+	t := newTable(w, "op", "bytes", "algo", "proto", "sizes", "lines")
+	for _, r := range rows {
+		op := r.Op
+		if op == "" {
+			op = "(any)"
+		}
+		t.row(op, size(r.LoBytes)+" - "+size(r.HiBytes), r.Algo, r.Proto, itoa(int64(r.Sizes)), count(r.Lines))
+	}
+	t.flush()
+}
+
+func printTimings(w *output, rows []stages.TimingRow) {
+	if len(rows) == 0 {
+		return
+	}
+	w.printf("\n== init timings, slowest first (s) ==\n")
+	t := newTable(w, "total", "what", "rank", "nranks", "host:pid", "parts", "evidence")
+	for _, r := range rows[:min(len(rows), shownTimings)] {
+		what := r.What
+		if r.API != "" {
+			what += " " + r.API
+		}
+		t.row(fmt.Sprintf("%.2f", r.TotalS), what, itoa(r.Rank), itoa(r.NRanks), fmt.Sprintf("%s:%d", r.Host, r.Pid), r.Parts, r.Evidence.String())
+	}
+	t.flush()
+	if n := len(rows) - shownTimings; n > 0 {
+		w.printf("(%d more; --format json lists them all)\n", n)
+	}
+}
+
+func printWarns(w *output, rep *stages.InfoReport) {
+	if rep.FirstWarn != nil {
+		f := rep.FirstWarn
+		w.printf("\n== first WARN in time ==\n[%s] rank %d %s:%d %s (%s)\n", f.Time, f.Rank, f.Host, f.Pid, f.Text, f.Evidence)
+	}
+	if len(rep.Warns) > 0 {
+		w.printf("\n== WARNs by template ==\n")
+		t := newTable(w, "count", "ranks", "hosts", "first", "last", "template")
+		for _, g := range rep.Warns {
+			t.row(count(g.Count), int64Ranges(g.Ranks), strings.Join(g.Hosts, ","), g.First.String(), g.Last.String(), g.Template)
+		}
+		t.flush()
+	}
+	if len(rep.Errors) > 0 {
+		w.printf("\n== errors, by root cause ==\n")
+		t := newTable(w, "chains", "result", "started at", "outermost", "ranks", "evidence", "WARN")
+		for _, e := range rep.Errors {
+			t.row(count(e.Chains), fmt.Sprintf("%d %s", e.Result, e.ResultName), e.Where, e.Outermost, int64Ranges(e.Ranks), e.Evidence.String(), e.Warn)
+		}
+		t.flush()
+	}
+}
+
+func printMissing(w *output, rows []stages.MissingRow) {
+	if len(rows) == 0 {
+		return
+	}
+	w.printf("\n== missing lines ==\n")
+	for _, m := range rows {
+		w.printf("no %s lines: add %s; without them: %s\n", m.Lines, m.Add, m.Disables)
+	}
+}
+
+// devText is a device index, or "-" where the version does not print it.
+func devText(d int64) string {
+	if d < 0 {
+		return "-"
+	}
+	return itoa(d)
+}
+
+// int64Ranges prints sorted ranks compactly: 0-6,8.
+func int64Ranges(rs []int64) string {
+	var parts []string
+	for i := 0; i < len(rs); {
+		j := i
+		for j+1 < len(rs) && rs[j+1] == rs[j]+1 {
+			j++
+		}
+		if j > i {
+			parts = append(parts, itoa(rs[i])+"-"+itoa(rs[j]))
+		} else {
+			parts = append(parts, itoa(rs[i]))
+		}
+		i = j + 1
+	}
+	if len(parts) == 0 {
+		return "-"
+	}
+	return strings.Join(parts, ",")
+}

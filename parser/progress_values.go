@@ -1,0 +1,102 @@
+package parser
+
+import (
+	"strconv"
+	"strings"
+)
+
+// setField takes the step time and TFLOP/s from the fields that hold them. The time is
+// printed in units of 10^timeExp seconds (Megatron-LM: milliseconds, -3) and is converted in
+// decimal, so 820.7 ms is the float nearest 0.8207 s, not 820.7 × 0.001. A value that is not
+// a number leaves the field unset.
+func (p *Progress) setField(key, value, timeKey string, timeExp int, tflopsKey string) {
+	switch key {
+	case timeKey:
+		if v, ok := parseDecimal(value, timeExp); ok {
+			p.TimeS, p.HasTime = v, true
+		}
+	case tflopsKey:
+		if v, ok := parseDecimal(value, 0); ok {
+			p.TFLOPs, p.HasTFLOPs = v, true
+		}
+	}
+}
+
+// parseDecimal reads a number as frameworks print it (2.376, 1.249e+03, torchtitan's
+// thousands separators in 1,339.16) and returns it times 10^exp, rounded once.
+func parseDecimal(s string, exp int) (float64, bool) {
+	s, ok := dropThousands(s)
+	if !ok {
+		return 0, false
+	}
+	if exp != 0 {
+		mant, e, hasExp := strings.Cut(strings.ToLower(s), "e")
+		n := 0
+		if hasExp {
+			var err error
+			if n, err = strconv.Atoi(e); err != nil {
+				return 0, false
+			}
+		}
+		s = mant + "e" + strconv.Itoa(n+exp)
+	}
+	v, err := strconv.ParseFloat(s, 64)
+	return v, err == nil
+}
+
+// dropThousands removes the ',' separators of a number's integer part (Python's `{:,}`): an
+// optional '-', one to three digits, then groups of ',' and three digits. A ',' anywhere
+// else makes it no number.
+func dropThousands(s string) (string, bool) {
+	if !strings.Contains(s, ",") {
+		return s, true
+	}
+	sign := ""
+	if strings.HasPrefix(s, "-") {
+		sign, s = "-", s[1:]
+	}
+	intEnd := strings.IndexAny(s, ".eE")
+	if intEnd < 0 {
+		intEnd = len(s)
+	}
+	groups := strings.Split(s[:intEnd], ",")
+	if len(groups[0]) < 1 || len(groups[0]) > 3 || strings.Contains(s[intEnd:], ",") {
+		return "", false
+	}
+	for i, g := range groups {
+		if i > 0 && len(g) != 3 || strings.Trim(g, "0123456789") != "" {
+			return "", false
+		}
+	}
+	return sign + strings.Join(groups, "") + s[intEnd:], true
+}
+
+// blankSGR replaces each ANSI SGR escape (ESC [ digits and ';' m: colours, bold, reset) with
+// a space. torchtitan colours every field of its progress line; the colours are display
+// attributes, not text. A space rather than nothing: every word of the result is a word of
+// the line as printed, so a progress line still holds the word "step" that split looks for.
+func blankSGR(text string) string {
+	if !strings.Contains(text, "\x1b[") {
+		return text
+	}
+	var b strings.Builder
+	for {
+		i := strings.Index(text, "\x1b[")
+		if i < 0 {
+			b.WriteString(text)
+			return b.String()
+		}
+		j := i + 2
+		for j < len(text) && (text[j] >= '0' && text[j] <= '9' || text[j] == ';') {
+			j++
+		}
+		if j < len(text) && text[j] == 'm' {
+			b.WriteString(text[:i])
+			b.WriteByte(' ')
+			text = text[j+1:]
+			continue
+		}
+		b.WriteString(text[:j])
+		text = text[j:]
+	}
+}

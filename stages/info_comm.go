@@ -1,0 +1,148 @@
+package stages
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/nccllog/nccllog/parser"
+)
+
+// commInfo is what the ranks of one communicator printed about it.
+type commInfo struct {
+	key      string
+	nranks   int64
+	ranks    map[int64]procID
+	layout   map[string]int64 // "nNodes 2 localRanks 8" -> ranks that printed it
+	channels map[string]int64
+	rings    map[string]int64
+	links    map[linkClass]int64
+}
+
+// linkClass is a transport as connection lines name it, and whether it is a network one.
+type linkClass struct {
+	Transport string
+	Net       bool
+}
+
+// commFact is a line that belongs to the communicator its thread is initialising.
+type commFact struct {
+	thread threadKey
+	name   string // "channels", "rings", "layout", "link"
+	value  string
+	net    bool // a link over the network
+	ev     Evidence
+}
+
+// commKeyOf names a communicator the same way on every rank: its commId (2.16+); for a
+// split without one (2.23+), its color and size; before 2.16, its size.
+func commKeyOf(c *parser.CommEvent) string {
+	switch {
+	case c.CommID != 0:
+		return fmt.Sprintf("0x%x", c.CommID)
+	case c.Parent != 0:
+		return fmt.Sprintf("split color %d nranks %d", c.Color, c.NRanks)
+	}
+	return fmt.Sprintf("nranks %d", c.NRanks)
+}
+
+func (in *Info) comm(key string) *commInfo {
+	c := in.comms[key]
+	if c == nil {
+		c = &commInfo{key: key, ranks: map[int64]procID{}, layout: map[string]int64{},
+			channels: map[string]int64{}, rings: map[string]int64{}, links: map[linkClass]int64{}}
+		in.comms[key] = c
+		in.commOrder = append(in.commOrder, key)
+	}
+	return c
+}
+
+// addComm reads a communicator line: Init lines bind the thread to the communicator and name
+// the process's rank and GPU; the layout line is the communicator's node layout.
+func (in *Info) addComm(l *parser.Line, ev Evidence) {
+	p := in.proc(l, ev)
+	c := &l.Comm
+	th := threadKey{p.key, l.Env.Tid}
+	if c.Event == parser.EventLayout {
+		in.commLine(commFact{thread: th, name: "layout", value: fmt.Sprintf("nNodes %d localRanks %d", c.NNodes, c.LocalRks), ev: ev})
+		return
+	}
+	if !strings.HasPrefix(c.Event, "Init") {
+		return
+	}
+	key := commKeyOf(c)
+	in.bindInit(th, key, c.Event == "Init START")
+	ci := in.comm(key)
+	ci.nranks = c.NRanks
+	ci.ranks[c.Rank] = p.key
+	p.comms[key] = struct{}{}
+	g := GPU{CudaDev: c.CudaDev, NvmlDev: c.NvmlDev}
+	if c.BusID != 0 { // 2.4 prints no busId
+		g.BusID = fmt.Sprintf("%x", c.BusID)
+	}
+	p.gpus[g] = struct{}{}
+	p.addRank(c.Rank, c.NRanks)
+}
+
+// addConn reads a connection line. A NET link prints on both sides; it is counted once, by
+// its [send] line. The process's transports are facts compared across ranks. Connections
+// for send/recv (connection index 1) are made on first use, between the peers that talk
+// (pipeline stages, for one): they differ from rank to rank by design and are left out.
+func (in *Info) addConn(th threadKey, c *parser.Conn, ev Evidence) {
+	p := in.procs[th.procID]
+	if c.Index == 1 {
+		return
+	}
+	name := "intra-node transport"
+	if c.Net {
+		name = "inter-node transport"
+	}
+	p.set(name, c.Transport, ev)
+	if c.Dir == "receive" {
+		p.linkRanks[c.To] = struct{}{}
+	} else {
+		p.linkRanks[c.From] = struct{}{}
+	}
+	if c.Dir == "receive" || c.To < 0 {
+		return
+	}
+	in.commLine(commFact{thread: th, name: "link", value: c.Transport, net: c.Net, ev: ev})
+}
+
+func (in *Info) applyComm(key string, f *commFact) {
+	c := in.comm(key)
+	switch f.name {
+	case "link":
+		c.links[linkClass{f.value, f.net}]++
+		return
+	case "layout":
+		c.layout[f.value]++
+	case "channels":
+		c.channels[f.value]++
+	case "rings":
+		c.rings[f.value]++
+	}
+	if p := in.procs[f.thread.procID]; p != nil && f.name != "layout" {
+		p.set("comm "+key+" "+f.name, f.value, f.ev)
+	}
+}
+
+func (c *commInfo) merge(o *commInfo) {
+	if o.nranks > 0 {
+		c.nranks = o.nranks
+	}
+	for r, p := range o.ranks {
+		c.ranks[r] = p
+	}
+	addCounts(c.layout, o.layout)
+	addCounts(c.channels, o.channels)
+	addCounts(c.rings, o.rings)
+	for k, n := range o.links {
+		c.links[k] += n
+	}
+}
+
+func addCounts(dst, src map[string]int64) {
+	for k, n := range src {
+		dst[k] += n
+	}
+}

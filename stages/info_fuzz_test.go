@@ -1,0 +1,32 @@
+package stages
+
+import (
+	"bytes"
+	"encoding/json"
+	"reflect"
+	"testing"
+
+	"github.com/nccllog/nccllog/internal/gen"
+)
+
+// FuzzInfoChunking: the report on any lines is the same read as one Info or cut into Infos
+// of chunk lines merged in order.
+func FuzzInfoChunking(f *testing.F) {
+	for i, fam := range gen.SetupFamilies() {
+		var b bytes.Buffer
+		c := gen.SetupConfig{Family: fam, Hosts: 2, RanksPerHost: 2, WarnRank: gen.Rank(i % 4)}
+		if err := gen.WriteSetup(&b, c); err != nil {
+			f.Fatal(err)
+		}
+		f.Add(b.Bytes(), uint8(i+1))
+	}
+	f.Fuzz(func(t *testing.T, data []byte, chunk uint8) {
+		want := infoReport(t, data, 0)
+		got := infoReport(t, data, int(chunk%16)+1)
+		if !reflect.DeepEqual(got, want) {
+			g, _ := json.Marshal(got)
+			w, _ := json.Marshal(want)
+			t.Fatalf("chunks of %d lines:\n got %s\nwant %s", chunk%16+1, g, w)
+		}
+	})
+}

@@ -1,0 +1,131 @@
+package stages
+
+import (
+	"slices"
+	"sort"
+	"strings"
+)
+
+// procInfo is what one process's set-up lines say about it.
+type procInfo struct {
+	key      procID
+	first    Evidence // its first line
+	launcher int64    // the launcher's rank label, -1 when none
+	// ranks and size: its ranks in the largest communicators it initialised (several when
+	// it drives several GPUs), and their size (-1: none seen).
+	ranks map[int64]struct{}
+	size  int64
+	// linkRanks are the ranks its connection lines print from (the sending side of a P2P,
+	// SHM or NET send line, the receiving side of a NET receive line): where no Init line
+	// names its rank (2.3, cut logs), they do.
+	linkRanks map[int64]struct{}
+	gpus      map[GPU]struct{}
+	comms     map[string]struct{} // the communicators it initialised
+	facts     map[string]*factVal
+	envSeen   bool // it printed environment lines, so a variable it did not print is not set
+}
+
+// GPU is one device a process drives, from its Init lines.
+type GPU struct {
+	CudaDev int64  `json:"cuda_dev"`
+	NvmlDev int64  `json:"nvml_dev"`
+	BusID   string `json:"bus_id"` // hexadecimal as NCCL prints it; "" where not printed
+}
+
+// factVal is the values a process printed for one fact, and where the first was read.
+type factVal struct {
+	values map[string]struct{}
+	ev     Evidence
+}
+
+func newProcInfo(k procID, ev Evidence) *procInfo {
+	return &procInfo{key: k, first: ev, launcher: -1, ranks: map[int64]struct{}{}, size: -1, linkRanks: map[int64]struct{}{},
+		gpus: map[GPU]struct{}{}, comms: map[string]struct{}{}, facts: map[string]*factVal{}}
+}
+
+// set records value for the fact name.
+func (p *procInfo) set(name, value string, ev Evidence) {
+	f := p.facts[name]
+	if f == nil {
+		f = &factVal{values: map[string]struct{}{}, ev: ev}
+		p.facts[name] = f
+	}
+	f.values[value] = struct{}{}
+}
+
+// value is the fact's values, sorted and joined.
+func (f *factVal) value() string {
+	vs := make([]string, 0, len(f.values))
+	for v := range f.values {
+		vs = append(vs, v)
+	}
+	sort.Strings(vs)
+	return strings.Join(vs, ", ")
+}
+
+// merge takes o's facts about the same process; o's lines follow p's.
+func (p *procInfo) merge(o *procInfo) {
+	if p.launcher < 0 {
+		p.launcher = o.launcher
+	}
+	for r := range o.ranks {
+		p.addRank(r, o.size)
+	}
+	for r := range o.linkRanks {
+		p.linkRanks[r] = struct{}{}
+	}
+	for g := range o.gpus {
+		p.gpus[g] = struct{}{}
+	}
+	for c := range o.comms {
+		p.comms[c] = struct{}{}
+	}
+	for name, f := range o.facts {
+		for v := range f.values {
+			p.set(name, v, f.ev)
+		}
+	}
+	p.envSeen = p.envSeen || o.envSeen
+}
+
+// addRank records that the process is rank r of a communicator of size n; only the ranks
+// in the largest communicators are kept.
+func (p *procInfo) addRank(r, n int64) {
+	switch {
+	case n > p.size:
+		p.ranks, p.size = map[int64]struct{}{r: {}}, n
+	case n == p.size:
+		p.ranks[r] = struct{}{}
+	}
+}
+
+// label is the rank that names the process in the output: its lowest communicator rank,
+// else the launcher's label, else -1.
+func (p *procInfo) label() int64 {
+	rs := p.rankList()
+	if len(rs) == 0 {
+		return -1
+	}
+	return rs[0]
+}
+
+// rankList is the process's ranks, sorted: from its Init lines, else its connection lines,
+// else its launcher label, else none.
+func (p *procInfo) rankList() []int64 {
+	ranks := p.ranks
+	if len(ranks) == 0 {
+		ranks = p.linkRanks
+	}
+	if len(ranks) == 0 {
+		if p.launcher >= 0 {
+			return []int64{p.launcher}
+		}
+		return nil
+	}
+	rs := make([]int64, 0, len(ranks))
+	for r := range ranks {
+		rs = append(rs, r)
+	}
+	slices.Sort(rs)
+	return rs
+}

@@ -1,0 +1,218 @@
+package stages
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/nccllog/nccllog/internal/gen"
+	"github.com/nccllog/nccllog/parser"
+)
+
+// infoReport reads data line by line, in Infos of chunk lines each (0: one Info) merged in
+// order, as the merger does.
+func infoReport(t *testing.T, data []byte, chunk int) *InfoReport {
+	t.Helper()
+	p, err := parser.NewParser()
+	if err != nil {
+		t.Fatal(err)
+	}
+	all, cur := NewInfo(), NewInfo()
+	var n, base int64
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		var l parser.Line
+		p.Parse(sc.Bytes(), &l)
+		n++
+		cur.Add("", n-base, sc.Bytes(), &l)
+		if chunk > 0 && n-base == int64(chunk) {
+			cur.Rebase("job.log", base)
+			all.Merge(cur)
+			cur, base = NewInfo(), n
+		}
+	}
+	cur.Rebase("job.log", base)
+	all.Merge(cur)
+	return all.Report()
+}
+
+func setupLog(t *testing.T, c gen.SetupConfig) []byte {
+	t.Helper()
+	var b bytes.Buffer
+	if err := gen.WriteSetup(&b, c); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
+}
+
+func describe(os []Outlier) string {
+	b, _ := json.MarshalIndent(os, "", " ")
+	return string(b)
+}
+
+// TestInfoHealthyNoOutliers: a uniform job, one process per GPU or one per host, and one
+// host's lines alone (a partial log), list no outlier in any version family.
+func TestInfoHealthyNoOutliers(t *testing.T) {
+	for _, fam := range gen.SetupFamilies() {
+		for _, one := range []bool{false, true} {
+			data := setupLog(t, gen.SetupConfig{Family: fam, OneProcess: one})
+			if r := infoReport(t, data, 0); len(r.Outliers) != 0 {
+				t.Errorf("%s one process %v: outliers on a healthy job:\n%s", fam, one, describe(r.Outliers))
+			}
+			if r := infoReport(t, onlyHost(data, "node-02"), 0); len(r.Outliers) != 0 {
+				t.Errorf("%s one process %v, one host: outliers:\n%s", fam, one, describe(r.Outliers))
+			}
+		}
+	}
+}
+
+func onlyHost(data []byte, host string) []byte {
+	var out []byte
+	for _, l := range bytes.SplitAfter(data, []byte("\n")) {
+		if bytes.HasPrefix(l, []byte(host+":")) {
+			out = append(out, l...)
+		}
+	}
+	return out
+}
+
+// TestInfoFaultIsTheOnlyOutlier: each injected set-up fault is listed, naming only the
+// faulted host or rank.
+func TestInfoFaultIsTheOnlyOutlier(t *testing.T) {
+	const host, rank = 2, 6
+	faults := []struct {
+		name  string
+		cfg   func(*gen.SetupConfig)
+		check func(o Outlier) bool
+		from  int // first family minor the fault applies to
+	}{
+		{"sockets", func(c *gen.SetupConfig) { c.SocketHost = gen.Rank(host) }, onHost(host), 0},
+		{"no GDR", func(c *gen.SetupConfig) { c.NoGDRHost = gen.Rank(host) }, onHost(host), 0},
+		{"env", func(c *gen.SetupConfig) { c.EnvRank = gen.Rank(rank) }, onRank(rank), 0},
+		{"version", func(c *gen.SetupConfig) { c.VersionRank = gen.Rank(rank) }, onRank(rank), 22},
+	}
+	for _, fam := range gen.SetupFamilies() {
+		for _, f := range faults {
+			if f.from > 0 && (fam == "rccl" || familyMinor(fam) < f.from) {
+				continue
+			}
+			c := gen.SetupConfig{Family: fam}
+			f.cfg(&c)
+			r := infoReport(t, setupLog(t, c), 0)
+			if len(r.Outliers) == 0 {
+				t.Errorf("%s %s: no outlier", fam, f.name)
+			}
+			for _, o := range r.Outliers {
+				if !f.check(o) {
+					t.Errorf("%s %s: outlier names more than the fault:\n%s", fam, f.name, describe([]Outlier{o}))
+				}
+			}
+		}
+	}
+}
+
+func familyMinor(fam string) int {
+	var minor int
+	fmt.Sscanf(strings.TrimPrefix(fam, "2."), "%d", &minor)
+	return minor
+}
+
+func onHost(h int) func(Outlier) bool {
+	return func(o Outlier) bool {
+		return slices.Equal(o.Hosts, []string{fmt.Sprintf("node-%02d", h)}) && o.Evidence != ""
+	}
+}
+
+func onRank(r int) func(Outlier) bool {
+	return func(o Outlier) bool {
+		return slices.Equal(o.Ranks, []int64{int64(r)}) && len(o.Hosts) == 1 && o.Evidence != ""
+	}
+}
+
+// TestInfoWarnChain: a WARN and the frames after it on its thread are one root cause, named
+// with its ncclResult, in every family; no outlier comes of it.
+func TestInfoWarnChain(t *testing.T) {
+	for _, fam := range gen.SetupFamilies() {
+		r := infoReport(t, setupLog(t, gen.SetupConfig{Family: fam, WarnRank: gen.Rank(5)}), 0)
+		if len(r.Outliers) != 0 {
+			t.Errorf("%s: outliers:\n%s", fam, describe(r.Outliers))
+		}
+		if len(r.Errors) != 1 {
+			t.Fatalf("%s: %d root causes, want 1: %+v", fam, len(r.Errors), r.Errors)
+		}
+		e := r.Errors[0]
+		if e.ResultName != "RemoteError" || e.Where != "transport/net.cc:1298" || e.Outermost != "proxy.cc:874" ||
+			e.Frames != 3 || !strings.Contains(e.Warn, "Got completion from peer") || !slices.Equal(e.Ranks, []int64{5}) {
+			t.Errorf("%s: root cause %+v", fam, e)
+		}
+		if len(r.Warns) != 1 || r.Warns[0].Count != 1 {
+			t.Errorf("%s: WARN groups %+v", fam, r.Warns)
+		}
+		if wantTS := familyMinor(fam) >= 26; (r.FirstWarn != nil) != wantTS || wantTS && r.FirstWarn.Rank != 5 {
+			t.Errorf("%s: first WARN %+v", fam, r.FirstWarn)
+		}
+	}
+}
+
+// TestInfoChunkingIndependent: the report is the same however the lines are cut into Infos.
+func TestInfoChunkingIndependent(t *testing.T) {
+	for _, fam := range gen.SetupFamilies() {
+		c := gen.SetupConfig{Family: fam, WarnRank: gen.Rank(3), NoGDRHost: gen.Rank(1), EnvRank: gen.Rank(9)}
+		data := setupLog(t, c)
+		want := infoReport(t, data, 0)
+		for _, chunk := range []int{1, 2, 7, 50} {
+			if got := infoReport(t, data, chunk); !reflect.DeepEqual(got, want) {
+				g, _ := json.Marshal(got)
+				w, _ := json.Marshal(want)
+				t.Errorf("%s, chunks of %d lines:\n got %s\nwant %s", fam, chunk, g, w)
+			}
+		}
+	}
+}
+
+// TestInfoP2PConnectionsNotCompared: send/recv connections (index 1), which only the ranks
+// that talk make, are no outlier and no communicator link.
+func TestInfoP2PConnectionsNotCompared(t *testing.T) {
+	data := setupLog(t, gen.SetupConfig{Family: "2.26"})
+	extra := "node-01:4044:4044 [0] NCCL INFO Channel 02/1 : 4[0] -> 8[0] [send] via NET/IB/0/GDRDMA/Shared\n" +
+		"node-02:4088:4088 [0] NCCL INFO Channel 02/1 : 4[0] -> 8[0] [receive] via NET/IB/0/GDRDMA/Shared\n"
+	r := infoReport(t, append(data, extra...), 0)
+	if len(r.Outliers) != 0 {
+		t.Errorf("outliers:\n%s", describe(r.Outliers))
+	}
+	for _, l := range r.Comms[0].Links {
+		if strings.Contains(l.Transport, "Shared") {
+			t.Errorf("send/recv link counted: %+v", l)
+		}
+	}
+}
+
+// TestInfoCommunicatorCount: ranks with an extra communicator (a group of a few ranks) are
+// no outlier; a rank that lacks one the others have is.
+func TestInfoCommunicatorCount(t *testing.T) {
+	data := setupLog(t, gen.SetupConfig{Family: "2.22"})
+	split := func(host string, pid, rank int) string {
+		return fmt.Sprintf("%s:%d:%d [0] NCCL INFO ncclCommSplit comm 0x7f1000000000 rank %d nranks 2 cudaDev 0 nvmlDev 0 busId 18000 parent 0x7f0000001000 color 1 key 0 commId 0xabc - Init COMPLETE\n", host, pid, pid, rank)
+	}
+	extra := split("node-00", 4000, 0) + split("node-03", 4165, 1)
+	if r := infoReport(t, append(slices.Clone(data), extra...), 0); len(r.Outliers) != 0 {
+		t.Errorf("two ranks in a group of two: outliers\n%s", describe(r.Outliers))
+	}
+	var most []byte
+	for p := 0; p < 16; p++ {
+		if p != 9 {
+			host, pid := fmt.Sprintf("node-%02d", p/4), 4000+p*11
+			most = append(most, fmt.Sprintf("%s:%d:%d [0] NCCL INFO ncclCommSplit comm 0x7f1000000000 rank %d nranks 16 cudaDev 0 nvmlDev 0 busId 18000 parent 0x7f0000001000 color 1 key 0 commId 0xdef - Init COMPLETE\n", host, pid, pid, p)...)
+		}
+	}
+	r := infoReport(t, append(slices.Clone(data), most...), 0)
+	if len(r.Outliers) != 1 || r.Outliers[0].What != "communicators" || !slices.Equal(r.Outliers[0].Ranks, []int64{9}) {
+		t.Errorf("rank 9 lacks a communicator: outliers\n%s", describe(r.Outliers))
+	}
+}

@@ -1,0 +1,86 @@
+package stages
+
+// threadComm is the communicator a thread's set-up lines belong to.
+type threadComm struct {
+	comm string
+	// started: the thread prints Init START (2.18.3+), so the lines after it, and the lazy
+	// connections after its COMPLETE, belong to that communicator. Before 2.18.3 there is no
+	// START, and a communicator's set-up lines come before its Init COMPLETE.
+	started bool
+}
+
+// bindInit binds th to the communicator key of an Init line.
+func (in *Info) bindInit(th threadKey, key string, start bool) {
+	st, seen := in.threads[th]
+	started := start || seen && st.started
+	if !start && !started {
+		in.resolvePending(th, key)
+		if _, ok := in.firstComplete[th]; !ok && !seen {
+			in.firstComplete[th] = key
+		}
+	}
+	in.threads[th] = threadComm{comm: key, started: started}
+}
+
+// commLine applies f to its thread's communicator, or keeps it until the Init COMPLETE that
+// ends the thread's set-up block (before 2.18.3), or for Merge when this Info has not seen
+// the thread's Init line.
+func (in *Info) commLine(f commFact) {
+	if st, ok := in.threads[f.thread]; ok && st.started {
+		in.applyComm(st.comm, &f)
+		return
+	}
+	in.pending = append(in.pending, f)
+}
+
+// resolvePending gives th's pending lines to the communicator key.
+func (in *Info) resolvePending(th threadKey, key string) {
+	kept := in.pending[:0]
+	for i := range in.pending {
+		if f := &in.pending[i]; f.thread == th {
+			in.applyComm(key, f)
+		} else {
+			kept = append(kept, *f)
+		}
+	}
+	in.pending = kept
+}
+
+// mergeThreads takes o's thread bindings and pending lines; o's lines follow in's.
+func (in *Info) mergeThreads(o *Info) {
+	// in's pending lines end at the first COMPLETE o saw on their thread...
+	for _, th := range sortedKeysOf(o.firstComplete) {
+		if st, ok := in.threads[th]; !ok || !st.started {
+			in.resolvePending(th, o.firstComplete[th])
+		}
+		if _, ok := in.firstComplete[th]; !ok {
+			if _, bound := in.threads[th]; !bound {
+				in.firstComplete[th] = o.firstComplete[th]
+			}
+		}
+	}
+	// ...and o's belong to the communicator in left their thread in, if it prints START.
+	for i := range o.pending {
+		in.commLine(o.pending[i])
+	}
+	for th, st := range o.threads {
+		if prev, ok := in.threads[th]; ok && prev.started {
+			st.started = true
+		}
+		in.threads[th] = st
+	}
+}
+
+// settleThreads gives the lines still pending at the end to their thread's last
+// communicator (lazy connections after a COMPLETE before 2.18.3), or to "(unknown)".
+func (in *Info) settleThreads() {
+	for i := range in.pending {
+		f := &in.pending[i]
+		key := "(unknown)"
+		if st, ok := in.threads[f.thread]; ok {
+			key = st.comm
+		}
+		in.applyComm(key, f)
+	}
+	in.pending = nil
+}
