@@ -15,7 +15,7 @@ import (
 const script = "./nccllog-fanout"
 
 // commands are what TestFanOut runs over the partials and over the original logs: all that
-// read partials (split and calls need the lines themselves).
+// read partials (split, calls and info need the logs themselves).
 var commands = [][]string{
 	{"report"}, {"report", "--format", "json"},
 	{"hang"}, {"hang", "--format", "json"},
