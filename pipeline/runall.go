@@ -17,6 +17,9 @@ func RunAll(ctx context.Context, inputs []Input, opt Options, out stages.Out, or
 	errs := make([]error, len(inputs))
 	if ordered || len(inputs) == 1 {
 		for i, in := range inputs {
+			if n, ok := out.(InputNamer); ok {
+				n.Input(in.DisplayName())
+			}
 			results[i], errs[i] = Run(ctx, in, opt, out)
 			if ctx.Err() != nil {
 				return results[:i+1], ctx.Err()

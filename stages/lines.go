@@ -22,6 +22,8 @@ type Lines struct {
 	Unread   int64
 	Spliced  int64
 	Problems []Problem
+	// Version is the first NCCL or RCCL version a line named ("NCCL 2.21.5+cuda12.4"), or "".
+	Version string
 }
 
 // Add counts one line; n is its line number (1-based) within the file.
@@ -30,6 +32,9 @@ func (l *Lines) Add(n int64, line []byte, p *parser.Line) {
 	l.ByKind[p.Kind]++
 	if p.Spliced {
 		l.Spliced++
+	}
+	if l.Version == "" && (p.Kind == parser.KindVersion || p.Kind == parser.KindInfo) {
+		l.Version = versionOf(line)
 	}
 	if p.Kind == parser.KindMalformed && len(l.Problems) < MaxProblems {
 		l.Problems = append(l.Problems, Problem{Line: n, Reason: p.Reason, Excerpt: excerpt(line)})
@@ -44,6 +49,9 @@ func (l *Lines) Merge(o *Lines) {
 		l.ByKind[i] += v
 	}
 	l.Spliced += o.Spliced
+	if l.Version == "" {
+		l.Version = o.Version
+	}
 	for _, p := range o.Problems {
 		if len(l.Problems) < MaxProblems {
 			l.Problems = append(l.Problems, p)

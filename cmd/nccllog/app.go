@@ -98,6 +98,7 @@ func execute(ctx context.Context, c *command, o *options, e env) int {
 			c.print(w, r)
 		}
 	}
+	runErr = settle(out, r, runErr)
 	return finish(e, w, runErr, r)
 }
 

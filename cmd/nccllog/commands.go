@@ -14,7 +14,7 @@ type command struct {
 
 var commands = []*command{
 	{name: "report", summary: "all analyses in one pass, with how every line was read",
-		needs: stages.NeedAgg, formats: []string{"table", "json"}, print: printReport},
+		needs: stages.NeedAgg, formats: []string{"table", "json"}, print: printReportOrHTML},
 	{name: "stats", summary: "per-op calls and min/avg/max/total message bytes",
 		needs: stages.NeedAgg, formats: []string{"table", "json", "csv", "awk"}, print: printStats},
 	{name: "hist", summary: "per-op message-size histogram",
@@ -24,7 +24,7 @@ var commands = []*command{
 	{name: "steps", summary: "step time and TFLOP/s per GPU from the progress lines",
 		formats: []string{"table", "json", "csv", "awk"}, print: printSteps},
 	{name: "calls", summary: "every collective call, in log order",
-		needs: stages.NeedCalls, formats: []string{"table", "json", "csv"}},
+		needs: stages.NeedCalls, formats: []string{"table", "json", "csv", "ndjson", "parquet"}},
 	{name: "split", summary: "the lines of the selected steps, byte for byte",
 		needs: stages.NeedLines},
 	{name: "ranks", summary: "per rank of each communicator: calls, bytes and bus volume by op, steps",

@@ -18,6 +18,7 @@ type options struct {
 	jobs     int
 	strict   bool
 	help     bool
+	exportOpts
 
 	cfg    stages.Config
 	inputs []string
@@ -31,6 +32,7 @@ func (c *command) flagSet(o *options) *pflag.FlagSet {
 	if len(c.formats) > 0 {
 		fs.StringVarP(&o.format, "format", "f", c.formats[0], "output format: "+strings.Join(c.formats, ", "))
 	}
+	c.exportFlags(fs, o)
 	fs.IntVarP(&o.jobs, "jobs", "j", 0, "parsing workers (default: one per core)")
 	fs.BoolVar(&o.strict, "strict", false, "fail (exit 1) on any malformed NCCL line instead of counting it")
 	fs.BoolVarP(&o.help, "help", "h", false, "show this help")
@@ -81,7 +83,7 @@ func (o *options) validate(c *command) error {
 	if o.format == "awk" && o.steps == "" && c.name == "steps" {
 		return fmt.Errorf("steps --format awk needs --steps A-B (the AWK chain prints the range)")
 	}
-	return nil
+	return o.validateExport(c)
 }
 
 type discard struct{}

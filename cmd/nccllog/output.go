@@ -48,6 +48,9 @@ type streamer interface {
 
 // streamOut returns what the command does with lines and calls as they are read.
 func (c *command) streamOut(w *output, o *options) streamer {
+	if s := exportOut(w, c, o); s != nil {
+		return s
+	}
 	switch c.name {
 	case "split":
 		return lineWriter{w}

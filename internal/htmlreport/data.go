@@ -3,13 +3,15 @@
 // plain Data value, so it knows nothing of how a run computed it.
 package htmlreport
 
+import "fmt"
+
 // Data is everything the report shows. Empty slices leave their section out.
 type Data struct {
 	Title   string
 	Inputs  []Input
 	Lines   []ClassCount // lines by class, in the order to show them
 	Version string       // NCCL/RCCL version line, "" when unknown
-	Ranks   int          // ranks seen over every communicator
+	Ranks   int          // processes (one per GPU) seen on any communicator
 	Comms   int
 	Steps   []Step
 	Ops     []OpStat
@@ -60,6 +62,18 @@ type Hist struct {
 	Counts  [][]int64
 }
 
+func (h Hist) check() error {
+	if len(h.Counts) != len(h.Ops) {
+		return fmt.Errorf("htmlreport: histogram has %d ops and %d rows of counts", len(h.Ops), len(h.Counts))
+	}
+	for i, c := range h.Counts {
+		if len(c) != len(h.Buckets) {
+			return fmt.Errorf("htmlreport: histogram row %s has %d counts for %d buckets", h.Ops[i], len(c), len(h.Buckets))
+		}
+	}
+	return nil
+}
+
 // Dropped is calls left out of the numbers (count 0, unknown datatype).
 type Dropped struct {
 	Op     string
@@ -67,16 +81,18 @@ type Dropped struct {
 	Calls  int64
 }
 
-// RankVolume is what one rank of one communicator moved.
+// RankVolume is what one process (one GPU) moved over all its communicators; Rank is its rank
+// in Comm, the largest of them, which has NRanks ranks.
 type RankVolume struct {
 	Comm     string
+	NRanks   int64
 	Rank     int64 // -1: unknown
 	Host     string
 	Pid      int64
 	Calls    int64
 	Bytes    int64
 	BusBytes float64
-	End      string // "", "Destroy" or "Abort"
+	End      string // how its communicators ended: "", "Destroy" or "Abort"
 }
 
 // Finding is one thing hang or check found about a communicator.

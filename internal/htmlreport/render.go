@@ -31,6 +31,9 @@ type rankRows struct {
 
 // Render writes the report of d as one HTML page that loads nothing from the network.
 func Render(w io.Writer, d *Data) error {
+	if err := d.Hist.check(); err != nil {
+		return err
+	}
 	byName := chartsOf(d)
 	var order []chartView
 	funcs := template.FuncMap{

@@ -41,6 +41,14 @@ func TestRenderEmpty(t *testing.T) {
 	}
 }
 
+func TestRenderRejectsRaggedHist(t *testing.T) {
+	d := fixture(4, 2)
+	d.Hist.Counts[1] = d.Hist.Counts[1][:3]
+	if err := Render(&bytes.Buffer{}, d); err == nil {
+		t.Error("a histogram row short of a bucket was rendered")
+	}
+}
+
 func TestRankTableEnds(t *testing.T) {
 	d := fixture(1000, 1)
 	rows, elided := rankTable(d.Rank)
