@@ -48,6 +48,9 @@ func run(args []string, e env) int {
 		}
 		return exitOK
 	}
+	if code, ok := runMeta(args, e); ok {
+		return code
+	}
 	c := findCommand(args[0])
 	if c == nil {
 		return usageError(e, fmt.Errorf("unknown command %q (see nccllog --help)", args[0]))

@@ -20,6 +20,7 @@ Commands:
 	for _, c := range commands {
 		fmt.Fprintf(&b, "  %-8s %s\n", c.name, c.summary)
 	}
+	b.WriteString(metaHelp())
 	b.WriteString(`
 Run 'nccllog COMMAND --help' for a command's flags.
 ` + sharedHelp + `
