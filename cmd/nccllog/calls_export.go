@@ -45,10 +45,11 @@ type callSink interface {
 // callsExport is calls' streamer for -o and the ndjson and parquet formats: it learns each
 // input's name from the run and hands every call to its sink.
 type callsExport struct {
-	file *atomicFile // nil: standard output
-	sink callSink
-	err  error // opening the file
-	name string
+	file   *atomicFile // nil: standard output
+	sink   callSink
+	err    error // opening the file
+	name   string
+	closed bool
 }
 
 func newCallsExport(w *output, o *options) *callsExport {
@@ -83,6 +84,7 @@ func (e *callsExport) Call(c *stages.Call) error {
 }
 
 func (e *callsExport) finish() error {
+	e.closed = true
 	if e.err == nil {
 		e.err = e.sink.close()
 	}
@@ -95,6 +97,9 @@ func (e *callsExport) commit(_ *runResult, ok bool) error {
 		return e.err
 	}
 	if e.err != nil || !ok {
+		if !e.closed && e.sink != nil {
+			e.sink.close() // stops the parquet encoder; the file goes anyway
+		}
 		e.file.discard()
 		return e.err
 	}
