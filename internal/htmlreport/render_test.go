@@ -63,3 +63,12 @@ func TestRankTableEnds(t *testing.T) {
 		t.Errorf("rankBins: %d ranks in %d bins", n, len(rankBins(d.Rank)))
 	}
 }
+
+func TestHumanBytes(t *testing.T) {
+	for b, want := range map[float64]string{0: "0 B", 512: "512 B", 1023: "1023 B", 1024: "1.00 KiB", 1048572: "1.00 MiB",
+		1.5 * (1 << 20): "1.50 MiB", 24 << 30: "24.0 GiB", 999 << 20: "999 MiB", 1000 << 20: "1000 MiB"} {
+		if got := humanBytes(b); got != want {
+			t.Errorf("humanBytes(%v) = %q, want %q", b, got, want)
+		}
+	}
+}

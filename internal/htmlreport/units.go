@@ -26,6 +26,11 @@ func byteScale(max float64) (unit string, div float64) {
 func humanBytes(b float64) string {
 	unit, div := byteScale(b)
 	v := b / div
+	if v >= 1023.5 && unit != byteUnits[len(byteUnits)-1] {
+		// 1023.9 KiB would print as "1024 KiB": say 1.00 MiB.
+		unit, div = byteScale(b + div)
+		v = b / div
+	}
 	switch {
 	case unit == "B":
 		return strconv.FormatFloat(v, 'f', 0, 64) + " B"
