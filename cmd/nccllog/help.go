@@ -76,6 +76,9 @@ var commandDetail = map[string]string{
 	"report": `Prints, for every input, how many lines fell into each class (collective, comm, progress,
 info, warn, trace, version, blank, other, malformed), then per-op stats, the size histogram,
 the (op, count, datatype) aggregation and the step averages, all from one pass.
+--html FILE writes it instead as one self-contained HTML page (opens offline; light and dark):
+hang and check findings first, then the summary, per-op sizes, the histogram, per-step volume
+beside step time and TFLOP/s, and per-rank volume, as charts and tables.
 `,
 	"stats": `Per op: calls, and the minimum, average, maximum and total message bytes, where a call's
 bytes are count × element size. Calls with a count of 0 or a datatype NCCL does not define are
@@ -93,6 +96,11 @@ step (every rank printing it), their values are averaged into one.
 `,
 	"calls": `Every collective and point-to-point call line in log order, with its line number, step,
 process, op, opCount (hex, as NCCL prints it), count, datatype, bytes, nranks and comm.
+--format ndjson and parquet write one row per call with its file, line, host, pid, launcher
+rank, comm, step, op, opcount, count, dtype, bytes, redop, root (the peer of Send/Recv),
+nranks, stream and counted (false for calls the analyses leave out). -o FILE writes any format
+to FILE, whole or not at all; parquet needs it. Read it with DuckDB:
+  duckdb -c "select op, count(*) from 'calls.parquet' group by op"
 `,
 	"ranks": `Per communicator, each rank: calls, message bytes and bus volume by op, first and last
 step, how its communicator ended, and the bus bandwidth a step would need to move its volume

@@ -19,7 +19,7 @@ func TestChromiumDrawsEveryChart(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := Render(f, fixture(1000, 20)); err != nil {
+	if err := Render(f, fixture(1000, 2*zoomFrom)); err != nil {
 		t.Fatal(err)
 	}
 	if err := f.Close(); err != nil {

@@ -23,16 +23,16 @@ func snippet(id string, r render.Renderer) chartView {
 	return chartView{ID: id, Element: template.HTML(s.Element), Option: template.JS(s.Option)}
 }
 
-// base is the options every chart shares: its id and size, a transparent background (the
+// base is the options every chart shares: its id and size, room below the plot, a transparent background (the
 // page's colours show through in both themes), no animation, an axis tooltip and a legend.
-func base(id string) []charts.GlobalOpts {
+func base(id string, bottom string) []charts.GlobalOpts {
 	return []charts.GlobalOpts{
 		charts.WithInitializationOpts(opts.Initialization{ChartID: id, Width: "100%", Height: "340px",
 			BackgroundColor: "transparent"}),
 		charts.WithAnimation(false),
 		charts.WithTooltipOpts(opts.Tooltip{Show: opts.Bool(true), Trigger: "axis"}),
 		charts.WithLegendOpts(opts.Legend{Show: opts.Bool(true), Top: "0"}),
-		charts.WithGridOpts(opts.Grid{Left: "70", Right: "70", Top: "40", Bottom: "60"}),
+		charts.WithGridOpts(opts.Grid{Left: "70", Right: "70", Top: "40", Bottom: bottom}),
 	}
 }
 
@@ -60,7 +60,7 @@ func opsChart(ops []OpStat) chartView {
 		calls[i] = opts.BarData{Value: o.Calls}
 	}
 	bar := charts.NewBar()
-	bar.SetGlobalOptions(append(base("chart-ops"), xAxis("op"),
+	bar.SetGlobalOptions(append(base("chart-ops", "60"), xAxis("op"),
 		charts.WithYAxisOpts(yAxis("total message bytes ("+unit+")")))...)
 	bar.ExtendYAxis(yAxis("calls"))
 	bar.SetXAxis(names).
@@ -72,7 +72,7 @@ func opsChart(ops []OpStat) chartView {
 // histChart is the calls per message-size bucket, stacked by op.
 func histChart(h Hist) chartView {
 	bar := charts.NewBar()
-	bar.SetGlobalOptions(append(base("chart-hist"), xAxis("message size"),
+	bar.SetGlobalOptions(append(base("chart-hist", "60"), xAxis("message size"),
 		charts.WithYAxisOpts(yAxis("calls")))...)
 	bar.SetXAxis(h.Buckets)
 	for i, op := range h.Ops {
@@ -83,6 +83,28 @@ func histChart(h Hist) chartView {
 		bar.AddSeries(op, vals, charts.WithBarChartOpts(opts.BarChart{Stack: "calls"}))
 	}
 	return snippet("chart-hist", bar)
+}
+
+// zoomFrom is how many steps a step chart shows at once before it gets a zoom slider (and
+// wheel zoom): a long run's thousands of steps would blur into one band.
+const zoomFrom = 200
+
+// stepZoom is the zoom of a step chart: none for a short run, else a slider over the steps.
+func stepZoom(steps []Step) []charts.GlobalOpts {
+	if len(steps) <= zoomFrom {
+		return nil
+	}
+	end := float32(100 * zoomFrom / len(steps))
+	return []charts.GlobalOpts{charts.WithDataZoomOpts(opts.DataZoom{Type: "slider", Start: 0, End: end},
+		opts.DataZoom{Type: "inside", Start: 0, End: end})}
+}
+
+// stepBottom is the room below a step chart's plot: its axis labels and name, and the slider.
+func stepBottom(steps []Step) string {
+	if len(steps) > zoomFrom {
+		return "100"
+	}
+	return "60"
 }
 
 func stepNames(steps []Step) []string {
@@ -107,8 +129,8 @@ func stepVolumeChart(steps []Step) chartView {
 		calls[i] = opts.LineData{Value: s.Calls}
 	}
 	bar := charts.NewBar()
-	bar.SetGlobalOptions(append(base("chart-step-volume"), xAxis("step"),
-		charts.WithYAxisOpts(yAxis("message bytes per rank ("+unit+")")))...)
+	bar.SetGlobalOptions(append(append(base("chart-step-volume", stepBottom(steps)), xAxis("step"),
+		charts.WithYAxisOpts(yAxis("message bytes per rank ("+unit+")"))), stepZoom(steps)...)...)
 	bar.ExtendYAxis(yAxis("calls per rank"))
 	bar.SetXAxis(stepNames(steps)).AddSeries("bytes per rank ("+unit+")", bytes)
 	line := charts.NewLine()
@@ -134,8 +156,8 @@ func stepTimeChart(steps []Step) chartView {
 		}
 	}
 	line := charts.NewLine()
-	line.SetGlobalOptions(append(base("chart-step-time"), xAxis("step"),
-		charts.WithYAxisOpts(yAxis("step time (s)")))...)
+	line.SetGlobalOptions(append(append(base("chart-step-time", stepBottom(steps)), xAxis("step"),
+		charts.WithYAxisOpts(yAxis("step time (s)"))), stepZoom(steps)...)...)
 	line.ExtendYAxis(yAxis("TFLOP/s per GPU"))
 	line.SetXAxis(stepNames(steps)).
 		AddSeries("step time (s)", times).
@@ -159,7 +181,7 @@ func rankChart(rs []RankVolume) chartView {
 		}
 	}
 	bar := charts.NewBar()
-	bar.SetGlobalOptions(append(base("chart-ranks"), xAxis("bus bytes per rank ("+unit+"), bin start"),
+	bar.SetGlobalOptions(append(base("chart-ranks", "60"), xAxis("bus bytes per rank ("+unit+"), bin start"),
 		charts.WithYAxisOpts(yAxis("ranks")))...)
 	bar.SetXAxis(names).AddSeries("ranks", vals,
 		charts.WithLabelOpts(opts.Label{Show: opts.Bool(true), Position: "top"}))
