@@ -96,6 +96,12 @@ func TestCompletionZshFish(t *testing.T) {
 		if msg, err := exec.Command(exe, "-n", script).CombinedOutput(); err != nil {
 			t.Errorf("%s -n: %v: %s", shell, err, msg)
 		}
+		if shell == "fish" {
+			got, err := exec.Command(exe, "-c", "source $argv[1]; complete -C 'nccllog calls --format '", script).CombinedOutput()
+			if err != nil || !strings.Contains(string(got), "parquet\t") || !strings.Contains(string(got), "ndjson\t") {
+				t.Errorf("fish completes calls --format to %q (%v)", got, err)
+			}
+		}
 	}
 	if _, _, code := runCLI(t, "", "completion", "tcsh"); code != exitUsage {
 		t.Errorf("completion tcsh: status %d", code)
