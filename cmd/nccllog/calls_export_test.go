@@ -111,6 +111,11 @@ func TestCallsOutputFile(t *testing.T) {
 			t.Errorf("%s: a failed run left %v", format, left)
 		}
 	}
+	bad := filepath.Join(t.TempDir(), "no-such-dir", "calls.parquet")
+	if _, stderr, code := runCLI(t, "", "calls", "--format", "parquet", "-o", bad, sampleLog); code != exitData ||
+		stderr != "nccllog: creating "+bad+": no such file or directory\n" {
+		t.Errorf("unwritable -o: status %d, stderr %q", code, stderr)
+	}
 	if _, stderr, code := runCLI(t, "", "calls", "--format", "parquet", sampleLog); code != exitUsage || !strings.Contains(stderr, "-o FILE") {
 		t.Errorf("parquet to stdout: status %d, stderr %q", code, stderr)
 	}

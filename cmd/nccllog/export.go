@@ -2,6 +2,7 @@ package main
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 )
@@ -19,7 +20,12 @@ func settle(out streamer, r *runResult, runErr error) error {
 	if !isFile {
 		return runErr
 	}
-	return errors.Join(runErr, c.commit(r, runErr == nil))
+	err := c.commit(r, runErr == nil)
+	if err == nil || errors.Is(runErr, err) {
+		// The run already stopped on the file's error (it is returned by the first write).
+		return runErr
+	}
+	return errors.Join(runErr, err)
 }
 
 // exportOut is the streamer of a command writing to a file, or nil when it writes to stdout
@@ -44,7 +50,11 @@ type atomicFile struct {
 func createAtomic(path string) (*atomicFile, error) {
 	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
 	if err != nil {
-		return nil, err
+		var pe *os.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err
+		}
+		return nil, fmt.Errorf("creating %s: %w", path, err)
 	}
 	return &atomicFile{File: f, path: path}, nil
 }
