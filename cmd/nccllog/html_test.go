@@ -1,6 +1,8 @@
 package main
 
 import (
+	"context"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -8,6 +10,8 @@ import (
 
 	"github.com/nccllog/nccllog/internal/chromiumtest"
 	"github.com/nccllog/nccllog/internal/gen"
+	"github.com/nccllog/nccllog/pipeline"
+	"github.com/nccllog/nccllog/stages"
 )
 
 // reportHTML runs report --html on the inputs and returns the page.
@@ -68,5 +72,37 @@ func TestReportHTMLFailedRun(t *testing.T) {
 	}
 	if left, _ := os.ReadDir(dir); len(left) != 0 {
 		t.Errorf("a failed run left %v", left)
+	}
+}
+
+// TestStepVolume: per step, StepVolume's bus bytes are StepBus's, and its calls add up to every
+// call of the communicator that has a step.
+func TestStepVolume(t *testing.T) {
+	in, _ := faultLog(t, gen.Config{}, "")
+	inputs, err := pipeline.Expand([]string{in}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := stages.Config{Needs: stages.NeedRanks}
+	res, err := pipeline.RunAll(context.Background(), inputs, pipeline.Options{Config: cfg}, nothing{}, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := res[0].Ranks
+	if len(r.Groups()) == 0 {
+		t.Fatal("no communicator")
+	}
+	for _, g := range r.Groups() {
+		bus, vol := r.StepBus(g), r.StepVolume(g)
+		var calls int64
+		for step, v := range vol {
+			calls += v.Calls
+			if math.Abs(v.BusBytes-bus[step]) > 1e-6*bus[step] || v.Bytes <= 0 {
+				t.Errorf("step %d: StepVolume %+v, StepBus %v", step, v, bus[step])
+			}
+		}
+		if len(vol) != len(bus) || calls != g.MaxCalls() {
+			t.Errorf("%d steps with %d calls; StepBus has %d steps, the communicator %d calls", len(vol), calls, len(bus), g.MaxCalls())
+		}
 	}
 }
