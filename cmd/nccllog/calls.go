@@ -14,6 +14,7 @@ type callWriter struct {
 	format string
 	csv    *csv.Writer
 	n      int
+	file   string // the input the calls now come from
 }
 
 func newCallWriter(w *output, format string) *callWriter {
@@ -32,7 +33,7 @@ func newCallWriter(w *output, format string) *callWriter {
 }
 
 var callHeader = []string{"line", "step", "host", "pid", "rank", "op", "opcount", "count", "dtype",
-	"bytes", "redop", "root", "nranks", "comm", "stream", "counted"}
+	"bytes", "redop", "root", "nranks", "comm", "stream", "counted", "file"}
 
 type callJSON struct {
 	Line    int64  `json:"line"`
@@ -55,6 +56,9 @@ type callJSON struct {
 
 func (c *callWriter) Lines([]byte) error { return nil }
 
+// Input is told which input the calls that follow come from (CSV's file column).
+func (c *callWriter) Input(name string) { c.file = name }
+
 func (c *callWriter) Call(call *stages.Call) error {
 	c.n++
 	switch c.format {
@@ -62,7 +66,7 @@ func (c *callWriter) Call(call *stages.Call) error {
 		v := toCallJSON(call)
 		return c.csv.Write([]string{itoa(v.Line), optInt(v.Step), v.Host, itoa(v.Pid), optInt(v.Rank),
 			v.Op, strconv.FormatUint(v.OpCount, 16), itoa(v.Count), v.Dtype, itoa(v.Bytes),
-			itoa(v.RedOp), itoa(v.Root), itoa(v.NRanks), v.Comm, v.Stream, strconv.FormatBool(v.Counted)})
+			itoa(v.RedOp), itoa(v.Root), itoa(v.NRanks), v.Comm, v.Stream, strconv.FormatBool(v.Counted), c.file})
 	case "json":
 		b, err := json.Marshal(toCallJSON(call))
 		if err != nil {

@@ -126,5 +126,8 @@ type tableSink struct {
 	w  *output
 }
 
-func (s *tableSink) add(_ string, c *stages.Call) error { return s.cw.Call(c) }
-func (s *tableSink) close() error                       { return errors.Join(s.cw.finish(), s.w.flush()) }
+func (s *tableSink) add(file string, c *stages.Call) error {
+	s.cw.Input(file)
+	return s.cw.Call(c)
+}
+func (s *tableSink) close() error { return errors.Join(s.cw.finish(), s.w.flush()) }
