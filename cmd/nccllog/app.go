@@ -53,6 +53,9 @@ func run(args []string, e env) int {
 		}
 		return exitOK
 	}
+	if code, ok := runMeta(args, e); ok {
+		return code
+	}
 	c := findCommand(args[0])
 	if c == nil {
 		return usageError(e, fmt.Errorf("unknown command %q (see nccllog --help)", args[0]))
@@ -83,7 +86,7 @@ func execute(ctx context.Context, c *command, o *options, e env) int {
 		fmt.Fprintf(e.stderr, "nccllog: %v\n", err)
 		return exitData
 	}
-	plan, err := stages.NewPlan(o.cfg, stages.Default(), c.stages...)
+	plan, err := stages.NewPlan(o.cfg, stages.Default(), append(c.stages, o.more...)...)
 	if err != nil {
 		fmt.Fprintf(e.stderr, "nccllog: internal: %v\n", err)
 		return exitData
@@ -111,6 +114,7 @@ func execute(ctx context.Context, c *command, o *options, e env) int {
 			status = exitFound
 		}
 	}
+	runErr = settle(out, v, runErr)
 	return finish(e, w, runErr, v, status)
 }
 

@@ -36,7 +36,7 @@ func (c *callWriter) header() {
 }
 
 var callHeader = []string{"line", "step", "host", "pid", "rank", "op", "opcount", "count", "dtype",
-	"bytes", "redop", "root", "nranks", "comm", "stream", "counted"}
+	"bytes", "redop", "root", "nranks", "comm", "stream", "counted", "file"}
 
 type callJSON struct {
 	Line    int64  `json:"line"`
@@ -69,7 +69,7 @@ func (c *callWriter) Call(call *stages.Call) error {
 		v := toCallJSON(call)
 		return c.csv.Write([]string{itoa(v.Line), optInt(v.Step), v.Host, itoa(v.Pid), optInt(v.Rank),
 			v.Op, strconv.FormatUint(v.OpCount, 16), itoa(v.Count), v.Dtype, itoa(v.Bytes),
-			itoa(v.RedOp), itoa(v.Root), itoa(v.NRanks), v.Comm, v.Stream, strconv.FormatBool(v.Counted)})
+			itoa(v.RedOp), itoa(v.Root), itoa(v.NRanks), v.Comm, v.Stream, strconv.FormatBool(v.Counted), call.File})
 	case "json":
 		b, err := json.Marshal(toCallJSON(call))
 		if err != nil {
