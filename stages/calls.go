@@ -14,7 +14,7 @@ type Call struct {
 }
 
 // Bytes is count × element size (0 for an unknown datatype), at most MaxBytes.
-func (c *Call) Bytes() int64 { return mulBytes(c.Coll.Count, DtypeSize(c.Coll.Datatype)) }
+func (c *Call) Bytes() int64 { return mulBytes(c.Coll.Count, c.Coll.Datatype.Size()) }
 
 // CallsStage passes every call of the selected steps to the run's Out, in input order.
 type CallsStage struct{}
@@ -37,7 +37,7 @@ type CallsPart struct {
 func (p *CallsPart) Add(l *Line) {
 	c := &l.P.Coll
 	p.calls = append(p.calls, Call{Line: l.N, Step: -1, Rank: l.P.Rank, Env: l.P.Env, Coll: *c,
-		Dropped: c.Count <= 0 || DtypeSize(c.Datatype) == 0})
+		Dropped: c.Count <= 0 || c.Datatype.Size() == 0})
 	p.open = true
 }
 

@@ -1,6 +1,8 @@
 package stages
 
 import (
+	"github.com/nccllog/nccllog/parser"
+
 	"maps"
 	"slices"
 )
@@ -26,7 +28,7 @@ type Member struct {
 	started bool
 	// FirstOp is the opCount of its first call.
 	FirstOp   uint64
-	ByOp      map[string]*Volume
+	ByOp      map[parser.Op]*Volume
 	FirstStep int64 // -1 when no call had a step
 	LastStep  int64
 	// Last is the rank's last call and LastLine its line.
@@ -52,7 +54,7 @@ type Member struct {
 
 func newMember(host string, pid int64, file string, rank, dev int64) *Member {
 	return &Member{Host: host, Pid: pid, File: file, Rank: rank, CudaDev: dev,
-		ByOp: make(map[string]*Volume), FirstStep: -1, LastStep: -1, FirstDiv: -1}
+		ByOp: make(map[parser.Op]*Volume), FirstStep: -1, LastStep: -1, FirstDiv: -1}
 }
 
 // Through is the position after the rank's last call: how far into the sequence it got.

@@ -289,7 +289,7 @@ func (p *RanksPart) Restore(data json.RawMessage) error {
 				return fmt.Errorf("communicator %+v: %w", gs.Key, err)
 			}
 			if m.ByOp == nil {
-				m.ByOp = make(map[string]*Volume)
+				m.ByOp = make(map[parser.Op]*Volume)
 			}
 			g.Members = append(g.Members, &m)
 		}

@@ -103,13 +103,10 @@ func (c *callWriter) finish() error {
 }
 
 func toCallJSON(c *stages.Call) callJSON {
-	v := callJSON{Line: c.Line, Host: c.Env.Host, Pid: c.Env.Pid, Op: c.Coll.Op, OpCount: c.Coll.OpCount,
-		Count: c.Coll.Count, Dtype: stages.DtypeName(c.Coll.Datatype), Bytes: c.Bytes(), RedOp: c.Coll.RedOp,
+	v := callJSON{Line: c.Line, Host: c.Env.Host, Pid: c.Env.Pid, Op: string(c.Coll.Op), OpCount: c.Coll.OpCount,
+		Count: c.Coll.Count, Dtype: c.Coll.Datatype.String(), Bytes: c.Bytes(), RedOp: int64(c.Coll.RedOp),
 		Root: c.Coll.Root, NRanks: c.Coll.NRanks, Comm: ptr(c.Coll.Comm), Stream: ptr(c.Coll.Stream),
 		Counted: !c.Dropped}
-	if v.Dtype == "" {
-		v.Dtype = "datatype " + itoa(c.Coll.Datatype)
-	}
 	if c.Step >= 0 {
 		s := c.Step
 		v.Step = &s

@@ -79,8 +79,8 @@ func (s *parquetSink) encode(w *parquet.GenericWriter[callRow], buf *bufio.Write
 func (s *parquetSink) add(file string, c *stages.Call) error {
 	b := s.cur
 	r := callRow{File: file, Line: c.Line, Host: c.Env.Host, Pid: c.Env.Pid, Comm: s.names.of(c.Coll.Comm),
-		Op: c.Coll.Op, OpCount: c.Coll.OpCount, Count: c.Coll.Count, Dtype: callDtype(c.Coll.Datatype),
-		Bytes: c.Bytes(), RedOp: c.Coll.RedOp, Root: c.Coll.Root, NRanks: c.Coll.NRanks,
+		Op: string(c.Coll.Op), OpCount: c.Coll.OpCount, Count: c.Coll.Count, Dtype: c.Coll.Datatype.String(),
+		Bytes: c.Bytes(), RedOp: int64(c.Coll.RedOp), Root: c.Coll.Root, NRanks: c.Coll.NRanks,
 		Stream: s.names.of(c.Coll.Stream), Counted: !c.Dropped}
 	if c.Step >= 0 {
 		b.ints = append(b.ints, c.Step)
@@ -110,14 +110,6 @@ func (s *parquetSink) close() error {
 	}
 	close(s.full)
 	return <-s.done
-}
-
-// callDtype names a datatype as calls prints it.
-func callDtype(d int64) string {
-	if n := stages.DtypeName(d); n != "" {
-		return n
-	}
-	return "datatype " + itoa(d)
 }
 
 // ptrNames spells communicator and stream pointers as calls prints them, remembering the

@@ -119,7 +119,7 @@ func lineClasses(l *stages.Lines) []htmlreport.ClassCount {
 func opStats(a *stages.Agg) []htmlreport.OpStat {
 	var out []htmlreport.OpStat
 	for _, s := range a.Stats() {
-		out = append(out, htmlreport.OpStat{Op: s.Op, Calls: s.Calls, Min: s.Min, Max: s.Max, Total: s.Total, Avg: s.Avg()})
+		out = append(out, htmlreport.OpStat{Op: string(s.Op), Calls: s.Calls, Min: s.Min, Max: s.Max, Total: s.Total, Avg: s.Avg()})
 	}
 	return out
 }
@@ -137,8 +137,8 @@ func hist(a *stages.Agg) htmlreport.Hist {
 		h.Buckets = append(h.Buckets, bucketLabel(stages.Bucket{Lo: l, Hi: hi}))
 	}
 	for _, b := range a.Hist(stages.DefaultEdges) {
-		if len(h.Ops) == 0 || h.Ops[len(h.Ops)-1] != b.Op {
-			h.Ops = append(h.Ops, b.Op)
+		if len(h.Ops) == 0 || h.Ops[len(h.Ops)-1] != string(b.Op) {
+			h.Ops = append(h.Ops, string(b.Op))
 			h.Counts = append(h.Counts, make([]int64, len(lo)))
 		}
 		h.Counts[len(h.Ops)-1][slices.Index(lo, b.Lo)] += b.Calls
@@ -149,7 +149,7 @@ func hist(a *stages.Agg) htmlreport.Hist {
 func dropped(a *stages.Agg) []htmlreport.Dropped {
 	var out []htmlreport.Dropped
 	for _, d := range a.DroppedRows() {
-		out = append(out, htmlreport.Dropped{Op: d.Op, Reason: d.Reason, Calls: d.Calls})
+		out = append(out, htmlreport.Dropped{Op: string(d.Op), Reason: d.Reason, Calls: d.Calls})
 	}
 	return out
 }

@@ -28,12 +28,12 @@ func totalsOf(g *stages.Group) commTotals {
 		}
 		t.last = max(t.last, m.LastStep)
 		for op, o := range m.ByOp {
-			if t.ops[op] == nil {
-				t.ops[op] = &stages.Volume{}
+			if t.ops[string(op)] == nil {
+				t.ops[string(op)] = &stages.Volume{}
 			}
-			t.ops[op].Calls += o.Calls
-			t.ops[op].Bytes += o.Bytes
-			t.ops[op].BusBytes += o.BusBytes
+			t.ops[string(op)].Calls += o.Calls
+			t.ops[string(op)].Bytes += o.Bytes
+			t.ops[string(op)].BusBytes += o.BusBytes
 		}
 	}
 	return t

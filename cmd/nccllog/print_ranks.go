@@ -76,7 +76,7 @@ func rankValue(m *stages.Member, need busNeed) rankJSON {
 		FirstStep: known(m.FirstStep), LastStep: known(m.LastStep), End: m.End,
 		RankFrom: m.RankFrom, NoRank: m.Unattributed()}
 	for op, o := range m.ByOp {
-		out.ByOp[op] = volumeJSON{o.Calls, o.Bytes, o.BusBytes}
+		out.ByOp[string(op)] = volumeJSON{o.Calls, o.Bytes, o.BusBytes}
 	}
 	if need.Steps > 0 {
 		out.BusNeed = &map[string]float64{"max": need.Max / 1e9, "mean": need.Mean / 1e9}
@@ -151,14 +151,9 @@ func printRanks(w *output, r *view) error {
 
 func topOp(m *stages.Member) string {
 	best, bb := "", -1.0
-	ops := make([]string, 0, len(m.ByOp))
-	for op := range m.ByOp {
-		ops = append(ops, op)
-	}
-	slices.Sort(ops)
-	for _, op := range ops {
+	for _, op := range slices.Sorted(maps.Keys(m.ByOp)) {
 		if v := m.ByOp[op].BusBytes; v > bb {
-			best, bb = op, v
+			best, bb = string(op), v
 		}
 	}
 	return best
