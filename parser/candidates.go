@@ -56,3 +56,43 @@ func (f *ProgressFinder) Next(off int) int {
 	}
 	return bytes.LastIndexByte(f.data[:best], '\n') + 1
 }
+
+// frameworkWords are words of the lines PyTorch's ProcessGroupNCCL watchdog and flight
+// recorder print. The grammar reads such lines; the scanner leaves every line holding one of
+// them to it.
+var frameworkWords = [...][]byte{[]byte("atchdog"), []byte("NCCL work"), []byte("flight recorder"), []byte("signal dumping")}
+
+// mayBeFramework reports whether b holds one of frameworkWords.
+func mayBeFramework(b []byte) bool {
+	for _, w := range frameworkWords {
+		if bytes.Contains(b, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// envelopeLevels are the words that follow "NCCL" and white space in every envelope.
+var envelopeLevels = [...]string{"INFO", "WARN", "TRACE", "ABORT", "CALL"}
+
+// mayHoldEnvelope reports whether b may hold an NCCL envelope: every envelope holds "NCCL",
+// white space and a level word. A line without one (application output that names
+// ProcessGroupNCCL or an "NCCL error") is not NCCL's, which a byte search decides.
+func mayHoldEnvelope(b []byte) bool {
+	for {
+		k := bytes.Index(b, []byte("NCCL"))
+		if k < 0 {
+			return false
+		}
+		b = b[k+4:]
+		j := spEnd(b, 0)
+		if j == 0 {
+			continue
+		}
+		for _, lv := range envelopeLevels {
+			if lit(b, j, lv) {
+				return true
+			}
+		}
+	}
+}

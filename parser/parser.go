@@ -9,7 +9,7 @@ import "math/bits"
 type Parser struct {
 	sc     *scanner
 	g      *Grammar
-	shapes map[uint64]*shapeState
+	shapes *shapeTable
 	// recent holds the shapes of recent lines in front of the map, by the shape's low bits:
 	// a log's lines take a few dozen shapes, interleaved.
 	recent [64]recentShape
@@ -31,20 +31,13 @@ type Stats struct {
 	FirstDisagree string
 }
 
-type shapeState struct {
-	seen        uint64
-	grammarOnly bool
-}
-
-const maxShapes = 1 << 14
-
 // NewParser returns a Parser with its own scanner and grammar.
 func NewParser() (*Parser, error) {
 	g, err := NewGrammar()
 	if err != nil {
 		return nil, err
 	}
-	return &Parser{sc: newScanner(), g: g, shapes: make(map[uint64]*shapeState)}, nil
+	return &Parser{sc: newScanner(), g: g, shapes: new(shapeTable)}, nil
 }
 
 // MaxRead is how much of a line is read: a longer line is classed by its first MaxRead bytes.
@@ -67,7 +60,7 @@ func (p *Parser) Parse(line []byte, l *Line) {
 	}
 	r := &p.recent[sh*0x9E3779B97F4A7C15>>58]
 	if r.st == nil || r.sh != sh {
-		*r = recentShape{sh, p.shape(sh)}
+		*r = recentShape{sh, p.shapes.get(sh)}
 	}
 	st := r.st
 	st.seen++
@@ -83,20 +76,11 @@ func (p *Parser) Parse(line []byte, l *Line) {
 	p.Stats.Checked++
 	if gl != *l {
 		p.disagree(line)
-		st.grammarOnly = true
+		// The shared overflow count stays sampled: one faulty shape among many must not send
+		// every line of every other to the grammar.
+		st.grammarOnly = st != &p.shapes.overflow
 		*l = gl
 	}
-}
-
-func (p *Parser) shape(sh uint64) *shapeState {
-	if st, ok := p.shapes[sh]; ok {
-		return st
-	}
-	st := &shapeState{}
-	if len(p.shapes) < maxShapes {
-		p.shapes[sh] = st
-	}
-	return st
 }
 
 func (p *Parser) disagree(line []byte) {

@@ -114,7 +114,7 @@ func (s *scanner) scan(line []byte, l *Line) (shape uint64, ok bool) {
 	if sh, ok := s.scanHeadInfo(b, start, l, h); ok {
 		return sh, true
 	}
-	if !bytes.Contains(rest, []byte("NCCL")) {
+	if !mayHoldEnvelope(rest) {
 		return s.scanBare(b, start, l, h)
 	}
 	return s.scanEnvelope(b, start, l, h)
@@ -157,11 +157,13 @@ func (s *scanner) knownHead(b []byte, i int, l *Line) (int, bool) {
 	return m, true
 }
 
-// scanBare reads a line without "NCCL": it is not an NCCL line, and unless it may be a
-// progress line or RCCL's version line, it is other text or damaged NCCL output.
+// scanBare reads a line that holds no envelope: it is not an NCCL line, and unless it may be
+// a progress line, a framework line the grammar knows (mayBeFramework) or the version line,
+// it is other text or damaged NCCL output. Such a line's shape leaves out its words: a job's
+// own output starts with any word, and every new shape costs a grammar run.
 func (s *scanner) scanBare(b []byte, start int, l *Line, h shape) (uint64, bool) {
 	rest := b[start:]
-	if bytes.HasPrefix(rest, []byte("RCCL")) {
+	if mayBeVersion(rest) || mayBeFramework(rest) {
 		return 0, false
 	}
 	if mayBeProgress(rest) {
@@ -175,7 +177,7 @@ func (s *scanner) scanBare(b []byte, start int, l *Line, h shape) (uint64, bool)
 		*l = Line{Rank: l.Rank}
 	}
 	l.Kind, l.Reason = damageReason(rest)
-	return uint64(h.add(byte(l.Kind)).addWord(rest)), true
+	return uint64(h.add(byte(l.Kind)).addWord([]byte(l.Reason))), true
 }
 
 // scanEnvelope finds the envelope the way gNCCLLine's junk loop does and reads an INFO line.
@@ -215,8 +217,11 @@ func (s *scanner) scanInfo(b []byte, i, hptEnd int, l *Line, h shape) (uint64, b
 		return 0, false
 	}
 	devEnd, dev := decWordSigned(b, j+2)
-	if devEnd < 0 || !lit(b, devEnd, "] NCCL INFO") {
+	if devEnd < 0 {
 		return 0, false
+	}
+	if !lit(b, devEnd, "] NCCL INFO") {
+		return s.scanWarn(b, i, hptEnd, devEnd, dev, l, h)
 	}
 	m := devEnd + len("] NCCL INFO")
 	if m < len(b) && !isSp(b[m]) {
@@ -250,7 +255,7 @@ func (s *scanner) scanMsg(b []byte, m int, l *Line, h shape) (uint64, bool) {
 		return 0, false
 	}
 	if mayBeComm(msg) {
-		return 0, false
+		return s.scanComm(msg, l, h)
 	}
 	l.Kind = KindInfo
 	return uint64(h.addWord(msg)), true
@@ -342,4 +347,14 @@ func opWord(msg []byte) []byte {
 		return msg[:i]
 	}
 	return word(msg, 0)
+}
+
+// mayBeVersion reports whether gBareLine's version head `('NCCL' | 'RCCL') Sp 'version'`
+// opens rest.
+func mayBeVersion(rest []byte) bool {
+	if w := string(word(rest, 0)); w != "NCCL" && w != "RCCL" {
+		return false
+	}
+	j := spEnd(rest, 4)
+	return j > 4 && string(word(rest, j)) == "version"
 }
