@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -35,6 +36,12 @@ lines stay as they are without the fault):
                                   last call (with --stop-rank N: where it stops)
   --missing-rank N                rank N prints nothing at all
 
+Mixes, for benchmarks (--mix NAME --size SIZE [--seed N] [-o FILE]; the
+other flags do not apply): collective (the default log), init (the init
+lines of 4,096-rank jobs), job (torchrun output: NCCL lines between the
+script's log lines, free text and Python tracebacks), text (random printable
+text), binary (random bytes).
+
 Usage: nccllog-gen [flags]
 `
 
@@ -50,7 +57,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if errors.Is(err, pflag.ErrHelp) {
 		return 0
 	}
-	if err == nil && dest.dir != "" {
+	if err == nil && dest.mix != "" {
+		err = generateMix(dest, cfg, stdout)
+	} else if err == nil && dest.dir != "" {
 		err = generateFiles(cfg, dest.dir, stdout)
 	} else if err == nil {
 		err = generate(cfg, dest.output, stdout)
@@ -68,7 +77,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 
 // destination says where the log goes: a file (- for stdout) or a directory
 // of per-process files.
-type destination struct{ output, dir string }
+// mix is set where --mix asks for one of gen.Mixes instead.
+type destination struct{ output, dir, mix string }
 
 func parseArgs(args []string, stdout io.Writer) (gen.Config, destination, error) {
 	fs := pflag.NewFlagSet("nccllog-gen", pflag.ContinueOnError)
@@ -92,6 +102,7 @@ func parseArgs(args []string, stdout io.Writer) (gen.Config, destination, error)
 	mismatchKind := fs.String("mismatch-kind", "count", "fault: what differs in the --mismatch-call: count (count+1) or dtype")
 	abortRank := fs.Int("abort-rank", 0, "fault: global rank `N` prints Abort COMPLETE lines for its communicators after its last call, then stops")
 	missingRank := fs.Int("missing-rank", 0, "fault: global rank `N` prints nothing at all (no file with --per-rank-dir)")
+	mix := fs.String("mix", "", "write the benchmark mix `NAME` (collective, init, job, text, binary) of --size bytes instead")
 	err := fs.Parse(args)
 	if errors.Is(err, pflag.ErrHelp) {
 		fmt.Fprint(stdout, about+"\nFlags:\n"+fs.FlagUsages())
@@ -103,7 +114,7 @@ func parseArgs(args []string, stdout io.Writer) (gen.Config, destination, error)
 	if fs.NArg() > 0 {
 		return gen.Config{}, destination{}, usageError{fmt.Errorf("unexpected argument %q", fs.Arg(0))}
 	}
-	dest := destination{output: *output, dir: *dir}
+	dest := destination{output: *output, dir: *dir, mix: *mix}
 	cfg := gen.Config{Seed: *seed, Ranks: *ranks, RanksPerHost: *perHost, Steps: *steps,
 		Prefix: *prefix, Progress: *progress, Noise: *noise, NCCLVersion: *version, Teardown: *teardown}
 	if *size != "" {
@@ -116,6 +127,12 @@ func parseArgs(args []string, stdout io.Writer) (gen.Config, destination, error)
 	}
 	if dest.dir != "" && (fs.Changed("output") || cfg.Prefix != "") {
 		return cfg, dest, usageError{errors.New("--per-rank-dir writes files without launcher prefixes; do not combine it with --output or --prefix")}
+	}
+	if dest.mix != "" && !slices.Contains(gen.Mixes, dest.mix) {
+		return cfg, dest, usageError{fmt.Errorf("unknown mix %q (want one of %s)", dest.mix, strings.Join(gen.Mixes, ", "))}
+	}
+	if dest.mix != "" && (cfg.Size == 0 || dest.dir != "") {
+		return cfg, dest, usageError{errors.New("--mix needs --size and writes one file, not --per-rank-dir")}
 	}
 	if cfg.Steps == 0 && cfg.Size == 0 {
 		cfg.Steps = 100
@@ -222,4 +239,21 @@ func generateFiles(cfg gen.Config, dir string, stdout io.Writer) error {
 		}
 	}
 	return nil
+}
+
+// generateMix writes the mix dest names, of cfg.Size bytes and cfg.Seed, to the named file
+// or to stdout for "-".
+func generateMix(dest destination, cfg gen.Config, stdout io.Writer) error {
+	if dest.output == "-" || dest.output == "" {
+		return gen.WriteMix(stdout, dest.mix, cfg.Size, cfg.Seed)
+	}
+	f, err := os.Create(dest.output)
+	if err != nil {
+		return err
+	}
+	werr := gen.WriteMix(f, dest.mix, cfg.Size, cfg.Seed)
+	if cerr := f.Close(); werr == nil {
+		werr = cerr
+	}
+	return werr
 }
