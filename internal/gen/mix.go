@@ -2,6 +2,7 @@ package gen
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"io"
 	"math/rand/v2"
@@ -50,14 +51,18 @@ func WriteMix(w io.Writer, mix string, size, seed int64) error {
 // writeInitMix writes the init lines of 4,096-rank jobs (each job with its own seed) until
 // size is reached. The one step each job needs is left out: only the init is wanted.
 func writeInitMix(w io.Writer, size, seed int64) error {
-	lw := &lineWriter{w: w, keep: func(line []byte) bool { return !containsOpCount(line) }}
+	lw := &lineWriter{w: w, keep: func(line []byte) bool { return !containsOpCount(line) }, limit: size}
 	for k := int64(0); lw.n < size; k++ {
-		if _, err := Write(lw, Config{Seed: seed + k, Ranks: 4096, Steps: 1, Progress: "none"}); err != nil {
+		_, err := Write(lw, Config{Seed: seed + k, Ranks: 4096, Steps: 1, Progress: "none"})
+		if err != nil && !errors.Is(err, errEnough) {
 			return err
 		}
 	}
 	return nil
 }
+
+// errEnough stops a generator once a mix has its size.
+var errEnough = errors.New("mix: size reached")
 
 // writeNoise writes size bytes of random printable text (a newline about every 80 bytes) or
 // of random bytes.

@@ -15,10 +15,14 @@ type lineWriter struct {
 	after   func(line []byte) []byte
 	partial []byte
 	n       int64
+	limit   int64 // where set, a Write past this many bytes fails with errEnough
 }
 
 func (lw *lineWriter) Write(b []byte) (int, error) {
 	total := len(b)
+	if lw.limit > 0 && lw.n >= lw.limit {
+		return 0, errEnough
+	}
 	for len(b) > 0 {
 		nl := bytes.IndexByte(b, '\n')
 		if nl < 0 {
