@@ -6,16 +6,6 @@ import "bytes"
 // (NeMo, Megatron-LM) or "step" (torchtitan).
 var progressWords = [...][]byte{[]byte("iteration"), []byte("step")}
 
-// mayBeProgress reports whether b holds one of progressWords.
-func mayBeProgress(b []byte) bool {
-	for _, w := range progressWords {
-		if bytes.Contains(b, w) {
-			return true
-		}
-	}
-	return false
-}
-
 // ProgressFinder finds, one after another, the lines of data that may be progress lines, so
 // that a caller that needs only the step markers (split) can pass over the rest unread. Each
 // word is searched for again only once the caller is past its last match: the whole data is
@@ -58,19 +48,9 @@ func (f *ProgressFinder) Next(off int) int {
 }
 
 // frameworkWords are words of the lines PyTorch's ProcessGroupNCCL watchdog and flight
-// recorder print. The grammar reads such lines; the scanner leaves every line holding one of
-// them to it.
+// recorder print. The grammar reads such lines; the scanner leaves every line without an
+// envelope that holds one of them to it (wordsIn finds them).
 var frameworkWords = [...][]byte{[]byte("atchdog"), []byte("NCCL work"), []byte("flight recorder"), []byte("signal dumping")}
-
-// mayBeFramework reports whether b holds one of frameworkWords.
-func mayBeFramework(b []byte) bool {
-	for _, w := range frameworkWords {
-		if bytes.Contains(b, w) {
-			return true
-		}
-	}
-	return false
-}
 
 // envelopeLevels are the words that follow "NCCL" and white space in every envelope.
 var envelopeLevels = [...]string{"INFO", "WARN", "TRACE", "ABORT", "CALL"}

@@ -114,10 +114,11 @@ func (s *scanner) scan(line []byte, l *Line) (shape uint64, ok bool) {
 	if sh, ok := s.scanHeadInfo(b, start, l, h); ok {
 		return sh, true
 	}
-	if !mayHoldEnvelope(rest) {
-		return s.scanBare(b, start, l, h)
+	words := wordsIn(rest)
+	if words&maskNCCL != 0 && mayHoldEnvelope(rest) {
+		return s.scanEnvelope(b, start, l, h)
 	}
-	return s.scanEnvelope(b, start, l, h)
+	return s.scanBare(b, start, l, h, words)
 }
 
 // scanHeadInfo is the common case: an INFO envelope right after the prefixes. It answers only
@@ -157,16 +158,16 @@ func (s *scanner) knownHead(b []byte, i int, l *Line) (int, bool) {
 	return m, true
 }
 
-// scanBare reads a line that holds no envelope: it is not an NCCL line, and unless it may be
-// a progress line, a framework line the grammar knows (mayBeFramework) or the version line,
-// it is other text or damaged NCCL output. Such a line's shape leaves out its words: a job's
-// own output starts with any word, and every new shape costs a grammar run.
-func (s *scanner) scanBare(b []byte, start int, l *Line, h shape) (uint64, bool) {
+// scanBare reads a line that holds no envelope, and the set of bareWords it holds: it is not
+// an NCCL line, and unless it may be a progress line, a framework line the grammar knows or
+// the version line, it is other text or damaged NCCL output. Such a line's shape leaves out
+// its words: a job's own output starts with any word, and every new shape costs a grammar run.
+func (s *scanner) scanBare(b []byte, start int, l *Line, h shape, words uint32) (uint64, bool) {
 	rest := b[start:]
-	if mayBeVersion(rest) || mayBeFramework(rest) {
+	if words&maskFramework != 0 || mayBeVersion(rest) {
 		return 0, false
 	}
-	if mayBeProgress(rest) {
+	if words&maskProgress != 0 {
 		found, ok := scanProgress(b, start, l.Rank, l)
 		if !ok {
 			return 0, false
@@ -176,7 +177,9 @@ func (s *scanner) scanBare(b []byte, start int, l *Line, h shape) (uint64, bool)
 		}
 		*l = Line{Rank: l.Rank}
 	}
-	l.Kind, l.Reason = damageReason(rest)
+	if words&maskDamage != 0 {
+		l.Kind, l.Reason = damageReason(rest)
+	}
 	return uint64(h.add(byte(l.Kind)).addWord([]byte(l.Reason))), true
 }
 
@@ -352,6 +355,9 @@ func opWord(msg []byte) []byte {
 // mayBeVersion reports whether gBareLine's version head `('NCCL' | 'RCCL') Sp 'version'`
 // opens rest.
 func mayBeVersion(rest []byte) bool {
+	if len(rest) < 4 || rest[0] != 'N' && rest[0] != 'R' {
+		return false
+	}
 	if w := string(word(rest, 0)); w != "NCCL" && w != "RCCL" {
 		return false
 	}

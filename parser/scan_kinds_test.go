@@ -120,3 +120,20 @@ func FuzzEnvelopeDecision(f *testing.F) {
 		}
 	})
 }
+
+// FuzzWordsIn holds the one-pass word search to its definition: bit k is set exactly where
+// the line holds bareWords[k].
+func FuzzWordsIn(f *testing.F) {
+	for _, s := range tableSeedLines() {
+		f.Add([]byte(s))
+	}
+	f.Add([]byte("NCCNCCL stepstep iteratio iteration [nranks= opCount  Watchdog flight recorder signal dumping NCCL work"))
+	f.Fuzz(func(t *testing.T, line []byte) {
+		got := wordsIn(line)
+		for k, w := range bareWords {
+			if want := bytes.Contains(line, []byte(w)); want != (got&(1<<k) != 0) {
+				t.Errorf("wordsIn(%q): %q found %v, bytes.Contains says %v", line, w, !want, want)
+			}
+		}
+	})
+}
