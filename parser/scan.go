@@ -35,13 +35,29 @@ func (s *scanner) intern(b []byte) string {
 
 // hptSlot is a host:pid:tid token seen before and what it reads as.
 type hptSlot struct {
-	raw string
-	hw  hptWord
-	// head is `host:pid:tid [dev] NCCL INFO` as the thread last printed it, read in full
-	// then: a line that starts with the same bytes has the same envelope.
-	head  string
-	dev   int64
-	tails tailMemo
+	// key holds the token (its first rawLen bytes), and up to headLen the thread's head
+	// `host:pid:tid [dev] NCCL INFO` as it last printed it, read in full then: a line that
+	// starts with the same bytes has the same envelope. They are kept in place, so that a
+	// thread new to the slot costs no allocation (a 4,096-rank init has more threads than
+	// slots). A token or head too long for key is not kept (its length stays 0).
+	key             [hptKeyMax]byte
+	rawLen, headLen uint8
+	hw              hptWord
+	dev             int64
+	tails           tailMemo
+}
+
+// hptKeyMax is the longest head kept: a host name of up to about 60 bytes.
+const hptKeyMax = 96
+
+func (t *hptSlot) head() []byte { return t.key[:t.headLen] }
+
+// setHead keeps head, which starts with the slot's token, and the device it names.
+func (t *hptSlot) setHead(head []byte, dev int64) {
+	t.headLen, t.dev = 0, dev
+	if len(head) <= hptKeyMax {
+		t.headLen = uint8(copy(t.key[:], head))
+	}
 }
 
 // hpt reads a host:pid:tid token. A thread's lines repeat the same bytes, so tokens are kept
@@ -49,7 +65,7 @@ type hptSlot struct {
 func (s *scanner) hpt(b []byte) (hptWord, bool) {
 	slot := &s.hpts[s.hptSlot(b)]
 	s.thread = slot
-	if slot.raw == string(b) {
+	if int(slot.rawLen) == len(b) && string(slot.key[:len(b)]) == string(b) {
 		return slot.hw, true
 	}
 	var hw hptWord
@@ -57,7 +73,11 @@ func (s *scanner) hpt(b []byte) (hptWord, bool) {
 		s.thread = nil
 		return hw, false
 	}
-	*slot = hptSlot{raw: string(b), hw: hw}
+	slot.hw, slot.dev, slot.rawLen, slot.headLen = hw, 0, 0, 0
+	if len(b) <= hptKeyMax {
+		slot.rawLen = uint8(copy(slot.key[:], b))
+	}
+	slot.tails = tailMemo{}
 	return hw, true
 }
 
@@ -146,8 +166,8 @@ func (s *scanner) knownHead(b []byte, i int, l *Line) (int, bool) {
 		return 0, false
 	}
 	slot := &s.hpts[s.hptSlot(b[i:i+sp])]
-	m := i + len(slot.head)
-	if len(slot.head) == 0 || m > len(b) || string(b[i:m]) != slot.head || (m < len(b) && !isSp(b[m])) {
+	m := i + int(slot.headLen)
+	if slot.headLen == 0 || m > len(b) || string(b[i:m]) != string(slot.head()) || (m < len(b) && !isSp(b[m])) {
 		return 0, false
 	}
 	s.thread = slot
@@ -235,8 +255,8 @@ func (s *scanner) scanInfo(b []byte, i, hptEnd int, l *Line, h shape) (uint64, b
 		return 0, false
 	}
 	l.Env = Envelope{Host: hw.Host, Pid: hw.Pid, Tid: hw.Tid, Dev: dev, Level: LevelInfo}
-	if t := s.thread; t.head != string(b[i:m]) {
-		t.head, t.dev = string(b[i:m]), dev
+	if t := s.thread; string(t.head()) != string(b[i:m]) {
+		t.setHead(b[i:m], dev)
 	}
 	return s.scanMsg(b, m, l, h)
 }

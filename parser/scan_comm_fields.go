@@ -7,10 +7,35 @@ var commFields = [...]string{"cudaDev", "nvmlDev", "busId", "commId", "parent", 
 
 // commField returns the index of name in commFields, or -1.
 func commField(name []byte) int {
-	for k, f := range commFields {
-		if f == string(name) {
-			return k
-		}
+	switch string(name) { // a switch on a string compares by length first
+	case "cudaDev":
+		return 0
+	case "nvmlDev":
+		return 1
+	case "busId":
+		return 2
+	case "commId":
+		return 3
+	case "parent":
+		return 4
+	case "splitCount":
+		return 5
+	case "childCount":
+		return 6
+	case "color":
+		return 7
+	case "key":
+		return 8
+	case "localSize":
+		return 9
+	case "nNodes":
+		return 10
+	case "localRanks":
+		return 11
+	case "localRank":
+		return 12
+	case "MNNVL":
+		return 13
 	}
 	return -1
 }

@@ -137,3 +137,15 @@ func FuzzWordsIn(f *testing.F) {
 		}
 	})
 }
+
+// TestCommFieldIndex holds commField's switch to the list of names it indexes.
+func TestCommFieldIndex(t *testing.T) {
+	for k, f := range commFields {
+		if got := commField([]byte(f)); got != k {
+			t.Errorf("commField(%q) = %d, want %d", f, got, k)
+		}
+	}
+	if got := commField([]byte("rank")); got != -1 {
+		t.Errorf("commField(rank) = %d", got)
+	}
+}
