@@ -10,9 +10,8 @@ import (
 // grammar decides. It is not safe for concurrent use (it interns host and op names).
 type scanner struct {
 	names  map[string]string
-	recent [8]recentName // names interned lately, tried before the map
-	next   int
-	ops    [16]recentName // op names of recent collective lines, by their first eight bytes
+	recent [512]recentName // names interned lately, by nameSlot, tried before the map
+	ops    [16]recentName  // op names of recent collective lines, by their first eight bytes
 	hpts   [256]hptSlot
 	thread *hptSlot // the slot of the line being read
 }
@@ -100,18 +99,31 @@ func (s *scanner) hptSlot(b []byte) uint {
 	return uint((h * 0x9E3779B97F4A7C15) >> 56)
 }
 
-// internCached is intern with a few recent names tried first: hosts and ops repeat. It also
-// returns the name's shape hash (shape.addWord of the name), which is kept with it.
+// internCached is intern with the names seen lately tried first: hosts and ops repeat, and a
+// 4,096-rank job's lines come from hundreds of hosts. It also returns the name's shape hash
+// (shape.addWord of the name), which is kept with it.
 func (s *scanner) internCached(b []byte) (string, shape) {
-	for _, v := range s.recent {
-		if len(v.name) == len(b) && v.name == string(b) {
-			return v.name, v.hash
+	slot := &s.recent[nameSlot(b)]
+	if len(slot.name) == len(b) && slot.name == string(b) {
+		return slot.name, slot.hash
+	}
+	*slot = recentName{name: s.intern(b), hash: shape(0).addWord(b)}
+	return slot.name, slot.hash
+}
+
+// nameSlot hashes a name by its length and its first and last eight bytes (the number of a
+// host such as gpu-node-0042 is at its end).
+func nameSlot(b []byte) uint {
+	n := len(b)
+	h := uint64(n)
+	if n >= 8 {
+		h ^= binary.LittleEndian.Uint64(b)*0x9E3779B97F4A7C15 ^ binary.LittleEndian.Uint64(b[n-8:])*0xC2B2AE3D27D4EB4F
+	} else {
+		for _, c := range b {
+			h = (h + uint64(c)) * 0x9E3779B97F4A7C15
 		}
 	}
-	v := recentName{name: s.intern(b), hash: shape(0).addWord(b)}
-	s.recent[s.next%len(s.recent)] = v
-	s.next++
-	return v.name, v.hash
+	return uint((h * 0x9E3779B97F4A7C15) >> (64 - 9))
 }
 
 type recentName struct {
