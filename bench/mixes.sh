@@ -13,9 +13,10 @@
 # 3. warms the page cache, then runs `nccllog report MIX` on every mix, interleaved, --runs
 #    times (with --base PATH, also that binary on the collective mix, to compare two builds);
 # 4. prints the median wall time of each, MB/s, and throughput relative to the collective
-#    mix of the same run.
+#    mix of the same run, by wall time and by CPU time (user + sys, /usr/bin/time).
 #
-# The machine is shared: only ratios inside one run mean anything.
+# The machine is shared: only ratios inside one run mean anything, and where other work
+# crowds the cores the CPU-time ratio is the steadier of the two.
 set -euo pipefail
 export LC_ALL=C
 
@@ -89,9 +90,10 @@ run_one() {
 		m="${mixes[$i]}"
 	fi
 	t0="$EPOCHREALTIME"
-	"$bin" report "$dir/$m.log" > /dev/null 2> "$tmp/stderr" || die "report on $m failed: $(head -c 300 "$tmp/stderr")"
+	/usr/bin/time -f "%U %S" -o "$tmp/cpu" "$bin" report "$dir/$m.log" > /dev/null 2> "$tmp/stderr" ||
+		die "report on $m failed: $(head -c 300 "$tmp/stderr")"
 	t1="$EPOCHREALTIME"
-	echo "$i $(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.6f", b - a }') $(wc -c < "$dir/$m.log")" >> "$tmp/times"
+	echo "$i $(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.6f", b - a }') $(wc -c < "$dir/$m.log") $(awk '{ print $1 + $2 }' "$tmp/cpu")" >> "$tmp/times"
 }
 
 : > "$tmp/times"
@@ -105,7 +107,7 @@ done
 	echo "--"
 	cat "$tmp/times"
 } | awk -v runs="$runs" -v size="$size" '
-function median(i,    n, k, j, t, a) {
+function median(i, v,    n, k, j, t, a) {
 	n = cnt[i]
 	for (k = 1; k <= n; k++) a[k] = v[i, k]
 	for (k = 2; k <= n; k++) { t = a[k]; for (j = k; j > 1 && a[j - 1] > t; j--) a[j] = a[j - 1]; a[j] = t }
@@ -113,12 +115,13 @@ function median(i,    n, k, j, t, a) {
 }
 sep == 0 && $0 == "--" { sep = 1; next }
 sep == 0 { name[nn++] = $0; next }
-{ i = $1; v[i, ++cnt[i]] = $2 + 0; bytes[i] = $3 + 0 }
+{ i = $1; ++cnt[i]; wall[i, cnt[i]] = $2 + 0; bytes[i] = $3 + 0; cpu[i, cnt[i]] = $4 + 0 }
 END {
-	printf "nccllog report, mixes of about %s; median wall time of %d interleaved runs\n\n", size, runs
-	printf "%-22s %12s %10s %9s %14s\n", "mix", "bytes", "median s", "MB/s", "x collective"
-	for (i = 0; i < nn; i++) mbs[i] = bytes[i] / 1e6 / median(i)
+	printf "nccllog report, mixes of about %s; medians of %d interleaved runs\n\n", size, runs
+	printf "%-22s %12s %8s %8s %9s %9s %9s\n", "mix", "bytes", "wall s", "cpu s", "MB/s", "x coll", "x coll"
+	printf "%-22s %12s %8s %8s %9s %9s %9s\n", "", "", "", "", "(wall)", "(wall)", "(cpu)"
+	for (i = 0; i < nn; i++) { w[i] = median(i, wall); c[i] = median(i, cpu); mbs[i] = bytes[i] / 1e6 / w[i]; cps[i] = bytes[i] / (c[i] > 0 ? c[i] : 1e-9) }
 	for (i = 0; i < nn; i++)
-		printf "%-22s %12d %10.3f %9.1f %14.2f\n", name[i], bytes[i], median(i), mbs[i], mbs[i] / mbs[0]
+		printf "%-22s %12d %8.3f %8.3f %9.1f %9.2f %9.2f\n", name[i], bytes[i], w[i], c[i], mbs[i], mbs[i] / mbs[0], cps[i] / cps[0]
 }'
 printf '\nmachine: %s CPUs; %s\n' "$(nproc)" "$(go version 2> /dev/null || echo go: not found)"
