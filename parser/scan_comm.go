@@ -69,7 +69,7 @@ func (c *commReader) head(s *scanner) (CommEvent, bool) {
 		if j == c.i+len(w) {
 			return ev, false
 		}
-		ev.API = s.intern(w)
+		ev.API, _ = s.internCached(w)
 		c.i = j
 		c.mask |= 1
 	}
