@@ -11,7 +11,7 @@ import (
 type scanner struct {
 	names  map[string]string
 	recent [512]recentName // names interned lately, by nameSlot, tried before the map
-	ops    [16]recentName  // op names of recent collective lines, by their first eight bytes
+	ops    [16]recentName   // op names of recent collective lines, by their first eight bytes
 	hpts   [256]hptSlot
 	thread *hptSlot // the slot of the line being read
 }
@@ -296,18 +296,10 @@ func (s *scanner) scanMsg(b []byte, m int, l *Line, h shape) (uint64, bool) {
 	return uint64(h.addWord(msg)), true
 }
 
-// mayBeComm reports whether gComm could match msg: it starts with `comm`, `[`, or its second
-// token is `comm`.
-func mayBeComm(msg []byte) bool {
-	if len(msg) == 0 {
-		return false
-	}
-	if msg[0] == '[' || bytes.HasPrefix(msg, []byte("comm")) {
-		return true
-	}
-	e, _ := tokenEnd(msg, 0)
-	return bytes.HasPrefix(msg[spEnd(msg, e):], []byte("comm"))
-}
+// mayBeComm reports whether gComm could match msg: every form of it holds the token
+// `comm`, so a message without those bytes is no communicator line. (scanComm decides the
+// rest, as the grammar would.)
+func mayBeComm(msg []byte) bool { return bytes.Contains(msg, []byte("comm")) }
 
 // decWordSigned reads `"-"? Word` as decNum does.
 func decWordSigned(b []byte, i int) (int, int64) {
