@@ -11,7 +11,7 @@ import (
 type scanner struct {
 	names  map[string]string
 	recent [512]recentName // names interned lately, by nameSlot, tried before the map
-	ops    [16]recentName   // op names of recent collective lines, by their first eight bytes
+	ops    [16]recentName  // op names of recent collective lines, by their first eight bytes
 	hpts   [256]hptSlot
 	thread *hptSlot // the slot of the line being read
 }

@@ -5,37 +5,55 @@ package parser
 var commFields = [...]string{"cudaDev", "nvmlDev", "busId", "commId", "parent", "splitCount",
 	"childCount", "color", "key", "localSize", "nNodes", "localRanks", "localRank", "MNNVL"}
 
+// The indexes of commFields.
+const (
+	fCudaDev = iota
+	fNvmlDev
+	fBusID
+	fCommID
+	fParent
+	fSplitCount
+	fChildCount
+	fColor
+	fKey
+	fLocalSize
+	fNNodes
+	fLocalRanks
+	fLocalRank
+	fMNNVL
+)
+
 // commField returns the index of name in commFields, or -1.
 func commField(name []byte) int {
 	switch string(name) { // a switch on a string compares by length first
 	case "cudaDev":
-		return 0
+		return fCudaDev
 	case "nvmlDev":
-		return 1
+		return fNvmlDev
 	case "busId":
-		return 2
+		return fBusID
 	case "commId":
-		return 3
+		return fCommID
 	case "parent":
-		return 4
+		return fParent
 	case "splitCount":
-		return 5
+		return fSplitCount
 	case "childCount":
-		return 6
+		return fChildCount
 	case "color":
-		return 7
+		return fColor
 	case "key":
-		return 8
+		return fKey
 	case "localSize":
-		return 9
+		return fLocalSize
 	case "nNodes":
-		return 10
+		return fNNodes
 	case "localRanks":
-		return 11
+		return fLocalRanks
 	case "localRank":
-		return 12
+		return fLocalRank
 	case "MNNVL":
-		return 13
+		return fMNNVL
 	}
 	return -1
 }
@@ -102,17 +120,17 @@ func (c *commReader) used(k int) bool {
 
 // setValue sets the field commFields[f] from its value v, as CommEvent.setField does.
 func (ev *CommEvent) setValue(f int, v []byte) bool {
-	switch commFields[f] {
-	case "busId":
+	switch f {
+	case fBusID:
 		n, err := parseHex(v)
 		ev.BusID = n
 		return err == nil
-	case "commId", "parent":
+	case fCommID, fParent:
 		if len(v) < 3 || v[0] != '0' || v[1] != 'x' {
 			return false
 		}
 		n, err := parseHex(v[2:])
-		if commFields[f] == "commId" {
+		if f == fCommID {
 			ev.CommID = n
 		} else {
 			ev.Parent = n
@@ -120,7 +138,24 @@ func (ev *CommEvent) setValue(f int, v []byte) bool {
 		return err == nil
 	}
 	n, err := parseDec(v)
-	ev.setInt(commFields[f], n)
+	switch f {
+	case fCudaDev:
+		ev.CudaDev = n
+	case fNvmlDev:
+		ev.NvmlDev = n
+	case fSplitCount, fChildCount:
+		ev.Split = n
+	case fColor:
+		ev.Color = n
+	case fKey:
+		ev.Key = n
+	case fNNodes:
+		ev.NNodes = n
+	case fLocalRanks:
+		ev.LocalRks = n
+	case fLocalRank:
+		ev.LocalRk = n
+	}
 	return err == nil
 }
 

@@ -149,3 +149,21 @@ func TestCommFieldIndex(t *testing.T) {
 		t.Errorf("commField(rank) = %d", got)
 	}
 }
+
+// TestCommSetValue holds setValue, which the scanner uses, to CommEvent.setField, which
+// commFromTree uses, for every field and a few values.
+func TestCommSetValue(t *testing.T) {
+	for f, name := range commFields {
+		for _, v := range []string{"0", "7", "-3", "1b000", "0x55d4c2a8e0f0", "x", "", "0x", "12345678901234567890"} {
+			fast, slow := newCommEvent(), newCommEvent()
+			okFast, okSlow := fast.setValue(f, []byte(v)), slow.setField(name, v)
+			if okFast != okSlow || fast != slow {
+				t.Errorf("%s %q: setValue %v %+v, setField %v %+v", name, v, okFast, fast, okSlow, slow)
+			}
+		}
+	}
+}
+
+func newCommEvent() CommEvent {
+	return CommEvent{CudaDev: -1, NvmlDev: -1, Split: -1, NNodes: -1, LocalRks: -1, LocalRk: -1}
+}
