@@ -4,13 +4,14 @@ import "math/bits"
 
 // Parser reads lines with the scanner where it can and the grammar where it must. The grammar
 // also reads the 1st, 4th, 16th, 64th, ... line of every shape the scanner answers for; where
-// the two disagree the grammar's reading is used, the shape goes to the grammar from then on,
-// and the disagreement is counted in Stats. A Parser is for one goroutine.
+// the two disagree the grammar's reading is used, the shape goes to the grammar from then on
+// (unless it is one of the shapes that share the table's overflow count), and the
+// disagreement is counted in Stats. A Parser is for one goroutine.
 type Parser struct {
 	sc     *scanner
 	g      *Grammar
 	shapes *shapeTable
-	// recent holds the shapes of recent lines in front of the map, by the shape's low bits:
+	// recent holds the shapes of recent lines in front of the table, by the shape's low bits:
 	// a log's lines take a few dozen shapes, interleaved.
 	recent [64]recentShape
 	Stats  Stats
