@@ -281,7 +281,9 @@ func (s *scanner) scanMsg(b []byte, m int, l *Line, h shape) (uint64, bool) {
 	if op, ok := s.knownOp(msg); ok {
 		return s.scanCollective(msg, op, l, h)
 	}
-	if op := opWord(msg); len(op) > 0 && lit(msg, len(op), ": opCount ") {
+	// The op is the Word at the start: a Word followed by ": " holds no ':', so no HPT
+	// token can start inside it, and the lexer's Word is the run of bytes before ':'.
+	if op := word(msg, 0); len(op) > 0 && lit(msg, len(op), ": opCount ") {
 		name, hash := s.internCached(op)
 		s.keepOp(msg, recentName{name, hash})
 		return s.scanCollective(msg, recentName{name, hash}, l, h)
@@ -345,7 +347,7 @@ var (
 )
 
 // knownOp returns the op name at the start of msg where it is one that opened a collective
-// line lately and is followed by ": opCount ": opWord would return the same name (it holds
+// line lately and is followed by ": opCount ": word would return the same name (it holds
 // no space or punctuation and ':' ends it).
 func (s *scanner) knownOp(msg []byte) (recentName, bool) {
 	if len(msg) < 8 {
@@ -362,19 +364,6 @@ func (s *scanner) knownOp(msg []byte) (recentName, bool) {
 
 // keepOp remembers op, the name that starts msg, a collective line.
 func (s *scanner) keepOp(msg []byte, op recentName) { s.ops[opSlot(msg)] = op }
-
-// opWord returns the Word at the start of msg where it is followed by ": " (which no HPT
-// token can be), else what word returns.
-func opWord(msg []byte) []byte {
-	i := 0
-	for i < len(msg) && class[msg[i]]&(clsSp|clsPunct) == 0 {
-		i++
-	}
-	if i+1 < len(msg) && msg[i] == ':' && msg[i+1] == ' ' {
-		return msg[:i]
-	}
-	return word(msg, 0)
-}
 
 // mayBeVersion reports whether gBareLine's version head `('NCCL' | 'RCCL') Sp 'version'`
 // opens rest.
