@@ -106,18 +106,32 @@ func (c *commReader) sp() bool {
 	return true
 }
 
-// keyword reads the Word w.
+// keyword reads the Word w. Where w is followed by white space, as in every common form,
+// the bytes decide it; otherwise word does.
 func (c *commReader) keyword(w string) bool {
-	if string(word(c.b, c.i)) != w {
+	if !lit(c.b, c.i, w) || !wordStop(c.b, c.i+len(w)) && string(word(c.b, c.i)) != w {
 		return false
 	}
 	c.i += len(w)
 	return true
 }
 
-// ptr reads a Word that ptrNum accepts (0x and hexadecimal digits).
+// ptr reads a Word that ptrNum accepts (0x and hexadecimal digits): in one pass where the
+// digits end the Word, else through word.
 func (c *commReader) ptr(v *uint64) bool {
-	w := word(c.b, c.i)
+	b, i := c.b, c.i
+	if lit(b, i, "0x") {
+		var p uint64
+		j := i + 2
+		for ; j < len(b) && j-i-2 < 16 && hexVal[b[j]] != 0xff; j++ {
+			p = p<<4 | uint64(hexVal[b[j]])
+		}
+		if j > i+2 && wordStop(b, j) {
+			c.i, *v = j, p
+			return true
+		}
+	}
+	w := word(b, i)
 	if len(w) < 3 || w[0] != '0' || w[1] != 'x' {
 		return false
 	}
@@ -142,9 +156,20 @@ func (c *commReader) signed(v *int64) bool {
 	return true
 }
 
-// unsigned reads a Word of decimal digits.
+// unsigned reads a Word of decimal digits: in one pass where the digits end the Word,
+// else through word.
 func (c *commReader) unsigned(v *int64) bool {
-	w := word(c.b, c.i)
+	b, i := c.b, c.i
+	var n int64
+	j := i
+	for ; j < len(b) && j-i < 18 && isDigit(b[j]); j++ {
+		n = n*10 + int64(b[j]-'0')
+	}
+	if j > i && wordStop(b, j) {
+		c.i, *v = j, n
+		return true
+	}
+	w := word(b, i)
 	n, err := parseDec(w)
 	if len(w) == 0 || w[0] == '-' || err != nil {
 		return false

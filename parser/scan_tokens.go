@@ -118,7 +118,7 @@ func word(b []byte, i int) []byte {
 	for j < len(b) && class[b[j]]&(clsHost|clsPunct) == clsHost {
 		j++
 	}
-	if j == len(b) || class[b[j]]&clsSp != 0 || class[b[j]]&clsPunct != 0 && b[j] != ':' && b[j] != '-' {
+	if wordStop(b, j) {
 		return b[i:j]
 	}
 	e := wordEnd(b, i)
@@ -126,6 +126,12 @@ func word(b []byte, i int) []byte {
 		return nil
 	}
 	return b[i:e]
+}
+
+// wordStop reports whether a run of letters, digits, '.' and '_' that ends at j is a whole
+// Word: the line ends there, or white space or punctuation other than ':' and '-' follows.
+func wordStop(b []byte, j int) bool {
+	return j == len(b) || class[b[j]]&clsSp != 0 || class[b[j]]&clsPunct != 0 && b[j] != ':' && b[j] != '-'
 }
 
 // lit reports whether b holds s at i.
