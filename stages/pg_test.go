@@ -1,0 +1,134 @@
+package stages
+
+import (
+	"bufio"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/nccllog/nccllog/parser"
+)
+
+// ranksOfLines runs the ranks stage over lines as the file name, cut into two stretches at
+// cut (each folded on its own, then merged, as two inputs' partials are).
+func ranksOfLines(t *testing.T, name string, lines []string, cut int) *Ranks {
+	t.Helper()
+	p, err := parser.NewParser()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var parts []*RanksPart
+	for i, stretch := range [][]string{lines[:cut], lines[cut:]} {
+		part := RanksStage{}.New(&Config{}).(*RanksPart)
+		for n, text := range stretch {
+			var pl parser.Line
+			p.Parse([]byte(text), &pl)
+			if (RanksStage{}).Kinds().Has(int(pl.Kind)) {
+				part.Add(&Line{N: int64(n + 1), Text: []byte(text), P: &pl})
+			}
+		}
+		part.Settle(-1, false)
+		part.Anchor(Origin{File: name, Base: int64(i * cut)})
+		if err := part.Commit(nil); err != nil {
+			t.Fatal(err)
+		}
+		parts = append(parts, part)
+	}
+	parts[0].Merge(parts[1])
+	return parts[0].ranks()
+}
+
+func readLines(t *testing.T, path string) []string {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var out []string
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		out = append(out, sc.Text())
+	}
+	return out
+}
+
+// TestPGHangFixtures: a rank whose queue stops below the work the others time out on is the
+// one suspect; a group whose ranks all entered that work (a fault they share) and a group
+// with dump signals only have none. Every cut of the input gives the same verdict.
+func TestPGHangFixtures(t *testing.T) {
+	for _, tc := range []struct {
+		file     string
+		seq      int64
+		timedOut int
+		suspects []int64
+		states   []string
+		start    string
+	}{
+		{"straggler-queue.log", 57, 3, []int64{2}, []string{PGEntered, PGEntered, PGNotReached, PGEntered}, "04-11 23:54:10.500"},
+		{"network.log", 57, 4, nil, []string{PGEntered, PGEntered, PGEntered, PGEntered}, "04-11 23:54:10.500"},
+		{"dumps-only.log", -1, 0, nil, []string{PGUnknown, PGUnknown, PGUnknown}, ""},
+	} {
+		path := filepath.Join("testdata", "watchdog", tc.file)
+		lines := readLines(t, path)
+		for cut := range len(lines) + 1 {
+			fs := ranksOfLines(t, path, lines, cut).PGHang()
+			if len(fs) != 1 {
+				t.Fatalf("%s cut at %d: %d process groups, want 1: %+v", tc.file, cut, len(fs), fs)
+			}
+			f := fs[0]
+			var sus []int64
+			for _, s := range f.Suspects {
+				sus = append(sus, s.Row.Rank)
+			}
+			var states []string
+			for _, r := range f.Rows {
+				states = append(states, r.State)
+			}
+			start := ""
+			if f.StartNanos >= 0 {
+				ms := f.StartNanos / 1e6
+				start = pad2(f.StartMonth) + "-" + pad2(f.StartDay) + " " + pad2(ms/3600000) + ":" + pad2(ms/60000%60) + ":" +
+					pad2(ms/1000%60) + "." + itoa(1000 + ms%1000)[1:]
+			}
+			if f.Seq != tc.seq || f.TimedOut != tc.timedOut || diffSlices(tc.suspects, sus) != "" ||
+				diffSlices(tc.states, states) != "" || start != tc.start {
+				t.Errorf("%s cut at %d: seq %d, %d timed out, suspects %v, states %v, start %q; want %d, %d, %v, %v, %q",
+					tc.file, cut, f.Seq, f.TimedOut, sus, states, start, tc.seq, tc.timedOut, tc.suspects, tc.states, tc.start)
+			}
+		}
+	}
+}
+
+func pad2(v int64) string { return itoa(100 + v)[1:] }
+
+// TestPGSnapshotRestore: a partial carries the process groups' ranks; restored, it gives the
+// same verdict as the lines.
+func TestPGSnapshotRestore(t *testing.T) {
+	path := filepath.Join("testdata", "watchdog", "straggler-queue.log")
+	lines := readLines(t, path)
+	r := ranksOfLines(t, path, lines, len(lines))
+	part := &RanksPart{cfg: &Config{}, Ranks: r}
+	data, err := json.Marshal(part.Snapshot())
+	if err != nil {
+		t.Fatal(err)
+	}
+	back := RanksStage{}.New(&Config{}).(*RanksPart)
+	if err := back.Restore(data); err != nil {
+		t.Fatal(err)
+	}
+	want, got := r.PGHang(), back.ranks().PGHang()
+	if len(got) != 1 || len(got[0].Suspects) != 1 || got[0].Suspects[0].Row.Rank != 2 ||
+		*got[0].Suspects[0].Row.W != *want[0].Suspects[0].Row.W {
+		t.Errorf("restored: %+v; want %+v", got, want)
+	}
+}
+
+// TestPGDayBefore: a timeout printed just after midnight started the day before.
+func TestPGDayBefore(t *testing.T) {
+	p := &PGRank{TimeoutMs: 600000, At: parser.GlogHead{Level: 'E', Month: 3, Day: 1, Nanos: 5 * 1e9}}
+	if m, d, n := start(p); m != 2 || d != 28 || n != (24*3600-595)*1e9 {
+		t.Errorf("start: %d-%d %d; want 2-28 %d", m, d, n, int64(24*3600-595)*1e9)
+	}
+}
