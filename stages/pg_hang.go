@@ -189,10 +189,11 @@ func (f *PGFinding) judge() {
 // start is when the work a rank timed out on started: the timeout line's time less the
 // timeout, going back over midnight (month, day) where it must.
 func start(p *PGRank) (month, day, nanos int64) {
-	if p.At.Nanos < 0 || p.At.Level == 0 || p.TimeoutMs < 0 {
-		return -1, -1, -1
-	}
 	const dayNs = 24 * 3600 * 1e9
+	if p.At.Nanos < 0 || p.At.Level == 0 || p.TimeoutMs < 0 || p.TimeoutMs > 366*dayNs/1e6 ||
+		p.At.Month < 1 || p.At.Month > 12 || p.At.Day < 1 || p.At.Day > 31 {
+		return -1, -1, -1 // no time, or a timeout or date no clock has (a damaged partial)
+	}
 	month, day, nanos = p.At.Month, p.At.Day, p.At.Nanos-p.TimeoutMs*1e6
 	for nanos < 0 {
 		nanos += dayNs

@@ -132,3 +132,31 @@ func TestPGDayBefore(t *testing.T) {
 		t.Errorf("start: %d-%d %d; want 2-28 %d", m, d, n, int64(24*3600-595)*1e9)
 	}
 }
+
+// TestPGStartOutOfRange: a timeout or date no clock has (a damaged partial) gives no start,
+// and no panic.
+func TestPGStartOutOfRange(t *testing.T) {
+	for _, p := range []*PGRank{
+		{TimeoutMs: 1 << 62, At: parser.GlogHead{Level: 'E', Month: 3, Day: 1, Nanos: 5}},
+		{TimeoutMs: 600000, At: parser.GlogHead{Level: 'E', Month: 14, Day: 1, Nanos: 5}},
+		{TimeoutMs: 600000, At: parser.GlogHead{Level: 'E', Month: 0, Day: 1, Nanos: 5}},
+	} {
+		if m, d, n := start(p); m != -1 || d != -1 || n != -1 {
+			t.Errorf("start of %+v: %d-%d %d, want unknown", p, m, d, n)
+		}
+	}
+}
+
+// TestPGHugeRankNumber: a rank number far above the others adds no rows for the ranks
+// between (they would outnumber the ranks with lines), and takes no time or memory.
+func TestPGHugeRankNumber(t *testing.T) {
+	lines := []string{
+		"[PG 1 Rank 0] Timeout at NCCL work: 9, last enqueued NCCL work: 9, last completed NCCL work: 8.",
+		"[PG 1 Rank 1] Timeout at NCCL work: 9, last enqueued NCCL work: 9, last completed NCCL work: 8.",
+		"[PG 1 Rank 999999999999999] Timeout at NCCL work: 9, last enqueued NCCL work: 9, last completed NCCL work: 8.",
+	}
+	fs := ranksOfLines(t, "huge.log", lines, 1).PGHang()
+	if len(fs) != 1 || len(fs[0].Rows) != 3 || len(fs[0].Suspects) != 0 {
+		t.Errorf("%+v, want one group of 3 rows and no suspect", fs)
+	}
+}
