@@ -73,7 +73,7 @@ func (r *Ranks) watchdog(file string, e *RankEvent) {
 		r.pgs[k] = p
 	}
 	p.Lines++
-	p.LastLine = e.Line
+	p.File, p.Label, p.LastLine = file, e.Label, e.Line // as merge does: the latest line's
 	if w.PGName != "" {
 		p.Name = w.PGName
 	}

@@ -3,8 +3,10 @@ package stages
 import (
 	"bufio"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/nccllog/nccllog/parser"
@@ -159,4 +161,61 @@ func TestPGHugeRankNumber(t *testing.T) {
 	if len(fs) != 1 || len(fs[0].Rows) != 3 || len(fs[0].Suspects) != 0 {
 		t.Errorf("%+v, want one group of 3 rows and no suspect", fs)
 	}
+}
+
+// pgFuzzLine is one watchdog line of rank r about work s, of the form b picks.
+func pgFuzzLine(b, r, s byte) string {
+	rk, seq, prev := itoa(int64(r%6)), itoa(int64(s%4)+10), itoa(int64(s%4)+9)
+	switch b % 6 {
+	case 0:
+		return "[E0412 00:04:1" + itoa(int64(b%10)) + ".500000000 ProcessGroupNCCL.cpp:607] [Rank " + rk +
+			"] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=" + seq + ", OpType=ALLREDUCE, Timeout(ms)=600000) ran for 600012 milliseconds before timing out."
+	case 1:
+		return "[PG 0 Rank " + rk + "] Timeout at NCCL work: " + seq + ", last enqueued NCCL work: " + seq + ", last completed NCCL work: " + prev + "."
+	case 2:
+		return "[PG 0 Rank " + rk + "] Exception (either an error or timeout) detected by watchdog at work: " + seq + ", last enqueued NCCL work: " + seq + ", last completed NCCL work: " + prev + "."
+	case 3:
+		return "[rank" + rk + "]:[E0412 00:04:10.500200000 ProcessGroupNCCL.cpp:1720] [PG ID 0 PG GUID 0(default_pg) Rank " + rk +
+			"] Received a dump signal due to a collective timeout from  rank 0 and we will try our best to dump the debug info. Last enqueued NCCL work: " + prev + ", last completed NCCL work: " + prev + ".This is most likely caused by incorrect usages of collectives."
+	case 4:
+		return "[PG ID 0 PG GUID 0(default_pg) Rank " + rk + "] First PG on this rank to signal dumping."
+	}
+	return "[PG 0 Rank " + rk + "] failure detected by watchdog at work sequence id: " + seq + " PG status: last enqueued work: " + seq + ", last started work: " + prev + " (ALLREDUCE), last completed work: " + prev
+}
+
+// FuzzPGHangCuts: whatever the watchdog lines and wherever the input is cut into two
+// partials, PGHang gives what it gives over the whole input, and never panics.
+func FuzzPGHangCuts(f *testing.F) {
+	f.Add([]byte{0, 0, 1, 1, 0, 1, 3, 2, 0}, uint8(2))
+	f.Add([]byte{1, 1, 1, 2, 3, 1, 4, 0, 0, 5, 2, 3}, uint8(1))
+	f.Fuzz(func(t *testing.T, data []byte, cut uint8) {
+		var lines []string
+		for i := 0; i+2 < len(data) && len(lines) < 40; i += 3 {
+			lines = append(lines, pgFuzzLine(data[i], data[i+1], data[i+2]))
+		}
+		c := int(cut) % (len(lines) + 1)
+		want := pgHangText(ranksOfLines(t, "f.log", lines, len(lines)).PGHang())
+		if got := pgHangText(ranksOfLines(t, "f.log", lines, c).PGHang()); got != want {
+			t.Errorf("cut at %d:\n%s\nwhole:\n%s\nlines:\n%s", c, got, want, strings.Join(lines, "\n"))
+		}
+	})
+}
+
+// pgHangText is a finding's rows and suspects, for comparing.
+func pgHangText(fs []PGFinding) string {
+	var b strings.Builder
+	for _, f := range fs {
+		fmt.Fprintf(&b, "%+v %q seq %d/%d start %d-%d %d\n", f.PG, f.Name, f.Seq, f.TimedOut, f.StartMonth, f.StartDay, f.StartNanos)
+		for _, r := range f.Rows {
+			fmt.Fprintf(&b, "  %d %s", r.Rank, r.State)
+			if r.W != nil {
+				fmt.Fprintf(&b, " %+v", *r.W)
+			}
+			b.WriteString("\n")
+		}
+		for _, s := range f.Suspects {
+			fmt.Fprintf(&b, "  suspect %d %d\n", s.Row.Rank, s.Score)
+		}
+	}
+	return b.String()
 }
