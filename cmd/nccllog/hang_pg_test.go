@@ -127,3 +127,13 @@ func TestHangWatchdogFixtures(t *testing.T) {
 		}
 	}
 }
+
+// TestHangWatchdogFirstWork: where the straggler never issued a call at all, its evidence
+// says so instead of naming a last call it does not have.
+func TestHangWatchdogFirstWork(t *testing.T) {
+	all, _ := faultLog(t, gen.Config{WatchdogRank: gen.Rank(5), WatchdogSeq: 1, CleanAbort: true}, "torchrun")
+	out, _, code := runCLI(t, "", "hang", all)
+	if code != exitFound || !strings.Contains(out, "it issued no call on comm") || strings.Contains(out, "after 0 calls") {
+		t.Errorf("exit %d:\n%s", code, out)
+	}
+}

@@ -151,7 +151,12 @@ func pgEvidence(s stages.PGSuspect, f stages.PGFinding) []string {
 		out = append(out, fmt.Sprintf("its queue (%s) stops below work %d: last enqueued %s, last completed %s, while %s: it never reached that collective (stuck before it: compute, data loading, an exception, another process group)",
 			where(q), f.Seq, seqCell(q.LastEnqueued), seqCell(q.LastCompleted), others))
 	}
-	if m := r.Member; s.Behind && m != nil {
+	switch m := r.Member; {
+	case !s.Behind || m == nil:
+	case m.Calls == 0:
+		out = append(out, fmt.Sprintf("it issued no call on comm %s, while the furthest rank got to call %d",
+			commLabel(f.Comm), f.Comm.MaxCalls()-1))
+	default:
 		out = append(out, fmt.Sprintf("its NCCL lines on comm %s stop after %s (last %s:%d), before the furthest rank's call %d",
 			commLabel(f.Comm), calls(m.Calls), m.File, m.LastLine, f.Comm.MaxCalls()-1))
 	}
