@@ -19,6 +19,9 @@ type Member struct {
 	// (RCCL's collective line) or "" (none: Unattributed says why).
 	RankFrom string
 	CudaDev  int64
+	// LaunchRank is the launcher's rank label on the lines that bound it (torchrun
+	// `[rank3]:`), -1 where they have none; it ties PyTorch's watchdog lines to the process.
+	LaunchRank int64
 	// Calls is how many calls the rank issued on the communicator. Its first call is at
 	// position Start of the communicator's sequence: 0 where the log holds the communicator
 	// from its first call; later where an excerpt starts this rank further on (placed by
@@ -53,7 +56,7 @@ type Member struct {
 }
 
 func newMember(host string, pid int64, file string, rank, dev int64) *Member {
-	return &Member{Host: host, Pid: pid, File: file, Rank: rank, CudaDev: dev,
+	return &Member{Host: host, Pid: pid, File: file, Rank: rank, CudaDev: dev, LaunchRank: -1,
 		ByOp: make(map[parser.Op]*Volume), FirstStep: -1, LastStep: -1, FirstDiv: -1}
 }
 

@@ -16,7 +16,7 @@ type RanksStage struct{}
 func (RanksStage) Name() string { return "ranks" }
 func (RanksStage) Reads() Reads { return ReadsAll }
 func (RanksStage) Kinds() KindSet {
-	return Kinds(parser.KindCollective, parser.KindComm, parser.KindWarn)
+	return Kinds(parser.KindCollective, parser.KindComm, parser.KindWarn, parser.KindWatchdog)
 }
 
 func (RanksStage) New(cfg *Config) Partial { return &RanksPart{cfg: cfg} }
@@ -32,7 +32,7 @@ type RanksPart struct {
 }
 
 func (p *RanksPart) Add(l *Line) {
-	e := RankEvent{Line: l.N, Step: -1, Kind: l.P.Kind, Host: l.P.Env.Host, Pid: l.P.Env.Pid, Dev: l.P.Env.Dev}
+	e := RankEvent{Line: l.N, Step: -1, Kind: l.P.Kind, Host: l.P.Env.Host, Pid: l.P.Env.Pid, Dev: l.P.Env.Dev, Label: l.P.Rank}
 	switch l.P.Kind {
 	case parser.KindCollective:
 		e.Coll = l.P.Coll
@@ -41,6 +41,12 @@ func (p *RanksPart) Add(l *Line) {
 		e.Comm = &c
 	case parser.KindWarn:
 		e.Text = excerpt(l.Text)
+	case parser.KindWatchdog:
+		if l.P.Watchdog == nil {
+			return // the parser fills it for every watchdog line; nothing to fold without it
+		}
+		w := *l.P.Watchdog
+		e.Watchdog = &w
 	}
 	p.events = append(p.events, e)
 	p.open = true
@@ -126,6 +132,8 @@ type RanksSnapshot struct {
 	Sigs   []Sig
 	Groups []GroupSnapshot
 	Held   []RankEvent `json:",omitempty"`
+	// PGs are the ranks of the PyTorch process groups the watchdog lines name.
+	PGs []PGRank `json:",omitempty"`
 }
 
 // GroupSnapshot is one communicator. Its reference sequence is written a step at a time, and
@@ -166,6 +174,9 @@ func (p *RanksPart) Snapshot() any {
 	out := RanksSnapshot{Held: p.events}
 	if p.Ranks == nil {
 		return out
+	}
+	for _, pg := range p.Ranks.PGRanks() {
+		out.PGs = append(out.PGs, *pg)
 	}
 	ids := make(map[uint32]uint32)
 	renumber := func(id uint32) uint32 {
@@ -294,6 +305,10 @@ func (p *RanksPart) Restore(data json.RawMessage) error {
 			g.Members = append(g.Members, &m)
 		}
 		r.groups[g.Key] = g
+	}
+	for i := range snap.PGs {
+		pg := snap.PGs[i]
+		r.pgs[pgRankKey{pg.PG, pg.Rank}] = &pg
 	}
 	p.events = append(p.events, snap.Held...)
 	return nil

@@ -139,7 +139,13 @@ furthest stopped together, ranked by how likely each is the culprit. Evidence ev
 shares (Abort everywhere, as PyTorch's destroy_process_group leaves a healthy job) counts
 against none. A log of some nodes judges only their ranks ("covers 1 of 2 nodes"). Calls are
 aligned by position, and an excerpt's ranks by opCount where it goes up; ranks an excerpt cuts
-at different calls are not suspects. Exit status 3 when a rank stands out.
+at different calls are not suspects. PyTorch watchdog lines (with or without NCCL lines): per
+process group, each rank's last enqueued/started/completed work, the work most ranks timed
+out on and when it started; a rank whose queue stops below that work never reached the
+collective (the likely straggler), ranks that enqueued it are victims, and where two or more
+timed out, ranks without a watchdog line are suspects too. Ranks that all entered the work
+give no suspect; dump signals are no evidence. The default group joins the world
+communicator (host:pid, NCCL calls). Exit status 3 when a rank stands out.
 `,
 	"check": `Per communicator, first what the input covers (as hang), then compares every call position
 across ranks (op, count, datatype, reduction op and root; the peer of Send/Recv is left out)
