@@ -96,17 +96,16 @@ func printRanks(w *output, r *view) error {
 	times := stepTimes(r)
 	switch r.opts.format {
 	case "json":
-		var comms []map[string]any
+		out := ranksJSON{Comms: []rankCommJSON{}}
 		for _, g := range groups {
 			var ranks []rankJSON
 			need := needOf(r.ranks.StepBus(g), times)
 			for _, m := range g.Members {
 				ranks = append(ranks, rankValue(m, need))
 			}
-			comms = append(comms, map[string]any{"comm": commLabel(g), "nranks": g.NRanks,
-				"grouping": g.Evidence, "ranks": ranks})
+			out.Comms = append(out.Comms, rankCommJSON{Comm: commLabel(g), Grouping: g.Evidence, NRanks: g.NRanks, Ranks: ranks})
 		}
-		return writeJSON(w, map[string]any{"comms": orEmpty(comms)})
+		return writeJSON(w, out)
 	case "csv":
 		var rows [][]string
 		for _, g := range groups {
@@ -182,4 +181,16 @@ func unattributed(g *stages.Group) string {
 		}
 	}
 	return ""
+}
+
+// ranksJSON is ranks' JSON; fields in alphabetical order, as it has always listed them.
+type ranksJSON struct {
+	Comms []rankCommJSON `json:"comms"`
+}
+
+type rankCommJSON struct {
+	Comm     string     `json:"comm"`
+	Grouping string     `json:"grouping"`
+	NRanks   int64      `json:"nranks"`
+	Ranks    []rankJSON `json:"ranks"`
 }
