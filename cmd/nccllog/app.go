@@ -25,6 +25,7 @@ const (
 type env struct {
 	stdin          io.Reader
 	stdout, stderr io.Writer
+	progress       *progressSetup // nil: no progress line
 }
 
 // view is what a command's printer reads: the run's one Result, with each stage's part
@@ -93,7 +94,9 @@ func execute(ctx context.Context, c *command, o *options, e env) int {
 	}
 	w := newOutput(e.stdout)
 	out := c.writer(w, o)
-	res, runErr := pipeline.RunAll(ctx, inputs, pipeline.Options{Jobs: o.jobs, Plan: plan}, out)
+	prog := startProgress(e, c, o, inputs)
+	res, runErr := pipeline.RunAll(ctx, inputs, pipeline.Options{Jobs: o.jobs, Plan: plan, Progress: prog.counter()}, out)
+	prog.stop() // before anything more is printed
 	v := newView(o, plan, res)
 	if w.broken() {
 		return exitOK

@@ -17,6 +17,7 @@ type options struct {
 	format   string
 	jobs     int
 	strict   bool
+	quiet    bool
 	help     bool
 	exportOpts
 
@@ -37,6 +38,7 @@ func (c *command) flagSet(o *options) *pflag.FlagSet {
 	c.exportFlags(fs, o)
 	fs.IntVarP(&o.jobs, "jobs", "j", 0, "parsing workers, and files read at once (default: one per core; at most 4 per core)")
 	fs.BoolVar(&o.strict, "strict", false, "fail (exit 1) on any malformed NCCL line instead of counting it")
+	fs.BoolVarP(&o.quiet, "quiet", "q", false, "no progress bar on stderr (shown while stderr is a terminal and the inputs hold 256 MiB or more)")
 	fs.BoolVarP(&o.help, "help", "h", false, "show this help")
 	return fs
 }

@@ -63,7 +63,7 @@ func TestCompletionBash(t *testing.T) {
 		{[]string{"agg", "-f", "a"}, []string{"awk"}},
 		{[]string{"split", "--boundary", ""}, []string{"end", "start"}},
 		{[]string{"completion", ""}, []string{"bash", "zsh", "fish"}},
-		{[]string{"calls", "-"}, []string{"--steps", "--boundary", "--format", "-f", "--output", "-o", "--jobs", "-j", "--strict", "--help", "-h"}},
+		{[]string{"calls", "-"}, []string{"--steps", "--boundary", "--format", "-f", "--output", "-o", "--jobs", "-j", "--strict", "--quiet", "-q", "--help", "-h"}},
 	} {
 		got := completeBash(t, bash, script, c.words...)
 		slices.Sort(got)
