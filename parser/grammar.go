@@ -169,9 +169,9 @@ func envelopeFromTree(e *gEnvelope) Envelope {
 
 func collectiveFromTree(c *gCollective) Collective {
 	out := Collective{
-		Op: strings.Clone(c.Op), OpCount: uint64(c.OpCount),
+		Op: Op(strings.Clone(string(c.Op))), OpCount: uint64(c.OpCount),
 		SendBuff: uint64(c.SendBuff), RecvBuff: uint64(c.RecvBuff),
-		Count: int64(c.Count), Datatype: int64(c.Datatype), RedOp: int64(c.RedOp),
+		Count: int64(c.Count), Datatype: c.Datatype, RedOp: c.RedOp,
 		Root: int64(c.Root), Comm: uint64(c.Comm), NRanks: int64(c.NRanks),
 		Stream: uint64(c.Stream), Task: -1, GlobalRank: -1,
 	}

@@ -37,7 +37,7 @@ type gMessage struct {
 // field this grammar does not know (RCCL 2.27's `parser:"acc (nil)"`): it is read as a
 // gExtraField, so that the call is kept.
 type gCollective struct {
-	Op        string         `parser:"@Word ':' Sp 'opCount' Sp"`
+	Op        Op             `parser:"@Word ':' Sp 'opCount' Sp"`
 	OpCount   hexNum         `parser:"@Word"`
 	XSend     []*gExtraField `parser:"@@*"`
 	SendBuff  ptrNum         `parser:"Sp 'sendbuff' Sp @(Word | '(' 'nil' ')')"`
@@ -46,9 +46,9 @@ type gCollective struct {
 	XCount    []*gExtraField `parser:"@@*"`
 	Count     decNum         `parser:"Sp 'count' Sp @('-'? Word)"`
 	XDatatype []*gExtraField `parser:"@@*"`
-	Datatype  decNum         `parser:"Sp 'datatype' Sp @('-'? Word)"`
+	Datatype  Datatype       `parser:"Sp 'datatype' Sp @('-'? Word)"`
 	XRedOp    []*gExtraField `parser:"@@*"`
-	RedOp     decNum         `parser:"Sp 'op' Sp @('-'? Word)"`
+	RedOp     RedOp          `parser:"Sp 'op' Sp @('-'? Word)"`
 	XRoot     []*gExtraField `parser:"@@*"`
 	Root      decNum         `parser:"Sp 'root' Sp @('-'? Word)"`
 	XComm     []*gExtraField `parser:"@@*"`

@@ -106,13 +106,13 @@ type Line struct {
 
 // Collective is one collective or point-to-point call as NCCL logs it when it is enqueued.
 type Collective struct {
-	Op       string
+	Op       Op
 	OpCount  uint64 // hexadecimal in the log
 	SendBuff uint64 // 0 for (nil)
 	RecvBuff uint64
 	Count    int64
-	Datatype int64
-	RedOp    int64
+	Datatype Datatype
+	RedOp    RedOp
 	Root     int64 // the peer for Send/Recv
 	Comm     uint64
 	NRanks   int64

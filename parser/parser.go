@@ -4,13 +4,14 @@ import "math/bits"
 
 // Parser reads lines with the scanner where it can and the grammar where it must. The grammar
 // also reads the 1st, 4th, 16th, 64th, ... line of every shape the scanner answers for; where
-// the two disagree the grammar's reading is used, the shape goes to the grammar from then on,
-// and the disagreement is counted in Stats. A Parser is for one goroutine.
+// the two disagree the grammar's reading is used, the shape goes to the grammar from then on
+// (unless it is one of the shapes that share the table's overflow count), and the
+// disagreement is counted in Stats. A Parser is for one goroutine.
 type Parser struct {
 	sc     *scanner
 	g      *Grammar
-	shapes map[uint64]*shapeState
-	// recent holds the shapes of recent lines in front of the map, by the shape's low bits:
+	shapes *shapeTable
+	// recent holds the shapes of recent lines in front of the table, by the shape's low bits:
 	// a log's lines take a few dozen shapes, interleaved.
 	recent [64]recentShape
 	Stats  Stats
@@ -31,20 +32,13 @@ type Stats struct {
 	FirstDisagree string
 }
 
-type shapeState struct {
-	seen        uint64
-	grammarOnly bool
-}
-
-const maxShapes = 1 << 14
-
 // NewParser returns a Parser with its own scanner and grammar.
 func NewParser() (*Parser, error) {
 	g, err := NewGrammar()
 	if err != nil {
 		return nil, err
 	}
-	return &Parser{sc: newScanner(), g: g, shapes: make(map[uint64]*shapeState)}, nil
+	return &Parser{sc: newScanner(), g: g, shapes: new(shapeTable)}, nil
 }
 
 // MaxRead is how much of a line is read: a longer line is classed by its first MaxRead bytes.
@@ -67,7 +61,7 @@ func (p *Parser) Parse(line []byte, l *Line) {
 	}
 	r := &p.recent[sh*0x9E3779B97F4A7C15>>58]
 	if r.st == nil || r.sh != sh {
-		*r = recentShape{sh, p.shape(sh)}
+		*r = recentShape{sh, p.shapes.get(sh)}
 	}
 	st := r.st
 	st.seen++
@@ -83,20 +77,11 @@ func (p *Parser) Parse(line []byte, l *Line) {
 	p.Stats.Checked++
 	if gl != *l {
 		p.disagree(line)
-		st.grammarOnly = true
+		// The shared overflow count stays sampled: one faulty shape among many must not send
+		// every line of every other to the grammar.
+		st.grammarOnly = st != &p.shapes.overflow
 		*l = gl
 	}
-}
-
-func (p *Parser) shape(sh uint64) *shapeState {
-	if st, ok := p.shapes[sh]; ok {
-		return st
-	}
-	st := &shapeState{}
-	if len(p.shapes) < maxShapes {
-		p.shapes[sh] = st
-	}
-	return st
 }
 
 func (p *Parser) disagree(line []byte) {

@@ -10,9 +10,8 @@ import (
 // grammar decides. It is not safe for concurrent use (it interns host and op names).
 type scanner struct {
 	names  map[string]string
-	recent [8]recentName // names interned lately, tried before the map
-	next   int
-	ops    [16]recentName // op names of recent collective lines, by their first eight bytes
+	recent [512]recentName // names interned lately, by nameSlot, tried before the map
+	ops    [16]recentName  // op names of recent collective lines, by their first eight bytes
 	hpts   [256]hptSlot
 	thread *hptSlot // the slot of the line being read
 }
@@ -35,13 +34,29 @@ func (s *scanner) intern(b []byte) string {
 
 // hptSlot is a host:pid:tid token seen before and what it reads as.
 type hptSlot struct {
-	raw string
-	hw  hptWord
-	// head is `host:pid:tid [dev] NCCL INFO` as the thread last printed it, read in full
-	// then: a line that starts with the same bytes has the same envelope.
-	head  string
-	dev   int64
-	tails tailMemo
+	// key holds the token (its first rawLen bytes), and up to headLen the thread's head
+	// `host:pid:tid [dev] NCCL INFO` as it last printed it, read in full then: a line that
+	// starts with the same bytes has the same envelope. They are kept in place, so that a
+	// thread new to the slot costs no allocation (a 4,096-rank init has more threads than
+	// slots). A token or head too long for key is not kept (its length stays 0).
+	key             [hptKeyMax]byte
+	rawLen, headLen uint8
+	hw              hptWord
+	dev             int64
+	tails           tailMemo
+}
+
+// hptKeyMax is the longest head kept: a host name of up to about 60 bytes.
+const hptKeyMax = 96
+
+func (t *hptSlot) head() []byte { return t.key[:t.headLen] }
+
+// setHead keeps head, which starts with the slot's token, and the device it names.
+func (t *hptSlot) setHead(head []byte, dev int64) {
+	t.headLen, t.dev = 0, dev
+	if len(head) <= hptKeyMax {
+		t.headLen = uint8(copy(t.key[:], head))
+	}
 }
 
 // hpt reads a host:pid:tid token. A thread's lines repeat the same bytes, so tokens are kept
@@ -49,7 +64,7 @@ type hptSlot struct {
 func (s *scanner) hpt(b []byte) (hptWord, bool) {
 	slot := &s.hpts[s.hptSlot(b)]
 	s.thread = slot
-	if slot.raw == string(b) {
+	if int(slot.rawLen) == len(b) && string(slot.key[:len(b)]) == string(b) {
 		return slot.hw, true
 	}
 	var hw hptWord
@@ -57,7 +72,11 @@ func (s *scanner) hpt(b []byte) (hptWord, bool) {
 		s.thread = nil
 		return hw, false
 	}
-	*slot = hptSlot{raw: string(b), hw: hw}
+	slot.hw, slot.dev, slot.rawLen, slot.headLen = hw, 0, 0, 0
+	if len(b) <= hptKeyMax {
+		slot.rawLen = uint8(copy(slot.key[:], b))
+	}
+	slot.tails = tailMemo{}
 	return hw, true
 }
 
@@ -80,18 +99,31 @@ func (s *scanner) hptSlot(b []byte) uint {
 	return uint((h * 0x9E3779B97F4A7C15) >> 56)
 }
 
-// internCached is intern with a few recent names tried first: hosts and ops repeat. It also
-// returns the name's shape hash (shape.addWord of the name), which is kept with it.
+// internCached is intern with the names seen lately tried first: hosts and ops repeat, and a
+// 4,096-rank job's lines come from hundreds of hosts. It also returns the name's shape hash
+// (shape.addWord of the name), which is kept with it.
 func (s *scanner) internCached(b []byte) (string, shape) {
-	for _, v := range s.recent {
-		if len(v.name) == len(b) && v.name == string(b) {
-			return v.name, v.hash
+	slot := &s.recent[nameSlot(b)]
+	if len(slot.name) == len(b) && slot.name == string(b) {
+		return slot.name, slot.hash
+	}
+	*slot = recentName{name: s.intern(b), hash: shape(0).addWord(b)}
+	return slot.name, slot.hash
+}
+
+// nameSlot hashes a name by its length and its first and last eight bytes (the number of a
+// host such as gpu-node-0042 is at its end).
+func nameSlot(b []byte) uint {
+	n := len(b)
+	h := uint64(n)
+	if n >= 8 {
+		h ^= binary.LittleEndian.Uint64(b)*0x9E3779B97F4A7C15 ^ binary.LittleEndian.Uint64(b[n-8:])*0xC2B2AE3D27D4EB4F
+	} else {
+		for _, c := range b {
+			h = (h + uint64(c)) * 0x9E3779B97F4A7C15
 		}
 	}
-	v := recentName{name: s.intern(b), hash: shape(0).addWord(b)}
-	s.recent[s.next%len(s.recent)] = v
-	s.next++
-	return v.name, v.hash
+	return uint((h * 0x9E3779B97F4A7C15) >> (64 - 9))
 }
 
 type recentName struct {
@@ -114,10 +146,11 @@ func (s *scanner) scan(line []byte, l *Line) (shape uint64, ok bool) {
 	if sh, ok := s.scanHeadInfo(b, start, l, h); ok {
 		return sh, true
 	}
-	if !bytes.Contains(rest, []byte("NCCL")) {
-		return s.scanBare(b, start, l, h)
+	words := wordsIn(rest)
+	if words&maskNCCL != 0 && mayHoldEnvelope(rest) {
+		return s.scanEnvelope(b, start, l, h)
 	}
-	return s.scanEnvelope(b, start, l, h)
+	return s.scanBare(b, start, l, h, words)
 }
 
 // scanHeadInfo is the common case: an INFO envelope right after the prefixes. It answers only
@@ -145,8 +178,8 @@ func (s *scanner) knownHead(b []byte, i int, l *Line) (int, bool) {
 		return 0, false
 	}
 	slot := &s.hpts[s.hptSlot(b[i:i+sp])]
-	m := i + len(slot.head)
-	if len(slot.head) == 0 || m > len(b) || string(b[i:m]) != slot.head || (m < len(b) && !isSp(b[m])) {
+	m := i + int(slot.headLen)
+	if slot.headLen == 0 || m > len(b) || string(b[i:m]) != string(slot.head()) || (m < len(b) && !isSp(b[m])) {
 		return 0, false
 	}
 	s.thread = slot
@@ -157,14 +190,16 @@ func (s *scanner) knownHead(b []byte, i int, l *Line) (int, bool) {
 	return m, true
 }
 
-// scanBare reads a line without "NCCL": it is not an NCCL line, and unless it may be a
-// progress line or RCCL's version line, it is other text or damaged NCCL output.
-func (s *scanner) scanBare(b []byte, start int, l *Line, h shape) (uint64, bool) {
+// scanBare reads a line that holds no envelope, and the set of bareWords it holds: it is not
+// an NCCL line, and unless it may be a progress line, a framework line the grammar knows or
+// the version line, it is other text or damaged NCCL output. Such a line's shape leaves out
+// its words: a job's own output starts with any word, and every new shape costs a grammar run.
+func (s *scanner) scanBare(b []byte, start int, l *Line, h shape, words uint32) (uint64, bool) {
 	rest := b[start:]
-	if bytes.HasPrefix(rest, []byte("RCCL")) || mayBeWatchdogBytes(b) {
+	if words&maskFramework != 0 || mayBeVersion(rest) {
 		return 0, false // the version block, or rare lines the watchdog grammar reads
 	}
-	if mayBeProgress(rest) {
+	if words&maskProgress != 0 {
 		found, ok := scanProgress(b, start, l.Rank, l)
 		if !ok {
 			return 0, false
@@ -174,8 +209,10 @@ func (s *scanner) scanBare(b []byte, start int, l *Line, h shape) (uint64, bool)
 		}
 		*l = Line{Rank: l.Rank}
 	}
-	l.Kind, l.Reason = damageReason(rest)
-	return uint64(h.add(byte(l.Kind)).addWord(rest)), true
+	if words&maskDamage != 0 {
+		l.Kind, l.Reason = damageReason(rest)
+	}
+	return uint64(h.add(byte(l.Kind)).addWord([]byte(l.Reason))), true
 }
 
 // scanEnvelope finds the envelope the way gNCCLLine's junk loop does and reads an INFO line.
@@ -215,8 +252,11 @@ func (s *scanner) scanInfo(b []byte, i, hptEnd int, l *Line, h shape) (uint64, b
 		return 0, false
 	}
 	devEnd, dev := decWordSigned(b, j+2)
-	if devEnd < 0 || !lit(b, devEnd, "] NCCL INFO") {
+	if devEnd < 0 {
 		return 0, false
+	}
+	if !lit(b, devEnd, "] NCCL INFO") {
+		return s.scanWarn(b, i, hptEnd, devEnd, dev, l, h)
 	}
 	m := devEnd + len("] NCCL INFO")
 	if m < len(b) && !isSp(b[m]) {
@@ -227,8 +267,8 @@ func (s *scanner) scanInfo(b []byte, i, hptEnd int, l *Line, h shape) (uint64, b
 		return 0, false
 	}
 	l.Env = Envelope{Host: hw.Host, Pid: hw.Pid, Tid: hw.Tid, Dev: dev, Level: LevelInfo}
-	if t := s.thread; t.head != string(b[i:m]) {
-		t.head, t.dev = string(b[i:m]), dev
+	if t := s.thread; string(t.head()) != string(b[i:m]) {
+		t.setHead(b[i:m], dev)
 	}
 	return s.scanMsg(b, m, l, h)
 }
@@ -241,7 +281,9 @@ func (s *scanner) scanMsg(b []byte, m int, l *Line, h shape) (uint64, bool) {
 	if op, ok := s.knownOp(msg); ok {
 		return s.scanCollective(msg, op, l, h)
 	}
-	if op := opWord(msg); len(op) > 0 && lit(msg, len(op), ": opCount ") {
+	// The op is the Word at the start: a Word followed by ": " holds no ':', so no HPT
+	// token can start inside it, and the lexer's Word is the run of bytes before ':'.
+	if op := word(msg, 0); len(op) > 0 && lit(msg, len(op), ": opCount ") {
 		name, hash := s.internCached(op)
 		s.keepOp(msg, recentName{name, hash})
 		return s.scanCollective(msg, recentName{name, hash}, l, h)
@@ -250,24 +292,16 @@ func (s *scanner) scanMsg(b []byte, m int, l *Line, h shape) (uint64, bool) {
 		return 0, false
 	}
 	if mayBeComm(msg) {
-		return 0, false
+		return s.scanComm(msg, l, h)
 	}
 	l.Kind = KindInfo
 	return uint64(h.addWord(msg)), true
 }
 
-// mayBeComm reports whether gComm could match msg: it starts with `comm`, `[`, or its second
-// token is `comm`.
-func mayBeComm(msg []byte) bool {
-	if len(msg) == 0 {
-		return false
-	}
-	if msg[0] == '[' || bytes.HasPrefix(msg, []byte("comm")) {
-		return true
-	}
-	e, _ := tokenEnd(msg, 0)
-	return bytes.HasPrefix(msg[spEnd(msg, e):], []byte("comm"))
-}
+// mayBeComm reports whether gComm could match msg: every form of it holds the token
+// `comm`, so a message without those bytes is no communicator line. (scanComm decides the
+// rest, as the grammar would.)
+func mayBeComm(msg []byte) bool { return bytes.Contains(msg, []byte("comm")) }
 
 // decWordSigned reads `"-"? Word` as decNum does.
 func decWordSigned(b []byte, i int) (int, int64) {
@@ -313,7 +347,7 @@ var (
 )
 
 // knownOp returns the op name at the start of msg where it is one that opened a collective
-// line lately and is followed by ": opCount ": opWord would return the same name (it holds
+// line lately and is followed by ": opCount ": word would return the same name (it holds
 // no space or punctuation and ':' ends it).
 func (s *scanner) knownOp(msg []byte) (recentName, bool) {
 	if len(msg) < 8 {
@@ -331,15 +365,15 @@ func (s *scanner) knownOp(msg []byte) (recentName, bool) {
 // keepOp remembers op, the name that starts msg, a collective line.
 func (s *scanner) keepOp(msg []byte, op recentName) { s.ops[opSlot(msg)] = op }
 
-// opWord returns the Word at the start of msg where it is followed by ": " (which no HPT
-// token can be), else what word returns.
-func opWord(msg []byte) []byte {
-	i := 0
-	for i < len(msg) && class[msg[i]]&(clsSp|clsPunct) == 0 {
-		i++
+// mayBeVersion reports whether gBareLine's version head `('NCCL' | 'RCCL') Sp 'version'`
+// opens rest.
+func mayBeVersion(rest []byte) bool {
+	if len(rest) < 4 || rest[0] != 'N' && rest[0] != 'R' {
+		return false
 	}
-	if i+1 < len(msg) && msg[i] == ':' && msg[i+1] == ' ' {
-		return msg[:i]
+	if w := string(word(rest, 0)); w != "NCCL" && w != "RCCL" {
+		return false
 	}
-	return word(msg, 0)
+	j := spEnd(rest, 4)
+	return j > 4 && string(word(rest, j)) == "version"
 }

@@ -6,7 +6,7 @@ import "encoding/binary"
 // gCollective does. Anything it is not sure of goes to the grammar.
 func (s *scanner) scanCollective(msg []byte, op recentName, l *Line, h shape) (uint64, bool) {
 	c := &l.Coll
-	c.Op = op.name
+	c.Op = Op(op.name)
 	opHash := op.hash
 	r := fieldReader{b: msg, i: len(op.name) + len(": opCount ")}
 	c.OpCount = r.hex()
@@ -17,7 +17,7 @@ func (s *scanner) scanCollective(msg []byte, op recentName, l *Line, h shape) (u
 		c.SendBuff = r.ptrAfter(&kSendbuff)
 		c.RecvBuff = r.ptrAfter(&kRecvbuff)
 		c.Count = r.decAfter(&kCount)
-		c.Datatype = r.decAfter(&kDatatype)
+		c.Datatype = Datatype(r.decAfter(&kDatatype))
 	}
 	head := r.unknown
 	if t := s.thread; t != nil && !r.bad {
@@ -32,7 +32,7 @@ func (s *scanner) scanCollective(msg []byte, op recentName, l *Line, h shape) (u
 	}
 	tailAt := r.i
 	r.unknown = nil
-	c.RedOp = r.decAfter(&kOp)
+	c.RedOp = RedOp(r.decAfter(&kOp))
 	c.Root = r.decAfter(&kRoot)
 	c.Comm = r.ptrAfter(&kComm)
 	c.NRanks = r.decAfter(&kNRanks)
@@ -203,7 +203,7 @@ func buffersAndCount(b []byte, i int, c *Collective) (end int, extra []byte, ok 
 	if !ok {
 		return 0, nil, false
 	}
-	c.SendBuff, c.RecvBuff, c.Count, c.Datatype = send, recv, count, dtype
+	c.SendBuff, c.RecvBuff, c.Count, c.Datatype = send, recv, count, Datatype(dtype)
 	return i, extra, true
 }
 

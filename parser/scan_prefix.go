@@ -90,19 +90,32 @@ func scanMpi(b []byte, i int) (int, int64) {
 // scanTorch reads `rank3]:` or `default3]:` after the `[`.
 func scanTorch(b []byte, i int) (int, int64) {
 	w := word(b, i)
-	var r rankWord
-	if len(w) == 0 || r.Capture([]string{string(w)}) != nil || !lit(b, i+len(w), "]:") {
+	r, ok := rankLabel(w)
+	if !ok || !lit(b, i+len(w), "]:") {
 		return -1, -1
 	}
-	return i + len(w) + 2, int64(r)
+	return i + len(w) + 2, r
+}
+
+// rankLabel reads `rank3` or `default3` as rankWord.Capture does, without building its
+// argument (a string slice per line).
+func rankLabel(w []byte) (int64, bool) {
+	for _, p := range [...]string{"rank", "default"} {
+		if len(w) > len(p) && string(w[:len(p)]) == p {
+			v, err := parseDec(w[len(p):])
+			if err == nil && v >= 0 {
+				return v, true
+			}
+		}
+	}
+	return 0, false
 }
 
 // scanStamp reads `2026-03-01 12:00:00]` after the `[`: a four-digit Word, "-", Word, "-",
 // Word, then anything up to the next `]`.
 func scanStamp(b []byte, i int) int {
 	w := word(b, i)
-	var y yearWord
-	if y.Capture([]string{string(w)}) != nil {
+	if _, err := parseDec(w); err != nil || len(w) != 4 { // as yearWord.Capture reads it
 		return -1
 	}
 	i += len(w)

@@ -10,12 +10,13 @@ const tailMax = 112
 
 // collTail is one tail and its fields.
 type collTail struct {
-	raw                 [tailMax]byte
-	n                   int
-	redOp, root, nranks int64
-	comm, stream        uint64
-	task, globalRank    int64
-	unknownKey          string // the first unknown field's key in the tail, or ""
+	raw              [tailMax]byte
+	n                int
+	redOp            RedOp
+	root, nranks     int64
+	comm, stream     uint64
+	task, globalRank int64
+	unknownKey       string // the first unknown field's key in the tail, or ""
 }
 
 // tailMemo holds a thread's last tails, one for each communicator it is busy with.

@@ -110,12 +110,28 @@ func spEnd[T text](b T, i int) int {
 // word returns the Word token at i, or nil where the token at i is not a Word. An HPT token
 // can start at i only if the run of word bytes ends at ':' or '-' (the host part may hold
 // '-', and ':' must follow it), so only then is hptAt asked.
+//
+// Most Words are letters, digits, '.' and '_' up to white space, punctuation other than ':'
+// and '-', or the line's end; such a run holds no HPT and is read in one loop.
 func word(b []byte, i int) []byte {
+	j := i
+	for j < len(b) && class[b[j]]&(clsHost|clsPunct) == clsHost {
+		j++
+	}
+	if wordStop(b, j) {
+		return b[i:j]
+	}
 	e := wordEnd(b, i)
 	if e < len(b) && (b[e] == ':' || b[e] == '-') && hptAt(b, i) >= 0 {
 		return nil
 	}
 	return b[i:e]
+}
+
+// wordStop reports whether a run of letters, digits, '.' and '_' that ends at j is a whole
+// Word: the line ends there, or white space or punctuation other than ':' and '-' follows.
+func wordStop(b []byte, j int) bool {
+	return j == len(b) || class[b[j]]&clsSp != 0 || class[b[j]]&clsPunct != 0 && b[j] != ':' && b[j] != '-'
 }
 
 // lit reports whether b holds s at i.

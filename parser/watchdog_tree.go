@@ -1,7 +1,6 @@
 package parser
 
 import (
-	"bytes"
 	"strings"
 )
 
@@ -15,16 +14,6 @@ var watchdogPhrases = [...]string{"Watchdog caught", "by watchdog", "NCCL work",
 func mayBeWatchdog(text string) bool {
 	for _, p := range watchdogPhrases {
 		if strings.Contains(text, p) {
-			return true
-		}
-	}
-	return false
-}
-
-// mayBeWatchdogBytes is mayBeWatchdog for the scanner, without a copy of the line.
-func mayBeWatchdogBytes(b []byte) bool {
-	for _, p := range watchdogPhrases {
-		if bytes.Contains(b, []byte(p)) {
 			return true
 		}
 	}

@@ -111,6 +111,14 @@ func (s *source) decode(r io.Reader, closer io.Closer) error {
 	return nil
 }
 
+// consumed is how many bytes of the raw input have been read (0 for a source without a count).
+func (s *source) consumed() int64 {
+	if s.raw == nil {
+		return 0
+	}
+	return s.raw.n
+}
+
 // countingReader counts the bytes read through it.
 type countingReader struct {
 	r io.Reader

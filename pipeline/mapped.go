@@ -76,7 +76,7 @@ func mapChunks(ctx context.Context, data []byte, name string, size int, pool *bu
 			return err
 		}
 		select {
-		case out <- chunk{seq: seq, data: data[off:end], buf: token}:
+		case out <- chunk{seq: seq, data: data[off:end], buf: token, upTo: int64(end)}:
 		case <-ctx.Done():
 			return ctx.Err()
 		}

@@ -13,6 +13,9 @@ type chunk struct {
 	seq  int
 	data []byte  // whole lines; the last may lack its newline only at the end of the input
 	buf  *[]byte // its buffer, or for a mapped file an empty one that stands for its place
+	// upTo is how many bytes of the input file (compressed, where it is) were read by the
+	// time this chunk was cut, for Options.Progress.
+	upTo int64
 }
 
 // MaxLine is the longest line read from standard input, a pipe, a device or compressed data:
@@ -57,7 +60,7 @@ func readChunksUpTo(ctx context.Context, src *source, name string, size, maxLine
 		lines += int64(bytes.Count(data[:cut], []byte{'\n'}))
 		if cut > 0 {
 			select {
-			case out <- chunk{seq: seq, data: data[:cut], buf: buf}:
+			case out <- chunk{seq: seq, data: data[:cut], buf: buf, upTo: src.consumed()}:
 				seq++
 			case <-ctx.Done():
 				return ctx.Err()

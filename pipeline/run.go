@@ -23,6 +23,11 @@ type Options struct {
 	Plan *stages.Plan
 	// NoMap reads a plain file with read(2) instead of mapping it into memory.
 	NoMap bool
+	// Progress, if set, is told how many more bytes of an input were read each time a chunk
+	// is merged, and at the end of an input its bytes not yet counted: over a run it adds up
+	// to the inputs' sizes on disk (compressed, where they are). Inputs read at once call it
+	// from their own goroutines, so it must be safe for concurrent use; it should be quick.
+	Progress func(n int64)
 	// dropEvery overrides dropEvery, for tests that hand pages back every chunk.
 	dropEvery int
 	// parsers lends the workers their Parsers; RunAll shares one among its inputs. Nil: the
@@ -36,6 +41,7 @@ type done struct {
 	data  []byte
 	buf   *[]byte
 	chunk *stages.Chunk
+	upTo  int64 // chunk.upTo
 }
 
 // Run reads one input through the plan's stages. What they stream goes to out in input
@@ -49,10 +55,12 @@ func Run(ctx context.Context, in Input, opt Options, out stages.Out) (*stages.Re
 		return stages.InputResult(name, m.Total, parser.Stats{}), err
 	}
 	defer src.Close()
+	prog := &progress{report: opt.Progress}
 	if res, ok, err := readPartial(src, name, opt.Plan); ok {
 		if err != nil {
 			return stages.InputResult(name, m.Total, parser.Stats{}), err
 		}
+		prog.upTo(src.size)
 		return res, nil
 	}
 
@@ -86,10 +94,13 @@ func Run(ctx context.Context, in Input, opt Options, out stages.Out) (*stages.Re
 		defer close(results)
 		return workers.Wait()
 	})
-	g.Go(func() error { return merge(ctx, m, name, results, f.release) })
+	g.Go(func() error { return merge(ctx, m, name, results, f.release, prog) })
 	err = g.Wait()
 	if err == nil {
 		err = readErr
+	}
+	if err == nil {
+		prog.upTo(src.size) // a compressed file's bytes after its last stream
 	}
 	var parse parser.Stats
 	for _, s := range stats {
@@ -145,7 +156,7 @@ func work(ctx context.Context, name string, plan *stages.Plan, ps *parsers, in <
 	for ch := range in {
 		c := stages.Read(plan, ch.data, p, markers)
 		select {
-		case out <- done{seq: ch.seq, data: ch.data, buf: ch.buf, chunk: c}:
+		case out <- done{seq: ch.seq, data: ch.data, buf: ch.buf, chunk: c, upTo: ch.upTo}:
 		case <-ctx.Done():
 			return ctx.Err()
 		}
@@ -153,9 +164,9 @@ func work(ctx context.Context, name string, plan *stages.Plan, ps *parsers, in <
 	return nil
 }
 
-// merge feeds the analysed chunks to the Merger in input order, and hands each chunk's
-// memory back once merged.
-func merge(ctx context.Context, m *stages.Merger, name string, in <-chan done, release func(done)) (err error) {
+// merge feeds the analysed chunks to the Merger in input order, hands each chunk's memory
+// back once merged, and counts its bytes in prog.
+func merge(ctx context.Context, m *stages.Merger, name string, in <-chan done, release func(done), prog *progress) (err error) {
 	defer faultsPanic()()
 	defer catchFault(name, &err)
 	waiting := make(map[int]done)
@@ -173,6 +184,7 @@ func merge(ctx context.Context, m *stages.Merger, name string, in <-chan done, r
 				return outputFault(name, err)
 			}
 			release(d)
+			prog.upTo(d.upTo)
 		}
 		if err := ctx.Err(); err != nil {
 			return err

@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"context"
+	"math"
 	"os"
 	"runtime"
 	"testing"
@@ -92,15 +93,21 @@ func TestRunAllJobsBounded(t *testing.T) {
 	}
 	inputs := []Input{{Name: f}, {Name: f}}
 	opt := Options{Plan: testCfg{Needs: needAgg}.plan()}
+	// The least of three runs: TotalAlloc counts the whole process, and tests running in
+	// parallel with this one allocate too.
 	alloc := func(jobs int) uint64 {
-		var before, after runtime.MemStats
-		runtime.ReadMemStats(&before)
-		opt.Jobs = jobs
-		if _, err := RunAll(context.Background(), inputs, opt, discard{}); err != nil {
-			t.Fatal(err)
+		least := uint64(math.MaxUint64)
+		for range 3 {
+			var before, after runtime.MemStats
+			runtime.ReadMemStats(&before)
+			opt.Jobs = jobs
+			if _, err := RunAll(context.Background(), inputs, opt, discard{}); err != nil {
+				t.Fatal(err)
+			}
+			runtime.ReadMemStats(&after)
+			least = min(least, after.TotalAlloc-before.TotalAlloc)
 		}
-		runtime.ReadMemStats(&after)
-		return after.TotalAlloc - before.TotalAlloc
+		return least
 	}
 	capped := alloc(MaxJobs())
 	if huge := alloc(200_000); huge > 2*capped+1<<20 {

@@ -1,6 +1,8 @@
 package stages
 
 import (
+	"github.com/nccllog/nccllog/parser"
+
 	"cmp"
 	"math"
 	"slices"
@@ -9,13 +11,13 @@ import (
 
 // AggKey is one distinct call signature.
 type AggKey struct {
-	Op       string
+	Op       parser.Op
 	Count    int64
-	Datatype int64
+	Datatype parser.Datatype
 }
 
 // Bytes is the message size of one call: count × element size, at most MaxBytes.
-func (k AggKey) Bytes() int64 { return mulBytes(k.Count, DtypeSize(k.Datatype)) }
+func (k AggKey) Bytes() int64 { return mulBytes(k.Count, k.Datatype.Size()) }
 
 // MaxBytes is where byte counts and totals stop: they saturate at 2^63-1 (8 EiB) rather than
 // wrap negative, so a value of MaxBytes means "at least this much". Counts read from a log go
@@ -41,7 +43,7 @@ func mulBytes(a, b int64) int64 {
 // DropKey names calls that the analyses leave out, as the AWK chain did: a count of zero or
 // less, or a datatype NCCL does not define.
 type DropKey struct {
-	Op     string
+	Op     parser.Op
 	Reason string
 }
 
@@ -67,12 +69,12 @@ func NewAgg() *Agg {
 }
 
 // Add counts one call.
-func (a *Agg) Add(op string, count, datatype int64) {
+func (a *Agg) Add(op parser.Op, count int64, datatype parser.Datatype) {
 	switch {
 	case count <= 0:
 		a.dropped[DropKey{op, "count " + strconv.FormatInt(count, 10)}]++
-	case DtypeSize(datatype) == 0:
-		a.dropped[DropKey{op, "unknown datatype " + strconv.FormatInt(datatype, 10)}]++
+	case datatype.Size() == 0:
+		a.dropped[DropKey{op, "unknown datatype " + strconv.FormatInt(int64(datatype), 10)}]++
 	default:
 		a.addN(AggKey{op, count, datatype}, 1)
 	}

@@ -14,7 +14,7 @@ type Call struct {
 }
 
 // Bytes is count × element size (0 for an unknown datatype), at most MaxBytes.
-func (c *Call) Bytes() int64 { return mulBytes(c.Coll.Count, DtypeSize(c.Coll.Datatype)) }
+func (c *Call) Bytes() int64 { return mulBytes(c.Coll.Count, c.Coll.Datatype.Size()) }
 
 // CallsStage passes every call of the selected steps to the run's Out, in input order.
 type CallsStage struct{}
@@ -27,70 +27,43 @@ func (CallsStage) New(cfg *Config) Partial { return &CallsPart{selecting: cfg.St
 
 // CallsPart is the calls stage's Partial: the calls of its stretch, until they are written.
 type CallsPart struct {
-	calls     []Call
-	anchored  int  // calls before this index have their file and absolute line
-	open      bool // holds calls whose step is not settled
+	calls     held[Call, *Call]
 	selecting bool // the run selects steps: unsettled calls may yet be dropped
 	written   int64
 }
 
 func (p *CallsPart) Add(l *Line) {
 	c := &l.P.Coll
-	p.calls = append(p.calls, Call{Line: l.N, Step: -1, Rank: l.P.Rank, Env: l.P.Env, Coll: *c,
-		Dropped: c.Count <= 0 || DtypeSize(c.Datatype) == 0})
-	p.open = true
+	p.calls.add(Call{Line: l.N, Step: -1, Rank: l.P.Rank, Env: l.P.Env, Coll: *c,
+		Dropped: c.Count <= 0 || c.Datatype.Size() == 0})
 }
 
-func (p *CallsPart) Settle(step int64, selected bool) {
-	p.open = false
-	if !selected {
-		p.calls, p.anchored = p.calls[:0], 0
-		return
-	}
-	for i := range p.calls {
-		p.calls[i].Step = step
-	}
-}
-
-func (p *CallsPart) Anchor(o Origin) {
-	for i := p.anchored; i < len(p.calls); i++ {
-		p.calls[i].File = o.File
-		p.calls[i].Line += o.Base
-	}
-	p.anchored = len(p.calls)
-}
+func (p *CallsPart) Settle(step int64, selected bool) { p.calls.settle(step, selected) }
+func (p *CallsPart) Anchor(o Origin)                  { p.calls.anchor(o) }
 
 func (p *CallsPart) Merge(o Partial) {
 	op := o.(*CallsPart)
-	switch {
-	case len(p.calls) == 0:
-		// Take o's calls rather than copy them; o gets this one's empty buffer to reuse.
-		p.calls, op.calls = op.calls, p.calls[:0]
-		p.anchored, op.anchored = op.anchored, 0
-	case p.anchored == len(p.calls):
-		p.anchored += op.anchored
-		fallthrough
-	default:
-		p.calls = append(p.calls, op.calls...)
-	}
-	p.open = p.open || op.open
+	p.calls.merge(&op.calls)
 	p.written += op.written
 }
 
-func (p *CallsPart) Reset() { *p = CallsPart{calls: p.calls[:0], selecting: p.selecting} }
+func (p *CallsPart) Reset() {
+	p.calls.reset()
+	p.written = 0
+}
 
 // Commit writes the settled calls.
 func (p *CallsPart) Commit(out Out) error {
-	if p.open {
+	if p.calls.open {
 		return nil
 	}
-	for i := range p.calls {
-		if err := out.Call(&p.calls[i]); err != nil {
+	for i := range p.calls.items {
+		if err := out.Call(&p.calls.items[i]); err != nil {
 			return err
 		}
 	}
-	p.written += int64(len(p.calls))
-	p.calls, p.anchored = reuse(p.calls), 0
+	p.written += int64(len(p.calls.items))
+	p.calls.committed()
 	return nil
 }
 
@@ -100,7 +73,7 @@ func (p *CallsPart) Held() int {
 	if p.selecting {
 		return 0
 	}
-	return len(p.calls)
+	return len(p.calls.items)
 }
 
 // Written is how many calls were written to the run's Out.
@@ -114,4 +87,4 @@ type CallsSnapshot struct {
 	Held    []Call `json:",omitempty"`
 }
 
-func (p *CallsPart) Snapshot() any { return CallsSnapshot{p.written, p.calls} }
+func (p *CallsPart) Snapshot() any { return CallsSnapshot{p.written, p.calls.items} }

@@ -1,6 +1,8 @@
 package stages
 
 import (
+	"github.com/nccllog/nccllog/parser"
+
 	"cmp"
 	"slices"
 )
@@ -11,7 +13,7 @@ var DefaultEdges = []int64{64 << 10, 1 << 20, 16 << 20}
 
 // Bucket is one histogram cell: the calls of Op with Lo <= bytes < Hi (Hi < 0: no upper edge).
 type Bucket struct {
-	Op    string
+	Op    parser.Op
 	Lo    int64
 	Hi    int64
 	Calls int64
@@ -21,7 +23,7 @@ type Bucket struct {
 // then by size. Buckets without calls are left out.
 func (a *Agg) Hist(edges []int64) []Bucket {
 	type cell struct {
-		op string
+		op parser.Op
 		i  int
 	}
 	counts := make(map[cell]int64)

@@ -23,6 +23,10 @@ type Info struct {
 	firstComplete map[threadKey]string
 	// pending holds communicator lines whose communicator is not known yet.
 	pending []commFact
+	// early holds the lines a thread printed before its first Init COMPLETE here, where this
+	// Info never saw the thread before: whether they belong to that communicator (no Init
+	// START, before 2.18.3) or to one an earlier Info saw START for, only a Merge can tell.
+	early   []commFact
 	tuning  map[tuneKey]int64
 	warns   warnState
 	chains  chainState

@@ -46,6 +46,9 @@ func (in *Info) eachEvidence(f func(*Evidence)) {
 	for i := range in.bare {
 		f(&in.bare[i].Evidence)
 	}
+	for i := range in.early {
+		f(&in.early[i].ev)
+	}
 	for i := range in.pending {
 		f(&in.pending[i].ev)
 	}

@@ -14,9 +14,11 @@ func (in *Info) bindInit(th threadKey, key string, start bool) {
 	st, seen := in.threads[th]
 	started := start || seen && st.started
 	if !start && !started {
-		in.resolvePending(th, key)
 		if _, ok := in.firstComplete[th]; !ok && !seen {
 			in.firstComplete[th] = key
+			in.deferPending(th)
+		} else {
+			in.resolvePending(th, key)
 		}
 	}
 	in.threads[th] = threadComm{comm: key, started: started}
@@ -46,8 +48,40 @@ func (in *Info) resolvePending(th threadKey, key string) {
 	in.pending = kept
 }
 
+// deferPending moves th's pending lines to early (see Info.early).
+func (in *Info) deferPending(th threadKey) {
+	kept := in.pending[:0]
+	for _, f := range in.pending {
+		if f.thread == th {
+			in.early = append(in.early, f)
+		} else {
+			kept = append(kept, f)
+		}
+	}
+	in.pending = kept
+}
+
+// mergeEarly places o's early lines: on the communicator in left their thread in where it
+// printed Init START, else on the COMPLETE that ended them in o; where in never saw the
+// thread either, they stay early.
+func (in *Info) mergeEarly(o *Info) {
+	for i := range o.early {
+		f := &o.early[i]
+		st, seen := in.threads[f.thread]
+		switch {
+		case seen && st.started:
+			in.applyComm(st.comm, f)
+		case seen:
+			in.applyComm(o.firstComplete[f.thread], f)
+		default:
+			in.early = append(in.early, *f)
+		}
+	}
+}
+
 // mergeThreads takes o's thread bindings and pending lines; o's lines follow in's.
 func (in *Info) mergeThreads(o *Info) {
+	in.mergeEarly(o)
 	// in's pending lines end at the first COMPLETE o saw on their thread...
 	for _, th := range sortedKeysOf(o.firstComplete) {
 		if st, ok := in.threads[th]; !ok || !st.started {
@@ -74,6 +108,10 @@ func (in *Info) mergeThreads(o *Info) {
 // settleThreads gives the lines still pending at the end to their thread's last
 // communicator (lazy connections after a COMPLETE before 2.18.3), or to "(unknown)".
 func (in *Info) settleThreads() {
+	for i := range in.early {
+		in.applyComm(in.firstComplete[in.early[i].thread], &in.early[i])
+	}
+	in.early = nil
 	for i := range in.pending {
 		f := &in.pending[i]
 		key := "(unknown)"

@@ -26,6 +26,8 @@ type Lines struct {
 	// is worth knowing about. Like Spliced, it overlaps the classes.
 	UnknownKey int64
 	Problems   []Problem
+	// Version is the first NCCL or RCCL version a line named ("NCCL 2.21.5+cuda12.4"), or "".
+	Version string
 }
 
 // Add counts one line; n is its line number (1-based) within the file.
@@ -37,6 +39,9 @@ func (l *Lines) Add(n int64, line []byte, p *parser.Line) {
 	}
 	if p.UnknownKey != "" {
 		l.UnknownKey++
+	}
+	if l.Version == "" && (p.Kind == parser.KindVersion || p.Kind == parser.KindInfo) {
+		l.Version = versionOf(line)
 	}
 	if p.Kind == parser.KindMalformed && len(l.Problems) < MaxProblems {
 		l.Problems = append(l.Problems, Problem{Line: n, Reason: p.Reason, Excerpt: excerpt(line)})
@@ -52,6 +57,9 @@ func (l *Lines) Merge(o *Lines) {
 	}
 	l.Spliced += o.Spliced
 	l.UnknownKey += o.UnknownKey
+	if l.Version == "" {
+		l.Version = o.Version
+	}
 	for _, p := range o.Problems {
 		if len(l.Problems) < MaxProblems {
 			l.Problems = append(l.Problems, p)

@@ -1,6 +1,8 @@
 package stages
 
 import (
+	"github.com/nccllog/nccllog/parser"
+
 	"maps"
 	"slices"
 )
@@ -17,6 +19,9 @@ type Member struct {
 	// (RCCL's collective line) or "" (none: Unattributed says why).
 	RankFrom string
 	CudaDev  int64
+	// LaunchRank is the launcher's rank label on the lines that bound it (torchrun
+	// `[rank3]:`), -1 where they have none; it ties PyTorch's watchdog lines to the process.
+	LaunchRank int64
 	// Calls is how many calls the rank issued on the communicator. Its first call is at
 	// position Start of the communicator's sequence: 0 where the log holds the communicator
 	// from its first call; later where an excerpt starts this rank further on (placed by
@@ -26,7 +31,7 @@ type Member struct {
 	started bool
 	// FirstOp is the opCount of its first call.
 	FirstOp   uint64
-	ByOp      map[string]*Volume
+	ByOp      map[parser.Op]*Volume
 	FirstStep int64 // -1 when no call had a step
 	LastStep  int64
 	// Last is the rank's last call and LastLine its line.
@@ -51,8 +56,8 @@ type Member struct {
 }
 
 func newMember(host string, pid int64, file string, rank, dev int64) *Member {
-	return &Member{Host: host, Pid: pid, File: file, Rank: rank, CudaDev: dev,
-		ByOp: make(map[string]*Volume), FirstStep: -1, LastStep: -1, FirstDiv: -1}
+	return &Member{Host: host, Pid: pid, File: file, Rank: rank, CudaDev: dev, LaunchRank: -1,
+		ByOp: make(map[parser.Op]*Volume), FirstStep: -1, LastStep: -1, FirstDiv: -1}
 }
 
 // Through is the position after the rank's last call: how far into the sequence it got.

@@ -15,13 +15,14 @@ import (
 
 // rcall is one call as Agg.Add takes it.
 type rcall struct {
-	op              string
-	count, datatype int64
+	op       parser.Op
+	count    int64
+	datatype parser.Datatype
 }
 
 // elemSize is NCCL's element size per datatype, written out again so that the brute-force
-// answers do not lean on DtypeSize.
-var elemSize = map[int64]int64{0: 1, 1: 1, 2: 4, 3: 4, 4: 8, 5: 8, 6: 2, 7: 4, 8: 8, 9: 2, 10: 1, 11: 1}
+// answers do not lean on Datatype.Size.
+var elemSize = map[parser.Datatype]int64{0: 1, 1: 1, 2: 4, 3: 4, 4: 8, 5: 8, 6: 2, 7: 4, 8: 8, 9: 2, 10: 1, 11: 1}
 
 // edgeCalls have message sizes exactly at the histogram edges and one byte (or one element)
 // below them.
@@ -34,11 +35,11 @@ var edgeCalls = []rcall{
 }
 
 func randomCalls(rng *rand.Rand, n int) []rcall {
-	ops := []string{"AllReduce", "AllGather", "ReduceScatter", "Broadcast", "Send", "Recv"}
+	ops := []parser.Op{"AllReduce", "AllGather", "ReduceScatter", "Broadcast", "Send", "Recv"}
 	counts := []int64{0, -1, 1, 2, 1000, 16383, 16384, 65535, 65536, 1 << 20, 16 << 20}
 	out := make([]rcall, n)
 	for i := range out {
-		c := rcall{op: ops[rng.IntN(len(ops))], datatype: int64(rng.IntN(14)) - 1}
+		c := rcall{op: ops[rng.IntN(len(ops))], datatype: parser.Datatype(rng.IntN(14)) - 1}
 		if rng.IntN(2) == 0 {
 			c.count = counts[rng.IntN(len(counts))]
 		} else {
@@ -92,7 +93,7 @@ func bruteRows(calls []rcall) ([]AggRow, []DropRow) {
 		rows = append(rows, AggRow{k, n})
 	}
 	slices.SortFunc(rows, func(x, y AggRow) int {
-		return cmp.Or(strings.Compare(x.Op, y.Op), cmp.Compare(x.Count*elemSize[x.Datatype], y.Count*elemSize[y.Datatype]),
+		return cmp.Or(cmp.Compare(x.Op, y.Op), cmp.Compare(x.Count*elemSize[x.Datatype], y.Count*elemSize[y.Datatype]),
 			cmp.Compare(x.Count, y.Count), cmp.Compare(x.Datatype, y.Datatype))
 	})
 	dropRows := []DropRow{}
@@ -100,14 +101,14 @@ func bruteRows(calls []rcall) ([]AggRow, []DropRow) {
 		dropRows = append(dropRows, DropRow{k, n})
 	}
 	slices.SortFunc(dropRows, func(x, y DropRow) int {
-		return cmp.Or(strings.Compare(x.Op, y.Op), strings.Compare(x.Reason, y.Reason))
+		return cmp.Or(cmp.Compare(x.Op, y.Op), strings.Compare(x.Reason, y.Reason))
 	})
 	return rows, dropRows
 }
 
 // bruteStats and bruteHist go call by call.
 func bruteStats(calls []rcall) []OpStats {
-	by := map[string]*OpStats{}
+	by := map[parser.Op]*OpStats{}
 	for _, c := range calls {
 		size := elemSize[c.datatype]
 		if c.count <= 0 || size == 0 {
@@ -128,13 +129,13 @@ func bruteStats(calls []rcall) []OpStats {
 	for _, s := range by {
 		out = append(out, *s)
 	}
-	slices.SortFunc(out, func(x, y OpStats) int { return strings.Compare(x.Op, y.Op) })
+	slices.SortFunc(out, func(x, y OpStats) int { return cmp.Compare(x.Op, y.Op) })
 	return out
 }
 
 func bruteHist(calls []rcall, edges []int64) []Bucket {
 	type cell struct {
-		op     string
+		op     parser.Op
 		lo, hi int64
 	}
 	counts := map[cell]int64{}
@@ -159,7 +160,7 @@ func bruteHist(calls []rcall, edges []int64) []Bucket {
 	for c, n := range counts {
 		out = append(out, Bucket{Op: c.op, Lo: c.lo, Hi: c.hi, Calls: n})
 	}
-	slices.SortFunc(out, func(x, y Bucket) int { return cmp.Or(strings.Compare(x.Op, y.Op), cmp.Compare(x.Lo, y.Lo)) })
+	slices.SortFunc(out, func(x, y Bucket) int { return cmp.Or(cmp.Compare(x.Op, y.Op), cmp.Compare(x.Lo, y.Lo)) })
 	return out
 }
 
@@ -274,7 +275,7 @@ func TestAggMergeIntoItself(t *testing.T) {
 	a := NewAgg()
 	var calls []rcall
 	for i := range 3000 {
-		c := rcall{op: []string{"AllReduce", "AllGather", "Broadcast"}[i%3], count: int64(1 + i%1000), datatype: int64(i % 10)}
+		c := rcall{op: []parser.Op{"AllReduce", "AllGather", "Broadcast"}[i%3], count: int64(1 + i%1000), datatype: parser.Datatype(i % 10)}
 		for range 1 + i%3 {
 			a.Add(c.op, c.count, c.datatype)
 			calls = append(calls, c, c)
@@ -389,8 +390,9 @@ func TestStatsAndHistBruteForce(t *testing.T) {
 func TestHistEdges(t *testing.T) {
 	const k64, m1, m16 = 65536, 1048576, 16777216
 	tests := []struct {
-		count, datatype int64
-		lo, hi          int64
+		count    int64
+		datatype parser.Datatype
+		lo, hi   int64
 	}{
 		{1, 0, 0, k64},
 		{k64 - 1, 0, 0, k64},

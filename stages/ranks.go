@@ -19,6 +19,7 @@ type Ranks struct {
 	sigs   *sigTable
 	procs  map[procKey]*proc
 	groups map[GroupKey]*Group
+	pgs    map[pgRankKey]*PGRank // PyTorch process groups' ranks, from the watchdog lines
 }
 
 type procKey struct {
@@ -48,11 +49,12 @@ type binding struct {
 
 // NewRanks returns an empty Ranks.
 func NewRanks(cfg *Config) *Ranks {
-	return &Ranks{cfg: cfg, sigs: newSigTable(), procs: make(map[procKey]*proc), groups: make(map[GroupKey]*Group)}
+	return &Ranks{cfg: cfg, sigs: newSigTable(), procs: make(map[procKey]*proc), groups: make(map[GroupKey]*Group),
+		pgs: make(map[pgRankKey]*PGRank)}
 }
 
-// RankEvent is a line that matters to Ranks: a collective call, a communicator line or a
-// WARN, with where it was.
+// RankEvent is a line that matters to Ranks: a collective call, a communicator line, a WARN
+// or a PyTorch watchdog line, with where it was.
 type RankEvent struct {
 	File string
 	Line int64
@@ -61,13 +63,23 @@ type RankEvent struct {
 	Host string
 	Pid  int64
 	Dev  int64 // the envelope's [dev], -1 when absent
-	Coll parser.Collective
-	Comm *parser.CommEvent // communicator lines only (they are few)
-	Text string            // the WARN's message
+	// Label is the launcher's rank label (torchrun `[rank3]:`), -1 when the line has none.
+	Label int64 `json:",omitempty"`
+	Coll  parser.Collective
+	Comm  *parser.CommEvent // communicator lines only (they are few)
+	Text  string            // the WARN's message
+	// Watchdog is what a watchdog line says (watchdog lines only).
+	Watchdog *parser.Watchdog `json:",omitempty"`
 }
 
 // Add folds one event of the input file into the state. Events of a file come in order.
 func (r *Ranks) Add(file string, e *RankEvent) {
+	if e.Kind == parser.KindWatchdog {
+		if e.Watchdog != nil {
+			r.watchdog(file, e) // no NCCL envelope: not a process's line
+		}
+		return
+	}
 	p := r.proc(procKey{file, e.Host, e.Pid})
 	switch e.Kind {
 	case parser.KindCollective:
@@ -170,6 +182,7 @@ func (r *Ranks) bindNew(p *proc, file string, e *RankEvent, ptr uint64, key Grou
 		r.groups[key] = g
 	}
 	m := newMember(e.Host, e.Pid, file, rank, dev)
+	m.LaunchRank = e.Label
 	m.group = key
 	g.Members = append(g.Members, m)
 	p.members = append(p.members, m)

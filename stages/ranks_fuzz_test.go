@@ -33,7 +33,7 @@ func FuzzRanks(f *testing.F) {
 
 // feed turns each 4 bytes into one line: kind, process, opCount and call shape.
 func feed(r *Ranks, file string, data []byte) {
-	ops := []string{"AllReduce", "AllGather", "Send", "Broadcast"}
+	ops := []parser.Op{"AllReduce", "AllGather", "Send", "Broadcast"}
 	for i := 0; i+4 <= len(data); i += 4 {
 		k, p, op, sh := data[i], int64(data[i+1]%4), uint64(data[i+2]), data[i+3]
 		e := RankEvent{Line: int64(i), Step: int64(sh%3) - 1, Host: "h" + itoa(p%2), Pid: p, Dev: int64(sh % 2), Kind: parser.KindCollective}

@@ -12,6 +12,7 @@ func (r *Ranks) Merge(o *Ranks) {
 		}
 		return r.sigs.id(o.sigs.sig(id))
 	}
+	r.mergePGs(o)
 	for k, p := range o.procs {
 		if r.procs[k] == nil {
 			r.procs[k] = p

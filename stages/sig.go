@@ -1,14 +1,18 @@
 package stages
 
-import "strconv"
+import (
+	"strconv"
+
+	"github.com/nccllog/nccllog/parser"
+)
 
 // Sig is what the ranks of a communicator must agree on for the same call: op, count,
 // datatype, reduction op and root (the peer for Send/Recv, which does differ by rank).
 type Sig struct {
-	Op       string
+	Op       parser.Op
 	Count    int64
-	Datatype int64
-	RedOp    int64
+	Datatype parser.Datatype
+	RedOp    parser.RedOp
 	Root     int64
 }
 
@@ -34,13 +38,7 @@ func (t *sigTable) id(s Sig) uint32 {
 func (t *sigTable) sig(id uint32) Sig { return t.sigs[id] }
 
 // p2p reports whether root is a peer that differs by rank rather than an agreed root.
-func (s Sig) p2p() bool {
-	switch s.Op {
-	case "Send", "Recv", "PutSignal", "Signal", "WaitSignal":
-		return true
-	}
-	return false
-}
+func (s Sig) p2p() bool { return s.Op.PeerToPeer() }
 
 // compared is the part of a Sig that must agree: for point-to-point ops the peer differs
 // from rank to rank by design and is left out.

@@ -16,7 +16,7 @@ type RanksStage struct{}
 func (RanksStage) Name() string { return "ranks" }
 func (RanksStage) Reads() Reads { return ReadsAll }
 func (RanksStage) Kinds() KindSet {
-	return Kinds(parser.KindCollective, parser.KindComm, parser.KindWarn)
+	return Kinds(parser.KindCollective, parser.KindComm, parser.KindWarn, parser.KindWatchdog)
 }
 
 func (RanksStage) New(cfg *Config) Partial { return &RanksPart{cfg: cfg} }
@@ -24,15 +24,13 @@ func (RanksStage) New(cfg *Config) Partial { return &RanksPart{cfg: cfg} }
 // RanksPart is the ranks stage's Partial: the events of its stretch until they are
 // committed in input order, then folded into Ranks.
 type RanksPart struct {
-	cfg      *Config
-	Ranks    *Ranks // nil until something is folded or merged
-	events   []RankEvent
-	anchored int
-	open     bool
+	cfg    *Config
+	Ranks  *Ranks // nil until something is folded or merged
+	events held[RankEvent, *RankEvent]
 }
 
 func (p *RanksPart) Add(l *Line) {
-	e := RankEvent{Line: l.N, Step: -1, Kind: l.P.Kind, Host: l.P.Env.Host, Pid: l.P.Env.Pid, Dev: l.P.Env.Dev}
+	e := RankEvent{Line: l.N, Step: -1, Kind: l.P.Kind, Host: l.P.Env.Host, Pid: l.P.Env.Pid, Dev: l.P.Env.Dev, Label: l.P.Rank}
 	switch l.P.Kind {
 	case parser.KindCollective:
 		e.Coll = l.P.Coll
@@ -41,68 +39,51 @@ func (p *RanksPart) Add(l *Line) {
 		e.Comm = &c
 	case parser.KindWarn:
 		e.Text = excerpt(l.Text)
+	case parser.KindWatchdog:
+		if l.P.Watchdog == nil {
+			return // the parser fills it for every watchdog line; nothing to fold without it
+		}
+		w := *l.P.Watchdog
+		e.Watchdog = &w
 	}
-	p.events = append(p.events, e)
-	p.open = true
+	p.events.add(e)
 }
 
 // Settle labels the events with their step; those of unselected steps still count in each
 // rank's call order.
-func (p *RanksPart) Settle(step int64, _ bool) {
-	for i := range p.events {
-		p.events[i].Step = step
-	}
-	p.open = false
-}
+func (p *RanksPart) Settle(step int64, _ bool) { p.events.settle(step, true) }
 
-func (p *RanksPart) Anchor(o Origin) {
-	for i := p.anchored; i < len(p.events); i++ {
-		p.events[i].File = o.File
-		p.events[i].Line += o.Base
-	}
-	p.anchored = len(p.events)
-}
+func (p *RanksPart) Anchor(o Origin) { p.events.anchor(o) }
 
 // Merge appends o's events, and joins o's folded state (another input's) to this one's.
 func (p *RanksPart) Merge(o Partial) {
 	op := o.(*RanksPart)
-	switch {
-	case len(p.events) == 0:
-		// Take o's events rather than copy them: they hold pointers, and copying them
-		// costs write barriers; o gets this one's empty buffer to reuse.
-		p.events, op.events = op.events, p.events[:0]
-		p.anchored, op.anchored = op.anchored, 0
-	case p.anchored == len(p.events):
-		p.anchored += op.anchored
-		fallthrough
-	default:
-		p.events = append(p.events, op.events...)
-	}
-	p.open = p.open || op.open
+	p.events.merge(&op.events)
 	if op.Ranks != nil {
 		p.ranks().Merge(op.Ranks)
 	}
 }
 
 func (p *RanksPart) Reset() {
-	*p = RanksPart{cfg: p.cfg, events: p.events[:0]}
+	p.events.reset()
+	p.Ranks = nil
 }
 
 // Commit folds the settled events into Ranks, in order.
 func (p *RanksPart) Commit(Out) error {
-	if p.open || len(p.events) == 0 {
+	if p.events.open || len(p.events.items) == 0 {
 		return nil
 	}
 	r := p.ranks()
-	for i := range p.events {
-		r.Add(p.events[i].File, &p.events[i])
+	for i := range p.events.items {
+		r.Add(p.events.items[i].File, &p.events.items[i])
 	}
-	p.events, p.anchored = reuse(p.events), 0
+	p.events.committed()
 	return nil
 }
 
 // Held is how many events wait for their step.
-func (p *RanksPart) Held() int { return len(p.events) }
+func (p *RanksPart) Held() int { return len(p.events.items) }
 
 func (p *RanksPart) ranks() *Ranks {
 	if p.Ranks == nil {
@@ -126,6 +107,8 @@ type RanksSnapshot struct {
 	Sigs   []Sig
 	Groups []GroupSnapshot
 	Held   []RankEvent `json:",omitempty"`
+	// PGs are the ranks of the PyTorch process groups the watchdog lines name.
+	PGs []PGRank `json:",omitempty"`
 }
 
 // GroupSnapshot is one communicator. Its reference sequence is written a step at a time, and
@@ -163,9 +146,12 @@ type RefStep struct {
 // Snapshot numbers the signatures in the order the communicators first use them, so that
 // the same state gives the same snapshot however it was built.
 func (p *RanksPart) Snapshot() any {
-	out := RanksSnapshot{Held: p.events}
+	out := RanksSnapshot{Held: p.events.items}
 	if p.Ranks == nil {
 		return out
+	}
+	for _, pg := range p.Ranks.PGRanks() {
+		out.PGs = append(out.PGs, *pg)
 	}
 	ids := make(map[uint32]uint32)
 	renumber := func(id uint32) uint32 {
@@ -289,12 +275,17 @@ func (p *RanksPart) Restore(data json.RawMessage) error {
 				return fmt.Errorf("communicator %+v: %w", gs.Key, err)
 			}
 			if m.ByOp == nil {
-				m.ByOp = make(map[string]*Volume)
+				m.ByOp = make(map[parser.Op]*Volume)
 			}
 			g.Members = append(g.Members, &m)
 		}
 		r.groups[g.Key] = g
 	}
-	p.events = append(p.events, snap.Held...)
+	for i := range snap.PGs {
+		pg := snap.PGs[i]
+		r.pgs[pgRankKey{pg.PG, pg.Rank}] = &pg
+	}
+	p.events.items = append(p.events.items, snap.Held...)
+	p.events.anchored = len(p.events.items) // a partial's events have their file and line
 	return nil
 }

@@ -1,13 +1,15 @@
 package stages
 
 import (
+	"github.com/nccllog/nccllog/parser"
+
 	"cmp"
 	"slices"
 )
 
 // OpStats is the size distribution of one op's calls.
 type OpStats struct {
-	Op    string
+	Op    parser.Op
 	Calls int64
 	Min   int64
 	Max   int64
@@ -36,7 +38,7 @@ func (s OpStats) Merge(o OpStats) OpStats {
 
 // Stats returns per-op stats ordered by op.
 func (a *Agg) Stats() []OpStats {
-	byOp := make(map[string]OpStats)
+	byOp := make(map[parser.Op]OpStats)
 	a.flush()
 	for k, n := range a.groups {
 		b := k.Bytes()

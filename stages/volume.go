@@ -1,17 +1,19 @@
 package stages
 
+import "github.com/nccllog/nccllog/parser"
+
 // busFactor is nccl-tests' bus bandwidth factor for op on n ranks, and whether the message
 // size S is count × size × n (the whole buffer) rather than count × size. See
 // nccl-tests' doc/PERFORMANCE.md: busbw = algbw × factor.
-func busFactor(op string, n int64) (factor float64, wholeBuffer bool) {
+func busFactor(op parser.Op, n int64) (factor float64, wholeBuffer bool) {
 	if n <= 0 {
 		n = 1
 	}
 	nf := float64(n)
 	switch op {
-	case "AllReduce":
+	case parser.OpAllReduce:
 		return 2 * (nf - 1) / nf, false
-	case "AllGather", "ReduceScatter", "AlltoAll", "Gather", "Scatter":
+	case parser.OpAllGather, parser.OpReduceScatter, parser.OpAlltoAll, parser.OpGather, parser.OpScatter:
 		return (nf - 1) / nf, true
 	}
 	return 1, false
@@ -27,7 +29,7 @@ type Volume struct {
 }
 
 func (v *Volume) add(s Sig, nranks int64) {
-	size := DtypeSize(s.Datatype)
+	size := s.Datatype.Size()
 	if s.Count <= 0 || size == 0 {
 		v.Calls++
 		return

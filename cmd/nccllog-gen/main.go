@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -46,6 +47,12 @@ lines stay as they are without the fault):
                                   wait, and print PyTorch's watchdog timeout
                                   lines for it (this fault changes their lines)
 
+Mixes, for benchmarks (--mix NAME --size SIZE [--seed N] [-o FILE]; the
+other flags do not apply): collective (the default log), init (the init
+lines of 4,096-rank jobs), job (torchrun output: NCCL lines between the
+script's log lines, free text and Python tracebacks), text (random printable
+text), binary (random bytes).
+
 Usage: nccllog-gen [flags]
 `
 
@@ -63,6 +70,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	switch {
 	case err != nil:
+	case dest.mix != "":
+		err = generateMix(dest, cfg, stdout)
 	case dest.dir != "":
 		err = generateFiles(gen.WriteFiles, cfg, dest.dir, stdout)
 	case dest.nodeDir != "":
@@ -82,8 +91,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 }
 
 // destination says where the log goes: a file (- for stdout), a directory of
-// per-process files or one of per-node files.
-type destination struct{ output, dir, nodeDir string }
+// per-process files or one of per-node files. mix is set where --mix asks for
+// one of gen.Mixes instead.
+type destination struct{ output, dir, nodeDir, mix string }
 
 func parseArgs(args []string, stdout io.Writer) (gen.Config, destination, error) {
 	fs := pflag.NewFlagSet("nccllog-gen", pflag.ContinueOnError)
@@ -112,6 +122,7 @@ func parseArgs(args []string, stdout io.Writer) (gen.Config, destination, error)
 	mismatchKind := fs.String("mismatch-kind", "count", "fault: what differs in the --mismatch-call: count (count+1) or dtype")
 	abortRank := fs.Int("abort-rank", 0, "fault: global rank `N` prints Abort COMPLETE lines for its communicators after its last call, then stops")
 	missingRank := fs.Int("missing-rank", 0, "fault: global rank `N` prints nothing at all (no file with --per-rank-dir)")
+	mix := fs.String("mix", "", "write the benchmark mix `NAME` (collective, init, job, text, binary) of --size bytes instead")
 	err := fs.Parse(args)
 	if errors.Is(err, pflag.ErrHelp) {
 		fmt.Fprint(stdout, about+"\nFlags:\n"+fs.FlagUsages())
@@ -123,7 +134,7 @@ func parseArgs(args []string, stdout io.Writer) (gen.Config, destination, error)
 	if fs.NArg() > 0 {
 		return gen.Config{}, destination{}, usageError{fmt.Errorf("unexpected argument %q", fs.Arg(0))}
 	}
-	dest := destination{output: *output, dir: *dir, nodeDir: *nodeDir}
+	dest := destination{output: *output, dir: *dir, nodeDir: *nodeDir, mix: *mix}
 	cfg := gen.Config{Seed: *seed, Ranks: *ranks, RanksPerHost: *perHost, Steps: *steps,
 		Prefix: *prefix, Progress: *progress, Noise: *noise, NCCLVersion: *version, Teardown: *teardown,
 		CleanAbort: *cleanAbort, GPUsPerProcess: *gpusPerProc}
@@ -145,6 +156,12 @@ func parseArgs(args []string, stdout io.Writer) (gen.Config, destination, error)
 	}
 	if dest.nodeDir != "" && (fs.Changed("output") || cfg.Prefix != "" || dest.dir != "") {
 		return cfg, dest, usageError{errors.New("--per-node-dir writes files without launcher prefixes; do not combine it with --output, --prefix or --per-rank-dir")}
+	}
+	if dest.mix != "" && !slices.Contains(gen.Mixes, dest.mix) {
+		return cfg, dest, usageError{fmt.Errorf("unknown mix %q (want one of %s)", dest.mix, strings.Join(gen.Mixes, ", "))}
+	}
+	if dest.mix != "" && (cfg.Size == 0 || dest.dir != "" || dest.nodeDir != "") {
+		return cfg, dest, usageError{errors.New("--mix needs --size and writes one file, not --per-rank-dir or --per-node-dir")}
 	}
 	if cfg.Steps == 0 && cfg.Size == 0 {
 		cfg.Steps = 100
@@ -252,4 +269,21 @@ func generateFiles(write func(string, gen.Config) ([]string, error), cfg gen.Con
 		}
 	}
 	return nil
+}
+
+// generateMix writes the mix dest names, of cfg.Size bytes and cfg.Seed, to the named file
+// or to stdout for "-".
+func generateMix(dest destination, cfg gen.Config, stdout io.Writer) error {
+	if dest.output == "-" || dest.output == "" {
+		return gen.WriteMix(stdout, dest.mix, cfg.Size, cfg.Seed)
+	}
+	f, err := os.Create(dest.output)
+	if err != nil {
+		return err
+	}
+	werr := gen.WriteMix(f, dest.mix, cfg.Size, cfg.Seed)
+	if cerr := f.Close(); werr == nil {
+		werr = cerr
+	}
+	return werr
 }

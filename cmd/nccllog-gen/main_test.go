@@ -55,6 +55,11 @@ func TestRunExitCodes(t *testing.T) {
 		{[]string{"--per-rank-dir", "x", "--prefix", "srun"}, 2},
 		{[]string{"--per-rank-dir", "x", "-o", "y.log"}, 2},
 		{[]string{"--steps", "1", "--per-rank-dir", "/dev/null/x"}, 1},
+		{[]string{"--mix", "text", "--size", "4KiB"}, 0},
+		{[]string{"--mix", "lines", "--size", "4KiB"}, 2},
+		{[]string{"--mix", "text"}, 2},
+		{[]string{"--mix", "text", "--size", "4KiB", "--per-rank-dir", "x"}, 2},
+		{[]string{"--mix", "binary", "--size", "4KiB", "-o", "/nonexistent-dir/x.log"}, 1},
 	}
 	for _, c := range cases {
 		var out, errb bytes.Buffer

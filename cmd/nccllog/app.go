@@ -25,6 +25,7 @@ const (
 type env struct {
 	stdin          io.Reader
 	stdout, stderr io.Writer
+	progress       *progressSetup // nil: no progress line
 }
 
 // view is what a command's printer reads: the run's one Result, with each stage's part
@@ -52,6 +53,9 @@ func run(args []string, e env) int {
 			return exitUsage
 		}
 		return exitOK
+	}
+	if code, ok := runMeta(args, e); ok {
+		return code
 	}
 	c := findCommand(args[0])
 	if c == nil {
@@ -83,14 +87,16 @@ func execute(ctx context.Context, c *command, o *options, e env) int {
 		fmt.Fprintf(e.stderr, "nccllog: %v\n", err)
 		return exitData
 	}
-	plan, err := stages.NewPlan(o.cfg, stages.Default(), c.stages...)
+	plan, err := stages.NewPlan(o.cfg, stages.Default(), append(c.stages, o.more...)...)
 	if err != nil {
 		fmt.Fprintf(e.stderr, "nccllog: internal: %v\n", err)
 		return exitData
 	}
 	w := newOutput(e.stdout)
 	out := c.writer(w, o)
-	res, runErr := pipeline.RunAll(ctx, inputs, pipeline.Options{Jobs: o.jobs, Plan: plan}, out)
+	prog := startProgress(e, c, o, inputs)
+	res, runErr := pipeline.RunAll(ctx, inputs, pipeline.Options{Jobs: o.jobs, Plan: plan, Progress: prog.counter()}, out)
+	prog.stop() // before anything more is printed
 	v := newView(o, plan, res)
 	if w.broken() {
 		return exitOK
@@ -111,6 +117,7 @@ func execute(ctx context.Context, c *command, o *options, e env) int {
 			status = exitFound
 		}
 	}
+	runErr = settle(out, v, runErr)
 	return finish(e, w, runErr, v, status)
 }
 

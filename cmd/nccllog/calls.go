@@ -36,7 +36,7 @@ func (c *callWriter) header() {
 }
 
 var callHeader = []string{"line", "step", "host", "pid", "rank", "op", "opcount", "count", "dtype",
-	"bytes", "redop", "root", "nranks", "comm", "stream", "counted"}
+	"bytes", "redop", "root", "nranks", "comm", "stream", "counted", "file"}
 
 type callJSON struct {
 	Line    int64  `json:"line"`
@@ -69,7 +69,7 @@ func (c *callWriter) Call(call *stages.Call) error {
 		v := toCallJSON(call)
 		return c.csv.Write([]string{itoa(v.Line), optInt(v.Step), v.Host, itoa(v.Pid), optInt(v.Rank),
 			v.Op, strconv.FormatUint(v.OpCount, 16), itoa(v.Count), v.Dtype, itoa(v.Bytes),
-			itoa(v.RedOp), itoa(v.Root), itoa(v.NRanks), v.Comm, v.Stream, strconv.FormatBool(v.Counted)})
+			itoa(v.RedOp), itoa(v.Root), itoa(v.NRanks), v.Comm, v.Stream, strconv.FormatBool(v.Counted), call.File})
 	case "json":
 		b, err := json.Marshal(toCallJSON(call))
 		if err != nil {
@@ -103,13 +103,10 @@ func (c *callWriter) finish() error {
 }
 
 func toCallJSON(c *stages.Call) callJSON {
-	v := callJSON{Line: c.Line, Host: c.Env.Host, Pid: c.Env.Pid, Op: c.Coll.Op, OpCount: c.Coll.OpCount,
-		Count: c.Coll.Count, Dtype: stages.DtypeName(c.Coll.Datatype), Bytes: c.Bytes(), RedOp: c.Coll.RedOp,
+	v := callJSON{Line: c.Line, Host: c.Env.Host, Pid: c.Env.Pid, Op: string(c.Coll.Op), OpCount: c.Coll.OpCount,
+		Count: c.Coll.Count, Dtype: c.Coll.Datatype.String(), Bytes: c.Bytes(), RedOp: int64(c.Coll.RedOp),
 		Root: c.Coll.Root, NRanks: c.Coll.NRanks, Comm: ptr(c.Coll.Comm), Stream: ptr(c.Coll.Stream),
 		Counted: !c.Dropped}
-	if v.Dtype == "" {
-		v.Dtype = "datatype " + itoa(c.Coll.Datatype)
-	}
 	if c.Step >= 0 {
 		s := c.Step
 		v.Step = &s

@@ -13,13 +13,11 @@ type command struct {
 	print func(w *output, v *view) error
 	// found reports whether the result is a finding that sets exit status 3.
 	found func(v *view) bool
-	// output, where set, is the help of the command's --output flag.
-	output string
 }
 
 var commands = []*command{
 	{name: "report", summary: "all analyses in one pass, with how every line was read",
-		stages: []string{"agg", "steps"}, formats: []string{"table", "json"}, print: printReport},
+		stages: []string{"agg", "steps"}, formats: []string{"table", "json"}, print: printReportOrHTML},
 	{name: "stats", summary: "per-op calls and min/avg/max/total message bytes",
 		stages: []string{"agg"}, formats: []string{"table", "json", "csv", "awk"}, print: printStats},
 	{name: "hist", summary: "per-op message-size histogram",
@@ -29,7 +27,7 @@ var commands = []*command{
 	{name: "steps", summary: "step time and TFLOP/s per GPU from the progress lines",
 		stages: []string{"steps"}, formats: []string{"table", "json", "csv", "awk"}, print: printSteps},
 	{name: "calls", summary: "every collective call, in log order",
-		stages: []string{"calls"}, formats: []string{"table", "json", "csv"}, streams: callsOut},
+		stages: []string{"calls"}, formats: []string{"table", "json", "csv", "ndjson", "parquet"}, streams: callsOut},
 	{name: "split", summary: "the lines of the selected steps, byte for byte",
 		stages: []string{"split"}, streams: splitOut},
 	{name: "ranks", summary: "per rank of each communicator: calls, bytes and bus volume by op, steps",
@@ -43,8 +41,7 @@ var commands = []*command{
 	{name: "info", summary: "set-up: versions, network, transports, env, tuning, WARNs, and the ranks that differ",
 		stages: []string{"info"}, formats: []string{"table", "json"}, print: printInfo},
 	{name: "summarize", summary: "write a partial result, to be read as an input where the logs are not",
-		stages: summarized, print: writeSummary,
-		output: "write the partial result to this file (default: standard output)"},
+		stages: summarized, print: writeSummary},
 }
 
 // summarized are the stages a partial result holds: every analysis but those that need the

@@ -17,10 +17,13 @@ type options struct {
 	format   string
 	jobs     int
 	strict   bool
+	quiet    bool
 	help     bool
-	output   string
+	exportOpts
 
-	cfg    stages.Config
+	cfg stages.Config
+	// more are stages a flag adds to the command's (report --html adds ranks).
+	more   []string
 	inputs []string
 }
 
@@ -32,11 +35,10 @@ func (c *command) flagSet(o *options) *pflag.FlagSet {
 	if len(c.formats) > 0 {
 		fs.StringVarP(&o.format, "format", "f", c.formats[0], "output format: "+strings.Join(c.formats, ", "))
 	}
-	if c.output != "" {
-		fs.StringVarP(&o.output, "output", "o", "", c.output)
-	}
+	c.exportFlags(fs, o)
 	fs.IntVarP(&o.jobs, "jobs", "j", 0, "parsing workers, and files read at once (default: one per core; at most 4 per core)")
 	fs.BoolVar(&o.strict, "strict", false, "fail (exit 1) on any malformed NCCL line instead of counting it")
+	fs.BoolVarP(&o.quiet, "quiet", "q", false, "no progress bar on stderr (shown while stderr is a terminal and the inputs hold 256 MiB or more)")
 	fs.BoolVarP(&o.help, "help", "h", false, "show this help")
 	return fs
 }
@@ -82,7 +84,7 @@ func (o *options) validate(c *command) error {
 	if o.format == "awk" && o.steps == "" && c.name == "steps" {
 		return fmt.Errorf("--format awk needs --steps A-B (the AWK chain prints the range)")
 	}
-	return nil
+	return o.validateExport(c)
 }
 
 type discard struct{}

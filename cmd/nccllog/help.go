@@ -20,6 +20,7 @@ Commands:
 	for _, c := range commands {
 		fmt.Fprintf(&b, "  %-9s %s\n", c.name, c.summary)
 	}
+	b.WriteString(metaHelp())
 	b.WriteString(`
 Run 'nccllog COMMAND --help' for a command's flags.
 ` + sharedHelp + `
@@ -55,7 +56,7 @@ malformed NCCL lines are reported on stderr with their file and line.
 
 Inputs: files, directories (every file below them, links followed), globs, or - (standard
 input, read once); per-process files (NCCL_DEBUG_FILE=nccl.%h.%p) and interleaved launcher
-output alike. Files are read in parallel where the output does not need their order.
+output alike, and partial results written by nccllog summarize. Files are read in parallel where the output does not need their order.
 
 Exit status: 0 success (also when the reader of the output goes away, as with | head);
 1 the input could not be read (missing file, corrupt or truncated archive), or --strict met a
@@ -77,6 +78,9 @@ func commandHelp(c *command, fs *pflag.FlagSet) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "nccllog %s: %s\n\nUsage:\n  nccllog %s [flags] [FILE ...]\n\n", c.name, c.summary, c.name)
 	b.WriteString(commandDetail[c.name])
+	if ex := commandExamples[c.name]; ex != "" {
+		b.WriteString("\nExamples:\n" + ex)
+	}
 	b.WriteString("\nFlags:\n")
 	b.WriteString(fs.FlagUsages())
 	b.WriteString(sharedHelp)
@@ -90,6 +94,9 @@ other, malformed), then per-op stats, the size histogram, the (op, count, dataty
 aggregation and the step averages, all from one pass. A collective line with a "key value"
 field nccllog does not know (RCCL 2.27's "acc") is read past, its call counted, and the line
 counted again under "(unknown key)".
+--html FILE writes it instead as one self-contained HTML page (opens offline; light and dark):
+hang and check findings first, then the summary, per-op sizes, the histogram, per-step volume
+beside step time and TFLOP/s, and per-rank volume, as charts and tables.
 `,
 	"stats": `Per op: calls, and the minimum, average, maximum and total message bytes, where a call's
 bytes are count × element size. Calls with a count of 0 or a datatype NCCL does not define are
@@ -108,6 +115,11 @@ lines and thousands separators (1,339.16) are read; milliseconds are converted i
 `,
 	"calls": `Every collective and point-to-point call line in log order, with its line number, step,
 process, op, opCount (hex, as NCCL prints it), count, datatype, bytes, nranks and comm.
+--format ndjson and parquet write one row per call with its file, line, host, pid, launcher
+rank, comm, step, op, opcount, count, dtype, bytes, redop, root (the peer of Send/Recv),
+nranks, stream and counted (false for calls the analyses leave out). -o FILE writes any format
+to FILE, whole or not at all; parquet needs it. Read it with DuckDB:
+  duckdb -c "select op, count(*) from 'calls.parquet' group by op"
 `,
 	"ranks": `Per communicator, each rank: calls, message bytes and bus volume by op, first and last
 step, how its communicator ended, and the bus bandwidth a step would need to move its volume
@@ -127,7 +139,13 @@ furthest stopped together, ranked by how likely each is the culprit. Evidence ev
 shares (Abort everywhere, as PyTorch's destroy_process_group leaves a healthy job) counts
 against none. A log of some nodes judges only their ranks ("covers 1 of 2 nodes"). Calls are
 aligned by position, and an excerpt's ranks by opCount where it goes up; ranks an excerpt cuts
-at different calls are not suspects. Exit status 3 when a rank stands out.
+at different calls are not suspects. PyTorch watchdog lines (with or without NCCL lines): per
+process group, each rank's last enqueued/started/completed work, the work most ranks timed
+out on and when it started; a rank whose queue stops below that work never reached the
+collective (the likely straggler), ranks that enqueued it are victims, and where two or more
+timed out, ranks without a watchdog line are suspects too. Ranks that all entered the work
+give no suspect; dump signals are no evidence. The default group joins the world
+communicator (host:pid, NCCL calls). Exit status 3 when a rank stands out.
 `,
 	"check": `Per communicator, first what the input covers (as hang), then compares every call position
 across ranks (op, count, datatype, reduction op and root; the peer of Send/Recv is left out)
@@ -155,4 +173,30 @@ and which NCCL_DEBUG_SUBSYS sections are missing and what that hides. Reads ever
 	"split": `Writes the lines of the selected steps exactly as they were read (CRLF, trailing spaces
 and all). Without --steps it writes every line.
 `,
+	"summarize": `Runs every analysis a partial result can hold (line accounting, per-op sizes and
+aggregation, steps, ranks and communicators for ranks, comms, hang and check) and writes it as
+one small versioned file. Every command reads such a file as an input, by its first bytes, and
+merges it with other partial results and with logs: report, stats, hist, agg, steps, ranks,
+comms, hang and check over the partial results print what they print over the logs, file names
+and line numbers included. Use it to parse a job's logs where they are (one run per node) and
+move the small results. split and calls need the lines themselves; a partial result made with
+another --steps or --boundary is refused. A failed run writes no file.
+`,
+}
+
+// commandExamples are the examples each command's help ends its description with.
+var commandExamples = map[string]string{
+	"report":    "  nccllog report nccl.log\n  nccllog report --html report.html logs/\n",
+	"stats":     "  cat nccl.log | nccllog stats -\n  nccllog stats --steps 45-50 --format json nccl.log.gz\n",
+	"hist":      "  nccllog hist < nccl.log\n",
+	"agg":       "  nccllog agg --steps 45-50 --boundary start --format awk nccl.log\n",
+	"steps":     "  nccllog steps --steps 45-49 --format json job-1234.out\n",
+	"calls":     "  nccllog calls --steps 47 nccl.log | less\n  nccllog calls --format parquet -o calls.parquet logs/\n",
+	"split":     "  nccllog split --steps 45-50 nccl.log > steps45-50.log\n",
+	"ranks":     "  nccllog ranks --steps 10-19 logs/\n",
+	"comms":     "  nccllog comms --format json job.log\n",
+	"hang":      "  nccllog hang logs/        (a directory of nccl.%h.%p files)\n",
+	"check":     "  nccllog check --format json 'job-1234/nccl.*.log'\n",
+	"info":      "  nccllog info job-1234.out\n  nccllog info --format json logs/ | jq .outliers\n",
+	"summarize": "  nccllog summarize -o parts/$(hostname).part /tmp/nccl.*.log\n  nccllog report parts/*.part\n",
 }

@@ -48,6 +48,9 @@ type streamer interface {
 
 // writer returns what the command does with lines and calls as they are read.
 func (c *command) writer(w *output, o *options) streamer {
+	if s := exportOut(w, c, o); s != nil {
+		return s
+	}
 	if c.streams == nil {
 		return nothing{}
 	}

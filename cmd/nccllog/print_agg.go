@@ -17,7 +17,7 @@ type groupJSON struct {
 func aggRows(a *stages.Agg) []groupJSON {
 	rows := []groupJSON{}
 	for _, g := range a.Rows() {
-		rows = append(rows, groupJSON{g.Op, g.Count, stages.DtypeName(g.Datatype), g.Bytes(), g.Calls})
+		rows = append(rows, groupJSON{string(g.Op), g.Count, g.Datatype.Name(), g.Bytes(), g.Calls})
 	}
 	return rows
 }
@@ -40,7 +40,7 @@ func printAgg(w *output, r *view) error {
 	}
 	t := newTable(w, "op", "count", "dtype", "bytes/call", "calls", "total")
 	for _, g := range r.agg.Rows() {
-		t.row(g.Op, count(g.Count), stages.DtypeName(g.Datatype), size(g.Bytes()), count(g.Calls), size(g.Bytes()*g.Calls))
+		t.row(string(g.Op), count(g.Count), g.Datatype.Name(), size(g.Bytes()), count(g.Calls), size(g.Bytes()*g.Calls))
 	}
 	t.flush()
 	printDropped(w, r.agg)

@@ -19,22 +19,19 @@ func printCheck(w *output, r *view) error {
 	case "csv":
 		return checkCSV(w, findings)
 	case "json":
-		var out []map[string]any
+		out := checkOut{Comms: len(r.ranks.Groups()), Coverage: coverages(r.ranks), Findings: []findingJSON{}}
 		for _, f := range findings {
-			var sides []sideJSON
+			v := findingJSON{Call: f.Index, Comm: commLabel(f.Group), DiffersIn: f.What, Kind: f.Kind,
+				NRanks: f.Group.NRanks, Short: []shortJSON{}, Sides: []sideJSON{}, Step: known(f.Step)}
 			for _, s := range f.Sides {
-				sides = append(sides, sideJSON{sigValue(s.Sig), rankList(s.Members), len(s.Members)})
+				v.Sides = append(v.Sides, sideJSON{sigValue(s.Sig), rankList(s.Members), len(s.Members)})
 			}
-			var short []map[string]any
 			for _, m := range f.Short {
-				short = append(short, map[string]any{"rank": m.Label(), "calls": m.Calls})
+				v.Short = append(v.Short, shortJSON{Calls: m.Calls, Rank: m.Label()})
 			}
-			out = append(out, map[string]any{"comm": commLabel(f.Group), "nranks": f.Group.NRanks,
-				"kind": f.Kind, "differs_in": f.What, "call": f.Index, "step": known(f.Step),
-				"sides": orEmpty(sides), "short": orEmpty(short)})
+			out.Findings = append(out.Findings, v)
 		}
-		return writeJSON(w, map[string]any{"findings": orEmpty(out), "comms": len(r.ranks.Groups()),
-			"coverage": coverages(r.ranks)})
+		return writeJSON(w, out)
 	}
 	groups := r.ranks.Groups()
 	if noRanks(w, groups) {
@@ -152,3 +149,27 @@ func printNoDisagreement(w *output, r *view, groups []*stages.Group) {
 
 // checkFound: the ranks of some communicator disagree.
 func checkFound(v *view) bool { return len(v.ranks.Check()) > 0 }
+
+// checkOut is check's JSON; fields in alphabetical order, as it has always listed them.
+type checkOut struct {
+	Comms    int            `json:"comms"`
+	Coverage []commCoverage `json:"coverage"`
+	Findings []findingJSON  `json:"findings"`
+}
+
+type findingJSON struct {
+	Call      int64       `json:"call"`
+	Comm      string      `json:"comm"`
+	DiffersIn string      `json:"differs_in"`
+	Kind      string      `json:"kind"`
+	NRanks    int64       `json:"nranks"`
+	Short     []shortJSON `json:"short"`
+	Sides     []sideJSON  `json:"sides"`
+	Step      *int64      `json:"step"`
+}
+
+// shortJSON is a rank that issued fewer calls than the finding's position.
+type shortJSON struct {
+	Calls int64  `json:"calls"`
+	Rank  string `json:"rank"`
+}

@@ -28,12 +28,12 @@ func totalsOf(g *stages.Group) commTotals {
 		}
 		t.last = max(t.last, m.LastStep)
 		for op, o := range m.ByOp {
-			if t.ops[op] == nil {
-				t.ops[op] = &stages.Volume{}
+			if t.ops[string(op)] == nil {
+				t.ops[string(op)] = &stages.Volume{}
 			}
-			t.ops[op].Calls += o.Calls
-			t.ops[op].Bytes += o.Bytes
-			t.ops[op].BusBytes += o.BusBytes
+			t.ops[string(op)].Calls += o.Calls
+			t.ops[string(op)].Bytes += o.Bytes
+			t.ops[string(op)].BusBytes += o.BusBytes
 		}
 	}
 	return t
@@ -52,19 +52,18 @@ func printComms(w *output, r *view) error {
 	groups := r.ranks.Groups()
 	switch r.opts.format {
 	case "json":
-		var comms []map[string]any
+		out := commsJSON{Comms: []commJSON{}}
 		for _, g := range groups {
 			t := totalsOf(g)
 			byOp := map[string]volumeJSON{}
 			for op, v := range t.ops {
 				byOp[op] = volumeJSON{v.Calls, v.Bytes, v.BusBytes}
 			}
-			comms = append(comms, map[string]any{"comm": commLabel(g), "nranks": g.NRanks,
-				"ranks_seen": len(g.Members), "grouping": g.Evidence, "inferred": g.Inferred(),
-				"calls": t.calls, "calls_per_rank_max": t.maxCalls, "bytes": t.bytes, "bus_bytes": t.bus,
-				"by_op": byOp, "first_step": known(t.first), "last_step": known(t.last)})
+			out.Comms = append(out.Comms, commJSON{ByOp: byOp, BusBytes: t.bus, Bytes: t.bytes, Calls: t.calls,
+				CallsPerRankMax: t.maxCalls, Comm: commLabel(g), FirstStep: known(t.first), Grouping: g.Evidence,
+				Inferred: g.Inferred(), LastStep: known(t.last), NRanks: g.NRanks, RanksSeen: len(g.Members)})
 		}
-		return writeJSON(w, map[string]any{"comms": orEmpty(comms)})
+		return writeJSON(w, out)
 	case "csv":
 		var rows [][]string
 		for _, g := range groups {
@@ -91,4 +90,24 @@ func printComms(w *output, r *view) error {
 	}
 	t.flush()
 	return nil
+}
+
+// commsJSON is comms' JSON; fields in alphabetical order, as it has always listed them.
+type commsJSON struct {
+	Comms []commJSON `json:"comms"`
+}
+
+type commJSON struct {
+	BusBytes        float64               `json:"bus_bytes"`
+	ByOp            map[string]volumeJSON `json:"by_op"`
+	Bytes           int64                 `json:"bytes"`
+	Calls           int64                 `json:"calls"`
+	CallsPerRankMax int64                 `json:"calls_per_rank_max"`
+	Comm            string                `json:"comm"`
+	FirstStep       *int64                `json:"first_step"`
+	Grouping        string                `json:"grouping"`
+	Inferred        bool                  `json:"inferred"`
+	LastStep        *int64                `json:"last_step"`
+	NRanks          int64                 `json:"nranks"`
+	RanksSeen       int                   `json:"ranks_seen"`
 }

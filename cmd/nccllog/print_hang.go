@@ -111,19 +111,22 @@ func suspectValue(s stages.Suspect, f stages.HangFinding) suspectJSON {
 }
 
 func printHang(w *output, r *view) error {
-	findings := r.ranks.Hang()
-	found := suspects(findings) > 0
+	findings, pgs := r.ranks.Hang(), r.ranks.PGHang()
+	found := suspects(findings)+pgSuspects(pgs) > 0
 	switch r.opts.format {
 	case "json":
-		return hangJSONOut(w, findings)
+		return hangJSONOut(w, findings, pgs)
 	case "csv":
-		return hangCSV(w, findings)
+		return hangCSV(w, findings, pgs)
 	}
-	if noRanks(w, r.ranks.Groups()) {
+	if len(pgs) == 0 && noRanks(w, r.ranks.Groups()) {
 		return nil
 	}
 	for _, f := range findings {
 		printHangFinding(w, f)
+	}
+	for _, f := range pgs {
+		printPGFinding(w, f)
 	}
 	refused := 0
 	for _, f := range findings {
@@ -134,13 +137,15 @@ func printHang(w *output, r *view) error {
 	switch {
 	case !found && refused > 0:
 		w.printf("no verdict for %s (see above); nothing else points to a hang.\n", plural(int64(refused), "communicator"))
+	case !found && len(findings) == 0:
+		w.printf("nothing points to a hang in any process group.\n")
 	case !found:
 		w.printf("nothing points to a hang in any communicator.\n")
 	}
 	return nil
 }
 
-func hangJSONOut(w *output, findings []stages.HangFinding) error {
+func hangJSONOut(w *output, findings []stages.HangFinding, pgs []stages.PGFinding) error {
 	type commJSON struct {
 		Comm      string        `json:"comm"`
 		NRanks    int64         `json:"nranks"`
@@ -160,7 +165,15 @@ func hangJSONOut(w *output, findings []stages.HangFinding) error {
 		comms = append(comms, commJSON{commLabel(f.Group), f.Group.NRanks, f.Present, f.MaxCalls, f.Group.Evidence,
 			coverageValue(f.Coverage, f.Group), hangVerdict(f), orEmpty(ss)})
 	}
-	return writeJSON(w, map[string]any{"comms": comms})
+	out := struct {
+		Comms []commJSON `json:"comms"`
+		// PGs are the PyTorch process groups the watchdog lines name; left out without them.
+		PGs []pgJSON `json:"process_groups,omitempty"`
+	}{Comms: comms}
+	for _, f := range pgs {
+		out.PGs = append(out.PGs, pgValue(f))
+	}
+	return writeJSON(w, out)
 }
 
 // printHangFinding prints what the input holds of one communicator, then its suspects.
@@ -223,8 +236,8 @@ func suspects(fs []stages.HangFinding) int {
 	return n
 }
 
-// hangCSV writes one row per suspect.
-func hangCSV(w *output, findings []stages.HangFinding) error {
+// hangCSV writes one row per suspect, those of the process groups last.
+func hangCSV(w *output, findings []stages.HangFinding, pgs []stages.PGFinding) error {
 	var rows [][]string
 	for _, f := range findings {
 		for _, s := range f.Suspects {
@@ -241,9 +254,10 @@ func hangCSV(w *output, findings []stages.HangFinding) error {
 				last, next, strings.Join(v.Evidence, "; ")})
 		}
 	}
+	rows = append(rows, pgCSVRows(pgs)...)
 	return writeCSV(w, []string{"comm", "nranks", "rank", "host", "pid", "score", "calls", "behind", "absent",
 		"last_call", "never_issued", "evidence"}, rows)
 }
 
 // hangFound: some rank is a suspect.
-func hangFound(v *view) bool { return suspects(v.ranks.Hang()) > 0 }
+func hangFound(v *view) bool { return suspects(v.ranks.Hang())+pgSuspects(v.ranks.PGHang()) > 0 }

@@ -16,7 +16,7 @@ type bucketJSON struct {
 func histRows(a *stages.Agg) []bucketJSON {
 	rows := []bucketJSON{}
 	for _, b := range a.Hist(stages.DefaultEdges) {
-		row := bucketJSON{Op: b.Op, LoBytes: b.Lo, Calls: b.Calls}
+		row := bucketJSON{Op: string(b.Op), LoBytes: b.Lo, Calls: b.Calls}
 		if b.Hi >= 0 {
 			hi := b.Hi
 			row.HiBytes = &hi
@@ -48,7 +48,7 @@ func printHist(w *output, r *view) error {
 	}
 	t := newTable(w, "op", "size", "calls", "")
 	for _, b := range r.agg.Hist(stages.DefaultEdges) {
-		t.row(b.Op, bucketLabel(b), count(b.Calls), bar(b.Calls, r.agg))
+		t.row(string(b.Op), bucketLabel(b), count(b.Calls), bar(b.Calls, r.agg))
 	}
 	t.flush()
 	return nil
@@ -89,7 +89,7 @@ func printHistAWK(w *output, a *stages.Agg) error {
 		for i < len(stages.DefaultEdges) && b.Lo >= stages.DefaultEdges[i] {
 			i++
 		}
-		lines = append(lines, b.Op+":"+awkBucketNames[i]+" "+itoa(b.Calls))
+		lines = append(lines, string(b.Op)+":"+awkBucketNames[i]+" "+itoa(b.Calls))
 	}
 	sort.Strings(lines)
 	for _, l := range lines {

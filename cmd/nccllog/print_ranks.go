@@ -76,7 +76,7 @@ func rankValue(m *stages.Member, need busNeed) rankJSON {
 		FirstStep: known(m.FirstStep), LastStep: known(m.LastStep), End: m.End,
 		RankFrom: m.RankFrom, NoRank: m.Unattributed()}
 	for op, o := range m.ByOp {
-		out.ByOp[op] = volumeJSON{o.Calls, o.Bytes, o.BusBytes}
+		out.ByOp[string(op)] = volumeJSON{o.Calls, o.Bytes, o.BusBytes}
 	}
 	if need.Steps > 0 {
 		out.BusNeed = &map[string]float64{"max": need.Max / 1e9, "mean": need.Mean / 1e9}
@@ -96,17 +96,16 @@ func printRanks(w *output, r *view) error {
 	times := stepTimes(r)
 	switch r.opts.format {
 	case "json":
-		var comms []map[string]any
+		out := ranksJSON{Comms: []rankCommJSON{}}
 		for _, g := range groups {
 			var ranks []rankJSON
 			need := needOf(r.ranks.StepBus(g), times)
 			for _, m := range g.Members {
 				ranks = append(ranks, rankValue(m, need))
 			}
-			comms = append(comms, map[string]any{"comm": commLabel(g), "nranks": g.NRanks,
-				"grouping": g.Evidence, "ranks": ranks})
+			out.Comms = append(out.Comms, rankCommJSON{Comm: commLabel(g), Grouping: g.Evidence, NRanks: g.NRanks, Ranks: ranks})
 		}
-		return writeJSON(w, map[string]any{"comms": orEmpty(comms)})
+		return writeJSON(w, out)
 	case "csv":
 		var rows [][]string
 		for _, g := range groups {
@@ -151,14 +150,9 @@ func printRanks(w *output, r *view) error {
 
 func topOp(m *stages.Member) string {
 	best, bb := "", -1.0
-	ops := make([]string, 0, len(m.ByOp))
-	for op := range m.ByOp {
-		ops = append(ops, op)
-	}
-	slices.Sort(ops)
-	for _, op := range ops {
+	for _, op := range slices.Sorted(maps.Keys(m.ByOp)) {
 		if v := m.ByOp[op].BusBytes; v > bb {
-			best, bb = op, v
+			best, bb = string(op), v
 		}
 	}
 	return best
@@ -187,4 +181,16 @@ func unattributed(g *stages.Group) string {
 		}
 	}
 	return ""
+}
+
+// ranksJSON is ranks' JSON; fields in alphabetical order, as it has always listed them.
+type ranksJSON struct {
+	Comms []rankCommJSON `json:"comms"`
+}
+
+type rankCommJSON struct {
+	Comm     string     `json:"comm"`
+	Grouping string     `json:"grouping"`
+	NRanks   int64      `json:"nranks"`
+	Ranks    []rankJSON `json:"ranks"`
 }

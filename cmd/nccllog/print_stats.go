@@ -20,7 +20,7 @@ type statsJSON struct {
 func statsRows(a *stages.Agg) []statsJSON {
 	rows := []statsJSON{}
 	for _, s := range a.Stats() {
-		rows = append(rows, statsJSON{s.Op, s.Calls, s.Min, s.Avg(), s.Max, s.Total})
+		rows = append(rows, statsJSON{string(s.Op), s.Calls, s.Min, s.Avg(), s.Max, s.Total})
 	}
 	return rows
 }
@@ -39,7 +39,7 @@ func printStats(w *output, r *view) error {
 	}
 	t := newTable(w, "op", "calls", "min", "avg", "max", "total")
 	for _, s := range r.agg.Stats() {
-		t.row(s.Op, count(s.Calls), size(s.Min), sizeF(s.Avg()), size(s.Max), size(s.Total))
+		t.row(string(s.Op), count(s.Calls), size(s.Min), sizeF(s.Avg()), size(s.Max), size(s.Total))
 	}
 	t.flush()
 	printDropped(w, r.agg)
@@ -59,7 +59,7 @@ func statsCSV(a *stages.Agg) [][]string {
 func printStatsAWK(w *output, a *stages.Agg) error {
 	var lines []string
 	for _, s := range a.Stats() {
-		lines = append(lines, s.Op+" calls="+itoa(s.Calls)+" min="+itoa(s.Min)+" avg="+awkNumber(s.Avg())+
+		lines = append(lines, string(s.Op)+" calls="+itoa(s.Calls)+" min="+itoa(s.Min)+" avg="+awkNumber(s.Avg())+
 			" max="+itoa(s.Max)+" total="+itoa(s.Total))
 	}
 	sort.Strings(lines)
@@ -87,7 +87,7 @@ type droppedJSON struct {
 func droppedRows(a *stages.Agg) []droppedJSON {
 	rows := []droppedJSON{}
 	for _, d := range a.DroppedRows() {
-		rows = append(rows, droppedJSON{d.Op, d.Reason, d.Calls})
+		rows = append(rows, droppedJSON{string(d.Op), d.Reason, d.Calls})
 	}
 	return rows
 }
@@ -101,7 +101,7 @@ func printDropped(w *output, a *stages.Agg) {
 	w.printf("\nleft out (count <= 0 or unknown datatype, as the AWK chain did):\n")
 	t := newTable(w, "op", "reason", "calls")
 	for _, d := range rows {
-		t.row(d.Op, d.Reason, count(d.Calls))
+		t.row(string(d.Op), d.Reason, count(d.Calls))
 	}
 	t.flush()
 }

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/nccllog/nccllog/parser"
 	"github.com/nccllog/nccllog/stages"
 )
 
@@ -50,36 +51,24 @@ func rankList(ms []*stages.Member) string {
 	return strings.Join(parts, ",")
 }
 
-var redOps = []string{"sum", "prod", "max", "min", "avg"}
-
-func redOpName(v int64) string {
-	if v >= 0 && v < int64(len(redOps)) {
-		return redOps[v]
-	}
-	return "op" + itoa(v)
-}
-
-func dtypeName(d int64) string {
-	if n := stages.DtypeName(d); n != "" {
+func dtypeName(d parser.Datatype) string {
+	if n := d.Name(); n != "" {
 		return n
 	}
-	return "datatype" + itoa(d)
+	return "datatype" + itoa(int64(d))
 }
 
 // sigText prints a call as the ranks must agree on it.
 func sigText(s stages.Sig) string {
 	t := fmt.Sprintf("%s count %d %s", s.Op, s.Count, dtypeName(s.Datatype))
-	switch s.Op {
-	case "AllReduce", "Reduce", "ReduceScatter":
-		t += " " + redOpName(s.RedOp)
+	if s.Op.Reduces() {
+		t += " " + s.RedOp.String()
 	}
-	switch s.Op {
-	case "Broadcast", "Reduce", "Gather", "Scatter":
+	switch {
+	case s.Op.Rooted():
 		t += " root " + itoa(s.Root)
-	case "Send", "Recv":
-		if s.Root >= 0 {
-			t += " peer " + itoa(s.Root)
-		}
+	case (s.Op == parser.OpSend || s.Op == parser.OpRecv) && s.Root >= 0:
+		t += " peer " + itoa(s.Root)
 	}
 	return t
 }
@@ -93,7 +82,7 @@ type sigJSON struct {
 }
 
 func sigValue(s stages.Sig) sigJSON {
-	return sigJSON{s.Op, s.Count, dtypeName(s.Datatype), redOpName(s.RedOp), s.Root}
+	return sigJSON{string(s.Op), s.Count, dtypeName(s.Datatype), s.RedOp.String(), s.Root}
 }
 
 func stepRange(m *stages.Member) string {

@@ -23,6 +23,7 @@ var partialJobs = []struct {
 	{"mismatch", gen.Config{Seed: 23, Ranks: 8, RanksPerHost: 4, Steps: 6, MismatchRank: gen.Rank(2), MismatchCall: 30, MismatchKind: "dtype"}},
 	{"abort", gen.Config{Seed: 24, Ranks: 8, RanksPerHost: 4, Steps: 6, AbortRank: gen.Rank(6)}},
 	{"missing", gen.Config{Seed: 25, Ranks: 8, RanksPerHost: 4, Steps: 6, MissingRank: gen.Rank(3)}},
+	{"watchdog", gen.Config{Seed: 26, Ranks: 8, RanksPerHost: 4, Steps: 6, WatchdogRank: gen.Rank(6), WatchdogSeq: 50}},
 }
 
 // TestPartialsLikeLogs summarizes each node's files of a job into a partial result, then runs

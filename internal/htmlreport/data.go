@@ -1,0 +1,104 @@
+// Package htmlreport writes nccllog's report as one self-contained HTML file: a summary, the
+// findings of hang and check, and charts and tables of ops, sizes, steps and ranks. It takes a
+// plain Data value, so it knows nothing of how a run computed it.
+package htmlreport
+
+import "fmt"
+
+// Data is everything the report shows. Empty slices leave their section out.
+type Data struct {
+	Title   string
+	Inputs  []Input
+	Lines   []ClassCount // lines by class, in the order to show them
+	Version string       // NCCL/RCCL version line, "" when unknown
+	Ranks   int          // processes (one per GPU) seen on any communicator
+	Comms   int
+	Steps   []Step
+	Ops     []OpStat
+	Hist    Hist
+	Dropped []Dropped
+	Rank    []RankVolume
+	// Findings are what hang and check found; shown first.
+	Findings []Finding
+}
+
+// Input is one input file and its line count.
+type Input struct {
+	Name  string
+	Lines int64
+}
+
+// ClassCount is how many lines fell into one class ("collective", "unread", ...).
+type ClassCount struct {
+	Class string
+	Lines int64
+}
+
+// Step is one training step: its time and throughput from the progress lines (Has* false
+// where no progress line gave them) and what one rank moved in it, summed over communicators.
+type Step struct {
+	Step     int64
+	HasTime  bool
+	TimeS    float64
+	HasFLOPs bool
+	TFLOPs   float64 // per GPU
+	Calls    int64
+	Bytes    int64
+	BusBytes float64
+}
+
+// OpStat is the message sizes of one op's counted calls.
+type OpStat struct {
+	Op              string
+	Calls           int64
+	Min, Max, Total int64
+	Avg             float64
+}
+
+// Hist is the calls of each op per message-size bucket; Counts[i][j] is op Ops[i] in bucket j.
+type Hist struct {
+	Buckets []string
+	Ops     []string
+	Counts  [][]int64
+}
+
+func (h Hist) check() error {
+	if len(h.Counts) != len(h.Ops) {
+		return fmt.Errorf("htmlreport: histogram has %d ops and %d rows of counts", len(h.Ops), len(h.Counts))
+	}
+	for i, c := range h.Counts {
+		if len(c) != len(h.Buckets) {
+			return fmt.Errorf("htmlreport: histogram row %s has %d counts for %d buckets", h.Ops[i], len(c), len(h.Buckets))
+		}
+	}
+	return nil
+}
+
+// Dropped is calls left out of the numbers (count 0, unknown datatype).
+type Dropped struct {
+	Op     string
+	Reason string
+	Calls  int64
+}
+
+// RankVolume is what one process (one GPU) moved over all its communicators; Rank is its rank
+// in Comm, the largest of them, which has NRanks ranks.
+type RankVolume struct {
+	Comm     string
+	NRanks   int64
+	Rank     int64 // -1: unknown
+	Host     string
+	Pid      int64
+	Calls    int64
+	Bytes    int64
+	BusBytes float64
+	End      string // how its communicators ended: "", "Destroy" or "Abort"
+}
+
+// Finding is one thing hang or check found about a communicator.
+type Finding struct {
+	Kind    string // "hang" or "check"
+	Comm    string
+	Summary string
+	Details []string
+}

@@ -1,0 +1,73 @@
+package htmlreport
+
+import (
+	_ "embed"
+	"fmt"
+	"html/template"
+	"io"
+)
+
+// echartsJS is Apache ECharts 5 (npm package echarts, dist/echarts.min.js), inlined into every
+// report so that it opens offline: go-echarts would load it from a CDN.
+//
+//go:embed assets/echarts.min.js
+var echartsJS string
+
+//go:embed page.html.tmpl
+var pageTmpl string
+
+// page is what the template sees: the data, its charts and the script.
+type page struct {
+	*Data
+	ECharts template.JS
+}
+
+// rankRows is the per-rank table: the rows it lists and how many ranks it leaves out between
+// its two ends.
+type rankRows struct {
+	Rows   []RankVolume
+	Elided int
+}
+
+// Render writes the report of d as one HTML page that loads nothing from the network.
+func Render(w io.Writer, d *Data) error {
+	if err := d.Hist.check(); err != nil {
+		return err
+	}
+	byName := chartsOf(d)
+	var order []chartView
+	funcs := template.FuncMap{
+		"count":  humanCount,
+		"bytes":  func(b int64) string { return humanBytes(float64(b)) },
+		"bytesf": humanBytes,
+		"topN":   func() int { return topN },
+		"rankTable": func(rs []RankVolume) rankRows {
+			rows, elided := rankTable(rs)
+			return rankRows{rows, elided}
+		},
+		"stepSpan": stepSpan,
+		// chart places a chart's element; the script initialises the charts placed, in order.
+		"chart": func(name string) (template.HTML, error) {
+			c, ok := byName[name]
+			if !ok {
+				return "", fmt.Errorf("htmlreport: no chart %q", name)
+			}
+			order = append(order, c)
+			return c.Element, nil
+		},
+		"placed": func() []chartView { return order },
+	}
+	t, err := template.New("page").Funcs(funcs).Parse(pageTmpl)
+	if err != nil {
+		return err
+	}
+	return t.Execute(w, &page{Data: d, ECharts: template.JS(echartsJS)})
+}
+
+// stepSpan is "A-B (N)" for the steps shown, or "none".
+func stepSpan(steps []Step) string {
+	if len(steps) == 0 {
+		return "none"
+	}
+	return fmt.Sprintf("%d-%d (%d)", steps[0].Step, steps[len(steps)-1].Step, len(steps))
+}
