@@ -18,10 +18,16 @@ const PartialMagic = `{"format":"nccllog-partial"`
 // refused rather than misread.
 const PartialVersion = 1
 
-// Restorer is a Partial that can be read back from the JSON of its Snapshot. Only stages
-// whose Partials are Restorers can be summarized.
+// Restorer is a Partial that can be read back from the JSON of its Snapshot (or of its
+// Portable form). Only stages whose Partials are Restorers can be summarized.
 type Restorer interface {
 	Restore(data json.RawMessage) error
+}
+
+// Portable is a Partial whose partial-result form is not its Snapshot: what it is made of
+// rather than what it concluded. It keeps that only in a run with Config.Portable.
+type Portable interface {
+	Portable() any
 }
 
 // partialFile is the encoding of a Result: the step selection it was made with, its inputs'
@@ -49,7 +55,11 @@ func Encode(w io.Writer, r *Result, plan *Plan) error {
 		if _, ok := r.Set.Parts[i].(Restorer); !ok {
 			return fmt.Errorf("the %s analysis cannot be written to a partial result", st.Name())
 		}
-		data, err := json.Marshal(r.Set.Parts[i].Snapshot())
+		var v any = r.Set.Parts[i].Snapshot()
+		if p, ok := r.Set.Parts[i].(Portable); ok {
+			v = p.Portable()
+		}
+		data, err := json.Marshal(v)
 		if err != nil {
 			return fmt.Errorf("encoding the %s analysis: %w", st.Name(), err)
 		}

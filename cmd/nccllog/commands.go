@@ -13,6 +13,8 @@ type command struct {
 	print func(w *output, v *view) error
 	// found reports whether the result is a finding that sets exit status 3.
 	found func(v *view) bool
+	// partial: the command writes a partial result, which its stages must be able to hold.
+	partial bool
 }
 
 var commands = []*command{
@@ -41,12 +43,12 @@ var commands = []*command{
 	{name: "info", summary: "set-up: versions, network, transports, env, tuning, WARNs, and the ranks that differ",
 		stages: []string{"info"}, formats: []string{"table", "json"}, print: printInfo},
 	{name: "summarize", summary: "write a partial result, to be read as an input where the logs are not",
-		stages: summarized, print: writeSummary},
+		stages: summarized, print: writeSummary, partial: true},
 }
 
 // summarized are the stages a partial result holds: every analysis but those that need the
 // lines themselves (split, calls).
-var summarized = []string{"agg", "steps", "ranks"}
+var summarized = []string{"agg", "steps", "ranks", "info"}
 
 func findCommand(name string) *command {
 	for _, c := range commands {

@@ -66,6 +66,7 @@ func (c *command) parseFlags(args []string) (*options, *pflag.FlagSet, error) {
 
 func (o *options) validate(c *command) error {
 	o.cfg.Strict = o.strict
+	o.cfg.Portable = c.partial
 	if o.steps != "" {
 		r, err := stages.ParseStepRange(o.steps)
 		if err != nil {

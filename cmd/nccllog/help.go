@@ -174,11 +174,12 @@ and which NCCL_DEBUG_SUBSYS sections are missing and what that hides. Reads ever
 and all). Without --steps it writes every line.
 `,
 	"summarize": `Runs every analysis a partial result can hold (line accounting, per-op sizes and
-aggregation, steps, ranks and communicators for ranks, comms, hang and check) and writes it as
-one small versioned file. Every command reads such a file as an input, by its first bytes, and
-merges it with other partial results and with logs: report, stats, hist, agg, steps, ranks,
-comms, hang and check over the partial results print what they print over the logs, file names
-and line numbers included. Use it to parse a job's logs where they are (one run per node) and
+aggregation, steps, ranks and communicators for ranks, comms, hang and check, and the set-up
+lines info reads) and writes it as one small versioned file (zstd-compressed JSON). Every
+command reads such a file as an input, by its first bytes, and merges it with other partial
+results and with logs: report, stats, hist, agg, steps, ranks, comms, hang, check and info
+over the partial results print what they print over the logs, file names and line numbers
+included. Use it to parse a job's logs where they are (one run per node) and
 move the small results. split and calls need the lines themselves; a partial result made with
 another --steps or --boundary is refused. A failed run writes no file.
 `,

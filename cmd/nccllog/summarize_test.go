@@ -47,7 +47,7 @@ func TestPartialsLikeLogs(t *testing.T) {
 						t.Fatalf("%v: exit %d: %s", args, code, stderr)
 					}
 				}
-				for _, cmd := range []string{"report", "stats", "hist", "agg", "steps", "ranks", "comms", "hang", "check"} {
+				for _, cmd := range []string{"report", "stats", "hist", "agg", "steps", "ranks", "comms", "hang", "check", "info"} {
 					for _, format := range []string{"table", "json"} {
 						args := append([]string{cmd, "--format", format}, sel...)
 						wantOut, wantErr, wantCode := runCLI(t, "", append(args, files...)...)

@@ -15,9 +15,9 @@ import (
 const script = "./nccllog-fanout"
 
 // commands are what TestFanOut runs over the partials and over the original logs: all that
-// read partials (split, calls and info need the logs themselves).
+// read partials (split and calls need the logs themselves).
 var commands = [][]string{
-	{"report"}, {"report", "--format", "json"},
+	{"report"}, {"report", "--format", "json"}, {"info"}, {"info", "--format", "json"},
 	{"hang"}, {"hang", "--format", "json"},
 	{"check"}, {"check", "--format", "json"},
 	{"ranks"}, {"comms"}, {"stats"}, {"hist"}, {"agg"}, {"steps"},
