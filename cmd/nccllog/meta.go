@@ -18,7 +18,7 @@ var metaCommands = []struct{ name, summary, args string }{
 func metaHelp() string {
 	var b strings.Builder
 	for _, m := range metaCommands {
-		fmt.Fprintf(&b, "  %-8s %s\n", m.name, m.summary)
+		fmt.Fprintf(&b, "  %-10s %s\n", m.name, m.summary)
 	}
 	return b.String()
 }
