@@ -57,6 +57,9 @@ type Config struct {
 	Boundary Boundary
 	// Strict reads and classes every line, even where no stage needs it.
 	Strict bool
+	// StopAtMalformed ends the run with a MalformedError at the first malformed line read,
+	// before the chunk that holds it is merged (--strict).
+	StopAtMalformed bool
 	// Portable: the run writes a partial result, so stages whose state cannot be written
 	// as it is keep what it is made of (see Portable).
 	Portable bool

@@ -27,6 +27,12 @@ func NewMerger(plan *Plan, file string, out Out) *Merger {
 
 // Add merges the next chunk, whose lines were read from data.
 func (m *Merger) Add(c *Chunk, data []byte) error {
+	if m.plan.StopAtMalformed {
+		if p, ok := firstProblem(c); ok {
+			p.File, p.Line = m.file, p.Line+m.base
+			return &MalformedError{p}
+		}
+	}
 	o := Origin{File: m.file, Base: m.base, Data: data}
 	m.base += c.LineCount()
 	if m.plan.Boundary == BoundaryStart {

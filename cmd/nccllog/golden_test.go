@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -139,5 +140,27 @@ func TestClosedPipe(t *testing.T) {
 	code := run([]string{"split", sampleLog}, env{stdin: strings.NewReader(""), stdout: w, stderr: &errb})
 	if code != 0 || errb.String() != "" {
 		t.Errorf("split into a closed pipe: exit %d, stderr %q", code, errb.String())
+	}
+}
+
+// TestStrictStopsStreaming: split and calls --strict stop at the chunk that holds the first
+// malformed line; they do not write everything and then fail.
+func TestStrictStopsStreaming(t *testing.T) {
+	good := "h:1:1 [0] NCCL INFO AllReduce: opCount 1 sendbuff 0x1 recvbuff 0x2 count 4 datatype 7 op 0 root 0 comm 0x5 [nranks=2] stream 0x6\n"
+	bad := "count 4 datatype 7 op 0 root 0 comm 0x5 [nranks=2] stream 0x6\n" // a collective line's cut-off tail
+	before := strings.Repeat(good, 40000)                                    // about 5 MiB: several chunks
+	path := filepath.Join(t.TempDir(), "strict-long.log")
+	if err := os.WriteFile(path, []byte(before+bad+before), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	wantLine := fmt.Sprintf("%s:%d: malformed line", path, 40001)
+	for _, cmdName := range []string{"split", "calls"} {
+		out, stderr, code := runCLI(t, "", cmdName, "--strict", path)
+		if code != exitData || !strings.Contains(stderr, wantLine) {
+			t.Errorf("%s --strict: exit %d, stderr %q; want exit 1 naming %s", cmdName, code, stderr, wantLine)
+		}
+		if strings.Contains(out, "\n"+bad) || len(out) >= len(before) {
+			t.Errorf("%s --strict wrote %d bytes, past the malformed line (the lines before it are %d bytes)", cmdName, len(out), len(before))
+		}
 	}
 }
