@@ -25,16 +25,8 @@ func BenchmarkRanksAdd(b *testing.B) {
 	for n := int64(1); sc.Scan(); n++ {
 		var l parser.Line
 		p.Parse(sc.Bytes(), &l)
-		e := RankEvent{Line: n, Step: -1, Kind: l.Kind, Host: l.Env.Host, Pid: l.Env.Pid, Dev: l.Env.Dev}
-		switch l.Kind {
-		case parser.KindCollective:
-			e.Coll = l.Coll
-		case parser.KindComm:
-			c := l.Comm
-			e.Comm = &c
-		case parser.KindWarn:
-			e.Text = sc.Text()
-		default:
+		e, ok := rankEvent(n, sc.Bytes(), &l)
+		if !ok {
 			continue
 		}
 		events = append(events, e)

@@ -30,23 +30,33 @@ type RanksPart struct {
 }
 
 func (p *RanksPart) Add(l *Line) {
-	e := RankEvent{Line: l.N, Step: -1, Kind: l.P.Kind, Host: l.P.Env.Host, Pid: l.P.Env.Pid, Dev: l.P.Env.Dev, Label: l.P.Rank}
-	switch l.P.Kind {
+	if e, ok := rankEvent(l.N, l.Text, l.P); ok {
+		p.events.add(e)
+	}
+}
+
+// rankEvent is what Ranks folds of line n (text, parsed as l); ok is false for a line it
+// takes nothing from.
+func rankEvent(n int64, text []byte, l *parser.Line) (e RankEvent, ok bool) {
+	e = RankEvent{Line: n, Step: -1, Kind: l.Kind, Host: l.Env.Host, Pid: l.Env.Pid, Dev: l.Env.Dev, Label: l.Rank}
+	switch l.Kind {
 	case parser.KindCollective:
-		e.Coll = l.P.Coll
+		e.Coll = l.Coll
 	case parser.KindComm:
-		c := l.P.Comm
+		c := l.Comm
 		e.Comm = &c
 	case parser.KindWarn:
-		e.Text = excerpt(l.Text)
+		e.Text = excerpt(text)
 	case parser.KindWatchdog:
-		if l.P.Watchdog == nil {
-			return // the parser fills it for every watchdog line; nothing to fold without it
+		if l.Watchdog == nil {
+			return e, false // the parser fills it for every watchdog line; nothing to fold without it
 		}
-		w := *l.P.Watchdog
+		w := *l.Watchdog
 		e.Watchdog = &w
+	default:
+		return e, false
 	}
-	p.events.add(e)
+	return e, true
 }
 
 // Settle labels the events with their step; those of unselected steps still count in each

@@ -43,23 +43,7 @@ func TestCommandGolden(t *testing.T) {
 			if code != 0 {
 				t.Fatalf("exit %d: %s", code, stderr)
 			}
-			path := filepath.Join("testdata", "golden", name+".txt")
-			if *update {
-				if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-					t.Fatal(err)
-				}
-				if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatalf("%v (run go test ./cmd/nccllog -update to create it)", err)
-			}
-			if diff := cmp.Diff(string(want), got); diff != "" {
-				t.Errorf("output differs from %s (-want +got):\n%s", path, diff)
-			}
+			checkGolden(t, filepath.Join("testdata", "golden", name+".txt"), got)
 		})
 	}
 }

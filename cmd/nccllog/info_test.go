@@ -63,9 +63,13 @@ func writeInfoFixture(t *testing.T, path, family string, c gen.SetupConfig) {
 	}
 }
 
+// checkGolden compares got with the golden file at path, or writes it there with -update.
 func checkGolden(t *testing.T, path, got string) {
 	t.Helper()
 	if *update {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
 		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
 			t.Fatal(err)
 		}
