@@ -1,10 +1,11 @@
 package pipeline
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"runtime/debug"
+
+	"github.com/nccllog/nccllog/parser"
 )
 
 // A plain file is read by mapping it into memory (where the system allows) rather than by
@@ -92,13 +93,10 @@ func chunkEnd(data []byte, off, size int) int {
 	if end == len(data) {
 		return end
 	}
-	if cut := cutAfterNewline(data[off:end]); cut > 0 {
+	if cut := parser.WholeLines(data[off:end]); cut > 0 {
 		return off + cut
 	}
-	if i := bytes.IndexByte(data[end:], '\n'); i >= 0 {
-		return end + i + 1
-	}
-	return len(data)
+	return parser.LineEnd(data, end)
 }
 
 // catchFault turns a fault on the mapping into an error naming the file; it must be

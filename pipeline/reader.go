@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+
+	"github.com/nccllog/nccllog/parser"
 )
 
 // chunk is a run of whole lines handed from the reader to a worker.
@@ -99,7 +101,7 @@ func readChunk(ctx context.Context, r io.Reader, data []byte, size, maxLine int)
 		if err != nil {
 			return data, len(data), err
 		}
-		if cut = cutAfterNewline(data[from:]); cut > 0 {
+		if cut = parser.WholeLines(data[from:]); cut > 0 { // none: a line longer than the chunk, read on
 			return data, from + cut, nil
 		}
 	}
@@ -118,12 +120,6 @@ func fill(r io.Reader, data []byte, size int) ([]byte, error) {
 		}
 	}
 	return data, nil
-}
-
-// cutAfterNewline returns the end of the last whole line in data, or 0 when data holds none
-// (a line longer than the chunk: the caller reads on).
-func cutAfterNewline(data []byte) int {
-	return bytes.LastIndexByte(data, '\n') + 1
 }
 
 // bufPool holds a fixed number of chunk buffers: the reader waits for one to come back
