@@ -42,6 +42,16 @@ func ranksOf(t *testing.T, paths ...string) *Ranks {
 	return all
 }
 
+// rankEvent is line n (text, parsed as l) as the ranks stage holds it; ok is false for a line
+// it takes nothing from.
+func rankEvent(n int64, text []byte, l *parser.Line) (e RankEvent, ok bool) {
+	var es events
+	if !es.add(n, text, l) {
+		return e, false
+	}
+	return es.rankEvent(0), true
+}
+
 func fixture(name string) string { return filepath.Join("testdata", "ranks", name) }
 
 // onlyHang returns the one communicator's hang finding.

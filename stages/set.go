@@ -1,5 +1,7 @@
 package stages
 
+import "unsafe"
+
 // Set holds one Partial of every stage of a plan: what the stages took from one stretch of
 // lines. Lines go only to the Partials whose stage asked for their kind.
 type Set struct {
@@ -96,13 +98,15 @@ func Part[T Partial](s *Set) (T, bool) {
 	return zero, false
 }
 
-// keptCap is the most items a committed buffer keeps for reuse: a larger one (a stretch that
-// waited long for its step) is let go, or every input's Result would hold one to the end.
-const keptCap = 1 << 12
+// keptBytes is the most a committed buffer keeps for reuse, about a chunk's lines: a larger
+// one (a stretch that waited long for its step) is let go, or every input's Result would
+// hold one to the end.
+const keptBytes = 1 << 20
 
 // reuse empties s for reuse, or lets it go where it is large.
 func reuse[T any](s []T) []T {
-	if cap(s) > keptCap {
+	var v T
+	if uintptr(cap(s))*unsafe.Sizeof(v) > keptBytes {
 		return nil
 	}
 	return s[:0]

@@ -26,38 +26,10 @@ func (RanksStage) New(cfg *Config) Partial { return &RanksPart{cfg: cfg} }
 type RanksPart struct {
 	cfg    *Config
 	Ranks  *Ranks // nil until something is folded or merged
-	events held[RankEvent, *RankEvent]
+	events events
 }
 
-func (p *RanksPart) Add(l *Line) {
-	if e, ok := rankEvent(l.N, l.Text, l.P); ok {
-		p.events.add(e)
-	}
-}
-
-// rankEvent is what Ranks folds of line n (text, parsed as l); ok is false for a line it
-// takes nothing from.
-func rankEvent(n int64, text []byte, l *parser.Line) (e RankEvent, ok bool) {
-	e = RankEvent{Line: n, Step: -1, Kind: l.Kind, Host: l.Env.Host, Pid: l.Env.Pid, Dev: l.Env.Dev, Label: l.Rank}
-	switch l.Kind {
-	case parser.KindCollective:
-		e.Coll = l.Coll
-	case parser.KindComm:
-		c := l.Comm
-		e.Comm = &c
-	case parser.KindWarn:
-		e.Text = excerpt(text)
-	case parser.KindWatchdog:
-		if l.Watchdog == nil {
-			return e, false // the parser fills it for every watchdog line; nothing to fold without it
-		}
-		w := *l.Watchdog
-		e.Watchdog = &w
-	default:
-		return e, false
-	}
-	return e, true
-}
+func (p *RanksPart) Add(l *Line) { p.events.add(l.N, l.Text, l.P) }
 
 // Settle labels the events with their step; those of unselected steps still count in each
 // rank's call order.
@@ -86,7 +58,8 @@ func (p *RanksPart) Commit(Out) error {
 	}
 	r := p.ranks()
 	for i := range p.events.items {
-		r.Add(p.events.items[i].File, &p.events.items[i])
+		e := p.events.rankEvent(i)
+		r.Add(e.File, &e)
 	}
 	p.events.committed()
 	return nil
@@ -156,7 +129,10 @@ type RefStep struct {
 // Snapshot numbers the signatures in the order the communicators first use them, so that
 // the same state gives the same snapshot however it was built.
 func (p *RanksPart) Snapshot() any {
-	out := RanksSnapshot{Held: p.events.items}
+	out := RanksSnapshot{}
+	for i := range p.events.items {
+		out.Held = append(out.Held, p.events.rankEvent(i))
+	}
 	if p.Ranks == nil {
 		return out
 	}
@@ -295,7 +271,10 @@ func (p *RanksPart) Restore(data json.RawMessage) error {
 		pg := snap.PGs[i]
 		r.pgs[pgRankKey{pg.PG, pg.Rank}] = &pg
 	}
-	p.events.items = append(p.events.items, snap.Held...)
-	p.events.anchored = len(p.events.items) // a partial's events have their file and line
+	for i := range snap.Held {
+		if err := p.events.addRankEvent(&snap.Held[i]); err != nil {
+			return err
+		}
+	}
 	return nil
 }
