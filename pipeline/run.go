@@ -183,6 +183,7 @@ func merge(ctx context.Context, m *stages.Merger, name string, in <-chan done, r
 			if err := m.Add(d.chunk, d.data); err != nil {
 				return outputFault(name, err)
 			}
+			d.chunk.Release()
 			release(d)
 			prog.upTo(d.upTo)
 		}

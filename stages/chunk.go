@@ -11,15 +11,46 @@ type Chunk struct {
 	Sel  *Set
 	Open *Set // nil where every stretch was settled
 	cur  *Set
+	// spare is a released chunk's Open, ready to become the next one.
+	spare *Set
 	// Markers are the step numbers of the chunk's progress lines, in order.
 	Markers []int64
 	n       int64
 	line    Line // the line being added: a field, as a local would escape to the heap
 }
 
-// NewChunk starts a chunk.
+// NewChunk starts a chunk, reusing a released one of the plan where there is one.
 func NewChunk(plan *Plan) *Chunk {
+	if c, ok := plan.chunks.Get().(*Chunk); ok {
+		return c
+	}
 	return &Chunk{plan: plan, Sel: NewSet(plan), cur: NewSet(plan)}
+}
+
+// Release hands c back for a later chunk of its plan, once the Merger has merged it (which
+// leaves its Sets with buffers to reuse and nothing of their own). c must not be used after.
+func (c *Chunk) Release() {
+	if c.cur == nil {
+		c.cur, c.Open = c.Open, nil
+	}
+	if c.Open != nil {
+		c.spare, c.Open = c.Open, nil
+	}
+	for _, s := range []*Set{c.Sel, c.cur, c.spare} {
+		if s != nil {
+			s.Reset()
+		}
+	}
+	c.Markers, c.n, c.line = c.Markers[:0], 0, Line{}
+	c.plan.chunks.Put(c)
+}
+
+func (c *Chunk) newSet() *Set {
+	if s := c.spare; s != nil {
+		c.spare = nil
+		return s
+	}
+	return NewSet(c.plan)
 }
 
 // AddUnread takes n whole lines at [off, end) that were passed over unread.
@@ -55,7 +86,7 @@ func (c *Chunk) Add(text []byte, off, end int64, l *parser.Line) {
 // this chunk, and it becomes Open.
 func (c *Chunk) settle(step int64) {
 	if step < 0 {
-		c.Open, c.cur = c.cur, NewSet(c.plan)
+		c.Open, c.cur = c.cur, c.newSet()
 		return
 	}
 	c.cur.Settle(step, c.plan.Selects(step))
