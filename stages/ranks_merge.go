@@ -13,11 +13,7 @@ func (r *Ranks) Merge(o *Ranks) {
 		return r.sigs.id(o.sigs.sig(id))
 	}
 	r.mergePGs(o)
-	for k, p := range o.procs {
-		if r.procs[k] == nil {
-			r.procs[k] = p
-		}
-	}
+	joined := make(map[*Group]*Group)
 	for key, og := range o.groups {
 		ref := make([]refCall, len(og.ref))
 		for i, c := range og.ref {
@@ -35,6 +31,20 @@ func (r *Ranks) Merge(o *Ranks) {
 			continue
 		}
 		r.join(g, og, ref)
+		joined[og] = g
+	}
+	for k, p := range o.procs {
+		if r.procs[k] != nil {
+			continue
+		}
+		r.procs[k] = p
+		// A comm pointer bound to a communicator joined into r's is bound to r's: the joined
+		// one, with its reference sequence, is let go.
+		for _, b := range p.bind {
+			if g := joined[b.g]; g != nil {
+				b.g = g
+			}
+		}
 	}
 }
 

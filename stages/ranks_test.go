@@ -246,3 +246,36 @@ func summary(r *Ranks) string {
 	}
 	return b.String()
 }
+
+// Merging inputs joins their communicators; what a process's comm pointers are bound to must
+// be the joined communicator, or every input's own reference sequence stays reachable to
+// the end of the run (memory growing with the inputs of a per-process directory).
+func TestMergeLetsJoinedGroupsGo(t *testing.T) {
+	dir := t.TempDir()
+	var paths []string
+	for rank := range 4 {
+		var b strings.Builder
+		fmt.Fprintf(&b, "h:%d:%d [%d] NCCL INFO comm 0x%x rank %d nranks 4 cudaDev %d nvmlDev %d busId %d0 commId 0xabc - Init COMPLETE\n",
+			rank+10, rank+10, rank, rank+1, rank, rank, rank, rank)
+		for op := range 50 {
+			fmt.Fprintf(&b, "h:%d:%d [%d] NCCL INFO AllReduce: opCount %x sendbuff 0x1 recvbuff 0x2 count 8 datatype 7 op 0 root 0 comm 0x%x [nranks=4] stream 0x3\n",
+				rank+10, rank+10, rank, op, rank+1)
+		}
+		p := filepath.Join(dir, itoa(int64(rank))+".log")
+		if err := os.WriteFile(p, []byte(b.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		paths = append(paths, p)
+	}
+	r := ranksOf(t, paths...)
+	if len(r.groups) != 1 {
+		t.Fatalf("%d communicators, want 1", len(r.groups))
+	}
+	for k, p := range r.procs {
+		for ptr, b := range p.bind {
+			if r.groups[b.g.Key] != b.g {
+				t.Errorf("%s pid %d comm %#x is bound to a communicator that was joined into another", k.file, k.pid, ptr)
+			}
+		}
+	}
+}
