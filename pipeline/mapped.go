@@ -139,7 +139,7 @@ func faultsPanic() (restore func()) {
 // handed back at once: each hand-back is a system call that also flushes the other cores'
 // address translations, which cost 3% of report's time when it was done for every 1 MiB
 // chunk.
-const dropEvery = 16 << 20
+const dropEvery = 4 << 20
 
 // pageKeeper hands back the pages of a mapped file behind the merge, every bytes at a time.
 type pageKeeper struct{ from, every int }

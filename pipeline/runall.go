@@ -38,17 +38,25 @@ func runEach(ctx context.Context, inputs []Input, opt Options, out stages.Out, t
 	at := min(opt.jobs(), len(inputs))
 	each := opt
 	each.Jobs = max(1, opt.jobs()/at)
-	sem := make(chan struct{}, at)
+	// A slot is taken when an input starts and given back when its Result is merged, not when
+	// it ends: an input that ends before those ahead of it waits with its whole Result (a
+	// rank's call sequence, for hang), so the slots bound the Results held at once.
+	slots := make(chan struct{}, unmerged*at)
 	var mu sync.Mutex
-	order := inOrder{take: take, waiting: map[int]*stages.Result{}}
+	order := inOrder{take: func(i int, r *stages.Result) {
+		take(i, r)
+		<-slots
+	}, waiting: map[int]*stages.Result{}}
+	running := make(chan struct{}, at)
 	var wg sync.WaitGroup
 	for i, in := range inputs {
 		wg.Add(1)
-		sem <- struct{}{}
+		slots <- struct{}{}
+		running <- struct{}{}
 		go func() {
 			defer wg.Done()
-			defer func() { <-sem }()
 			r, err := Run(ctx, in, each, discard{})
+			<-running
 			mu.Lock()
 			errs[i] = err
 			order.add(i, r)
@@ -81,6 +89,10 @@ func (o *inOrder) add(i int, r *stages.Result) {
 		o.next++
 	}
 }
+
+// unmerged is how many inputs, per input read at once, may have started and not yet been
+// merged: the ones read at once, and as many ended and waiting for those ahead of them.
+const unmerged = 2
 
 // MaxJobs is the most workers a run uses, and the most inputs it reads at once: 4 per core.
 // Each worker holds a Parser and chunk buffers, and each input read at once an open file,
