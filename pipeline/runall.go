@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"context"
+	"os"
 	"runtime"
 	"sync"
 
@@ -52,11 +53,21 @@ func runEach(ctx context.Context, inputs []Input, opt Options, out stages.Out, t
 	for i, in := range inputs {
 		wg.Add(1)
 		slots <- struct{}{}
-		running <- struct{}{}
+		// A large input runs alone with every worker: its chunks keep them all busy, and
+		// another input beside it would only add its own state (a rank's call sequence).
+		run, width := each, 1
+		if large(in) {
+			run, width = opt, at
+		}
+		for range width {
+			running <- struct{}{}
+		}
 		go func() {
 			defer wg.Done()
-			r, err := Run(ctx, in, each, discard{})
-			<-running
+			r, err := Run(ctx, in, run, discard{})
+			for range width {
+				<-running
+			}
 			mu.Lock()
 			errs[i] = err
 			order.add(i, r)
@@ -88,6 +99,17 @@ func (o *inOrder) add(i int, r *stages.Result) {
 		o.take(o.next, r)
 		o.next++
 	}
+}
+
+// largeInput is the size from which a file is read alone with every worker (see runEach).
+const largeInput = 64 << 20
+
+func large(in Input) bool {
+	if in.Name == "-" {
+		return false
+	}
+	fi, err := os.Stat(in.Name)
+	return err == nil && fi.Mode().IsRegular() && fi.Size() >= largeInput
 }
 
 // unmerged is how many inputs, per input read at once, may have started and not yet been
