@@ -142,6 +142,21 @@ func FuzzWordsIn(f *testing.F) {
 	})
 }
 
+// TestWordsInEveryPlace puts each word at every offset from a line's start and end, the
+// places where wordsIn's steps of six and two bytes and its last trigram meet.
+func TestWordsInEveryPlace(t *testing.T) {
+	for k, w := range bareWords {
+		for before := 0; before < 9; before++ {
+			for after := 0; after < 9; after++ {
+				line := []byte(strings.Repeat("x", before) + w + strings.Repeat("y", after))
+				if got := wordsIn(line); got&(1<<k) == 0 {
+					t.Errorf("wordsIn(%q) = %b: %q not found", line, got, w)
+				}
+			}
+		}
+	}
+}
+
 // TestCommFieldIndex holds commField's switch to the list of names it indexes.
 func TestCommFieldIndex(t *testing.T) {
 	for k, f := range commFields {
