@@ -288,20 +288,26 @@ func (s *scanner) scanMsg(b []byte, m int, l *Line, h shape) (uint64, bool) {
 		s.keepOp(msg, recentName{name, hash})
 		return s.scanCollective(msg, recentName{name, hash}, l, h)
 	}
-	if bytes.Contains(msg, []byte("NCCL")) || bytes.Contains(msg, []byte("opCount")) {
+	words := msgWords.in(msg)
+	if words&msgGrammar != 0 {
 		return 0, false
 	}
-	if mayBeComm(msg) {
+	if words&msgComm != 0 {
 		return s.scanComm(msg, l, h)
 	}
 	l.Kind = KindInfo
 	return uint64(h.addWord(msg)), true
 }
 
-// mayBeComm reports whether gComm could match msg: every form of it holds the token
-// `comm`, so a message without those bytes is no communicator line. (scanComm decides the
-// rest, as the grammar would.)
-func mayBeComm(msg []byte) bool { return bytes.Contains(msg, []byte("comm")) }
+// The words scanMsg looks for in a message that is no collective call, in one pass: one
+// that holds "NCCL" or "opCount" is left to the grammar (a second envelope, a damaged call),
+// and gComm could match only a message that holds "comm", as every form of it holds the
+// token `comm`. (scanComm decides the rest, as the grammar would.)
+var (
+	msgWords   wordSet
+	msgGrammar = msgWords.add("NCCL", "opCount")
+	msgComm    = msgWords.add("comm")
+)
 
 // decWordSigned reads `"-"? Word` as decNum does.
 func decWordSigned(b []byte, i int) (int, int64) {

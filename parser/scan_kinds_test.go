@@ -125,32 +125,37 @@ func FuzzEnvelopeDecision(f *testing.F) {
 	})
 }
 
-// FuzzWordsIn holds the one-pass word search to its definition: bit k is set exactly where
-// the line holds bareWords[k].
+// FuzzWordsIn holds the one-pass word searches to their definition: bit k is set exactly
+// where the line holds words[k], for the bare-line words and scanMsg's words.
 func FuzzWordsIn(f *testing.F) {
 	for _, s := range tableSeedLines() {
 		f.Add([]byte(s))
 	}
 	f.Add([]byte("NCCNCCL stepstep iteratio iteration [nranks= opCount  Watchdog flight recorder signal dumping NCCL work"))
+	f.Add([]byte("ncclCommInitRank comm 0x55d0 rank 3 opCoun opCount NCC"))
 	f.Fuzz(func(t *testing.T, line []byte) {
-		got := wordsIn(line)
-		for k, w := range bareWords {
-			if want := bytes.Contains(line, []byte(w)); want != (got&(1<<k) != 0) {
-				t.Errorf("wordsIn(%q): %q found %v, bytes.Contains says %v", line, w, !want, want)
+		for _, ws := range []*wordSet{&bareWords, &msgWords} {
+			got := ws.in(line)
+			for k, w := range ws.words {
+				if want := bytes.Contains(line, []byte(w)); want != (got&(1<<k) != 0) {
+					t.Errorf("in(%q): %q found %v, bytes.Contains says %v", line, w, !want, want)
+				}
 			}
 		}
 	})
 }
 
 // TestWordsInEveryPlace puts each word at every offset from a line's start and end, the
-// places where wordsIn's steps of six and two bytes and its last trigram meet.
+// places where the search's steps of six and two bytes and its last trigram meet.
 func TestWordsInEveryPlace(t *testing.T) {
-	for k, w := range bareWords {
-		for before := 0; before < 9; before++ {
-			for after := 0; after < 9; after++ {
-				line := []byte(strings.Repeat("x", before) + w + strings.Repeat("y", after))
-				if got := wordsIn(line); got&(1<<k) == 0 {
-					t.Errorf("wordsIn(%q) = %b: %q not found", line, got, w)
+	for _, ws := range []*wordSet{&bareWords, &msgWords} {
+		for k, w := range ws.words {
+			for before := 0; before < 9; before++ {
+				for after := 0; after < 9; after++ {
+					line := []byte(strings.Repeat("x", before) + w + strings.Repeat("y", after))
+					if got := ws.in(line); got&(1<<k) == 0 {
+						t.Errorf("in(%q) = %b: %q not found", line, got, w)
+					}
 				}
 			}
 		}
