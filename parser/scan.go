@@ -282,14 +282,17 @@ func (s *scanner) scanMsg(b []byte, m int, l *Line, h shape) (uint64, bool) {
 		return s.scanCollective(msg, op, l, h)
 	}
 	// The op is the Word at the start: a Word followed by ": " holds no ':', so no HPT
-	// token can start inside it, and the lexer's Word is the run of bytes before ':'.
-	if op := word(msg, 0); len(op) > 0 && lit(msg, len(op), ": opCount ") {
-		name, hash := s.internCached(op)
-		s.keepOp(msg, recentName{name, hash})
-		return s.scanCollective(msg, recentName{name, hash}, l, h)
-	}
+	// token can start inside it, and the lexer's Word is the run of bytes before ':'. Only a
+	// message that holds "opCount" can be one, which the search for the other words tells.
 	words := msgWords.in(msg)
-	if words&msgGrammar != 0 {
+	if words&msgOpCount != 0 {
+		if op := word(msg, 0); len(op) > 0 && lit(msg, len(op), ": opCount ") {
+			name, hash := s.internCached(op)
+			s.keepOp(msg, recentName{name, hash})
+			return s.scanCollective(msg, recentName{name, hash}, l, h)
+		}
+	}
+	if words&(msgNCCL|msgOpCount) != 0 {
 		return 0, false
 	}
 	if words&msgComm != 0 {
@@ -305,7 +308,8 @@ func (s *scanner) scanMsg(b []byte, m int, l *Line, h shape) (uint64, bool) {
 // token `comm`. (scanComm decides the rest, as the grammar would.)
 var (
 	msgWords   wordSet
-	msgGrammar = msgWords.add("NCCL", "opCount")
+	msgNCCL    = msgWords.add("NCCL")
+	msgOpCount = msgWords.add("opCount")
 	msgComm    = msgWords.add("comm")
 )
 
