@@ -76,7 +76,7 @@ func (s *scanner) hpt(b []byte) (hptWord, bool) {
 	if len(b) <= hptKeyMax {
 		slot.rawLen = uint8(copy(slot.key[:], b))
 	}
-	slot.tails = tailMemo{}
+	slot.tails.forget()
 	return hw, true
 }
 
