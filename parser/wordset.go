@@ -41,10 +41,10 @@ func (ws *wordSet) add(words ...string) (m uint32) {
 func (ws *wordSet) in(b []byte) (m uint32) {
 	q := 0
 	for ; q+8 <= len(b); q += 6 { // three trigrams from one load
-		x := binary.LittleEndian.Uint64(b[q:])
-		t0, t2, t4 := ws.tri[triSlot(x)], ws.tri[triSlot(x>>16)], ws.tri[triSlot(x>>32)]
-		if t0|t2|t4 != 0 {
-			m |= ws.near(b, q, t0) | ws.near(b, q+2, t2) | ws.near(b, q+4, t4)
+		x := binary.LittleEndian.Uint64(b[q : q+8])
+		if ws.tri[triSlot(x)]|ws.tri[triSlot(x>>16)]|ws.tri[triSlot(x>>32)] != 0 {
+			m |= ws.near(b, q, ws.tri[triSlot(x)]) | ws.near(b, q+2, ws.tri[triSlot(x>>16)]) |
+				ws.near(b, q+4, ws.tri[triSlot(x>>32)])
 		}
 	}
 	for ; q+4 <= len(b); q += 2 {
