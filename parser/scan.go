@@ -10,8 +10,8 @@ import (
 // grammar decides. It is not safe for concurrent use (it interns host and op names).
 type scanner struct {
 	names  map[string]string
-	recent [512]recentName // names interned lately, by nameSlot, tried before the map
-	ops    [16]recentName  // op names of recent collective lines, by their first eight bytes
+	recent [1 << recentBits]recentName // names interned lately, by nameSlot, tried before the map
+	ops    [16]recentName              // op names of recent collective lines, by their first eight bytes
 	hpts   [256]hptSlot
 	thread *hptSlot // the slot of the line being read
 }
@@ -123,8 +123,13 @@ func nameSlot(b []byte) uint {
 			h = (h + uint64(c)) * 0x9E3779B97F4A7C15
 		}
 	}
-	return uint((h * 0x9E3779B97F4A7C15) >> (64 - 9))
+	return uint((h * 0x9E3779B97F4A7C15) >> (64 - recentBits))
 }
+
+// recentBits sizes scanner.recent: 2,048 slots, so that the hosts of a 4,096-rank job (512
+// and more) seldom take each other's slot and send the lookup to the map (with 512 slots,
+// a third of an init's lines did).
+const recentBits = 11
 
 type recentName struct {
 	name string
