@@ -303,7 +303,7 @@ func (s *scanner) scanMsg(b []byte, m int, l *Line, h shape) (uint64, bool) {
 	// The op is the Word at the start: a Word followed by ": " holds no ':', so no HPT
 	// token can start inside it, and the lexer's Word is the run of bytes before ':'. Only a
 	// message that holds "opCount" can be one, which the search for the other words tells.
-	words := msgWords.in(msg)
+	words := msgWordsIn(msg)
 	if words&msgOpCount != 0 {
 		if op := word(msg, 0); len(op) > 0 && lit(msg, len(op), ": opCount ") {
 			name, hash := s.internCached(op)
@@ -320,17 +320,6 @@ func (s *scanner) scanMsg(b []byte, m int, l *Line, h shape) (uint64, bool) {
 	l.Kind = KindInfo
 	return uint64(h.addWord(msg)), true
 }
-
-// The words scanMsg looks for in a message that is no collective call, in one pass: one
-// that holds "NCCL" or "opCount" is left to the grammar (a second envelope, a damaged call),
-// and gComm could match only a message that holds "comm", as every form of it holds the
-// token `comm`. (scanComm decides the rest, as the grammar would.)
-var (
-	msgWords   wordSet
-	msgNCCL    = msgWords.add("NCCL")
-	msgOpCount = msgWords.add("opCount")
-	msgComm    = msgWords.add("comm")
-)
 
 // decWordSigned reads `"-"? Word` as decNum does.
 func decWordSigned(b []byte, i int) (int, int64) {
