@@ -11,9 +11,11 @@
 #    script's log lines, free text and Python tracebacks), text (random printable text),
 #    binary (random bytes);
 # 3. warms the page cache, then runs `nccllog report MIX` on every mix, interleaved, --runs
-#    times (with --base PATH, also that binary on the collective mix, to compare two builds);
+#    times (with --base PATH, also that binary on every mix, to compare two builds);
 # 4. prints the median wall time of each, MB/s, and throughput relative to the collective
-#    mix of the same run, by wall time and by CPU time (user + sys, /usr/bin/time).
+#    mix of the same build in the same run, by wall time and by CPU time (user + sys, to the
+#    millisecond, from bash's time); with --base, also this build's collective throughput
+#    over the base build's.
 #
 # The machine is shared: only ratios inside one run mean anything, and where other work
 # crowds the cores the CPU-time ratio is the steadier of the two.
@@ -46,7 +48,7 @@ while [[ $# -gt 0 ]]; do
 	--base) need_arg "$@"; base_bin="$2"; shift 2 ;;
 	--gen) need_arg "$@"; gen_bin="$2"; shift 2 ;;
 	--keep) keep=1; shift ;;
-	-h | --help) sed -n '2,18s/^# \{0,1\}//p' "${BASH_SOURCE[0]}"; exit 0 ;;
+	-h | --help) sed -n '2,21s/^# \{0,1\}//p' "${BASH_SOURCE[0]}"; exit 0 ;;
 	*) die "unknown argument: $1" ;;
 	esac
 done
@@ -78,19 +80,21 @@ for m in "${mixes[@]}"; do
 done
 for m in "${mixes[@]}"; do cat -- "$dir/$m.log" > /dev/null; done
 
-# names[i], cmds: the mixes with the build under test, then the base build on collective.
+# names[i]: the mixes with the build under test, then with the base build.
 names=("${mixes[@]}")
-[[ -n "$base_bin" ]] && names+=("collective (--base)")
+if [[ -n "$base_bin" ]]; then
+	for m in "${mixes[@]}"; do names+=("$m (--base)"); done
+fi
 
 run_one() {
-	local i="$1" bin="$nccllog_bin" m t0 t1
+	local i="$1" bin="$nccllog_bin" m t0 t1 TIMEFORMAT='%3U %3S'
 	if [[ $i -ge ${#mixes[@]} ]]; then
-		bin="$base_bin" m=collective
+		bin="$base_bin" m="${mixes[$((i - ${#mixes[@]}))]}"
 	else
 		m="${mixes[$i]}"
 	fi
 	t0="$EPOCHREALTIME"
-	/usr/bin/time -f "%U %S" -o "$tmp/cpu" "$bin" report "$dir/$m.log" > /dev/null 2> "$tmp/stderr" ||
+	{ time "$bin" report "$dir/$m.log" > /dev/null 2> "$tmp/stderr"; } 2> "$tmp/cpu" ||
 		die "report on $m failed: $(head -c 300 "$tmp/stderr")"
 	t1="$EPOCHREALTIME"
 	echo "$i $(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.6f", b - a }') $(wc -c < "$dir/$m.log") $(awk '{ print $1 + $2 }' "$tmp/cpu")" >> "$tmp/times"
@@ -106,7 +110,7 @@ done
 	printf '%s\n' "${names[@]}"
 	echo "--"
 	cat "$tmp/times"
-} | awk -v runs="$runs" -v size="$size" '
+} | awk -v runs="$runs" -v size="$size" -v nmix="${#mixes[@]}" '
 function median(i, v,    n, k, j, t, a) {
 	n = cnt[i]
 	for (k = 1; k <= n; k++) a[k] = v[i, k]
@@ -121,7 +125,11 @@ END {
 	printf "%-22s %12s %8s %8s %9s %9s %9s\n", "mix", "bytes", "wall s", "cpu s", "MB/s", "x coll", "x coll"
 	printf "%-22s %12s %8s %8s %9s %9s %9s\n", "", "", "", "", "(wall)", "(wall)", "(cpu)"
 	for (i = 0; i < nn; i++) { w[i] = median(i, wall); c[i] = median(i, cpu); mbs[i] = bytes[i] / 1e6 / w[i]; cps[i] = bytes[i] / (c[i] > 0 ? c[i] : 1e-9) }
-	for (i = 0; i < nn; i++)
-		printf "%-22s %12d %8.3f %8.3f %9.1f %9.2f %9.2f\n", name[i], bytes[i], w[i], c[i], mbs[i], mbs[i] / mbs[0], cps[i] / cps[0]
+	for (i = 0; i < nn; i++) {
+		r = (i < nmix) ? 0 : nmix # the collective mix of the same build
+		printf "%-22s %12d %8.3f %8.3f %9.1f %9.2f %9.2f\n", name[i], bytes[i], w[i], c[i], mbs[i], mbs[i] / mbs[r], cps[i] / cps[r]
+	}
+	if (nn > nmix)
+		printf "\ncollective, this build over --base: %.2f (wall), %.2f (cpu)\n", mbs[0] / mbs[nmix], cps[0] / cps[nmix]
 }'
 printf '\nmachine: %s CPUs; %s\n' "$(nproc)" "$(go version 2> /dev/null || echo go: not found)"

@@ -10,9 +10,13 @@ import (
 // grammar decides. It is not safe for concurrent use (it interns host and op names).
 type scanner struct {
 	names  map[string]string
-	recent [512]recentName // names interned lately, by nameSlot, tried before the map
-	ops    [16]recentName  // op names of recent collective lines, by their first eight bytes
+	recent [1 << recentBits]recentName // names interned lately, by nameSlot, tried before the map
+	ops    [16]recentName              // op names of recent collective lines, by their first eight bytes
 	hpts   [256]hptSlot
+	// tags holds the hptHash of each slot's token, so that a thread new to its slot is told
+	// from the slot's own without reading the slot: nearly every line of a 4,096-rank init
+	// is one, and the slots take 230 KB.
+	tags   [256]uint64
 	thread *hptSlot // the slot of the line being read
 }
 
@@ -62,9 +66,11 @@ func (t *hptSlot) setHead(head []byte, dev int64) {
 // hpt reads a host:pid:tid token. A thread's lines repeat the same bytes, so tokens are kept
 // in a small direct-mapped table and read only when new.
 func (s *scanner) hpt(b []byte) (hptWord, bool) {
-	slot := &s.hpts[s.hptSlot(b)]
+	h := hptHash(b)
+	k := hptSlotOf(h)
+	slot := &s.hpts[k]
 	s.thread = slot
-	if int(slot.rawLen) == len(b) && string(slot.key[:len(b)]) == string(b) {
+	if s.tags[k] == h && int(slot.rawLen) == len(b) && string(slot.key[:len(b)]) == string(b) {
 		return slot.hw, true
 	}
 	var hw hptWord
@@ -76,14 +82,15 @@ func (s *scanner) hpt(b []byte) (hptWord, bool) {
 	if len(b) <= hptKeyMax {
 		slot.rawLen = uint8(copy(slot.key[:], b))
 	}
-	slot.tails = tailMemo{}
+	s.tags[k] = h
+	slot.tails.forget()
 	return hw, true
 }
 
-// hptSlot hashes a host:pid:tid token: its first, middle and last eight bytes, which tell
+// hptHash hashes a host:pid:tid token: its first, middle and last eight bytes, which tell
 // apart hosts, processes and threads. (The last two bytes alone put one token in nine in a
 // slot taken by another thread of a 50-thread log, and those lines were read in full.)
-func (s *scanner) hptSlot(b []byte) uint {
+func hptHash(b []byte) uint64 {
 	n := len(b)
 	var h uint64
 	if n >= 8 {
@@ -95,9 +102,11 @@ func (s *scanner) hptSlot(b []byte) uint {
 			h = (h + uint64(c)) * 0x9E3779B97F4A7C15
 		}
 	}
-	h ^= uint64(n)
-	return uint((h * 0x9E3779B97F4A7C15) >> 56)
+	return (h ^ uint64(n)) * 0x9E3779B97F4A7C15
 }
+
+// hptSlotOf is the slot of a token with hash h.
+func hptSlotOf(h uint64) uint { return uint(h >> 56) }
 
 // internCached is intern with the names seen lately tried first: hosts and ops repeat, and a
 // 4,096-rank job's lines come from hundreds of hosts. It also returns the name's shape hash
@@ -123,8 +132,13 @@ func nameSlot(b []byte) uint {
 			h = (h + uint64(c)) * 0x9E3779B97F4A7C15
 		}
 	}
-	return uint((h * 0x9E3779B97F4A7C15) >> (64 - 9))
+	return uint((h * 0x9E3779B97F4A7C15) >> (64 - recentBits))
 }
+
+// recentBits sizes scanner.recent: 2,048 slots, so that the hosts of a 4,096-rank job (512
+// and more) seldom take each other's slot and send the lookup to the map (with 512 slots,
+// a third of an init's lines did).
+const recentBits = 11
 
 type recentName struct {
 	name string
@@ -177,7 +191,12 @@ func (s *scanner) knownHead(b []byte, i int, l *Line) (int, bool) {
 	if sp <= 0 {
 		return 0, false
 	}
-	slot := &s.hpts[s.hptSlot(b[i:i+sp])]
+	h := hptHash(b[i : i+sp])
+	k := hptSlotOf(h)
+	if s.tags[k] != h {
+		return 0, false
+	}
+	slot := &s.hpts[k]
 	m := i + int(slot.headLen)
 	if slot.headLen == 0 || m > len(b) || string(b[i:m]) != string(slot.head()) || (m < len(b) && !isSp(b[m])) {
 		return 0, false
@@ -282,26 +301,25 @@ func (s *scanner) scanMsg(b []byte, m int, l *Line, h shape) (uint64, bool) {
 		return s.scanCollective(msg, op, l, h)
 	}
 	// The op is the Word at the start: a Word followed by ": " holds no ':', so no HPT
-	// token can start inside it, and the lexer's Word is the run of bytes before ':'.
-	if op := word(msg, 0); len(op) > 0 && lit(msg, len(op), ": opCount ") {
-		name, hash := s.internCached(op)
-		s.keepOp(msg, recentName{name, hash})
-		return s.scanCollective(msg, recentName{name, hash}, l, h)
+	// token can start inside it, and the lexer's Word is the run of bytes before ':'. Only a
+	// message that holds "opCount" can be one, which the search for the other words tells.
+	words := msgWordsIn(msg)
+	if words&msgOpCount != 0 {
+		if op := word(msg, 0); len(op) > 0 && lit(msg, len(op), ": opCount ") {
+			name, hash := s.internCached(op)
+			s.keepOp(msg, recentName{name, hash})
+			return s.scanCollective(msg, recentName{name, hash}, l, h)
+		}
 	}
-	if bytes.Contains(msg, []byte("NCCL")) || bytes.Contains(msg, []byte("opCount")) {
+	if words&(msgNCCL|msgOpCount) != 0 {
 		return 0, false
 	}
-	if mayBeComm(msg) {
+	if words&msgComm != 0 {
 		return s.scanComm(msg, l, h)
 	}
 	l.Kind = KindInfo
 	return uint64(h.addWord(msg)), true
 }
-
-// mayBeComm reports whether gComm could match msg: every form of it holds the token
-// `comm`, so a message without those bytes is no communicator line. (scanComm decides the
-// rest, as the grammar would.)
-func mayBeComm(msg []byte) bool { return bytes.Contains(msg, []byte("comm")) }
 
 // decWordSigned reads `"-"? Word` as decNum does.
 func decWordSigned(b []byte, i int) (int, int64) {

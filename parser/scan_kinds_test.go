@@ -3,6 +3,7 @@ package parser
 import (
 	"bytes"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -125,21 +126,65 @@ func FuzzEnvelopeDecision(f *testing.F) {
 	})
 }
 
-// FuzzWordsIn holds the one-pass word search to its definition: bit k is set exactly where
-// the line holds bareWords[k].
+// FuzzWordsIn holds the word searches to their definition: bit k is set exactly where the
+// line holds word k, for the bare-line words and scanMsg's words.
 func FuzzWordsIn(f *testing.F) {
 	for _, s := range tableSeedLines() {
 		f.Add([]byte(s))
 	}
 	f.Add([]byte("NCCNCCL stepstep iteratio iteration [nranks= opCount  Watchdog flight recorder signal dumping NCCL work"))
+	f.Add([]byte("ncclCommInitRank comm 0x55d0 rank 3 opCoun opCount NCC"))
 	f.Fuzz(func(t *testing.T, line []byte) {
 		got := wordsIn(line)
-		for k, w := range bareWords {
+		for k, w := range bareWords.words {
 			if want := bytes.Contains(line, []byte(w)); want != (got&(1<<k) != 0) {
 				t.Errorf("wordsIn(%q): %q found %v, bytes.Contains says %v", line, w, !want, want)
 			}
 		}
+		got = msgWordsIn(line)
+		for k, w := range msgWords {
+			if want := bytes.Contains(line, []byte(w.w)); want != (got&(1<<k) != 0) {
+				t.Errorf("msgWordsIn(%q): %q found %v, bytes.Contains says %v", line, w.w, !want, want)
+			}
+		}
 	})
+}
+
+// TestWordsInEveryPlace puts each word at every offset from a line's start and end, the
+// places where the searches' steps and their last positions meet.
+func TestWordsInEveryPlace(t *testing.T) {
+	words := slices.Clone(bareWords.words)
+	for _, w := range msgWords {
+		words = append(words, w.w)
+	}
+	for _, w := range words {
+		for before := 0; before < 9; before++ {
+			for after := 0; after < 9; after++ {
+				line := []byte(strings.Repeat("x", before) + w + strings.Repeat("y", after))
+				for _, near := range [][]byte{line, bytes.ReplaceAll(line, []byte("x"), []byte(w[:3]))} {
+					if !wordsInAgree(near) {
+						t.Errorf("the searches miss or invent a word in %q", near)
+					}
+				}
+			}
+		}
+	}
+}
+
+// wordsInAgree reports whether both searches find in line exactly what bytes.Contains finds.
+func wordsInAgree(line []byte) bool {
+	got, gotMsg := wordsIn(line), msgWordsIn(line)
+	for k, w := range bareWords.words {
+		if bytes.Contains(line, []byte(w)) != (got&(1<<k) != 0) {
+			return false
+		}
+	}
+	for k, w := range msgWords {
+		if bytes.Contains(line, []byte(w.w)) != (gotMsg&(1<<k) != 0) {
+			return false
+		}
+	}
+	return true
 }
 
 // TestCommFieldIndex holds commField's switch to the list of names it indexes.

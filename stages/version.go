@@ -6,7 +6,7 @@ import "bytes"
 // "RCCL 2.21.5-1a2b3c"), from the bare line, NCCL's INFO line or RCCL's "RCCL version : ..."
 // block; "" when line names none.
 func versionOf(line []byte) string {
-	i := bytes.Index(line, []byte("CCL version"))
+	i := cclVersion(line)
 	if i < 1 || line[i-1] != 'N' && line[i-1] != 'R' {
 		return ""
 	}
@@ -19,4 +19,22 @@ func versionOf(line []byte) string {
 		return ""
 	}
 	return lib + string(rest)
+}
+
+// cclVersion returns bytes.Index(line, "CCL version") by way of the rarer 'v': every line
+// that has no version yet is searched (an INFO line in a chunk before the version line's),
+// and 'C' is in every envelope, where the search for the whole word stopped twice or more.
+// The first "CCL version" is the first 'v' that follows "CCL " and starts "version".
+func cclVersion(line []byte) int {
+	for off := 0; ; {
+		k := bytes.IndexByte(line[off:], 'v')
+		if k < 0 {
+			return -1
+		}
+		k += off
+		if k >= 4 && string(line[k-4:k]) == "CCL " && bytes.HasPrefix(line[k:], []byte("version")) {
+			return k - 4
+		}
+		off = k + 1
+	}
 }

@@ -1,6 +1,9 @@
 package stages
 
-import "testing"
+import (
+	"bytes"
+	"testing"
+)
 
 func TestVersionOf(t *testing.T) {
 	for line, want := range map[string]string{
@@ -14,6 +17,17 @@ func TestVersionOf(t *testing.T) {
 	} {
 		if got := versionOf([]byte(line)); got != want {
 			t.Errorf("versionOf(%q) = %q, want %q", line, got, want)
+		}
+	}
+}
+
+// TestCCLVersion holds cclVersion to bytes.Index where "v", "CCL " and "version" come close.
+func TestCCLVersion(t *testing.T) {
+	for _, line := range []string{"", "v", "CCL version", "xCCL versio", "CCL vCCL version",
+		"vvCCL  version CCL version", "NCCL INFO via nvmlDev CCL versionv", "CCLversion CCL v",
+		"RCCL version : 2.21.5", "version CCL ", "CCL"} {
+		if got, want := cclVersion([]byte(line)), bytes.Index([]byte(line), []byte("CCL version")); got != want {
+			t.Errorf("cclVersion(%q) = %d, bytes.Index says %d", line, got, want)
 		}
 	}
 }
