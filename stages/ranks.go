@@ -17,6 +17,7 @@ import (
 type Ranks struct {
 	cfg    *Config
 	sigs   *sigTable
+	steps  *stepTable
 	procs  map[procKey]*proc
 	groups map[GroupKey]*Group
 	pgs    map[pgRankKey]*PGRank // PyTorch process groups' ranks, from the watchdog lines
@@ -49,7 +50,7 @@ type binding struct {
 
 // NewRanks returns an empty Ranks.
 func NewRanks(cfg *Config) *Ranks {
-	return &Ranks{cfg: cfg, sigs: newSigTable(), procs: make(map[procKey]*proc), groups: make(map[GroupKey]*Group),
+	return &Ranks{cfg: cfg, sigs: newSigTable(), steps: newStepTable(), procs: make(map[procKey]*proc), groups: make(map[GroupKey]*Group),
 		pgs: make(map[pgRankKey]*PGRank)}
 }
 
@@ -120,7 +121,7 @@ func (r *Ranks) call(p *proc, file string, e *RankEvent) {
 		sid = r.sigs.id(s.compared())
 		b.m.addVolume(s, max(c.NRanks, b.g.NRanks), e.Step)
 	}
-	b.g.addCall(b.m, sid, s, e.Step, c.OpCount)
+	b.g.addCall(b.m, sid, s, r.steps.id(e.Step), c.OpCount)
 	b.m.Last, b.m.LastLine = s, e.Line
 	if e.Step >= 0 {
 		b.m.LastStep = max(b.m.LastStep, e.Step)
@@ -178,7 +179,7 @@ func (r *Ranks) initKey(p *proc, ev *parser.CommEvent) (GroupKey, string) {
 func (r *Ranks) bindNew(p *proc, file string, e *RankEvent, ptr uint64, key GroupKey, evidence string, rank, dev int64) *binding {
 	g := r.groups[key]
 	if g == nil {
-		g = &Group{Key: key, NRanks: key.NRanks, Evidence: evidence}
+		g = &Group{Key: key, NRanks: key.NRanks, Evidence: evidence, steps: r.steps}
 		r.groups[key] = g
 	}
 	m := newMember(e.Host, e.Pid, file, rank, dev)

@@ -12,6 +12,7 @@ func (r *Ranks) Merge(o *Ranks) {
 		}
 		return r.sigs.id(o.sigs.sig(id))
 	}
+	restep := func(id uint32) uint32 { return r.steps.id(o.steps.step(id)) }
 	r.mergePGs(o)
 	for k, p := range o.procs {
 		if r.procs[k] == nil {
@@ -21,13 +22,14 @@ func (r *Ranks) Merge(o *Ranks) {
 	for key, og := range o.groups {
 		ref := make([]refCall, len(og.ref))
 		for i, c := range og.ref {
-			ref[i] = refCall{remap(c.sig), c.step, c.op}
+			ref[i] = refCall{remap(c.sig), restep(c.step), c.op}
 		}
 		for _, m := range og.Members {
 			for i := range m.hist {
-				m.hist[i].sig = remap(m.hist[i].sig)
+				m.hist[i].sig, m.hist[i].step = remap(m.hist[i].sig), restep(m.hist[i].step)
 			}
 		}
+		og.steps = r.steps
 		g := r.groups[key]
 		if g == nil {
 			og.ref = ref
@@ -71,7 +73,7 @@ func (r *Ranks) join(g, og *Group, ref []refCall) {
 			break
 		}
 		a := &g.ref[j]
-		if a.step < 0 {
+		if a.step == 0 {
 			a.step = b.step
 		}
 		switch {
