@@ -33,7 +33,7 @@ func (r *Ranks) Check() []CheckFinding {
 	var out []CheckFinding
 	for _, g := range r.Groups() {
 		cov := r.Cover(g)
-		if cov.Conflict != "" {
+		if cov.Conflict != "" || cov.Truncated {
 			continue
 		}
 		if f, ok := r.firstMismatch(g); ok {

@@ -33,7 +33,13 @@ type Group struct {
 	// sequence: opCounts then say nothing about position.
 	opsDown bool
 	aligned bool // realign has placed the ranks by overlap
+	// truncated: some of its ranks were counted in an overflow only (an input past the cap
+	// of communicators kept in detail), so its detail is not the whole of it.
+	truncated bool
 }
+
+// Truncated reports whether some of g's ranks are counted in the overflow only.
+func (g *Group) Truncated() bool { return g.truncated }
 
 // refCall is one position of the reference sequence: the call's signature id (0: not
 // compared), its step's id in the Ranks' stepTable (0: not known) and its opCount.

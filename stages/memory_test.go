@@ -45,3 +45,48 @@ var (
 	shapeOps   = []parser.Op{"AllReduce", "AllGather", "ReduceScatter", "Broadcast"}
 	shapeTypes = []parser.Datatype{0, 1, 2, 3, 4, 5, 6, 7, 8, 9}
 )
+
+// commsOf folds n communicators of one rank each (an Init line and a call), over 64
+// processes, into a Ranks that keeps at most maxComms in detail; cycle: one process's one
+// comm pointer, destroyed after its call and handed out again.
+func commsOf(n, maxComms int, cycle bool) *Ranks {
+	r := NewRanks(&Config{})
+	r.maxComms = maxComms
+	for i := range int64(n) {
+		pid, ptr := 100+i%64, 0x55d000000000+uint64(i)*0x40
+		if cycle {
+			pid, ptr = 100, 0x55d0f1170760
+		}
+		ev := parser.CommEvent{Event: "Init COMPLETE", Comm: ptr, Rank: 0, NRanks: 1, CudaDev: 0,
+			NvmlDev: 0, CommID: uint64(i+1) * 0x9e3779b97f4a7c15, Split: -1, NNodes: -1, LocalRks: -1, LocalRk: -1}
+		e := RankEvent{Line: 3 * i, Step: -1, Kind: parser.KindComm, Host: "node", Pid: pid, Dev: 0, Label: -1, Comm: &ev}
+		r.Add("job.log", &e)
+		c := RankEvent{Line: 3*i + 1, Step: -1, Kind: parser.KindCollective, Host: "node", Pid: pid, Dev: 0, Label: -1,
+			Coll: parser.Collective{Op: "AllReduce", Count: 1024, Datatype: 7, Comm: ptr, NRanks: 1, Task: -1, GlobalRank: -1}}
+		r.Add("job.log", &c)
+		if cycle {
+			end := ev
+			end.Event = "Destroy COMPLETE"
+			d := RankEvent{Line: 3*i + 2, Step: -1, Kind: parser.KindComm, Host: "node", Pid: pid, Dev: 0, Label: -1, Comm: &end}
+			r.Add("job.log", &d)
+		}
+	}
+	return r
+}
+
+// TestCommsPastCapMemory: past the cap, a communicator costs a few dozen bytes (its key and
+// its pointer's binding), not its detail; and one comm pointer handed out again and again
+// costs nothing per cycle beyond its key.
+func TestCommsPastCapMemory(t *testing.T) {
+	const maxComms = 1000
+	for _, cycle := range []bool{false, true} {
+		small := retained(func() any { return commsOf(4*maxComms, maxComms, cycle) })
+		large := retained(func() any { return commsOf(24*maxComms, maxComms, cycle) })
+		per := (large - small) / (20 * maxComms)
+		t.Logf("cycle %v: %d bytes for %d communicators, %d for %d: %d a communicator past the cap",
+			cycle, small, 4*maxComms, large, 24*maxComms, per)
+		if per > 96 {
+			t.Errorf("cycle %v: a communicator past the cap keeps %d bytes, want at most 96", cycle, per)
+		}
+	}
+}

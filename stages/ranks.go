@@ -21,6 +21,14 @@ type Ranks struct {
 	procs  map[procKey]*proc
 	groups map[GroupKey]*Group
 	pgs    map[pgRankKey]*PGRank // PyTorch process groups' ranks, from the watchdog lines
+	// maxComms is how many communicators are kept in detail (MaxComms; tests set fewer);
+	// over holds the others, and closed the communicators to fold first when the cap is met.
+	maxComms int
+	over     Overflow
+	closed   []*Group
+	// overLive and overEnded are every pointer's binding to a communicator counted in the
+	// overflow only, before and after its Destroy: such a pointer costs no binding of its own.
+	overLive, overEnded *binding
 }
 
 type procKey struct {
@@ -40,18 +48,23 @@ type proc struct {
 	warn     string
 	warnLine int64
 	members  []*Member
+	folded   int // members of folded communicators not yet dropped from members
 }
 
+// binding is what a comm pointer stands for: a rank of a communicator kept in detail, or
+// (over) one counted in the overflow only.
 type binding struct {
 	m     *Member
 	g     *Group
 	ended bool
+	over  bool
 }
 
 // NewRanks returns an empty Ranks.
 func NewRanks(cfg *Config) *Ranks {
 	return &Ranks{cfg: cfg, sigs: newSigTable(), steps: newStepTable(), procs: make(map[procKey]*proc), groups: make(map[GroupKey]*Group),
-		pgs: make(map[pgRankKey]*PGRank)}
+		pgs: make(map[pgRankKey]*PGRank), maxComms: MaxComms,
+		overLive: &binding{over: true}, overEnded: &binding{over: true, ended: true}}
 }
 
 // RankEvent is a line that matters to Ranks: a collective call, a communicator line, a WARN
@@ -111,11 +124,17 @@ func (r *Ranks) call(p *proc, file string, e *RankEvent) {
 		}
 		key, dev := p.inferredKey(c.NRanks, dev, c.GlobalRank)
 		b = r.bindNew(p, file, e, c.Comm, key, "inferred", c.GlobalRank, dev)
-		if c.GlobalRank >= 0 {
+		if c.GlobalRank >= 0 && !b.over {
 			b.m.RankFrom = "globalrank"
 		}
 	}
 	s := Sig{Op: c.Op, Count: c.Count, Datatype: c.Datatype, RedOp: c.RedOp, Root: c.Root}
+	if b.over {
+		if r.cfg.Selects(e.Step) {
+			r.overflowCall(s, c.NRanks)
+		}
+		return
+	}
 	var sid uint32
 	if r.cfg.Selects(e.Step) {
 		sid = r.sigs.id(s.compared())
@@ -133,24 +152,45 @@ func (r *Ranks) comm(p *proc, file string, e *RankEvent) {
 	b := p.bind[ev.Comm]
 	switch ev.Event {
 	case "Init START", "Init COMPLETE":
+		if b != nil && !b.ended && b.over {
+			return // another Init line of a communicator counted in the overflow
+		}
 		if b != nil && !b.ended && (b.g.Key.CommID == ev.CommID || ev.CommID == 0) {
 			b.m.Rank, b.m.CudaDev, b.m.RankFrom = ev.Rank, ev.CudaDev, "init"
 			return
 		}
 		key, evidence := r.initKey(p, ev)
-		r.bindNew(p, file, e, ev.Comm, key, evidence, ev.Rank, ev.CudaDev).m.RankFrom = "init"
+		if b := r.bindNew(p, file, e, ev.Comm, key, evidence, ev.Rank, ev.CudaDev); !b.over {
+			b.m.RankFrom = "init"
+		}
 	case parser.EventLayout:
-		if b != nil && !b.ended {
+		if b != nil && !b.ended && !b.over {
 			b.m.Rank, b.m.RankFrom = ev.Rank, "init"
 			b.g.Nodes, b.g.LocalRanks = max(b.g.Nodes, ev.NNodes), max(b.g.LocalRanks, ev.LocalRks)
 		}
 	default: // Destroy, Abort, Revoke
-		if b != nil && !b.ended {
-			what, phase, _ := strings.Cut(ev.Event, " ")
-			b.m.End = what
-			// The pointer may be handed out again once Destroy or Abort has completed.
-			b.ended = phase == "COMPLETE" && what != "Revoke"
+		r.end(p, ev.Comm, ev.Event)
+	}
+}
+
+// end notes a Destroy, Abort or Revoke line of p's pointer ptr.
+func (r *Ranks) end(p *proc, ptr uint64, event string) {
+	b := p.bind[ptr]
+	if b == nil || b.ended {
+		return
+	}
+	what, phase, _ := strings.Cut(event, " ")
+	// The pointer may be handed out again once Destroy or Abort has completed.
+	ended := phase == "COMPLETE" && what != "Revoke"
+	if b.over {
+		if ended {
+			p.bind[ptr] = r.overEnded
 		}
+		return
+	}
+	b.ended, b.m.End = ended, what
+	if b.ended {
+		r.ended(b)
 	}
 }
 
@@ -160,7 +200,7 @@ func (r *Ranks) initKey(p *proc, ev *parser.CommEvent) (GroupKey, string) {
 	if ev.CommID != 0 {
 		return GroupKey{CommID: ev.CommID, NRanks: ev.NRanks}, "commId"
 	}
-	if parent := p.bind[ev.Parent]; ev.Parent != 0 && parent != nil {
+	if parent := p.bind[ev.Parent]; ev.Parent != 0 && parent != nil && !parent.over {
 		h := fnv.New64a()
 		pk := parent.g.Key
 		for _, v := range []int64{int64(pk.CommID), pk.NRanks, pk.Seq, ev.Split, ev.Color} {
@@ -178,6 +218,14 @@ func (r *Ranks) initKey(p *proc, ev *parser.CommEvent) (GroupKey, string) {
 
 func (r *Ranks) bindNew(p *proc, file string, e *RankEvent, ptr uint64, key GroupKey, evidence string, rank, dev int64) *binding {
 	g := r.groups[key]
+	if g == nil && (r.over.has(key) || !r.room()) {
+		if !r.over.has(key) {
+			r.over.addKey(key)
+		}
+		r.over.Ranks++
+		p.bind[ptr] = r.overLive
+		return r.overLive
+	}
 	if g == nil {
 		g = &Group{Key: key, NRanks: key.NRanks, Evidence: evidence, steps: r.steps}
 		r.groups[key] = g
@@ -196,6 +244,8 @@ func (r *Ranks) bindNew(p *proc, file string, e *RankEvent, ptr uint64, key Grou
 // and the last WARN of each rank's process attached.
 func (r *Ranks) Groups() []*Group {
 	for _, p := range r.procs {
+		p.members = slices.DeleteFunc(p.members, func(m *Member) bool { return m.folded })
+		p.folded = 0
 		var last int64
 		for _, m := range p.members {
 			last = max(last, m.LastLine)

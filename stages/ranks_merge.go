@@ -1,10 +1,16 @@
 package stages
 
-import "sort"
+import (
+	"maps"
+	"slices"
+	"sort"
+)
 
 // Merge adds o, the state of inputs that come after r's, to r. Communicators met in both are
 // joined: their reference sequences are compared, and where they first differ, the ranks
-// that came with o and agreed with o's reference are marked as diverging there.
+// that came with o and agreed with o's reference are marked as diverging there. Communicators
+// past r's cap go to its overflow, in key order; one kept in detail here whose ranks o
+// counted in its overflow is marked truncated.
 func (r *Ranks) Merge(o *Ranks) {
 	remap := func(id uint32) uint32 {
 		if id == 0 {
@@ -19,7 +25,14 @@ func (r *Ranks) Merge(o *Ranks) {
 			r.procs[k] = p
 		}
 	}
-	for key, og := range o.groups {
+	for key := range o.over.keys {
+		if g := r.groups[key]; g != nil {
+			g.truncated = true
+		}
+	}
+	r.over.merge(&o.over)
+	for _, key := range slices.SortedFunc(maps.Keys(o.groups), compareKeys) {
+		og := o.groups[key]
 		ref := make([]refCall, len(og.ref))
 		for i, c := range og.ref {
 			ref[i] = refCall{remap(c.sig), restep(c.step), c.op}
@@ -31,12 +44,19 @@ func (r *Ranks) Merge(o *Ranks) {
 		}
 		og.steps = r.steps
 		g := r.groups[key]
-		if g == nil {
-			og.ref = ref
-			r.groups[key] = og
+		switch {
+		case g == nil && (r.over.has(key) || !r.room()):
+			r.over.fold(og)
 			continue
+		case g == nil:
+			og.ref, g = ref, og
+			r.groups[key] = og
+		default:
+			r.join(g, og, ref)
 		}
-		r.join(g, og, ref)
+		if closed(g) {
+			r.closed = append(r.closed, g)
+		}
 	}
 }
 

@@ -119,6 +119,15 @@ type RanksSnapshot struct {
 	Held   []RankEvent `json:",omitempty"`
 	// PGs are the ranks of the PyTorch process groups the watchdog lines name.
 	PGs []PGRank `json:",omitempty"`
+	// Over is what is kept of the communicators past the cap (see MaxComms).
+	Over *OverflowSnapshot `json:",omitempty"`
+}
+
+// OverflowSnapshot is an Overflow: its communicators' keys, in key order, and their sums.
+type OverflowSnapshot struct {
+	Keys          []GroupKey
+	Closed, Ranks int64
+	ByOp          map[parser.Op]Volume
 }
 
 // GroupSnapshot is one communicator. Its reference sequence is written a step at a time, and
@@ -130,6 +139,7 @@ type GroupSnapshot struct {
 	Evidence          string
 	Nodes, LocalRanks int64
 	OpsDown, Aligned  bool
+	Truncated         bool `json:",omitempty"`
 	Members           []MemberSnapshot
 	Ref               []RefStep
 }
@@ -163,6 +173,7 @@ func (p *RanksPart) Snapshot() any {
 	for _, pg := range p.Ranks.PGRanks() {
 		out.PGs = append(out.PGs, *pg)
 	}
+	out.Over = p.Ranks.over.snapshot()
 	ids := make(map[uint32]uint32)
 	renumber := func(id uint32) uint32 {
 		if id == 0 {
@@ -177,7 +188,8 @@ func (p *RanksPart) Snapshot() any {
 	}
 	for _, g := range p.Ranks.Groups() {
 		gs := GroupSnapshot{Key: g.Key, NRanks: g.NRanks, Evidence: g.Evidence, Nodes: g.Nodes,
-			LocalRanks: g.LocalRanks, OpsDown: g.opsDown, Aligned: g.aligned, Ref: refSteps(g.ref, renumber, p.Ranks.steps)}
+			LocalRanks: g.LocalRanks, OpsDown: g.opsDown, Aligned: g.aligned, Truncated: g.truncated,
+			Ref: refSteps(g.ref, renumber, p.Ranks.steps)}
 		for _, m := range g.Members {
 			gs.Members = append(gs.Members, MemberSnapshot{Member: *m, Started: m.started,
 				Hist: refSteps(m.hist, renumber, p.Ranks.steps), HistOver: m.histOver})
@@ -274,7 +286,7 @@ func (p *RanksPart) Restore(data json.RawMessage) error {
 	}
 	for _, gs := range snap.Groups {
 		g := &Group{Key: gs.Key, NRanks: gs.NRanks, Evidence: gs.Evidence, Nodes: gs.Nodes,
-			LocalRanks: gs.LocalRanks, opsDown: gs.OpsDown, aligned: gs.Aligned, steps: r.steps}
+			LocalRanks: gs.LocalRanks, opsDown: gs.OpsDown, aligned: gs.Aligned, truncated: gs.Truncated, steps: r.steps}
 		var err error
 		if g.ref, err = expand(gs.Ref, len(snap.Sigs), r.steps); err != nil {
 			return fmt.Errorf("communicator %+v: %w", gs.Key, err)
@@ -293,6 +305,7 @@ func (p *RanksPart) Restore(data json.RawMessage) error {
 		}
 		r.groups[g.Key] = g
 	}
+	r.over.restore(snap.Over)
 	for i := range snap.PGs {
 		pg := snap.PGs[i]
 		r.pgs[pgRankKey{pg.PG, pg.Rank}] = &pg
