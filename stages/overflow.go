@@ -11,11 +11,14 @@ import (
 // sequence). Past it, closed communicators (every rank ended in Destroy or Abort after the
 // same calls, none differing) are folded into totals first, then new ones are counted in
 // totals only: per-communicator detail is truncated, totals stay exact.
-const MaxComms = 1 << 15
+const MaxComms = 1 << 14
 
 // Overflow is what Ranks keeps of the communicators it holds no detail of: their keys (so
 // that each is counted once, and its later ranks join it) and the sums of their ranks' calls.
 type Overflow struct {
+	// ids holds the keys named by a commId (nearly all): the commId and its size, 16 bytes
+	// where a GroupKey is 24; keys holds the others.
+	ids  map[uint64]int64
 	keys map[GroupKey]struct{}
 	// Closed is how many of them were folded once closed; the others came past the cap.
 	Closed int64
@@ -25,7 +28,7 @@ type Overflow struct {
 }
 
 // Comms is how many communicators are counted in the overflow.
-func (o *Overflow) Comms() int64 { return int64(len(o.keys)) }
+func (o *Overflow) Comms() int64 { return int64(len(o.ids) + len(o.keys)) }
 
 // Volume is the sum over ops, in op order (a float sum's last bits depend on its order).
 func (o *Overflow) Volume() Volume {
@@ -37,15 +40,35 @@ func (o *Overflow) Volume() Volume {
 }
 
 func (o *Overflow) has(k GroupKey) bool {
+	if n, ok := o.ids[k.CommID]; ok && n == k.NRanks && k.Seq == 0 {
+		return true
+	}
 	_, ok := o.keys[k]
 	return ok
 }
 
 func (o *Overflow) addKey(k GroupKey) {
 	if o.keys == nil {
-		o.keys, o.ByOp = make(map[GroupKey]struct{}), make(map[parser.Op]*Volume)
+		o.ids, o.keys, o.ByOp = make(map[uint64]int64), make(map[GroupKey]struct{}), make(map[parser.Op]*Volume)
+	}
+	if o.has(k) {
+		return
+	}
+	if n, taken := o.ids[k.CommID]; k.CommID != 0 && k.Seq == 0 && (!taken || n == k.NRanks) {
+		o.ids[k.CommID] = k.NRanks
+		return
 	}
 	o.keys[k] = struct{}{}
+}
+
+// eachKey calls f with every key.
+func (o *Overflow) eachKey(f func(GroupKey)) {
+	for id, n := range o.ids {
+		f(GroupKey{CommID: id, NRanks: n})
+	}
+	for k := range o.keys {
+		f(k)
+	}
 }
 
 func (o *Overflow) addVolume(op parser.Op, v Volume) {
@@ -71,9 +94,7 @@ func (o *Overflow) fold(g *Group) {
 
 // merge adds p, the overflow of inputs that come after o's, to o.
 func (o *Overflow) merge(p *Overflow) {
-	for k := range p.keys {
-		o.addKey(k)
-	}
+	p.eachKey(o.addKey)
 	o.Closed += p.Closed
 	o.Ranks += p.Ranks
 	for op, v := range p.ByOp {
@@ -153,11 +174,12 @@ func (r *Ranks) overflowCall(s Sig, nranks int64) {
 
 // snapshot is o's content, nil where it holds nothing.
 func (o *Overflow) snapshot() *OverflowSnapshot {
-	if len(o.keys) == 0 {
+	if o.Comms() == 0 {
 		return nil
 	}
-	s := &OverflowSnapshot{Keys: slices.SortedFunc(maps.Keys(o.keys), compareKeys), Closed: o.Closed,
-		Ranks: o.Ranks, ByOp: make(map[parser.Op]Volume, len(o.ByOp))}
+	s := &OverflowSnapshot{Closed: o.Closed, Ranks: o.Ranks, ByOp: make(map[parser.Op]Volume, len(o.ByOp))}
+	o.eachKey(func(k GroupKey) { s.Keys = append(s.Keys, k) })
+	slices.SortFunc(s.Keys, compareKeys)
 	for op, v := range o.ByOp {
 		s.ByOp[op] = *v
 	}

@@ -36,7 +36,7 @@ func TestCommsPastCap(t *testing.T) {
 			if code != exitOK || jsonUnmarshal(stdout, &out) != nil {
 				t.Fatalf("%s: exit %d, %s", in, code, stderr)
 			}
-			if !strings.Contains(stderr, "nccllog: more than 32,768 communicators: per-communicator detail truncated, totals exact") ||
+			if !strings.Contains(stderr, "nccllog: more than "+count(stages.MaxComms)+" communicators: per-communicator detail truncated, totals exact") ||
 				strings.Count(stderr, "\n") != 1 {
 				t.Errorf("%s: stderr %q, want the one line that says the cap was met", in, stderr)
 			}
