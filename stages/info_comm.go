@@ -7,7 +7,9 @@ import (
 	"github.com/nccllog/nccllog/parser"
 )
 
-// commInfo is what the ranks of one communicator printed about it.
+// commInfo is what the ranks of one communicator printed about it. Its count maps are made
+// on their first entry: most communicators of a job with many have no layout, channel, ring
+// or link line, and a million empty maps are most of a gigabyte.
 type commInfo struct {
 	key      string
 	nranks   int64
@@ -48,8 +50,7 @@ func commKeyOf(c *parser.CommEvent) string {
 func (in *Info) comm(key string) *commInfo {
 	c := in.comms[key]
 	if c == nil {
-		c = &commInfo{key: key, ranks: map[int64]procID{}, layout: map[string]int64{},
-			channels: map[string]int64{}, rings: map[string]int64{}, links: map[linkClass]int64{}}
+		c = &commInfo{key: key, ranks: make(map[int64]procID, 1)}
 		in.comms[key] = c
 		in.commOrder = append(in.commOrder, key)
 	}
@@ -112,14 +113,14 @@ func (in *Info) applyComm(key string, f *commFact) {
 	c := in.comm(key)
 	switch f.name {
 	case "link":
-		c.links[linkClass{f.value, f.net}]++
+		bump(&c.links, linkClass{f.value, f.net}, 1)
 		return
 	case "layout":
-		c.layout[f.value]++
+		bump(&c.layout, f.value, 1)
 	case "channels":
-		c.channels[f.value]++
+		bump(&c.channels, f.value, 1)
 	case "rings":
-		c.rings[f.value]++
+		bump(&c.rings, f.value, 1)
 	}
 	if p := in.procs[f.thread.procID]; p != nil && f.name != "layout" {
 		p.set("comm "+key+" "+f.name, f.value, f.ev)
@@ -133,16 +134,23 @@ func (c *commInfo) merge(o *commInfo) {
 	for r, p := range o.ranks {
 		c.ranks[r] = p
 	}
-	addCounts(c.layout, o.layout)
-	addCounts(c.channels, o.channels)
-	addCounts(c.rings, o.rings)
-	for k, n := range o.links {
-		c.links[k] += n
+	addCounts(&c.layout, o.layout)
+	addCounts(&c.channels, o.channels)
+	addCounts(&c.rings, o.rings)
+	addCounts(&c.links, o.links)
+}
+
+// addCounts adds src's counts to *dst, making it where it is nil.
+func addCounts[K comparable](dst *map[K]int64, src map[K]int64) {
+	for k, n := range src {
+		bump(dst, k, n)
 	}
 }
 
-func addCounts(dst, src map[string]int64) {
-	for k, n := range src {
-		dst[k] += n
+// bump adds n to k's count in *m, making the map on its first entry.
+func bump[K comparable](m *map[K]int64, k K, n int64) {
+	if *m == nil {
+		*m = make(map[K]int64)
 	}
+	(*m)[k] += n
 }
