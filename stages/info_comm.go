@@ -13,6 +13,7 @@ import (
 type commInfo struct {
 	key      string
 	nranks   int64
+	inits    int64 // its Init lines
 	ranks    map[int64]procID
 	layout   map[string]int64 // "nNodes 2 localRanks 8" -> ranks that printed it
 	channels map[string]int64
@@ -47,8 +48,13 @@ func commKeyOf(c *parser.CommEvent) string {
 	return fmt.Sprintf("nranks %d", c.NRanks)
 }
 
+// comm is the communicator key, made where it is new; nil where it is new and maxComms are
+// listed already.
 func (in *Info) comm(key string) *commInfo {
 	c := in.comms[key]
+	if c == nil && len(in.comms) >= in.maxComms {
+		return nil
+	}
 	if c == nil {
 		c = &commInfo{key: key, ranks: make(map[int64]procID, 1)}
 		in.comms[key] = c
@@ -72,10 +78,13 @@ func (in *Info) addComm(l *parser.Line, ev Evidence) {
 	}
 	key := commKeyOf(c)
 	in.bindInit(th, key, c.Event == "Init START")
-	ci := in.comm(key)
-	ci.nranks = c.NRanks
-	ci.ranks[c.Rank] = p.key
-	p.comms[key] = struct{}{}
+	if ci := in.comm(key); ci != nil {
+		ci.nranks, ci.ranks[c.Rank] = c.NRanks, p.key
+		ci.inits++
+		p.comms[key] = struct{}{}
+	} else {
+		in.notListed++
+	}
 	g := GPU{CudaDev: c.CudaDev, NvmlDev: c.NvmlDev}
 	if c.BusID != 0 { // 2.4 prints no busId
 		g.BusID = fmt.Sprintf("%x", c.BusID)
@@ -111,6 +120,9 @@ func (in *Info) addConn(th threadKey, c *parser.Conn, ev Evidence) {
 
 func (in *Info) applyComm(key string, f *commFact) {
 	c := in.comm(key)
+	if c == nil {
+		return // a communicator past the cap: not listed
+	}
 	switch f.name {
 	case "link":
 		bump(&c.links, linkClass{f.value, f.net}, 1)
@@ -131,6 +143,7 @@ func (c *commInfo) merge(o *commInfo) {
 	if o.nranks > 0 {
 		c.nranks = o.nranks
 	}
+	c.inits += o.inits
 	for r, p := range o.ranks {
 		c.ranks[r] = p
 	}
