@@ -108,7 +108,7 @@ func (r *Ranks) Add(file string, e *RankEvent) {
 func (r *Ranks) proc(k procKey) *proc {
 	p := r.procs[k]
 	if p == nil {
-		p = &proc{bind: make(map[uint64]*binding), sizeSeq: make(map[int64]int64), open: make(map[int64]*openComm)}
+		p = &proc{bind: make(map[uint64]*binding, 1)} // sizeSeq and open: on first use (few processes need them)
 		r.procs[k] = p
 	}
 	return p
