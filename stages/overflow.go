@@ -16,9 +16,10 @@ const MaxComms = 1 << 14
 // Overflow is what Ranks keeps of the communicators it holds no detail of: their keys (so
 // that each is counted once, and its later ranks join it) and the sums of their ranks' calls.
 type Overflow struct {
-	// ids holds the keys named by a commId (nearly all): the commId and its size, 16 bytes
-	// where a GroupKey is 24; keys holds the others.
-	ids  map[uint64]int64
+	// ids holds the keys named by a commId (nearly all) by their commId alone, 8 bytes where
+	// a GroupKey is 24 (a commId is a 64-bit hash of the communicator's unique id: one commId
+	// with two sizes does not happen); keys holds the others.
+	ids  map[uint64]struct{}
 	keys map[GroupKey]struct{}
 	// Closed is how many of them were folded once closed; the others came past the cap.
 	Closed int64
@@ -40,7 +41,7 @@ func (o *Overflow) Volume() Volume {
 }
 
 func (o *Overflow) has(k GroupKey) bool {
-	if n, ok := o.ids[k.CommID]; ok && n == k.NRanks && k.Seq == 0 {
+	if _, ok := o.ids[k.CommID]; ok && k.CommID != 0 && k.Seq == 0 {
 		return true
 	}
 	_, ok := o.keys[k]
@@ -49,22 +50,19 @@ func (o *Overflow) has(k GroupKey) bool {
 
 func (o *Overflow) addKey(k GroupKey) {
 	if o.keys == nil {
-		o.ids, o.keys, o.ByOp = make(map[uint64]int64), make(map[GroupKey]struct{}), make(map[parser.Op]*Volume)
+		o.ids, o.keys, o.ByOp = make(map[uint64]struct{}), make(map[GroupKey]struct{}), make(map[parser.Op]*Volume)
 	}
-	if o.has(k) {
-		return
-	}
-	if n, taken := o.ids[k.CommID]; k.CommID != 0 && k.Seq == 0 && (!taken || n == k.NRanks) {
-		o.ids[k.CommID] = k.NRanks
+	if k.CommID != 0 && k.Seq == 0 {
+		o.ids[k.CommID] = struct{}{}
 		return
 	}
 	o.keys[k] = struct{}{}
 }
 
-// eachKey calls f with every key.
+// eachKey calls f with every key (those of ids with the size unknown, 0).
 func (o *Overflow) eachKey(f func(GroupKey)) {
-	for id, n := range o.ids {
-		f(GroupKey{CommID: id, NRanks: n})
+	for id := range o.ids {
+		f(GroupKey{CommID: id})
 	}
 	for k := range o.keys {
 		f(k)

@@ -26,9 +26,9 @@ type Ranks struct {
 	maxComms int
 	over     Overflow
 	closed   []*Group
-	// overLive and overEnded are every pointer's binding to a communicator counted in the
-	// overflow only, before and after its Destroy: such a pointer costs no binding of its own.
-	overLive, overEnded *binding
+	// overBinding is every pointer's binding to a communicator counted in the overflow only:
+	// such a pointer costs an entry in its process's over set, not a binding.
+	overBinding *binding
 }
 
 type procKey struct {
@@ -39,7 +39,9 @@ type procKey struct {
 
 // proc is one process: the communicator each of its comm pointers is bound to now.
 type proc struct {
-	bind    map[uint64]*binding
+	bind map[uint64]*binding
+	// over holds the pointers bound to communicators counted in the overflow only.
+	over    map[uint64]struct{}
 	sizeSeq map[int64]int64 // communicators of each size used without an Init line
 	// open is, per size, the communicator of that size this process last used without a
 	// commId: a pointer of the same size on another device (or with another rank) joins it,
@@ -64,7 +66,7 @@ type binding struct {
 func NewRanks(cfg *Config) *Ranks {
 	return &Ranks{cfg: cfg, sigs: newSigTable(), steps: newStepTable(), procs: make(map[procKey]*proc), groups: make(map[GroupKey]*Group),
 		pgs: make(map[pgRankKey]*PGRank), maxComms: MaxComms,
-		overLive: &binding{over: true}, overEnded: &binding{over: true, ended: true}}
+		overBinding: &binding{over: true}}
 }
 
 // RankEvent is a line that matters to Ranks: a collective call, a communicator line, a WARN
@@ -105,6 +107,17 @@ func (r *Ranks) Add(file string, e *RankEvent) {
 	}
 }
 
+// binding is what p's pointer ptr stands for now: its binding, the overflow's, or nil.
+func (r *Ranks) binding(p *proc, ptr uint64) *binding {
+	if b := p.bind[ptr]; b != nil {
+		return b
+	}
+	if _, ok := p.over[ptr]; ok {
+		return r.overBinding
+	}
+	return nil
+}
+
 func (r *Ranks) proc(k procKey) *proc {
 	p := r.procs[k]
 	if p == nil {
@@ -116,7 +129,7 @@ func (r *Ranks) proc(k procKey) *proc {
 
 func (r *Ranks) call(p *proc, file string, e *RankEvent) {
 	c := &e.Coll
-	b := p.bind[c.Comm]
+	b := r.binding(p, c.Comm)
 	if b == nil || b.ended {
 		dev := e.Dev
 		if c.GlobalRank >= 0 {
@@ -149,7 +162,7 @@ func (r *Ranks) call(p *proc, file string, e *RankEvent) {
 
 func (r *Ranks) comm(p *proc, file string, e *RankEvent) {
 	ev := e.Comm
-	b := p.bind[ev.Comm]
+	b := r.binding(p, ev.Comm)
 	switch ev.Event {
 	case "Init START", "Init COMPLETE":
 		if b != nil && !b.ended && b.over {
@@ -175,7 +188,7 @@ func (r *Ranks) comm(p *proc, file string, e *RankEvent) {
 
 // end notes a Destroy, Abort or Revoke line of p's pointer ptr.
 func (r *Ranks) end(p *proc, ptr uint64, event string) {
-	b := p.bind[ptr]
+	b := r.binding(p, ptr)
 	if b == nil || b.ended {
 		return
 	}
@@ -184,7 +197,7 @@ func (r *Ranks) end(p *proc, ptr uint64, event string) {
 	ended := phase == "COMPLETE" && what != "Revoke"
 	if b.over {
 		if ended {
-			p.bind[ptr] = r.overEnded
+			delete(p.over, ptr) // a later call on it binds it anew, as after any Destroy
 		}
 		return
 	}
@@ -223,8 +236,12 @@ func (r *Ranks) bindNew(p *proc, file string, e *RankEvent, ptr uint64, key Grou
 			r.over.addKey(key)
 		}
 		r.over.Ranks++
-		p.bind[ptr] = r.overLive
-		return r.overLive
+		delete(p.bind, ptr)
+		if p.over == nil {
+			p.over = make(map[uint64]struct{})
+		}
+		p.over[ptr] = struct{}{}
+		return r.overBinding
 	}
 	if g == nil {
 		g = &Group{Key: key, NRanks: key.NRanks, Evidence: evidence, steps: r.steps}
@@ -237,6 +254,7 @@ func (r *Ranks) bindNew(p *proc, file string, e *RankEvent, ptr uint64, key Grou
 	p.members = append(p.members, m)
 	b := &binding{m: m, g: g}
 	p.bind[ptr] = b
+	delete(p.over, ptr)
 	return b
 }
 

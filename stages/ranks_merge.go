@@ -25,11 +25,11 @@ func (r *Ranks) Merge(o *Ranks) {
 			r.procs[k] = p
 		}
 	}
-	o.over.eachKey(func(key GroupKey) {
-		if g := r.groups[key]; g != nil {
+	for _, g := range r.groups {
+		if o.over.has(g.Key) {
 			g.truncated = true
 		}
-	})
+	}
 	r.over.merge(&o.over)
 	for _, key := range slices.SortedFunc(maps.Keys(o.groups), compareKeys) {
 		og := o.groups[key]
