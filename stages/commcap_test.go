@@ -83,3 +83,36 @@ func TestCommsPastCap(t *testing.T) {
 		t.Errorf("%d truncated communicators, want the 5 kept in one input and not the other", truncated)
 	}
 }
+
+// FuzzRanksCapped is FuzzRanks with a cap of one to three communicators kept in detail: hang
+// and check never panic, and every call is counted once, in detail or in the overflow.
+func FuzzRanksCapped(f *testing.F) {
+	f.Add([]byte{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15})
+	f.Add([]byte{0, 0, 0, 0, 3, 0, 0, 0, 2, 0, 0, 0, 10, 1, 0, 1, 8, 1, 0, 1, 5, 2, 0, 1, 3, 3, 0, 2})
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if len(data) == 0 {
+			return
+		}
+		limit := 1 + int(data[0]%3)
+		half := len(data) / 8 * 4
+		a, b := NewRanks(&Config{}), NewRanks(&Config{})
+		a.maxComms, b.maxComms = limit, limit
+		feed(a, "a.log", data[:half])
+		feed(b, "b.log", data[half:])
+		a.Merge(b)
+		var calls int64
+		for i := 0; i+4 <= len(data); i += 4 {
+			if data[i]%5 >= 3 {
+				calls++
+			}
+		}
+		if _, v := totalOf(a); v.Calls != calls {
+			t.Fatalf("%d calls counted, %d fed", v.Calls, calls)
+		}
+		if n := len(a.Groups()); n > limit {
+			t.Fatalf("%d communicators in detail, cap %d", n, limit)
+		}
+		a.Hang()
+		a.Check()
+	})
+}
