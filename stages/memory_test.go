@@ -90,3 +90,30 @@ func TestCommsPastCapMemory(t *testing.T) {
 		}
 	}
 }
+
+// TestMergeIntoEmptyKeepsTables: the first input's Ranks merged into the run's empty one
+// hands over its signature table rather than copying it (a log of a million call shapes held
+// two tables of a million).
+func TestMergeIntoEmptyKeepsTables(t *testing.T) {
+	o := NewRanks(&Config{})
+	for i := range int64(50_000) {
+		e := bigStepCall(i, i/100, 0, uint64(i))
+		e.Coll.Count = 1 + i
+		o.Add(e.File, &e)
+	}
+	r := NewRanks(&Config{})
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	r.Merge(o)
+	runtime.ReadMemStats(&after)
+	if n := after.TotalAlloc - before.TotalAlloc; n > 1<<20 {
+		t.Errorf("merging 50,000 call shapes into an empty Ranks allocated %d bytes, want under 1 MiB", n)
+	}
+	gs := r.Groups()
+	if len(gs) != 1 || gs[0].MaxCalls() != 50_000 || gs[0].StepOf(49_999) != 499 {
+		t.Fatalf("merged: %d communicators", len(gs))
+	}
+	if s, _, ok := r.RefCall(gs[0], 49_999); !ok || s.Count != 50_000 {
+		t.Errorf("call 49,999 is %+v, want count 50,000", s)
+	}
+}

@@ -12,13 +12,22 @@ import (
 // past r's cap go to its overflow, in key order; one kept in detail here whose ranks o
 // counted in its overflow is marked truncated.
 func (r *Ranks) Merge(o *Ranks) {
+	if r.empty() {
+		// The first input's state: its tables become r's rather than being copied.
+		r.sigs, r.steps = o.sigs, o.steps
+	}
 	remap := func(id uint32) uint32 {
-		if id == 0 {
-			return 0
+		if id == 0 || r.sigs == o.sigs {
+			return id
 		}
 		return r.sigs.id(o.sigs.sig(id))
 	}
-	restep := func(id uint32) uint32 { return r.steps.id(o.steps.step(id)) }
+	restep := func(id uint32) uint32 {
+		if r.steps == o.steps {
+			return id
+		}
+		return r.steps.id(o.steps.step(id))
+	}
 	r.mergePGs(o)
 	for k, p := range o.procs {
 		if r.procs[k] == nil {
@@ -33,9 +42,12 @@ func (r *Ranks) Merge(o *Ranks) {
 	r.over.merge(&o.over)
 	for _, key := range slices.SortedFunc(maps.Keys(o.groups), compareKeys) {
 		og := o.groups[key]
-		ref := make([]refCall, len(og.ref))
-		for i, c := range og.ref {
-			ref[i] = refCall{remap(c.sig), restep(c.step), c.op}
+		ref := og.ref
+		if r.sigs != o.sigs || r.steps != o.steps {
+			ref = make([]refCall, len(og.ref))
+			for i, c := range og.ref {
+				ref[i] = refCall{remap(c.sig), restep(c.step), c.op}
+			}
 		}
 		for _, m := range og.Members {
 			for i := range m.hist {
@@ -58,6 +70,12 @@ func (r *Ranks) Merge(o *Ranks) {
 			r.closed = append(r.closed, g)
 		}
 	}
+}
+
+// empty reports whether r holds nothing yet: no process, communicator, signature or step.
+func (r *Ranks) empty() bool {
+	return len(r.procs) == 0 && len(r.groups) == 0 && len(r.pgs) == 0 && r.over.Comms() == 0 &&
+		len(r.sigs.sigs) == 1 && len(r.steps.steps) == 1
 }
 
 // offset is the position in g's sequence of the first position of og's (whose calls are
