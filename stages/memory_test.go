@@ -117,3 +117,21 @@ func TestMergeIntoEmptyKeepsTables(t *testing.T) {
 		t.Errorf("call 49,999 is %+v, want count 50,000", s)
 	}
 }
+
+// TestSigTableMemory: a call signature costs its 48 bytes in the table and a few more to find
+// it, not a map entry besides (ranks over a million distinct call shapes).
+func TestSigTableMemory(t *testing.T) {
+	const n = 200_000
+	build := func() any {
+		st := newSigTable()
+		for i := range int64(n) {
+			st.id(Sig{Op: shapeOps[i%4], Count: 1 + i/40, Datatype: shapeTypes[i/4%10], Root: -1})
+		}
+		return st
+	}
+	per := retained(build) / n
+	t.Logf("%d bytes a signature", per)
+	if per > 80 {
+		t.Errorf("a signature costs %d bytes, want at most 80", per)
+	}
+}
