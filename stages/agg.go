@@ -56,6 +56,8 @@ type Agg struct {
 	// ranks of a job issue the same few calls over and over, interleaved.
 	front [64]aggSlot
 	dirty bool
+	// perOp, where not nil, replaces groups: per-op sums only (see OpSum).
+	perOp map[parser.Op]*OpSum
 }
 
 type aggSlot struct {
@@ -83,6 +85,10 @@ func (a *Agg) Add(op parser.Op, count int64, datatype parser.Datatype) {
 // addN counts n calls of k, in the front table where k's slot holds k or nothing; otherwise
 // the slot's counts move to the map and k takes the slot.
 func (a *Agg) addN(k AggKey, n int64) {
+	if a.perOp != nil {
+		a.addOp(k, n)
+		return
+	}
 	slot := &a.front[(uint64(k.Count)*0x9e3779b97f4a7c15>>58^uint64(len(k.Op))^uint64(k.Datatype))%uint64(len(a.front))]
 	a.dirty = true
 	if slot.n > 0 && slot.key == k {
@@ -120,7 +126,16 @@ func (a *Agg) Merge(o *Agg) {
 		for k := range a.dropped {
 			a.dropped[k] *= 2
 		}
+		for _, s := range a.perOp {
+			s.Calls, s.Total = 2*s.Calls, addBytes(s.Total, s.Total)
+			for i := range s.Hist {
+				s.Hist[i] *= 2
+			}
+		}
 		return
+	}
+	for _, s := range o.perOp {
+		a.mergeOp(*s, -1, 0)
 	}
 	for i := range o.front {
 		if s := &o.front[i]; s.n > 0 {
@@ -139,6 +154,7 @@ func (a *Agg) Merge(o *Agg) {
 func (a *Agg) reset() {
 	clear(a.groups)
 	clear(a.dropped)
+	clear(a.perOp)
 	a.front = [len(a.front)]aggSlot{}
 	a.dirty = false
 }
@@ -187,6 +203,9 @@ func (a *Agg) Calls() int64 {
 	var n int64
 	for _, v := range a.groups {
 		n += v
+	}
+	for _, s := range a.perOp {
+		n += s.Calls
 	}
 	return n
 }

@@ -33,7 +33,7 @@ func (r *Ranks) Check() []CheckFinding {
 	var out []CheckFinding
 	for _, g := range r.Groups() {
 		cov := r.Cover(g)
-		if cov.Conflict != "" {
+		if cov.Conflict != "" || cov.Truncated {
 			continue
 		}
 		if f, ok := r.firstMismatch(g); ok {
@@ -57,7 +57,7 @@ func (r *Ranks) firstMismatch(g *Group) (CheckFinding, bool) {
 		return CheckFinding{}, false
 	}
 	ref := g.ref[k]
-	f := CheckFinding{Group: g, Kind: "mismatch", Index: k, Step: int64(ref.step)}
+	f := CheckFinding{Group: g, Kind: "mismatch", Index: k, Step: r.steps.step(ref.step)}
 	bySig := map[Sig]*Side{}
 	for _, m := range g.Members {
 		s := r.sigs.sig(ref.sig)
@@ -132,5 +132,5 @@ func (r *Ranks) RefCall(g *Group, k int64) (Sig, int64, bool) {
 	if k < 0 || k >= int64(len(g.ref)) || g.ref[k].sig == 0 {
 		return Sig{}, g.StepOf(k), false
 	}
-	return r.sigs.sig(g.ref[k].sig), int64(g.ref[k].step), true
+	return r.sigs.sig(g.ref[k].sig), r.steps.step(g.ref[k].step), true
 }

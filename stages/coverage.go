@@ -33,6 +33,9 @@ type Coverage struct {
 	// Conflict says why the ranks cannot be one communicator ("" when they can): more
 	// processes than it has ranks, or two with the same rank.
 	Conflict string
+	// Truncated: some of its ranks are counted in the overflow only (Group.Truncated), so
+	// hang and check give no verdict on it.
+	Truncated bool
 }
 
 // Cover returns how much of g the input holds.
@@ -40,6 +43,7 @@ func (r *Ranks) Cover(g *Group) Coverage {
 	c := Coverage{NRanks: g.NRanks, Present: int64(len(g.Members)), FirstStep: -1, LastStep: -1, First: -1}
 	c.Absent, c.AbsentN = absentRanks(g)
 	c.Conflict = conflict(g)
+	c.Truncated = g.truncated
 	for _, m := range g.Members {
 		if m.Calls == 0 {
 			continue

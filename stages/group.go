@@ -28,17 +28,24 @@ type Group struct {
 	// 0 where no rank printed it.
 	Nodes, LocalRanks int64
 	ref               []refCall
+	steps             *stepTable // the ids of ref's steps: its Ranks' table
 	// opsDown is set once a call's opCount was lower than the one before it in the reference
 	// sequence: opCounts then say nothing about position.
 	opsDown bool
 	aligned bool // realign has placed the ranks by overlap
+	// truncated: some of its ranks were counted in an overflow only (an input past the cap
+	// of communicators kept in detail), so its detail is not the whole of it.
+	truncated bool
 }
 
+// Truncated reports whether some of g's ranks are counted in the overflow only.
+func (g *Group) Truncated() bool { return g.truncated }
+
 // refCall is one position of the reference sequence: the call's signature id (0: not
-// compared), its step and its opCount.
+// compared), its step's id in the Ranks' stepTable (0: not known) and its opCount.
 type refCall struct {
 	sig  uint32
-	step int32
+	step uint32
 	op   uint64
 }
 
@@ -60,29 +67,29 @@ func (g *Group) MaxCalls() int64 {
 }
 
 // addCall appends one call of m at position m.Through() and compares it with the reference.
-func (g *Group) addCall(m *Member, sid uint32, s Sig, step int64, op uint64) {
+func (g *Group) addCall(m *Member, sid uint32, s Sig, step uint32, op uint64) {
 	if !m.started {
 		m.started, m.FirstOp = true, op
 		g.place(m, op)
 	}
 	pos := m.Through()
 	m.Calls++
-	m.remember(refCall{sid, int32(step), op})
+	m.remember(refCall{sid, step, op})
 	for pos > int64(len(g.ref)) {
-		g.ref = append(g.ref, refCall{step: -1})
+		g.ref = append(g.ref, refCall{})
 	}
 	if pos == int64(len(g.ref)) {
 		if n := len(g.ref); n > 0 && op < g.ref[n-1].op {
 			g.opsDown = true
 		}
-		g.ref = append(g.ref, refCall{sid, int32(step), op})
+		g.ref = append(g.ref, refCall{sid, step, op})
 		return
 	}
 	r := &g.ref[pos]
-	if r.step < 0 {
+	if r.step == 0 {
 		// A call's step is the same on every rank: one whose log has the progress lines
 		// (rank 0's file, where each process logs to its own) gives it to the others.
-		r.step = int32(step)
+		r.step = step
 	}
 	if r.op == 0 {
 		r.op = op
@@ -116,7 +123,7 @@ func (g *Group) place(m *Member, op uint64) {
 func (g *Group) prepend(k int64, op uint64) {
 	front := make([]refCall, k, k+int64(len(g.ref)))
 	for i := range front {
-		front[i] = refCall{step: -1, op: op + uint64(i)}
+		front[i] = refCall{op: op + uint64(i)}
 	}
 	g.ref = append(front, g.ref...)
 	for _, m := range g.Members {
@@ -149,7 +156,7 @@ func (g *Group) StepOf(k int64) int64 {
 	if k < 0 || k >= int64(len(g.ref)) {
 		return -1
 	}
-	return int64(g.ref[k].step)
+	return g.steps.step(g.ref[k].step)
 }
 
 // StepBus returns the bus bytes each rank of the communicator moves in each step with a known
@@ -158,12 +165,12 @@ func (g *Group) StepOf(k int64) int64 {
 func (r *Ranks) StepBus(g *Group) map[int64]float64 {
 	out := make(map[int64]float64)
 	for _, c := range g.ref {
-		if c.sig == 0 || c.step < 0 {
+		if c.sig == 0 || c.step == 0 {
 			continue
 		}
 		var v Volume
 		v.add(r.sigs.sig(c.sig), g.NRanks)
-		out[int64(c.step)] += v.BusBytes
+		out[r.steps.step(c.step)] += v.BusBytes
 	}
 	return out
 }

@@ -69,7 +69,7 @@ func (r *Ranks) Hang() []HangFinding {
 func (r *Ranks) hangOf(g *Group) HangFinding {
 	c := &hangCtx{r: r, g: g, cov: r.Cover(g), top: g.MaxCalls()}
 	f := HangFinding{Group: g, Coverage: c.cov, MaxCalls: c.top, Present: int64(len(g.Members))}
-	if c.cov.Conflict != "" {
+	if c.cov.Conflict != "" || c.cov.Truncated {
 		return f
 	}
 	for _, m := range g.Members {

@@ -20,8 +20,12 @@ type Bucket struct {
 }
 
 // Hist returns, per op, the calls in each bucket cut by edges (ascending), ordered by op and
-// then by size. Buckets without calls are left out.
+// then by size. Buckets without calls are left out. An Agg of per-op sums (Config.AggPerOp)
+// has the buckets of DefaultEdges only.
 func (a *Agg) Hist(edges []int64) []Bucket {
+	if a.perOp != nil {
+		return a.opHist()
+	}
 	type cell struct {
 		op parser.Op
 		i  int

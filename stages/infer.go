@@ -55,6 +55,9 @@ func (p *proc) inferredKey(n, dev, rank int64) (GroupKey, int64) {
 		o.add(dev, rank)
 		return o.key, dev
 	}
+	if p.sizeSeq == nil {
+		p.sizeSeq, p.open = make(map[int64]int64), make(map[int64]*openComm)
+	}
 	p.sizeSeq[n]++
 	o = &openComm{key: GroupKey{NRanks: n, Seq: p.sizeSeq[n]}, devs: map[int64]bool{}, ranks: map[int64]bool{}, firstDev: dev}
 	o.add(dev, rank)

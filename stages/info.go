@@ -35,6 +35,10 @@ type Info struct {
 	// seen remembers the readings of recent set-up messages: TUNING prints the same few
 	// messages once per op, and the grammar is slow. Not part of the result; not merged.
 	seen map[string]setupSeen
+	// maxComms is how many communicators are listed (MaxComms; tests set fewer); notListed
+	// counts the Init lines of the others.
+	maxComms  int
+	notListed int64
 }
 
 type setupSeen struct {
@@ -83,7 +87,7 @@ func NewInfo() *Info {
 	return &Info{
 		procs: map[procID]*procInfo{}, comms: map[string]*commInfo{}, threads: map[threadKey]threadComm{},
 		firstComplete: map[threadKey]string{},
-		tuning:        map[tuneKey]int64{}, warns: newWarnState(), chains: newChainState(),
+		tuning:        map[tuneKey]int64{}, warns: newWarnState(), chains: newChainState(), maxComms: MaxComms,
 	}
 }
 

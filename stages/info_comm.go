@@ -7,10 +7,13 @@ import (
 	"github.com/nccllog/nccllog/parser"
 )
 
-// commInfo is what the ranks of one communicator printed about it.
+// commInfo is what the ranks of one communicator printed about it. Its count maps are made
+// on their first entry: most communicators of a job with many have no layout, channel, ring
+// or link line, and a million empty maps are most of a gigabyte.
 type commInfo struct {
 	key      string
 	nranks   int64
+	inits    int64 // its Init lines
 	ranks    map[int64]procID
 	layout   map[string]int64 // "nNodes 2 localRanks 8" -> ranks that printed it
 	channels map[string]int64
@@ -45,11 +48,15 @@ func commKeyOf(c *parser.CommEvent) string {
 	return fmt.Sprintf("nranks %d", c.NRanks)
 }
 
+// comm is the communicator key, made where it is new; nil where it is new and maxComms are
+// listed already.
 func (in *Info) comm(key string) *commInfo {
 	c := in.comms[key]
+	if c == nil && len(in.comms) >= in.maxComms {
+		return nil
+	}
 	if c == nil {
-		c = &commInfo{key: key, ranks: map[int64]procID{}, layout: map[string]int64{},
-			channels: map[string]int64{}, rings: map[string]int64{}, links: map[linkClass]int64{}}
+		c = &commInfo{key: key, ranks: make(map[int64]procID, 1)}
 		in.comms[key] = c
 		in.commOrder = append(in.commOrder, key)
 	}
@@ -71,10 +78,13 @@ func (in *Info) addComm(l *parser.Line, ev Evidence) {
 	}
 	key := commKeyOf(c)
 	in.bindInit(th, key, c.Event == "Init START")
-	ci := in.comm(key)
-	ci.nranks = c.NRanks
-	ci.ranks[c.Rank] = p.key
-	p.comms[key] = struct{}{}
+	if ci := in.comm(key); ci != nil {
+		ci.nranks, ci.ranks[c.Rank] = c.NRanks, p.key
+		ci.inits++
+		p.comms[key] = struct{}{}
+	} else {
+		in.notListed++
+	}
 	g := GPU{CudaDev: c.CudaDev, NvmlDev: c.NvmlDev}
 	if c.BusID != 0 { // 2.4 prints no busId
 		g.BusID = fmt.Sprintf("%x", c.BusID)
@@ -110,16 +120,19 @@ func (in *Info) addConn(th threadKey, c *parser.Conn, ev Evidence) {
 
 func (in *Info) applyComm(key string, f *commFact) {
 	c := in.comm(key)
+	if c == nil {
+		return // a communicator past the cap: not listed
+	}
 	switch f.name {
 	case "link":
-		c.links[linkClass{f.value, f.net}]++
+		bump(&c.links, linkClass{f.value, f.net}, 1)
 		return
 	case "layout":
-		c.layout[f.value]++
+		bump(&c.layout, f.value, 1)
 	case "channels":
-		c.channels[f.value]++
+		bump(&c.channels, f.value, 1)
 	case "rings":
-		c.rings[f.value]++
+		bump(&c.rings, f.value, 1)
 	}
 	if p := in.procs[f.thread.procID]; p != nil && f.name != "layout" {
 		p.set("comm "+key+" "+f.name, f.value, f.ev)
@@ -130,19 +143,27 @@ func (c *commInfo) merge(o *commInfo) {
 	if o.nranks > 0 {
 		c.nranks = o.nranks
 	}
+	c.inits += o.inits
 	for r, p := range o.ranks {
 		c.ranks[r] = p
 	}
-	addCounts(c.layout, o.layout)
-	addCounts(c.channels, o.channels)
-	addCounts(c.rings, o.rings)
-	for k, n := range o.links {
-		c.links[k] += n
+	addCounts(&c.layout, o.layout)
+	addCounts(&c.channels, o.channels)
+	addCounts(&c.rings, o.rings)
+	addCounts(&c.links, o.links)
+}
+
+// addCounts adds src's counts to *dst, making it where it is nil.
+func addCounts[K comparable](dst *map[K]int64, src map[K]int64) {
+	for k, n := range src {
+		bump(dst, k, n)
 	}
 }
 
-func addCounts(dst, src map[string]int64) {
-	for k, n := range src {
-		dst[k] += n
+// bump adds n to k's count in *m, making the map on its first entry.
+func bump[K comparable](m *map[K]int64, k K, n int64) {
+	if *m == nil {
+		*m = make(map[K]int64)
 	}
+	(*m)[k] += n
 }

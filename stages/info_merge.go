@@ -5,7 +5,19 @@ func (in *Info) Merge(o *Info) {
 	if o == nil {
 		return
 	}
+	in.notListed += o.notListed
+	for _, key := range o.commOrder {
+		oc := o.comms[key]
+		if c := in.comm(key); c != nil {
+			c.merge(oc)
+		} else {
+			in.notListed += oc.inits
+		}
+	}
 	for _, k := range o.procOrder {
+		if in.notListed > 0 {
+			o.procs[k].forgetComms(in.comms) // so that a process's set stays within the cap
+		}
 		if p := in.procs[k]; p != nil {
 			p.merge(o.procs[k])
 			continue
@@ -15,9 +27,6 @@ func (in *Info) Merge(o *Info) {
 	}
 	for _, b := range o.bare {
 		in.addBare(b)
-	}
-	for _, key := range o.commOrder {
-		in.comm(key).merge(o.comms[key])
 	}
 	in.mergeThreads(o)
 	for k, n := range o.tuning {

@@ -69,7 +69,7 @@ func (in *Info) factValues() map[string][]procValue {
 				envNames[name] = struct{}{}
 			}
 		}
-		if len(p.comms) > 0 {
+		if len(p.comms) > 0 && in.notListed == 0 { // past the cap the sets are not whole
 			vals[factCommunicators] = append(vals[factCommunicators], procValue{p, strconv.Itoa(len(p.comms)), p.first})
 		}
 	}

@@ -129,3 +129,12 @@ func (p *procInfo) rankList() []int64 {
 	slices.Sort(rs)
 	return rs
 }
+
+// forgetComms drops from p's communicators those that listed does not hold.
+func (p *procInfo) forgetComms(listed map[string]*commInfo) {
+	for c := range p.comms {
+		if listed[c] == nil {
+			delete(p.comms, c)
+		}
+	}
+}

@@ -17,14 +17,17 @@ type InfoReport struct {
 	Hosts        []HostRow     `json:"hosts"`
 	Ranks        []ProcRow     `json:"ranks"`
 	Comms        []CommRow     `json:"comms"`
-	Network      []FactRow     `json:"network"`
-	Env          []FactRow     `json:"env"`
-	Tuning       []TuneRow     `json:"tuning"`
-	Timings      []TimingRow   `json:"init_timings"`
-	Warns        []WarnRow     `json:"warns"`
-	Errors       []ErrorRow    `json:"errors"`
-	FirstWarn    *FirstWarn    `json:"first_warn"`
-	Missing      []MissingRow  `json:"missing"`
+	// CommsNotListed counts the Init lines of the communicators past the first MaxComms,
+	// which Comms does not list (and the count of communicators per process does not compare).
+	CommsNotListed int64        `json:"comms_not_listed,omitempty"`
+	Network        []FactRow    `json:"network"`
+	Env            []FactRow    `json:"env"`
+	Tuning         []TuneRow    `json:"tuning"`
+	Timings        []TimingRow  `json:"init_timings"`
+	Warns          []WarnRow    `json:"warns"`
+	Errors         []ErrorRow   `json:"errors"`
+	FirstWarn      *FirstWarn   `json:"first_warn"`
+	Missing        []MissingRow `json:"missing"`
 }
 
 // FactRow is one value of a per-process fact and the processes that printed it.
@@ -119,7 +122,7 @@ func (in *Info) Report() *InfoReport {
 	r.Env = in.factRows(func(n string) bool { return strings.HasPrefix(n, "env ") })
 	r.Hosts = in.hostRows()
 	r.Ranks = in.procRows()
-	r.Comms = in.commRows()
+	r.Comms, r.CommsNotListed = in.commRows(), in.notListed
 	r.Timings = in.timingRows()
 	r.Warns = in.warnRows()
 	r.Errors = in.errorRows()

@@ -53,6 +53,7 @@ type Member struct {
 	// by overlap (see realign); histOver is set once it had more.
 	hist     []refCall
 	histOver bool
+	folded   bool // its communicator was folded into the overflow
 }
 
 func newMember(host string, pid int64, file string, rank, dev int64) *Member {

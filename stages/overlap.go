@@ -106,10 +106,10 @@ func (r *Ranks) rebuild(g *Group) {
 		for i, c := range m.hist {
 			pos := m.Start + int64(i)
 			for int64(len(g.ref)) <= pos {
-				g.ref = append(g.ref, refCall{step: -1})
+				g.ref = append(g.ref, refCall{})
 			}
 			ref := &g.ref[pos]
-			if ref.step < 0 {
+			if ref.step == 0 {
 				ref.step = c.step
 			}
 			switch {

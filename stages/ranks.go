@@ -17,9 +17,18 @@ import (
 type Ranks struct {
 	cfg    *Config
 	sigs   *sigTable
+	steps  *stepTable
 	procs  map[procKey]*proc
 	groups map[GroupKey]*Group
 	pgs    map[pgRankKey]*PGRank // PyTorch process groups' ranks, from the watchdog lines
+	// maxComms is how many communicators are kept in detail (MaxComms; tests set fewer);
+	// over holds the others, and closed the communicators to fold first when the cap is met.
+	maxComms int
+	over     Overflow
+	closed   []*Group
+	// overBinding is every pointer's binding to a communicator counted in the overflow only:
+	// such a pointer costs an entry in its process's over set, not a binding.
+	overBinding *binding
 }
 
 type procKey struct {
@@ -30,7 +39,9 @@ type procKey struct {
 
 // proc is one process: the communicator each of its comm pointers is bound to now.
 type proc struct {
-	bind    map[uint64]*binding
+	bind map[uint64]*binding
+	// over holds the pointers bound to communicators counted in the overflow only.
+	over    map[uint64]struct{}
 	sizeSeq map[int64]int64 // communicators of each size used without an Init line
 	// open is, per size, the communicator of that size this process last used without a
 	// commId: a pointer of the same size on another device (or with another rank) joins it,
@@ -39,18 +50,23 @@ type proc struct {
 	warn     string
 	warnLine int64
 	members  []*Member
+	folded   int // members of folded communicators not yet dropped from members
 }
 
+// binding is what a comm pointer stands for: a rank of a communicator kept in detail, or
+// (over) one counted in the overflow only.
 type binding struct {
 	m     *Member
 	g     *Group
 	ended bool
+	over  bool
 }
 
 // NewRanks returns an empty Ranks.
 func NewRanks(cfg *Config) *Ranks {
-	return &Ranks{cfg: cfg, sigs: newSigTable(), procs: make(map[procKey]*proc), groups: make(map[GroupKey]*Group),
-		pgs: make(map[pgRankKey]*PGRank)}
+	return &Ranks{cfg: cfg, sigs: newSigTable(), steps: newStepTable(), procs: make(map[procKey]*proc), groups: make(map[GroupKey]*Group),
+		pgs: make(map[pgRankKey]*PGRank), maxComms: MaxComms,
+		overBinding: &binding{over: true}}
 }
 
 // RankEvent is a line that matters to Ranks: a collective call, a communicator line, a WARN
@@ -91,10 +107,21 @@ func (r *Ranks) Add(file string, e *RankEvent) {
 	}
 }
 
+// binding is what p's pointer ptr stands for now: its binding, the overflow's, or nil.
+func (r *Ranks) binding(p *proc, ptr uint64) *binding {
+	if b := p.bind[ptr]; b != nil {
+		return b
+	}
+	if _, ok := p.over[ptr]; ok {
+		return r.overBinding
+	}
+	return nil
+}
+
 func (r *Ranks) proc(k procKey) *proc {
 	p := r.procs[k]
 	if p == nil {
-		p = &proc{bind: make(map[uint64]*binding), sizeSeq: make(map[int64]int64), open: make(map[int64]*openComm)}
+		p = &proc{bind: make(map[uint64]*binding, 1)} // sizeSeq and open: on first use (few processes need them)
 		r.procs[k] = p
 	}
 	return p
@@ -102,7 +129,7 @@ func (r *Ranks) proc(k procKey) *proc {
 
 func (r *Ranks) call(p *proc, file string, e *RankEvent) {
 	c := &e.Coll
-	b := p.bind[c.Comm]
+	b := r.binding(p, c.Comm)
 	if b == nil || b.ended {
 		dev := e.Dev
 		if c.GlobalRank >= 0 {
@@ -110,17 +137,23 @@ func (r *Ranks) call(p *proc, file string, e *RankEvent) {
 		}
 		key, dev := p.inferredKey(c.NRanks, dev, c.GlobalRank)
 		b = r.bindNew(p, file, e, c.Comm, key, "inferred", c.GlobalRank, dev)
-		if c.GlobalRank >= 0 {
+		if c.GlobalRank >= 0 && !b.over {
 			b.m.RankFrom = "globalrank"
 		}
 	}
 	s := Sig{Op: c.Op, Count: c.Count, Datatype: c.Datatype, RedOp: c.RedOp, Root: c.Root}
+	if b.over {
+		if r.cfg.Selects(e.Step) {
+			r.overflowCall(s, c.NRanks)
+		}
+		return
+	}
 	var sid uint32
 	if r.cfg.Selects(e.Step) {
 		sid = r.sigs.id(s.compared())
 		b.m.addVolume(s, max(c.NRanks, b.g.NRanks), e.Step)
 	}
-	b.g.addCall(b.m, sid, s, e.Step, c.OpCount)
+	b.g.addCall(b.m, sid, s, r.steps.id(e.Step), c.OpCount)
 	b.m.Last, b.m.LastLine = s, e.Line
 	if e.Step >= 0 {
 		b.m.LastStep = max(b.m.LastStep, e.Step)
@@ -129,27 +162,48 @@ func (r *Ranks) call(p *proc, file string, e *RankEvent) {
 
 func (r *Ranks) comm(p *proc, file string, e *RankEvent) {
 	ev := e.Comm
-	b := p.bind[ev.Comm]
+	b := r.binding(p, ev.Comm)
 	switch ev.Event {
 	case "Init START", "Init COMPLETE":
+		if b != nil && !b.ended && b.over {
+			return // another Init line of a communicator counted in the overflow
+		}
 		if b != nil && !b.ended && (b.g.Key.CommID == ev.CommID || ev.CommID == 0) {
 			b.m.Rank, b.m.CudaDev, b.m.RankFrom = ev.Rank, ev.CudaDev, "init"
 			return
 		}
 		key, evidence := r.initKey(p, ev)
-		r.bindNew(p, file, e, ev.Comm, key, evidence, ev.Rank, ev.CudaDev).m.RankFrom = "init"
+		if b := r.bindNew(p, file, e, ev.Comm, key, evidence, ev.Rank, ev.CudaDev); !b.over {
+			b.m.RankFrom = "init"
+		}
 	case parser.EventLayout:
-		if b != nil && !b.ended {
+		if b != nil && !b.ended && !b.over {
 			b.m.Rank, b.m.RankFrom = ev.Rank, "init"
 			b.g.Nodes, b.g.LocalRanks = max(b.g.Nodes, ev.NNodes), max(b.g.LocalRanks, ev.LocalRks)
 		}
 	default: // Destroy, Abort, Revoke
-		if b != nil && !b.ended {
-			what, phase, _ := strings.Cut(ev.Event, " ")
-			b.m.End = what
-			// The pointer may be handed out again once Destroy or Abort has completed.
-			b.ended = phase == "COMPLETE" && what != "Revoke"
+		r.end(p, ev.Comm, ev.Event)
+	}
+}
+
+// end notes a Destroy, Abort or Revoke line of p's pointer ptr.
+func (r *Ranks) end(p *proc, ptr uint64, event string) {
+	b := r.binding(p, ptr)
+	if b == nil || b.ended {
+		return
+	}
+	what, phase, _ := strings.Cut(event, " ")
+	// The pointer may be handed out again once Destroy or Abort has completed.
+	ended := phase == "COMPLETE" && what != "Revoke"
+	if b.over {
+		if ended {
+			delete(p.over, ptr) // a later call on it binds it anew, as after any Destroy
 		}
+		return
+	}
+	b.ended, b.m.End = ended, what
+	if b.ended {
+		r.ended(b)
 	}
 }
 
@@ -159,7 +213,7 @@ func (r *Ranks) initKey(p *proc, ev *parser.CommEvent) (GroupKey, string) {
 	if ev.CommID != 0 {
 		return GroupKey{CommID: ev.CommID, NRanks: ev.NRanks}, "commId"
 	}
-	if parent := p.bind[ev.Parent]; ev.Parent != 0 && parent != nil {
+	if parent := p.bind[ev.Parent]; ev.Parent != 0 && parent != nil && !parent.over {
 		h := fnv.New64a()
 		pk := parent.g.Key
 		for _, v := range []int64{int64(pk.CommID), pk.NRanks, pk.Seq, ev.Split, ev.Color} {
@@ -177,8 +231,20 @@ func (r *Ranks) initKey(p *proc, ev *parser.CommEvent) (GroupKey, string) {
 
 func (r *Ranks) bindNew(p *proc, file string, e *RankEvent, ptr uint64, key GroupKey, evidence string, rank, dev int64) *binding {
 	g := r.groups[key]
+	if g == nil && (r.over.has(key) || !r.room()) {
+		if !r.over.has(key) {
+			r.over.addKey(key)
+		}
+		r.over.Ranks++
+		delete(p.bind, ptr)
+		if p.over == nil {
+			p.over = make(map[uint64]struct{})
+		}
+		p.over[ptr] = struct{}{}
+		return r.overBinding
+	}
 	if g == nil {
-		g = &Group{Key: key, NRanks: key.NRanks, Evidence: evidence}
+		g = &Group{Key: key, NRanks: key.NRanks, Evidence: evidence, steps: r.steps}
 		r.groups[key] = g
 	}
 	m := newMember(e.Host, e.Pid, file, rank, dev)
@@ -188,6 +254,7 @@ func (r *Ranks) bindNew(p *proc, file string, e *RankEvent, ptr uint64, key Grou
 	p.members = append(p.members, m)
 	b := &binding{m: m, g: g}
 	p.bind[ptr] = b
+	delete(p.over, ptr)
 	return b
 }
 
@@ -195,6 +262,8 @@ func (r *Ranks) bindNew(p *proc, file string, e *RankEvent, ptr uint64, key Grou
 // and the last WARN of each rank's process attached.
 func (r *Ranks) Groups() []*Group {
 	for _, p := range r.procs {
+		p.members = slices.DeleteFunc(p.members, func(m *Member) bool { return m.folded })
+		p.folded = 0
 		var last int64
 		for _, m := range p.members {
 			last = max(last, m.LastLine)

@@ -1,37 +1,71 @@
 package stages
 
-import "sort"
+import (
+	"maps"
+	"slices"
+	"sort"
+)
 
 // Merge adds o, the state of inputs that come after r's, to r. Communicators met in both are
 // joined: their reference sequences are compared, and where they first differ, the ranks
-// that came with o and agreed with o's reference are marked as diverging there.
+// that came with o and agreed with o's reference are marked as diverging there. Communicators
+// past r's cap go to its overflow, in key order; one kept in detail here whose ranks o
+// counted in its overflow is marked truncated.
 func (r *Ranks) Merge(o *Ranks) {
+	if r.empty() {
+		// The first input's state: its tables become r's rather than being copied.
+		r.sigs, r.steps = o.sigs, o.steps
+	}
 	remap := func(id uint32) uint32 {
-		if id == 0 {
-			return 0
+		if id == 0 || r.sigs == o.sigs {
+			return id
 		}
 		return r.sigs.id(o.sigs.sig(id))
 	}
+	restep := func(id uint32) uint32 {
+		if r.steps == o.steps {
+			return id
+		}
+		return r.steps.id(o.steps.step(id))
+	}
 	r.mergePGs(o)
+	for _, g := range r.groups {
+		if o.over.has(g.Key) {
+			g.truncated = true
+		}
+	}
+	r.over.merge(&o.over)
 	joined := make(map[*Group]*Group)
-	for key, og := range o.groups {
-		ref := make([]refCall, len(og.ref))
-		for i, c := range og.ref {
-			ref[i] = refCall{remap(c.sig), c.step, c.op}
+	for _, key := range slices.SortedFunc(maps.Keys(o.groups), compareKeys) {
+		og := o.groups[key]
+		// o is merged once and let go: its sequences are put in r's ids where they lie.
+		ref := og.ref
+		if r.sigs != o.sigs || r.steps != o.steps {
+			for i, c := range ref {
+				ref[i] = refCall{remap(c.sig), restep(c.step), c.op}
+			}
 		}
 		for _, m := range og.Members {
 			for i := range m.hist {
-				m.hist[i].sig = remap(m.hist[i].sig)
+				m.hist[i].sig, m.hist[i].step = remap(m.hist[i].sig), restep(m.hist[i].step)
 			}
 		}
+		og.steps = r.steps
 		g := r.groups[key]
-		if g == nil {
-			og.ref = ref
-			r.groups[key] = og
+		switch {
+		case g == nil && (r.over.has(key) || !r.room()):
+			r.over.fold(og)
 			continue
+		case g == nil:
+			og.ref, g = ref, og
+			r.groups[key] = og
+		default:
+			r.join(g, og, ref)
+			joined[og] = g
 		}
-		r.join(g, og, ref)
-		joined[og] = g
+		if closed(g) {
+			r.closed = append(r.closed, g)
+		}
 	}
 	for k, p := range o.procs {
 		if r.procs[k] != nil {
@@ -46,6 +80,12 @@ func (r *Ranks) Merge(o *Ranks) {
 			}
 		}
 	}
+}
+
+// empty reports whether r holds nothing yet: no process, communicator, signature or step.
+func (r *Ranks) empty() bool {
+	return len(r.procs) == 0 && len(r.groups) == 0 && len(r.pgs) == 0 && r.over.Comms() == 0 &&
+		len(r.sigs.sigs) == 1 && len(r.steps.steps) == 1
 }
 
 // offset is the position in g's sequence of the first position of og's (whose calls are
@@ -81,7 +121,7 @@ func (r *Ranks) join(g, og *Group, ref []refCall) {
 			break
 		}
 		a := &g.ref[j]
-		if a.step < 0 {
+		if a.step == 0 {
 			a.step = b.step
 		}
 		switch {

@@ -14,7 +14,12 @@ func (AggStage) Name() string   { return "agg" }
 func (AggStage) Reads() Reads   { return ReadsSelected }
 func (AggStage) Kinds() KindSet { return Kinds(parser.KindCollective) }
 
-func (AggStage) New(*Config) Partial { return &AggPart{Agg: NewAgg()} }
+func (AggStage) New(cfg *Config) Partial {
+	if cfg.AggPerOp {
+		return &AggPart{Agg: newPerOpAgg()}
+	}
+	return &AggPart{Agg: NewAgg()}
+}
 
 // AggPart is the agg stage's Partial.
 type AggPart struct{ *Agg }
@@ -40,13 +45,20 @@ func AggOf(s *Set) *Agg {
 	return NewAgg()
 }
 
-// AggSnapshot is an Agg's content.
+// AggSnapshot is an Agg's content: its groups, or where it keeps per-op sums only, those.
 type AggSnapshot struct {
 	Groups  []AggRow
 	Dropped []DropRow
+	Ops     []OpSum `json:",omitempty"`
 }
 
-func (p *AggPart) Snapshot() any { return AggSnapshot{p.Rows(), p.DroppedRows()} }
+func (p *AggPart) Snapshot() any {
+	s := AggSnapshot{Groups: p.Rows(), Dropped: p.DroppedRows()}
+	if p.perOp != nil {
+		s.Ops = p.opSums()
+	}
+	return s
+}
 
 func (p *AggPart) Restore(data json.RawMessage) error {
 	var snap AggSnapshot
@@ -54,6 +66,12 @@ func (p *AggPart) Restore(data json.RawMessage) error {
 		return err
 	}
 	p.Agg.reset()
+	if len(snap.Ops) > 0 && p.perOp == nil {
+		return errPerOpOnly
+	}
+	for _, s := range snap.Ops {
+		p.Agg.mergeOp(s, -1, 0)
+	}
 	for _, g := range snap.Groups {
 		p.Agg.addN(g.AggKey, g.Calls)
 	}

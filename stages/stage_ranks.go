@@ -92,6 +92,15 @@ type RanksSnapshot struct {
 	Held   []RankEvent `json:",omitempty"`
 	// PGs are the ranks of the PyTorch process groups the watchdog lines name.
 	PGs []PGRank `json:",omitempty"`
+	// Over is what is kept of the communicators past the cap (see MaxComms).
+	Over *OverflowSnapshot `json:",omitempty"`
+}
+
+// OverflowSnapshot is an Overflow: its communicators' keys, in key order, and their sums.
+type OverflowSnapshot struct {
+	Keys          []GroupKey
+	Closed, Ranks int64
+	ByOp          map[parser.Op]Volume
 }
 
 // GroupSnapshot is one communicator. Its reference sequence is written a step at a time, and
@@ -103,6 +112,7 @@ type GroupSnapshot struct {
 	Evidence          string
 	Nodes, LocalRanks int64
 	OpsDown, Aligned  bool
+	Truncated         bool `json:",omitempty"`
 	Members           []MemberSnapshot
 	Ref               []RefStep
 }
@@ -139,6 +149,7 @@ func (p *RanksPart) Snapshot() any {
 	for _, pg := range p.Ranks.PGRanks() {
 		out.PGs = append(out.PGs, *pg)
 	}
+	out.Over = p.Ranks.over.snapshot()
 	ids := make(map[uint32]uint32)
 	renumber := func(id uint32) uint32 {
 		if id == 0 {
@@ -153,18 +164,19 @@ func (p *RanksPart) Snapshot() any {
 	}
 	for _, g := range p.Ranks.Groups() {
 		gs := GroupSnapshot{Key: g.Key, NRanks: g.NRanks, Evidence: g.Evidence, Nodes: g.Nodes,
-			LocalRanks: g.LocalRanks, OpsDown: g.opsDown, Aligned: g.aligned, Ref: refSteps(g.ref, renumber)}
+			LocalRanks: g.LocalRanks, OpsDown: g.opsDown, Aligned: g.aligned, Truncated: g.truncated,
+			Ref: refSteps(g.ref, renumber, p.Ranks.steps)}
 		for _, m := range g.Members {
 			gs.Members = append(gs.Members, MemberSnapshot{Member: *m, Started: m.started,
-				Hist: refSteps(m.hist, renumber), HistOver: m.histOver})
+				Hist: refSteps(m.hist, renumber, p.Ranks.steps), HistOver: m.histOver})
 		}
 		out.Groups = append(out.Groups, gs)
 	}
 	return out
 }
 
-// refSteps cuts a sequence of calls into runs of one step.
-func refSteps(ref []refCall, id func(uint32) uint32) []RefStep {
+// refSteps cuts a sequence of calls into runs of one step (numbered by steps).
+func refSteps(ref []refCall, id func(uint32) uint32, steps *stepTable) []RefStep {
 	var out []RefStep
 	var prev []uint32
 	for i := 0; i < len(ref); {
@@ -172,7 +184,7 @@ func refSteps(ref []refCall, id func(uint32) uint32) []RefStep {
 		for j < len(ref) && ref[j].step == ref[i].step {
 			j++
 		}
-		rs := RefStep{Step: int64(ref[i].step), N: j - i, Sigs: make([]uint32, j-i), Op0: ref[i].op}
+		rs := RefStep{Step: steps.step(ref[i].step), N: j - i, Sigs: make([]uint32, j-i), Op0: ref[i].op}
 		for k := range rs.Sigs {
 			rs.Sigs[k] = id(ref[i+k].sig)
 		}
@@ -197,8 +209,9 @@ func refSteps(ref []refCall, id func(uint32) uint32) []RefStep {
 	return out
 }
 
-// calls expands runs back into calls; nsigs is how many signatures there are.
-func (rs RefStep) calls(prev []uint32, nsigs int) ([]refCall, []uint32, error) {
+// calls expands runs back into calls; nsigs is how many signatures there are, steps the
+// table that numbers their steps.
+func (rs RefStep) calls(prev []uint32, nsigs int, steps *stepTable) ([]refCall, []uint32, error) {
 	sigs := rs.Sigs
 	if sigs == nil {
 		sigs = prev
@@ -207,6 +220,7 @@ func (rs RefStep) calls(prev []uint32, nsigs int) ([]refCall, []uint32, error) {
 		return nil, nil, fmt.Errorf("a run of %d calls names %d signatures and %d opCounts", rs.N, len(sigs), len(rs.Ops))
 	}
 	out := make([]refCall, rs.N)
+	step := steps.id(rs.Step)
 	for k, id := range sigs {
 		if int(id) > nsigs {
 			return nil, nil, fmt.Errorf("no call signature %d", id)
@@ -215,17 +229,17 @@ func (rs RefStep) calls(prev []uint32, nsigs int) ([]refCall, []uint32, error) {
 		if rs.Ops != nil {
 			op = rs.Ops[k]
 		}
-		out[k] = refCall{id, int32(rs.Step), op}
+		out[k] = refCall{id, step, op}
 	}
 	return out, sigs, nil
 }
 
 // expand is the calls of runs.
-func expand(runs []RefStep, nsigs int) ([]refCall, error) {
+func expand(runs []RefStep, nsigs int, steps *stepTable) ([]refCall, error) {
 	var out []refCall
 	var prev []uint32
 	for _, rs := range runs {
-		cs, sigs, err := rs.calls(prev, nsigs)
+		cs, sigs, err := rs.calls(prev, nsigs, steps)
 		if err != nil {
 			return nil, err
 		}
@@ -248,16 +262,16 @@ func (p *RanksPart) Restore(data json.RawMessage) error {
 	}
 	for _, gs := range snap.Groups {
 		g := &Group{Key: gs.Key, NRanks: gs.NRanks, Evidence: gs.Evidence, Nodes: gs.Nodes,
-			LocalRanks: gs.LocalRanks, opsDown: gs.OpsDown, aligned: gs.Aligned}
+			LocalRanks: gs.LocalRanks, opsDown: gs.OpsDown, aligned: gs.Aligned, truncated: gs.Truncated, steps: r.steps}
 		var err error
-		if g.ref, err = expand(gs.Ref, len(snap.Sigs)); err != nil {
+		if g.ref, err = expand(gs.Ref, len(snap.Sigs), r.steps); err != nil {
 			return fmt.Errorf("communicator %+v: %w", gs.Key, err)
 		}
 		for i := range gs.Members {
 			ms := &gs.Members[i]
 			m := ms.Member
 			m.started, m.histOver, m.group = ms.Started, ms.HistOver, g.Key
-			if m.hist, err = expand(ms.Hist, len(snap.Sigs)); err != nil {
+			if m.hist, err = expand(ms.Hist, len(snap.Sigs), r.steps); err != nil {
 				return fmt.Errorf("communicator %+v: %w", gs.Key, err)
 			}
 			if m.ByOp == nil {
@@ -267,6 +281,7 @@ func (p *RanksPart) Restore(data json.RawMessage) error {
 		}
 		r.groups[g.Key] = g
 	}
+	r.over.restore(snap.Over)
 	for i := range snap.PGs {
 		pg := snap.PGs[i]
 		r.pgs[pgRankKey{pg.PG, pg.Rank}] = &pg

@@ -38,6 +38,9 @@ func (s OpStats) Merge(o OpStats) OpStats {
 
 // Stats returns per-op stats ordered by op.
 func (a *Agg) Stats() []OpStats {
+	if a.perOp != nil {
+		return a.opStats()
+	}
 	byOp := make(map[parser.Op]OpStats)
 	a.flush()
 	for k, n := range a.groups {

@@ -6,12 +6,13 @@ package stages
 func (r *Ranks) StepVolume(g *Group) map[int64]Volume {
 	out := make(map[int64]Volume)
 	for _, c := range g.ref {
-		if c.sig == 0 || c.step < 0 {
+		if c.sig == 0 || c.step == 0 {
 			continue
 		}
-		v := out[int64(c.step)]
+		step := r.steps.step(c.step)
+		v := out[step]
 		v.add(r.sigs.sig(c.sig), g.NRanks)
-		out[int64(c.step)] = v
+		out[step] = v
 	}
 	return out
 }

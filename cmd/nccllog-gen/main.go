@@ -53,6 +53,13 @@ lines of 4,096-rank jobs), job (torchrun output: NCCL lines between the
 script's log lines, free text and Python tracebacks), text (random printable
 text), binary (random bytes).
 
+Distinct things, for measuring memory (--distinct KIND --count N [-o FILE]):
+comms (N communicators of one rank, an Init line and a call each, over 64
+processes), cycle (one comm pointer through Init, a call and Destroy N
+times), shapes (N calls, each of another op, count and datatype), steps (N
+steps numbered from 2^32, one call each), files (N small per-process files
+into --per-rank-dir DIR).
+
 Usage: nccllog-gen [flags]
 `
 
@@ -70,6 +77,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	switch {
 	case err != nil:
+	case dest.distinct != "":
+		err = generateDistinct(dest, stdout)
 	case dest.mix != "":
 		err = generateMix(dest, cfg, stdout)
 	case dest.dir != "":
@@ -92,8 +101,12 @@ func run(args []string, stdout, stderr io.Writer) int {
 
 // destination says where the log goes: a file (- for stdout), a directory of
 // per-process files or one of per-node files. mix is set where --mix asks for
-// one of gen.Mixes instead.
-type destination struct{ output, dir, nodeDir, mix string }
+// one of gen.Mixes instead, distinct where --distinct asks for count of one of
+// gen.DistinctKinds.
+type destination struct {
+	output, dir, nodeDir, mix, distinct string
+	count                               int64
+}
 
 func parseArgs(args []string, stdout io.Writer) (gen.Config, destination, error) {
 	fs := pflag.NewFlagSet("nccllog-gen", pflag.ContinueOnError)
@@ -123,6 +136,8 @@ func parseArgs(args []string, stdout io.Writer) (gen.Config, destination, error)
 	abortRank := fs.Int("abort-rank", 0, "fault: global rank `N` prints Abort COMPLETE lines for its communicators after its last call, then stops")
 	missingRank := fs.Int("missing-rank", 0, "fault: global rank `N` prints nothing at all (no file with --per-rank-dir)")
 	mix := fs.String("mix", "", "write the benchmark mix `NAME` (collective, init, job, text, binary) of --size bytes instead")
+	distinct := fs.String("distinct", "", "write the distinct-things input `KIND` (comms, cycle, shapes, steps, files) with --count things instead")
+	count := fs.Int64("count", 1000, "how many distinct things --distinct writes")
 	err := fs.Parse(args)
 	if errors.Is(err, pflag.ErrHelp) {
 		fmt.Fprint(stdout, about+"\nFlags:\n"+fs.FlagUsages())
@@ -134,7 +149,10 @@ func parseArgs(args []string, stdout io.Writer) (gen.Config, destination, error)
 	if fs.NArg() > 0 {
 		return gen.Config{}, destination{}, usageError{fmt.Errorf("unexpected argument %q", fs.Arg(0))}
 	}
-	dest := destination{output: *output, dir: *dir, nodeDir: *nodeDir, mix: *mix}
+	dest := destination{output: *output, dir: *dir, nodeDir: *nodeDir, mix: *mix, distinct: *distinct, count: *count}
+	if dest.distinct != "" {
+		return gen.Config{}, dest, checkDistinct(dest)
+	}
 	cfg := gen.Config{Seed: *seed, Ranks: *ranks, RanksPerHost: *perHost, Steps: *steps,
 		Prefix: *prefix, Progress: *progress, Noise: *noise, NCCLVersion: *version, Teardown: *teardown,
 		CleanAbort: *cleanAbort, GPUsPerProcess: *gpusPerProc}

@@ -60,6 +60,12 @@ func TestRunExitCodes(t *testing.T) {
 		{[]string{"--mix", "text"}, 2},
 		{[]string{"--mix", "text", "--size", "4KiB", "--per-rank-dir", "x"}, 2},
 		{[]string{"--mix", "binary", "--size", "4KiB", "-o", "/nonexistent-dir/x.log"}, 1},
+		{[]string{"--distinct", "comms", "--count", "3"}, 0},
+		{[]string{"--distinct", "steps", "--count", "3", "-o", "/nonexistent-dir/x.log"}, 1},
+		{[]string{"--distinct", "pointers", "--count", "3"}, 2},
+		{[]string{"--distinct", "cycle", "--count", "0"}, 2},
+		{[]string{"--distinct", "files", "--count", "3"}, 2},
+		{[]string{"--distinct", "shapes", "--per-rank-dir", "x"}, 2},
 	}
 	for _, c := range cases {
 		var out, errb bytes.Buffer

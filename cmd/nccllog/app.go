@@ -138,6 +138,7 @@ func finish(e env, w *output, runErr error, v *view, status int) int {
 		return exitData
 	}
 	warnProblems(e.stderr, v)
+	warnOverflow(e.stderr, v)
 	return status
 }
 

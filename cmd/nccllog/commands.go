@@ -15,15 +15,18 @@ type command struct {
 	found func(v *view) bool
 	// partial: the command writes a partial result, which its stages must be able to hold.
 	partial bool
+	// perOp: the command prints per-op rows only, so the agg stage keeps per-op sums, not a
+	// count per distinct (op, count, datatype).
+	perOp bool
 }
 
 var commands = []*command{
 	{name: "report", summary: "all analyses in one pass, with how every line was read",
 		stages: []string{"agg", "steps"}, formats: []string{"table", "json"}, print: printReportOrHTML},
 	{name: "stats", summary: "per-op calls and min/avg/max/total message bytes",
-		stages: []string{"agg"}, formats: []string{"table", "json", "csv", "awk"}, print: printStats},
+		stages: []string{"agg"}, formats: []string{"table", "json", "csv", "awk"}, print: printStats, perOp: true},
 	{name: "hist", summary: "per-op message-size histogram",
-		stages: []string{"agg"}, formats: []string{"table", "json", "csv", "awk"}, print: printHist},
+		stages: []string{"agg"}, formats: []string{"table", "json", "csv", "awk"}, print: printHist, perOp: true},
 	{name: "agg", summary: "calls per distinct (op, count, datatype)",
 		stages: []string{"agg"}, formats: []string{"table", "json", "csv", "awk"}, print: printAgg},
 	{name: "steps", summary: "step time and TFLOP/s per GPU from the progress lines",

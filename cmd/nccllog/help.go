@@ -126,10 +126,13 @@ step, how its communicator ended, and the bus bandwidth a step would need to mov
 in the step's time (where progress lines give step times). A rank is a process's communicator
 from its Init line to its Destroy/Abort ([dev] is the CUDA device, not the rank); ranks of one
 communicator are grouped by commId, by parent and split color, or, without Init lines, by
-communicator size and order of first use (shown as inferred).
+communicator size and order of first use (shown as inferred). At most 16,384 communicators
+are kept in detail: past that, closed ones (every rank ended after the same calls) are folded
+into totals first, then later ones are counted in totals only; one line on stderr says so, and
+the JSON has "overflow" (totals stay exact).
 `,
 	"comms": `Per communicator: size, ranks seen, how they were grouped, calls per rank, total bytes and
-bus volume, steps and ops.
+bus volume, steps and ops. Past 16,384 communicators (see ranks) the last row sums the others.
 `,
 	"hang": `Per communicator, first what the input covers (ranks with lines, nodes, the first and last
 call seen, whether it is an excerpt), then where each rank stopped: ranks behind the others
@@ -145,14 +148,15 @@ out on and when it started; a rank whose queue stops below that work never reach
 collective (the likely straggler), ranks that enqueued it are victims, and where two or more
 timed out, ranks without a watchdog line are suspects too. Ranks that all entered the work
 give no suspect; dump signals are no evidence. The default group joins the world
-communicator (host:pid, NCCL calls). Exit status 3 when a rank stands out.
+communicator (host:pid, NCCL calls). Communicators past the 16,384 kept in detail (see ranks)
+are not judged. Exit status 3 when a rank stands out.
 `,
 	"check": `Per communicator, first what the input covers (as hang), then compares every call position
 across ranks (op, count, datatype, reduction op and root; the peer of Send/Recv is left out)
 and reports the first divergence with both sides and every field that differs, and sequences
 of different lengths (not where an excerpt cut the ranks at different calls). A group of more
-processes than ranks (two jobs in one directory) gets no verdict. Exit status 3 when it finds
-one.
+processes than ranks (two jobs in one directory) gets no verdict, nor do communicators past the
+16,384 kept in detail (see ranks). Exit status 3 when it finds one.
 `,
 	"info": `The job's set-up, from the INFO lines every rank prints at init, and what differs between
 ranks. First the outliers: every per-rank fact (NCCL/RCCL version, environment variables and
@@ -167,7 +171,8 @@ all 112 links"), network and NICs, environment, the algorithm and protocol per o
 range (TUNING), init timings slowest first, WARNs grouped by template (numbers and addresses
 masked) with count, first and last line and ranks, error backtraces ("file.cc:NNN -> R")
 folded into root causes with the ncclResult name, the first WARN in NCCL's own time (2.26+),
-and which NCCL_DEBUG_SUBSYS sections are missing and what that hides. Reads every line;
+and which NCCL_DEBUG_SUBSYS sections are missing and what that hides. Lists at most 16,384
+communicators (JSON comms_not_listed counts the Init lines of the others). Reads every line;
 --steps does not apply.
 `,
 	"split": `Writes the lines of the selected steps exactly as they were read (CRLF, trailing spaces

@@ -19,7 +19,8 @@ func printCheck(w *output, r *view) error {
 	case "csv":
 		return checkCSV(w, findings)
 	case "json":
-		out := checkOut{Comms: len(r.ranks.Groups()), Coverage: coverages(r.ranks), Findings: []findingJSON{}}
+		out := checkOut{Comms: len(r.ranks.Groups()), Coverage: coverages(r.ranks), Findings: []findingJSON{},
+			Overflow: overflowValue(r.ranks)}
 		for _, f := range findings {
 			v := findingJSON{Call: f.Index, Comm: commLabel(f.Group), DiffersIn: f.What, Kind: f.Kind,
 				NRanks: f.Group.NRanks, Short: []shortJSON{}, Sides: []sideJSON{}, Step: known(f.Step)}
@@ -125,10 +126,15 @@ func coverages(r *stages.Ranks) []commCoverage {
 // printNoDisagreement says how many communicators and ranks were compared and found to agree,
 // and how many could not be compared.
 func printNoDisagreement(w *output, r *view, groups []*stages.Group) {
-	var comms, ranks, refused int64
+	var comms, ranks, refused, truncated int64
 	for _, g := range groups {
-		if r.ranks.Cover(g).Conflict != "" {
+		c := r.ranks.Cover(g)
+		switch {
+		case c.Conflict != "":
 			refused++
+			continue
+		case c.Truncated:
+			truncated++
 			continue
 		}
 		comms++
@@ -145,6 +151,9 @@ func printNoDisagreement(w *output, r *view, groups []*stages.Group) {
 	if refused > 0 {
 		w.printf("%s not compared: not the ranks of one communicator (see above).\n", plural(refused, "communicator"))
 	}
+	if truncated > 0 {
+		w.printf("%s not compared: some of their ranks are counted in totals only (see above).\n", plural(truncated, "communicator"))
+	}
 }
 
 // checkFound: the ranks of some communicator disagree.
@@ -155,6 +164,8 @@ type checkOut struct {
 	Comms    int            `json:"comms"`
 	Coverage []commCoverage `json:"coverage"`
 	Findings []findingJSON  `json:"findings"`
+	// Overflow sums the communicators past the cap, not compared; left out where there are none.
+	Overflow *overflowJSON `json:"overflow,omitempty"`
 }
 
 type findingJSON struct {

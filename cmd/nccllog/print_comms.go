@@ -63,6 +63,7 @@ func printComms(w *output, r *view) error {
 				CallsPerRankMax: t.maxCalls, Comm: commLabel(g), FirstStep: known(t.first), Grouping: g.Evidence,
 				Inferred: g.Inferred(), LastStep: known(t.last), NRanks: g.NRanks, RanksSeen: len(g.Members)})
 		}
+		out.Overflow = overflowValue(r.ranks)
 		return writeJSON(w, out)
 	case "csv":
 		var rows [][]string
@@ -88,6 +89,7 @@ func printComms(w *output, r *view) error {
 		t.row(commLabel(g), itoa(g.NRanks), itoa(int64(len(g.Members))), count(tt.maxCalls), size(tt.bytes),
 			sizeF(tt.bus), steps, g.Evidence, tt.opNames())
 	}
+	overflowRow(t, r.ranks)
 	t.flush()
 	return nil
 }
@@ -95,6 +97,8 @@ func printComms(w *output, r *view) error {
 // commsJSON is comms' JSON; fields in alphabetical order, as it has always listed them.
 type commsJSON struct {
 	Comms []commJSON `json:"comms"`
+	// Overflow sums the communicators past the cap; left out where there are none.
+	Overflow *overflowJSON `json:"overflow,omitempty"`
 }
 
 type commJSON struct {

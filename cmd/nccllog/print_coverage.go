@@ -73,6 +73,9 @@ func coverageNotes(c stages.Coverage, g *stages.Group) []string {
 	if c.Conflict != "" {
 		out = append(out, "these cannot be the ranks of one communicator: "+c.Conflict+"; no verdict for it")
 	}
+	if c.Truncated {
+		out = append(out, "some of its ranks came in an input past the cap of communicators kept in detail, counted in totals only; no verdict for it")
+	}
 	if c.SomeNodes() {
 		t := fmt.Sprintf("this log covers %d of %d nodes", c.NodesSeen, c.Nodes)
 		if len(c.NodeRanks) > 0 {

@@ -115,7 +115,7 @@ func printHang(w *output, r *view) error {
 	found := suspects(findings)+pgSuspects(pgs) > 0
 	switch r.opts.format {
 	case "json":
-		return hangJSONOut(w, findings, pgs)
+		return hangJSONOut(w, findings, pgs, overflowValue(r.ranks))
 	case "csv":
 		return hangCSV(w, findings, pgs)
 	}
@@ -130,7 +130,7 @@ func printHang(w *output, r *view) error {
 	}
 	refused := 0
 	for _, f := range findings {
-		if f.Coverage.Conflict != "" {
+		if f.Coverage.Conflict != "" || f.Coverage.Truncated {
 			refused++
 		}
 	}
@@ -145,7 +145,7 @@ func printHang(w *output, r *view) error {
 	return nil
 }
 
-func hangJSONOut(w *output, findings []stages.HangFinding, pgs []stages.PGFinding) error {
+func hangJSONOut(w *output, findings []stages.HangFinding, pgs []stages.PGFinding, over *overflowJSON) error {
 	type commJSON struct {
 		Comm      string        `json:"comm"`
 		NRanks    int64         `json:"nranks"`
@@ -169,7 +169,9 @@ func hangJSONOut(w *output, findings []stages.HangFinding, pgs []stages.PGFindin
 		Comms []commJSON `json:"comms"`
 		// PGs are the PyTorch process groups the watchdog lines name; left out without them.
 		PGs []pgJSON `json:"process_groups,omitempty"`
-	}{Comms: comms}
+		// Overflow sums the communicators past the cap, not judged; left out where there are none.
+		Overflow *overflowJSON `json:"overflow,omitempty"`
+	}{Comms: comms, Overflow: over}
 	for _, f := range pgs {
 		out.PGs = append(out.PGs, pgValue(f))
 	}

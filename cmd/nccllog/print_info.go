@@ -22,6 +22,10 @@ func printInfo(w *output, r *view) error {
 	printOutliers(w, rep.Outliers)
 	printIdentity(w, rep)
 	printCommsInfo(w, rep.Comms)
+	if rep.CommsNotListed > 0 {
+		w.printf("  more than %s communicators: per-communicator detail truncated; %s Init lines of later ones not listed, and communicators per process not compared\n",
+			count(stages.MaxComms), count(rep.CommsNotListed))
+	}
 	printFacts(w, "network and transports", rep.Network)
 	printFacts(w, "environment", rep.Env)
 	printTuning(w, rep.Tuning)

@@ -105,6 +105,7 @@ func printRanks(w *output, r *view) error {
 			}
 			out.Comms = append(out.Comms, rankCommJSON{Comm: commLabel(g), Grouping: g.Evidence, NRanks: g.NRanks, Ranks: ranks})
 		}
+		out.Overflow = overflowValue(r.ranks)
 		return writeJSON(w, out)
 	case "csv":
 		var rows [][]string
@@ -186,6 +187,8 @@ func unattributed(g *stages.Group) string {
 // ranksJSON is ranks' JSON; fields in alphabetical order, as it has always listed them.
 type ranksJSON struct {
 	Comms []rankCommJSON `json:"comms"`
+	// Overflow sums the communicators past the cap; left out where there are none.
+	Overflow *overflowJSON `json:"overflow,omitempty"`
 }
 
 type rankCommJSON struct {
