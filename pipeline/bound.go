@@ -1,0 +1,111 @@
+package pipeline
+
+import (
+	"io"
+
+	"github.com/nccllog/nccllog/parser"
+	"github.com/nccllog/nccllog/stages"
+)
+
+// bound gives m the means to bound what waits for a step (stages.Bound): a plain file,
+// mapped or not, and a compressed file are read a second time ahead of the merge; standard
+// input, pipes and devices are spilled to a temporary file. mapped says that src.file is
+// mapped. The returned function lets go
+// of what it took; call it once the run is over.
+func bound(m *stages.Merger, in Input, src *source, mapped bool, opt Options, ps *parsers) (done func()) {
+	if opt.Plan.Boundary != stages.BoundaryEnd {
+		return func() {}
+	}
+	lend := &lender{ps: ps}
+	b := stages.Bound{Cap: int64(opt.waitCap)}
+	var closers []io.Closer
+	switch {
+	case src.file != nil && src.codec == "":
+		limit := int64(1) << 62 // read(2) reads to the end, wherever that is by then
+		if mapped {
+			limit = src.size // the mapping's end
+		}
+		b.Ahead = &reading{lend: lend, open: func() (io.Reader, io.Closer, error) {
+			return io.NewSectionReader(src.file, 0, limit), nil, nil
+		}}
+	case src.file != nil:
+		r := &reading{lend: lend, open: func() (io.Reader, io.Closer, error) {
+			again, err := open(Input{Name: in.Name})
+			if err != nil {
+				return nil, nil, err
+			}
+			return again.r, again, nil
+		}}
+		b.Ahead, closers = r, append(closers, r)
+	default:
+		s := &spillFile{}
+		b.Spill, closers = s, append(closers, s)
+		b.Reread = func(data []byte) (*stages.Chunk, error) {
+			p, err := lend.get()
+			if err != nil {
+				return nil, err
+			}
+			return stages.Read(opt.Plan, data, p, p), nil
+		}
+	}
+	m.Bound(b)
+	return func() {
+		for _, c := range closers {
+			c.Close()
+		}
+		lend.put()
+	}
+}
+
+// lender borrows one Parser from a run's parsers when it is first needed. Its Stats are
+// not the run's: the lines it reads are read, and counted, by the workers.
+type lender struct {
+	ps *parsers
+	p  *parser.Parser
+}
+
+func (l *lender) get() (*parser.Parser, error) {
+	if l.p != nil {
+		return l.p, nil
+	}
+	p, err := l.ps.get()
+	l.p = p
+	return p, err
+}
+
+func (l *lender) put() {
+	if l.p != nil {
+		l.ps.put(l.p)
+	}
+}
+
+// reading is a stages.Ahead over the input opened a second time, at the first lookahead.
+type reading struct {
+	lend   *lender
+	open   func() (io.Reader, io.Closer, error)
+	ahead  *stages.Lookahead
+	closer io.Closer
+}
+
+func (r *reading) Marker(from int64) (stages.Mark, error) {
+	if r.ahead == nil {
+		rd, closer, err := r.open()
+		if err != nil {
+			return stages.Mark{}, err
+		}
+		r.closer = closer
+		p, err := r.lend.get()
+		if err != nil {
+			return stages.Mark{}, err
+		}
+		r.ahead = stages.NewLookahead(rd, p)
+	}
+	return r.ahead.Marker(from)
+}
+
+func (r *reading) Close() error {
+	if r.closer != nil {
+		return r.closer.Close()
+	}
+	return nil
+}
