@@ -73,6 +73,15 @@ func (s *spillFile) Replay(fn func(lines []byte) error) error {
 	return s.f.Truncate(0)
 }
 
+// Forget empties the file.
+func (s *spillFile) Forget() error {
+	if s.n == 0 {
+		return nil
+	}
+	s.n = 0
+	return s.f.Truncate(0)
+}
+
 // Close removes the file.
 func (s *spillFile) Close() error {
 	if s.f == nil {

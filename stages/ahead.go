@@ -73,7 +73,7 @@ func (a *Lookahead) skip(from int64) error {
 
 // fill reads up to aheadPiece more bytes after data; it cannot fail.
 func (a *Lookahead) fill() {
-	if cap(a.buf)-len(a.data) < aheadPiece {
+	if cap(a.buf) < len(a.data)+aheadPiece {
 		a.buf = make([]byte, 0, 2*len(a.data)+aheadPiece)
 	}
 	a.data = append(a.buf[:0], a.data...)

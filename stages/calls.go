@@ -69,6 +69,9 @@ func (p *CallsPart) Commit(out Out) error {
 // Held is how many calls wait for their step.
 func (p *CallsPart) Held() int { return len(p.calls.items) }
 
+// DropsUnselected: the calls of a step the run does not select are not written.
+func (p *CallsPart) DropsUnselected() bool { return true }
+
 // Written is how many calls were written to the run's Out.
 func (p *CallsPart) Written() int64 { return p.written }
 

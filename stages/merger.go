@@ -20,7 +20,7 @@ type Merger struct {
 // to out. Without Bound, a stretch that waits for its step is held in memory however long.
 func NewMerger(plan *Plan, file string, out Out) *Merger {
 	m := &Merger{plan: plan, file: file, out: out, Total: NewSet(plan), carry: -1, pending: NewSet(plan)}
-	m.wait = waiting{fresh: true, parts: waitingParts(m.pending)}
+	m.wait = newWaiting(m.pending)
 	return m
 }
 

@@ -99,6 +99,9 @@ func (p *SplitPart) Held() int { return len(p.bytes) + len(p.ranges) }
 // written at once.
 func (p *SplitPart) Waits() bool { return p.selecting }
 
+// DropsUnselected: the lines of a step the run does not select are not written.
+func (p *SplitPart) DropsUnselected() bool { return true }
+
 func (SplitStage) Writes() bool { return true }
 
 // SplitSnapshot is how many bytes a split Partial wrote and holds.

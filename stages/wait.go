@@ -41,9 +41,17 @@ type Mark struct {
 // Spill keeps the bytes of a waiting stretch out of memory.
 type Spill interface {
 	Write(b []byte) error
-	// Replay hands back the bytes written since the last Replay in runs of whole lines, in
-	// order, and forgets them.
+	// Replay hands back the bytes written since the last Replay or Forget in runs of whole
+	// lines, in order, and forgets them.
 	Replay(fn func(lines []byte) error) error
+	// Forget forgets the bytes written since the last Replay or Forget.
+	Forget() error
+}
+
+// dropper is a waiting Partial that keeps nothing of the lines of a step the run does not
+// select: lines spilled for such a step need not be read again.
+type dropper interface {
+	DropsUnselected() bool
 }
 
 // Bound makes m bound its waiting stretches with b.
@@ -61,6 +69,7 @@ type waiting struct {
 	// (Holders that wait): what a spill drops and a replay makes again. The others hold
 	// counts, which stay.
 	parts   []int
+	keeps   bool   // a part keeps something of an unselected step's lines
 	fresh   bool   // no line waits yet
 	line    int64  // lines of the input before the waiting stretch
 	bytes   int64  // input bytes of the waiting stretch
@@ -73,6 +82,17 @@ type waiting struct {
 type ahead struct {
 	known, found bool
 	step, at     int64
+}
+
+// newWaiting starts the waiting state of a Merger whose pending stretch is s.
+func newWaiting(s *Set) waiting {
+	w := waiting{fresh: true, parts: waitingParts(s)}
+	for _, i := range w.parts {
+		if d, ok := s.Parts[i].(dropper); !ok || !d.DropsUnselected() {
+			w.keeps = true
+		}
+	}
+	return w
 }
 
 // waitingParts lists the Partials of s that hold lines while they wait for their step.
@@ -157,6 +177,9 @@ func (m *Merger) replay(step int64) error {
 		return nil
 	}
 	sel, base := m.plan.Selects(step), m.wait.line
+	if !sel && !m.wait.keeps {
+		return m.wait.Spill.Forget()
+	}
 	return m.wait.Spill.Replay(func(lines []byte) error {
 		c, err := m.wait.Reread(lines)
 		if err != nil {
