@@ -3,6 +3,7 @@ package pipeline
 import (
 	"bufio"
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -68,9 +69,11 @@ func noProgressAfter(t *testing.T, size int64) string {
 	return name
 }
 
-// TestWaitingHeldBounded: split --steps 1 and calls --steps 1 over 64 MiB that no progress
-// line closes, from a file and from standard input, keep the heap in use far below what
-// holding those lines or their calls would take (64 MiB of bytes; more in calls).
+// TestWaitingHeldBounded: the stages of split --steps 1, calls --steps 1, calls, hang and
+// check (ranks) and report over 64 MiB that no progress line closes, from a file and from
+// standard input, and over a job's per-process files (only rank 0's has progress lines),
+// keep the heap in use far below what holding those lines, their calls or their rank
+// events would take (split --steps 1 and calls --steps 1 took 65-164 MiB).
 func TestWaitingHeldBounded(t *testing.T) {
 	if raceEnabled {
 		t.Skip("the race detector's shadow memory makes heap sizes meaningless")
@@ -78,35 +81,58 @@ func TestWaitingHeldBounded(t *testing.T) {
 	// Garbage is collected early, so that the heap in use is close to what is live.
 	defer debug.SetGCPercent(debug.SetGCPercent(10))
 	const limit = 40 << 20
-	name := noProgressAfter(t, 64<<20)
-	for _, stage := range []string{"split", "calls"} {
-		plan := stages.MustPlan(stages.Config{Steps: rangeOf(1, 1)}, stages.Default(), stage)
-		for _, stdin := range []bool{false, true} {
-			in := Input{Name: name}
-			if stdin {
-				f, err := os.Open(name)
-				if err != nil {
-					t.Fatal(err)
-				}
-				defer f.Close()
-				in = Input{Name: "-", Stdin: f}
-			}
-			runtime.GC()
-			stop := heapPeak()
-			rec := &countingOut{}
-			_, err := Run(context.Background(), in, Options{Jobs: 2, Plan: plan}, rec)
-			peak := stop()
+	hung := noProgressAfter(t, 64<<20)
+	files, err := gen.WriteFiles(t.TempDir(), gen.Config{Seed: 3, Size: 64 << 20})
+	if err != nil {
+		t.Fatal(err)
+	}
+	one := rangeOf(1, 1)
+	for _, c := range []struct {
+		stages []string
+		steps  *stages.StepRange
+		input  string // hung, stdin (hung, from standard input) or files
+	}{
+		{[]string{"split"}, one, "hung"}, {[]string{"split"}, one, "stdin"},
+		{[]string{"calls"}, one, "hung"}, {[]string{"calls"}, one, "stdin"},
+		{[]string{"calls"}, nil, "hung"}, {[]string{"calls"}, nil, "stdin"},
+		{[]string{"ranks"}, nil, "hung"}, {[]string{"ranks"}, nil, "stdin"}, {[]string{"ranks"}, nil, "files"},
+		{[]string{"agg", "steps"}, nil, "hung"}, {[]string{"agg", "steps"}, nil, "files"},
+	} {
+		what := fmt.Sprintf("%v over %s", c.stages, c.input)
+		if c.steps != nil {
+			what = fmt.Sprintf("%v --steps %d over %s", c.stages, c.steps.From, c.input)
+		}
+		plan := stages.MustPlan(stages.Config{Steps: c.steps}, stages.Default(), c.stages...)
+		var inputs []Input
+		switch c.input {
+		case "hung":
+			inputs = []Input{{Name: hung}}
+		case "stdin":
+			f, err := os.Open(hung)
 			if err != nil {
 				t.Fatal(err)
 			}
-			t.Logf("%s --steps 1 %s: peak heap in use %d MiB; wrote %d bytes, %d calls",
-				stage, in.DisplayName(), peak>>20, rec.bytes, rec.calls)
-			if rec.bytes == 0 && rec.calls == 0 {
-				t.Errorf("%s --steps 1 %s: wrote nothing of step 1", stage, in.DisplayName())
+			defer f.Close()
+			inputs = []Input{{Name: "-", Stdin: f}}
+		case "files":
+			for _, f := range files {
+				inputs = append(inputs, Input{Name: f})
 			}
-			if peak > limit {
-				t.Errorf("%s --steps 1 %s: peak heap in use %d MiB, over %d MiB", stage, in.DisplayName(), peak>>20, limit>>20)
-			}
+		}
+		runtime.GC()
+		stop := heapPeak()
+		rec := &countingOut{}
+		res, err := RunAll(context.Background(), inputs, Options{Jobs: 2, Plan: plan}, rec)
+		peak := stop()
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("%s: peak heap in use %d MiB; wrote %d bytes, %d calls", what, peak>>20, rec.bytes, rec.calls)
+		if res.Lines().Total == 0 || c.steps != nil && rec.bytes == 0 && rec.calls == 0 {
+			t.Errorf("%s: read %d lines and wrote nothing", what, res.Lines().Total)
+		}
+		if peak > limit {
+			t.Errorf("%s: peak heap in use %d MiB, over %d MiB", what, peak>>20, limit>>20)
 		}
 	}
 }
