@@ -13,11 +13,8 @@ func (r *Ranks) Merge(o *Ranks) {
 		return r.sigs.id(o.sigs.sig(id))
 	}
 	r.mergePGs(o)
-	for k, p := range o.procs {
-		if r.procs[k] == nil {
-			r.procs[k] = p
-		}
-	}
+	joined := map[*Group]*Group{}
+	defer r.rebind(o, joined)
 	for key, og := range o.groups {
 		ref := make([]refCall, len(og.ref))
 		for i, c := range og.ref {
@@ -35,6 +32,23 @@ func (r *Ranks) Merge(o *Ranks) {
 			continue
 		}
 		r.join(g, og, ref)
+		joined[og] = g
+	}
+}
+
+// rebind takes o's processes, their bindings to groups joined into r's (joined) now bound to
+// those: a binding to a joined group would keep its reference sequence alive, one per input.
+func (r *Ranks) rebind(o *Ranks, joined map[*Group]*Group) {
+	for k, p := range o.procs {
+		if r.procs[k] != nil {
+			continue
+		}
+		r.procs[k] = p
+		for _, b := range p.bind {
+			if g, ok := joined[b.g]; ok {
+				b.g = g
+			}
+		}
 	}
 }
 
