@@ -47,8 +47,8 @@ func (s *spillFile) Replay(fn func(lines []byte) error) error {
 	data := s.buf[:0]
 	for off := int64(0); off < n; {
 		want := min(int64(spillPiece), n-off)
-		if cap(data)-len(data) < int(want) {
-			data = append(make([]byte, 0, 2*len(data)+int(want)), data...)
+		if cap(data)-len(data) < int(want) { // room for the next carry too
+			data = append(make([]byte, 0, 2*(len(data)+int(want))), data...)
 		}
 		got, err := s.f.ReadAt(data[len(data):len(data)+int(want)], off)
 		if int64(got) < want {

@@ -74,7 +74,7 @@ func (a *Lookahead) skip(from int64) error {
 // fill reads up to aheadPiece more bytes after data; it cannot fail.
 func (a *Lookahead) fill() {
 	if cap(a.buf) < len(a.data)+aheadPiece {
-		a.buf = make([]byte, 0, 2*len(a.data)+aheadPiece)
+		a.buf = make([]byte, 0, 2*(len(a.data)+aheadPiece)) // room for the next carry too
 	}
 	a.data = append(a.buf[:0], a.data...)
 	n, err := io.ReadFull(a.r, a.data[len(a.data):len(a.data)+aheadPiece])
