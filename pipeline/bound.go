@@ -100,12 +100,18 @@ func (r *reading) Marker(from int64) (stages.Mark, error) {
 		}
 		r.ahead = stages.NewLookahead(rd, p)
 	}
-	return r.ahead.Marker(from)
+	mk, err := r.ahead.Marker(from)
+	if err == nil && !mk.Found {
+		r.Close() // the input has no marker left to find: its buffer and decoder go
+	}
+	return mk, err
 }
 
 func (r *reading) Close() error {
-	if r.closer != nil {
-		return r.closer.Close()
+	r.ahead = nil
+	if c := r.closer; c != nil {
+		r.closer = nil
+		return c.Close()
 	}
 	return nil
 }
