@@ -7,11 +7,13 @@ import (
 	"github.com/nccllog/nccllog/stages"
 )
 
-// bound gives m the means to bound what waits for a step (stages.Bound): a plain file,
-// mapped or not, and a compressed file are read a second time ahead of the merge; standard
-// input, pipes and devices are spilled to a temporary file. mapped says that src.file is
-// mapped. The returned function lets go
-// of what it took; call it once the run is over.
+// bound gives m the means to bound what waits for a step (stages.Bound): a mapped file and a
+// compressed file are read a second time ahead of the merge; standard input, pipes, devices
+// and plain files read with read(2) are spilled to a temporary file. A mapped file is read
+// up to its size when it was opened, by the chunks and the reading ahead alike; read(2) reads
+// a file that grows (a job still writing its log) to wherever its end is by then, which a
+// reading ahead could not see. mapped says that src.file is mapped. The returned function
+// lets go of what it took; call it once the run is over.
 func bound(m *stages.Merger, in Input, src *source, mapped bool, opt Options, ps *parsers) (done func()) {
 	if opt.Plan.Boundary != stages.BoundaryEnd {
 		return func() {}
@@ -20,15 +22,11 @@ func bound(m *stages.Merger, in Input, src *source, mapped bool, opt Options, ps
 	b := stages.Bound{Cap: int64(opt.waitCap)}
 	var closers []io.Closer
 	switch {
-	case src.file != nil && src.codec == "":
-		limit := int64(1) << 62 // read(2) reads to the end, wherever that is by then
-		if mapped {
-			limit = src.size // the mapping's end
-		}
+	case mapped:
 		b.Ahead = &reading{lend: lend, open: func() (io.Reader, io.Closer, error) {
-			return io.NewSectionReader(src.file, 0, limit), nil, nil
+			return io.NewSectionReader(src.file, 0, src.size), nil, nil
 		}}
-	case src.file != nil:
+	case src.file != nil && src.codec != "":
 		r := &reading{lend: lend, open: func() (io.Reader, io.Closer, error) {
 			again, err := open(Input{Name: in.Name})
 			if err != nil {
