@@ -30,6 +30,8 @@ type Options struct {
 	Progress func(n int64)
 	// dropEvery overrides dropEvery, for tests that hand pages back every chunk.
 	dropEvery int
+	// waitCap overrides stages.WaitCap, for tests of stretches longer than it.
+	waitCap int
 	// parsers lends the workers their Parsers; RunAll shares one among its inputs. Nil: the
 	// run makes its own.
 	parsers *parsers
@@ -64,9 +66,14 @@ func Run(ctx context.Context, in Input, opt Options, out stages.Out) (*stages.Re
 		return res, nil
 	}
 
+	ps := opt.parsers
+	if ps == nil {
+		ps = &parsers{}
+	}
 	g, ctx := errgroup.WithContext(ctx)
 	f := newFeed(src, jobs, size, opt)
 	defer f.close()
+	defer bound(m, in, src, f.mapping != nil, opt, ps)()
 	chunks := make(chan chunk, jobs)
 	results := make(chan done, jobs)
 	stats := make([]parser.Stats, jobs)
@@ -82,10 +89,6 @@ func Run(ctx context.Context, in Input, opt Options, out stages.Out) (*stages.Re
 		}
 		return nil
 	})
-	ps := opt.parsers
-	if ps == nil {
-		ps = &parsers{}
-	}
 	workers, wctx := errgroup.WithContext(ctx)
 	for w := 0; w < jobs; w++ {
 		workers.Go(func() error { return work(wctx, name, opt.Plan, ps, chunks, results, &stats[w]) })

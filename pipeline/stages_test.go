@@ -16,7 +16,8 @@ import (
 
 // TestEveryStageIndependentOfChunkingAndOrder runs every registered stage over a job's
 // per-process files and over its interleaved log, in chunks of a few lines and of a MiB, with
-// one and two workers, and with the files in order and reversed: each stage's Snapshot must
+// one and two workers, with the files in order and reversed, and with every stretch that waits
+// for its step past a cap of 1 byte (read ahead): each stage's Snapshot must
 // come out the same. A new stage is held to this by being registered.
 func TestEveryStageIndependentOfChunkingAndOrder(t *testing.T) {
 	dir := t.TempDir()
@@ -33,16 +34,16 @@ func TestEveryStageIndependentOfChunkingAndOrder(t *testing.T) {
 		for _, steps := range []*stages.StepRange{nil, {From: 2, To: 4}} {
 			plan := stages.MustPlan(stages.Config{Steps: steps}, reg, name)
 			for _, set := range [][]string{files, {one}} {
-				want := snapshot(t, set, plan, 1, 0)
+				want := snapshot(t, set, plan, 1, 0, 0)
 				for _, c := range []struct {
-					inputs      []string
-					jobs, chunk int
-				}{{set, 2, 0}, {set, 1, 700}, {set, 2, 4 << 10}, {reversed, 2, 700}} {
+					inputs               []string
+					jobs, chunk, waitCap int
+				}{{set, 2, 0, 0}, {set, 1, 700, 0}, {set, 2, 4 << 10, 0}, {reversed, 2, 700, 0}, {set, 2, 700, 1}} {
 					if len(set) == 1 && len(c.inputs) > 1 {
 						continue
 					}
-					what := fmt.Sprintf("stage %s, steps %v, %d inputs, jobs %d, chunks %d", name, steps, len(c.inputs), c.jobs, c.chunk)
-					if got := snapshot(t, c.inputs, plan, c.jobs, c.chunk); got != want {
+					what := fmt.Sprintf("stage %s, steps %v, %d inputs, jobs %d, chunks %d, wait cap %d", name, steps, len(c.inputs), c.jobs, c.chunk, c.waitCap)
+					if got := snapshot(t, c.inputs, plan, c.jobs, c.chunk, c.waitCap); got != want {
 						t.Errorf("%s: snapshot differs (-want +got):\n%s", what, cmp.Diff(want, got))
 					}
 				}
@@ -51,14 +52,15 @@ func TestEveryStageIndependentOfChunkingAndOrder(t *testing.T) {
 	}
 }
 
-// snapshot runs the plan over the inputs and returns its stages' Snapshots as JSON.
-func snapshot(t *testing.T, names []string, plan *stages.Plan, jobs, chunk int) string {
+// snapshot runs the plan over the inputs and returns its stages' Snapshots as JSON; waitCap
+// overrides stages.WaitCap where it is not 0.
+func snapshot(t *testing.T, names []string, plan *stages.Plan, jobs, chunk, waitCap int) string {
 	t.Helper()
 	inputs := make([]Input, len(names))
 	for i, n := range names {
 		inputs[i] = Input{Name: n}
 	}
-	res, err := RunAll(context.Background(), inputs, Options{Jobs: jobs, ChunkSize: chunk, Plan: plan}, discard{})
+	res, err := RunAll(context.Background(), inputs, Options{Jobs: jobs, ChunkSize: chunk, Plan: plan, waitCap: waitCap}, discard{})
 	if err != nil {
 		t.Fatal(err)
 	}

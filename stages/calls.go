@@ -23,13 +23,12 @@ func (CallsStage) Name() string   { return "calls" }
 func (CallsStage) Reads() Reads   { return ReadsSelected }
 func (CallsStage) Kinds() KindSet { return Kinds(parser.KindCollective) }
 
-func (CallsStage) New(cfg *Config) Partial { return &CallsPart{selecting: cfg.Steps != nil} }
+func (CallsStage) New(*Config) Partial { return &CallsPart{} }
 
 // CallsPart is the calls stage's Partial: the calls of its stretch, until they are written.
 type CallsPart struct {
-	calls     held[Call, *Call]
-	selecting bool // the run selects steps: unsettled calls may yet be dropped
-	written   int64
+	calls   held[Call, *Call]
+	written int64
 }
 
 func (p *CallsPart) Add(l *Line) {
@@ -67,14 +66,11 @@ func (p *CallsPart) Commit(out Out) error {
 	return nil
 }
 
-// Held is how many calls wait for their step; with steps selected they are not counted, as
-// they cannot be passed on before their step is known.
-func (p *CallsPart) Held() int {
-	if p.selecting {
-		return 0
-	}
-	return len(p.calls.items)
-}
+// Held is how many calls wait for their step.
+func (p *CallsPart) Held() int { return len(p.calls.items) }
+
+// DropsUnselected: the calls of a step the run does not select are not written.
+func (p *CallsPart) DropsUnselected() bool { return true }
 
 // Written is how many calls were written to the run's Out.
 func (p *CallsPart) Written() int64 { return p.written }

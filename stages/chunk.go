@@ -15,8 +15,11 @@ type Chunk struct {
 	spare *Set
 	// Markers are the step numbers of the chunk's progress lines, in order.
 	Markers []int64
-	n       int64
-	line    Line // the line being added: a field, as a local would escape to the heap
+	// TailOff and TailLines say where the lines after the last marker start (BoundaryEnd):
+	// at that byte of the chunk's data, after that many lines; 0 and 0 without a marker.
+	TailOff, TailLines int64
+	n                  int64
+	line               Line // the line being added: a field, as a local would escape to the heap
 }
 
 // NewChunk starts a chunk, reusing a released one of the plan where there is one.
@@ -41,7 +44,8 @@ func (c *Chunk) Release() {
 			s.Reset()
 		}
 	}
-	c.Markers, c.n, c.line = c.Markers[:0], 0, Line{}
+	// Everything else starts anew, as in a new Chunk.
+	*c = Chunk{plan: c.plan, Sel: c.Sel, cur: c.cur, spare: c.spare, Markers: c.Markers[:0]}
 	c.plan.chunks.Put(c)
 }
 
@@ -75,6 +79,7 @@ func (c *Chunk) Add(text []byte, off, end int64, l *parser.Line) {
 	if c.plan.Boundary == BoundaryEnd {
 		c.cur.Add(line)
 		c.settle(step)
+		c.TailOff, c.TailLines = end, c.n
 	} else {
 		c.settle(c.lastMarker())
 		c.cur.Add(line)

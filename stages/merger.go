@@ -1,10 +1,5 @@
 package stages
 
-// maxHeld bounds what Holders hold while waiting for the marker that ends their step
-// (BoundaryEnd), in calls or events. Past it, what they hold is settled with no step: memory
-// stays bounded on logs with few or no markers.
-const maxHeld = 1 << 14
-
 // Merger puts the chunks of one input back in order, settles the stretches whose step
 // depends on other chunks, and merges everything into Total. It is the one place where the
 // order of chunks matters, and the one place where line numbers become absolute (Anchor).
@@ -14,15 +9,19 @@ type Merger struct {
 	out   Out
 	Total *Set  // the input's result so far
 	base  int64 // lines in the chunks before the current one
+	off   int64 // bytes in the chunks before the current one
 
 	carry   int64 // BoundaryStart: step of the last marker so far, -1 before the first
 	pending *Set  // BoundaryEnd: the lines after the last marker, waiting for the next
+	wait    waiting
 }
 
 // NewMerger starts merging the chunks of the input named file; what the stages stream goes
-// to out.
+// to out. Without Bound, a stretch that waits for its step is held in memory however long.
 func NewMerger(plan *Plan, file string, out Out) *Merger {
-	return &Merger{plan: plan, file: file, out: out, Total: NewSet(plan), carry: -1, pending: NewSet(plan)}
+	m := &Merger{plan: plan, file: file, out: out, Total: NewSet(plan), carry: -1, pending: NewSet(plan)}
+	m.wait = newWaiting(m.pending)
+	return m
 }
 
 // Add merges the next chunk, whose lines were read from data.
@@ -34,11 +33,13 @@ func (m *Merger) Add(c *Chunk, data []byte) error {
 		}
 	}
 	o := Origin{File: m.file, Base: m.base, Data: data}
+	off := m.off
 	m.base += c.LineCount()
+	m.off += int64(len(data))
 	if m.plan.Boundary == BoundaryStart {
 		return m.addStart(c, o)
 	}
-	return m.addEnd(c, o)
+	return m.addEnd(c, o, off)
 }
 
 func (m *Merger) addStart(c *Chunk, o Origin) error {
@@ -54,7 +55,14 @@ func (m *Merger) addStart(c *Chunk, o Origin) error {
 	return m.emit(c.Sel, o)
 }
 
-func (m *Merger) addEnd(c *Chunk, o Origin) error {
+// addEnd merges a chunk of input bytes [off, off+len(o.Data)).
+func (m *Merger) addEnd(c *Chunk, o Origin, off int64) error {
+	if m.wait.ahead.known {
+		settled, err := m.addAhead(c, o, off)
+		if settled || err != nil {
+			return err
+		}
+	}
 	if len(c.Markers) > 0 {
 		if err := m.settle(c.Markers[0]); err != nil {
 			return err
@@ -63,7 +71,26 @@ func (m *Merger) addEnd(c *Chunk, o Origin) error {
 			return err
 		}
 	}
-	return m.hold(c.Open, o)
+	return m.hold(c, o)
+}
+
+// addAhead settles a chunk that ends before the marker the lookahead found with that
+// marker's step, at once (settled true). The chunk that holds the marker goes the usual way.
+func (m *Merger) addAhead(c *Chunk, o Origin, off int64) (settled bool, err error) {
+	a := &m.wait.ahead
+	end := off + int64(len(o.Data))
+	if len(c.Markers) == 0 {
+		if end > a.at {
+			return false, a.mismatch(m.file)
+		}
+		c.Open.Settle(a.step, m.plan.Selects(a.step))
+		return true, m.emit(c.Open, o)
+	}
+	if !a.found || c.Markers[0] != a.step || a.at < off || a.at >= end {
+		return false, a.mismatch(m.file)
+	}
+	a.known = false
+	return false, nil
 }
 
 // emit merges a settled stretch into the total and commits it.
@@ -73,11 +100,19 @@ func (m *Merger) emit(s *Set, o Origin) error {
 	return m.Total.Commit(m.out)
 }
 
-// hold keeps an open tail until the marker that ends its step arrives. What can be written
-// before its step is known (every line is selected) is written now.
-func (m *Merger) hold(s *Set, o Origin) error {
+// hold keeps a chunk's open tail until the marker that ends its step arrives. What can be
+// written before its step is known (every line is selected) is written now. Past the cap,
+// the waiting stretch is bounded (see waiting).
+func (m *Merger) hold(c *Chunk, o Origin) error {
+	s := c.Open
 	if s == nil {
 		return nil
+	}
+	if m.wait.fresh {
+		m.wait.fresh, m.wait.line = false, o.Base+c.TailLines
+	}
+	if err := m.wait.take(o.Data[c.TailOff:], s); err != nil {
+		return err
 	}
 	o.Held = true
 	s.Anchor(o)
@@ -85,26 +120,34 @@ func (m *Merger) hold(s *Set, o Origin) error {
 	if err := m.pending.Commit(m.out); err != nil {
 		return err
 	}
-	if m.pending.Held() <= maxHeld {
+	if !m.wait.over() {
 		return nil
 	}
-	// Too far from the next marker to wait for it: what the Holders hold keeps no step.
-	sel := m.plan.Selects(-1)
-	for i, p := range m.pending.Parts {
-		if h, ok := p.(Holder); ok && h.Held() > 0 {
-			p.Settle(-1, sel)
-			m.Total.Parts[i].Merge(p)
-			p.Reset()
-		}
-	}
-	return m.Total.Commit(m.out)
+	return m.bound()
 }
 
-// settle gives the held lines the step of the marker that ended them.
+// bound settles the waiting stretch now where the input tells the step of its end, or moves
+// what it holds out of memory.
+func (m *Merger) bound() error {
+	if m.wait.Ahead != nil {
+		step, err := m.wait.lookahead(m.off)
+		if err != nil {
+			return err
+		}
+		return m.settle(step)
+	}
+	return m.wait.spill(m.pending)
+}
+
+// settle gives the waiting lines the step of the marker that ended them.
 func (m *Merger) settle(step int64) error {
+	if err := m.replay(step); err != nil {
+		return err
+	}
 	m.pending.Settle(step, m.plan.Selects(step))
 	m.Total.Merge(m.pending)
 	m.pending.Reset()
+	m.wait.ended()
 	return m.Total.Commit(m.out)
 }
 

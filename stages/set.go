@@ -76,17 +76,6 @@ func (s *Set) Commit(out Out) error {
 	return nil
 }
 
-// Held is how much the Set's Holders hold.
-func (s *Set) Held() int {
-	n := 0
-	for _, p := range s.Parts {
-		if h, ok := p.(Holder); ok {
-			n += h.Held()
-		}
-	}
-	return n
-}
-
 // Part returns the Partial of type T in s, and whether there is one.
 func Part[T Partial](s *Set) (T, bool) {
 	for _, p := range s.Parts {

@@ -92,6 +92,16 @@ func (p *SplitPart) Commit(out Out) error {
 	return nil
 }
 
+// Held is how many runs of lines wait for their step.
+func (p *SplitPart) Held() int { return len(p.bytes) + len(p.ranges) }
+
+// Waits reports whether the lines wait for their step: without a selection every line is
+// written at once.
+func (p *SplitPart) Waits() bool { return p.selecting }
+
+// DropsUnselected: the lines of a step the run does not select are not written.
+func (p *SplitPart) DropsUnselected() bool { return true }
+
 func (SplitStage) Writes() bool { return true }
 
 // SplitSnapshot is how many bytes a split Partial wrote and holds.

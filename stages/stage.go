@@ -57,8 +57,10 @@ type Writer interface {
 	Writes() bool
 }
 
-// Holder is a Partial that can report how much it holds while waiting for a step; past a
-// bound, the held lines are settled with no step rather than held on (see Merger).
+// Holder is a Partial that holds what its lines made while they wait for their step, and
+// can report how much. Where such a stretch grows long, the Merger settles it early with the
+// step a read ahead finds, or drops what it holds and has its lines read again once the step
+// is known (see Bound).
 type Holder interface {
 	Held() int
 }

@@ -43,7 +43,10 @@ Steps: training frameworks print a progress line per step (NeMo "Training epoch 
 step ends, so by default (--boundary end) step N is every line after the progress line of
 step N-1 up to and including that of step N. --boundary start makes step N begin at its own
 progress line and run up to the next one, which is what the old AWK chain did. Lines that no
-progress line bounds belong to no step and are left out when --steps is given. With --steps,
+progress line bounds belong to no step and are left out when --steps is given. However long a
+step, its lines keep its number without being held in memory: past 2 MiB of input waiting for
+the progress line that ends it, a file is read ahead to that line, and standard input or a pipe
+goes to a temporary file in $TMPDIR (removed at once) and is read again. With --steps,
 report, stats, hist, agg and calls read only the lines of the selected steps and the progress
 lines, and count the others as unread (report lists them); --strict reads and classes every
 line. steps and split read only the progress lines.
