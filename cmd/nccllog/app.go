@@ -26,6 +26,8 @@ type env struct {
 	stdin          io.Reader
 	stdout, stderr io.Writer
 	progress       *progressSetup // nil: no progress line
+	// tuneGC sets the collector's target for a run's plan (main: tuneGC); nil leaves it.
+	tuneGC func(*stages.Plan)
 }
 
 // view is what a command's printer reads: the run's one Result, with each stage's part
@@ -91,6 +93,9 @@ func execute(ctx context.Context, c *command, o *options, e env) int {
 	if err != nil {
 		fmt.Fprintf(e.stderr, "nccllog: internal: %v\n", err)
 		return exitData
+	}
+	if e.tuneGC != nil {
+		e.tuneGC(plan)
 	}
 	w := newOutput(e.stdout)
 	out := c.writer(w, o)

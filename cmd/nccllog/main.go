@@ -10,6 +10,8 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+
+	"github.com/nccllog/nccllog/stages"
 )
 
 // exitTerm is the exit status after SIGTERM, as a shell reports a process it ended (128+15);
@@ -20,7 +22,8 @@ func main() {
 	// SIGTERM is also watched here, so that a run it cancelled exits 143 rather than 130.
 	term := make(chan os.Signal, 1)
 	signal.Notify(term, syscall.SIGTERM)
-	code := runMain(os.Args[1:], env{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, progress: defaultProgress()})
+	code := runMain(os.Args[1:], env{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, progress: defaultProgress(),
+		tuneGC: func(p *stages.Plan) { tuneGC(p, os.Getenv) }})
 	if code == exitInt && len(term) > 0 {
 		code = exitTerm
 	}
