@@ -71,18 +71,7 @@ func parseAll(t *testing.T, data []byte) []parsedLine {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var out []parsedLine
-	for len(data) > 0 {
-		n := bytes.IndexByte(data, '\n') + 1
-		if n == 0 {
-			n = len(data)
-		}
-		pl := parsedLine{raw: data[:n]}
-		p.Parse(bytes.TrimSuffix(data[:n], []byte("\n")), &pl.p)
-		out = append(out, pl)
-		data = data[n:]
-	}
-	return out
+	return parseWith(p, data)
 }
 
 // stepOf gives each line the step it belongs to (-1: none) by the boundary rule: with
