@@ -180,6 +180,7 @@ func runChunks(t *testing.T, chunks [][]byte, parsed []parser.Line, plan *Plan) 
 		if err := m.Add(c, data); err != nil {
 			t.Fatal(err)
 		}
+		c.Release() // as the pipeline does: the next chunk reuses its Sets
 	}
 	if err := m.Finish(); err != nil {
 		t.Fatal(err)
