@@ -5,17 +5,12 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"sync"
 	"testing"
 
 	"github.com/nccllog/nccllog/internal/gen"
 	"github.com/nccllog/nccllog/parser"
 	"github.com/nccllog/nccllog/stages"
 )
-
-// fuzzParsers is the parsers every run of FuzzWaitCap borrows from: a run's parsers are
-// made once, not per input.
-var fuzzParsers = sync.OnceValue(func() *parsers { return &parsers{} })
 
 // FuzzWaitCap: with a cap of 1 to 256 bytes on what waits for a step, split and calls with
 // and without a step selection write what a line-by-line pass selects, reading a file (read
@@ -50,8 +45,7 @@ func waitCapCase(t *testing.T, data []byte, cut uint16) {
 		t.Fatal(err)
 	}
 	w := oracle(parseWith(p, data), name, cfg)
-	opt := Options{Jobs: 1 + int(cut>>12&1), ChunkSize: 1 + int(cut&0xff), waitCap: 1 + int(cut>>8&0xff),
-		parsers: fuzzParsers()}
+	opt := Options{Jobs: 1 + int(cut>>12&1), ChunkSize: 1 + int(cut&0xff), waitCap: 1 + int(cut>>8&0xff)}
 	for _, in := range []Input{{Name: name}, {Name: "-", Stdin: bytes.NewReader(data)}} {
 		what := fmt.Sprintf("%s %s chunk=%d cap=%d", in.DisplayName(), cfgName(cfg), opt.ChunkSize, opt.waitCap)
 		got := runOpt(in, opt, cfg)

@@ -36,10 +36,14 @@ var boundedInputs = []boundedInput{
 	}},
 }
 
-// runOpt runs cfg over in with opt's reading options.
+// runOpt runs cfg over in with opt's reading options, and the shared parsers where opt
+// names none.
 func runOpt(in Input, opt Options, cfg testCfg) outcome {
 	rec := &recorder{}
 	opt.Plan = cfg.plan()
+	if opt.parsers == nil {
+		opt.parsers = sharedParsers()
+	}
 	res, err := Run(context.Background(), in, opt, rec)
 	return outcome{res: res, err: err, split: rec.split, calls: rec.calls}
 }
