@@ -29,10 +29,13 @@ var partialJobs = []struct {
 // TestPartialsLikeLogs summarizes each node's files of a job into a partial result, then runs
 // every command that partials can answer over the partials and over all the files: the
 // output must be the same, byte for byte, file names and line numbers included, exit status
-// too. With --steps, the partials are made and read with the same selection.
+// too. With --steps, the partials are made and read with the same selection. The jobs run
+// side by side: each is a few hundred runs of the command, and run keeps no state between
+// calls.
 func TestPartialsLikeLogs(t *testing.T) {
 	for _, job := range partialJobs {
 		t.Run(job.name, func(t *testing.T) {
+			t.Parallel()
 			dir := t.TempDir()
 			files, err := gen.WriteFiles(dir, job.cfg)
 			if err != nil {
