@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/nccllog/nccllog/parser"
@@ -20,12 +21,21 @@ func ranksOfLines(t *testing.T, name string, lines []string, cut int) *Ranks {
 	if err != nil {
 		t.Fatal(err)
 	}
+	parsed := make([]parser.Line, len(lines))
+	for i, text := range lines {
+		p.Parse([]byte(text), &parsed[i])
+	}
+	return ranksOfParsed(t, name, lines, parsed, cut)
+}
+
+// ranksOfParsed is ranksOfLines with the lines already parsed.
+func ranksOfParsed(t *testing.T, name string, lines []string, parsed []parser.Line, cut int) *Ranks {
+	t.Helper()
 	var parts []*RanksPart
 	for i, stretch := range [][]string{lines[:cut], lines[cut:]} {
 		part := RanksStage{}.New(&Config{}).(*RanksPart)
 		for n, text := range stretch {
-			var pl parser.Line
-			p.Parse([]byte(text), &pl)
+			pl := parsed[i*cut+n]
 			if (RanksStage{}).Kinds().Has(int(pl.Kind)) {
 				part.Add(&Line{N: int64(n + 1), Text: []byte(text), P: &pl})
 			}
@@ -163,6 +173,29 @@ func TestPGHugeRankNumber(t *testing.T) {
 	}
 }
 
+// pgFuzzParsed is every line pgFuzzLine makes, as the parser reads it, worked out once (as
+// fuzzParsed is for FuzzStepSplitter): the grammar reads each watchdog line, and parsing the
+// lines of every run held the target to about 140 runs a second.
+var pgFuzzParsed = sync.OnceValues(func() (map[string]parser.Line, error) {
+	p, err := parser.NewParser()
+	if err != nil {
+		return nil, err
+	}
+	table := map[string]parser.Line{}
+	// A line depends on b%6 and b%10 (so on b%30), r%6 and s%4.
+	for b := byte(0); b < 30; b++ {
+		for r := byte(0); r < 6; r++ {
+			for s := byte(0); s < 4; s++ {
+				line := pgFuzzLine(b, r, s)
+				var l parser.Line
+				p.Parse([]byte(line), &l)
+				table[line] = l
+			}
+		}
+	}
+	return table, nil
+})
+
 // pgFuzzLine is one watchdog line of rank r about work s, of the form b picks.
 func pgFuzzLine(b, r, s byte) string {
 	rk, seq, prev := itoa(int64(r%6)), itoa(int64(s%4)+10), itoa(int64(s%4)+9)
@@ -189,13 +222,23 @@ func FuzzPGHangCuts(f *testing.F) {
 	f.Add([]byte{0, 0, 1, 1, 0, 1, 3, 2, 0}, uint8(2))
 	f.Add([]byte{1, 1, 1, 2, 3, 1, 4, 0, 0, 5, 2, 3}, uint8(1))
 	f.Fuzz(func(t *testing.T, data []byte, cut uint8) {
+		table, err := pgFuzzParsed()
+		if err != nil {
+			t.Fatal(err)
+		}
 		var lines []string
+		var parsed []parser.Line
 		for i := 0; i+2 < len(data) && len(lines) < 40; i += 3 {
-			lines = append(lines, pgFuzzLine(data[i], data[i+1], data[i+2]))
+			line := pgFuzzLine(data[i], data[i+1], data[i+2])
+			l, ok := table[line]
+			if !ok {
+				t.Fatalf("pgFuzzParsed lacks %q", line)
+			}
+			lines, parsed = append(lines, line), append(parsed, l)
 		}
 		c := int(cut) % (len(lines) + 1)
-		want := pgHangText(ranksOfLines(t, "f.log", lines, len(lines)).PGHang())
-		if got := pgHangText(ranksOfLines(t, "f.log", lines, c).PGHang()); got != want {
+		want := pgHangText(ranksOfParsed(t, "f.log", lines, parsed, len(lines)).PGHang())
+		if got := pgHangText(ranksOfParsed(t, "f.log", lines, parsed, c).PGHang()); got != want {
 			t.Errorf("cut at %d:\n%s\nwhole:\n%s\nlines:\n%s", c, got, want, strings.Join(lines, "\n"))
 		}
 	})
