@@ -22,15 +22,35 @@ func infoReport(t *testing.T, data []byte, chunk int) *InfoReport {
 	if err != nil {
 		t.Fatal(err)
 	}
-	all, cur := NewInfo(), NewInfo()
-	var n, base int64
+	return infoOfParsed(parseLines(p, data), chunk)
+}
+
+// parsedText is a line and how it parses.
+type parsedText struct {
+	text []byte
+	p    parser.Line
+}
+
+// parseLines cuts data into lines (up to 1 MiB each) and parses each with p.
+func parseLines(p *parser.Parser, data []byte) []parsedText {
+	var out []parsedText
 	sc := bufio.NewScanner(bytes.NewReader(data))
 	sc.Buffer(nil, 1<<20)
 	for sc.Scan() {
-		var l parser.Line
-		p.Parse(sc.Bytes(), &l)
+		l := parsedText{text: slices.Clone(sc.Bytes())}
+		p.Parse(l.text, &l.p)
+		out = append(out, l)
+	}
+	return out
+}
+
+// infoOfParsed is infoReport over lines already parsed.
+func infoOfParsed(lines []parsedText, chunk int) *InfoReport {
+	all, cur := NewInfo(), NewInfo()
+	var n, base int64
+	for i := range lines {
 		n++
-		cur.Add("", n-base, sc.Bytes(), &l)
+		cur.Add("", n-base, lines[i].text, &lines[i].p)
 		if chunk > 0 && n-base == int64(chunk) {
 			cur.Rebase("job.log", base)
 			all.Merge(cur)
