@@ -24,9 +24,14 @@ func TestMain(m *testing.M) {
 // TestSignalsEndWaitingRun: nccllog waiting on an idle stdin pipe or on a FIFO that nobody
 // opened for writing ends on SIGINT with status 130 and on SIGTERM with 143.
 func TestSignalsEndWaitingRun(t *testing.T) {
-	fifo := filepath.Join(t.TempDir(), "fifo")
-	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
-		t.Fatal(err)
+	// Each case has its own FIFO, so that the cases can wait side by side.
+	dir := t.TempDir()
+	fifo := func(name string) string {
+		path := filepath.Join(dir, name)
+		if err := syscall.Mkfifo(path, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		return path
 	}
 	for _, tc := range []struct {
 		name string
@@ -36,10 +41,11 @@ func TestSignalsEndWaitingRun(t *testing.T) {
 	}{
 		{"pipe SIGINT", []string{"report"}, syscall.SIGINT, exitInt},
 		{"pipe SIGTERM", []string{"report"}, syscall.SIGTERM, exitTerm},
-		{"fifo SIGINT", []string{"stats", fifo}, syscall.SIGINT, exitInt},
-		{"fifo SIGTERM", []string{"split", fifo}, syscall.SIGTERM, exitTerm},
+		{"fifo SIGINT", []string{"stats", fifo("int")}, syscall.SIGINT, exitInt},
+		{"fifo SIGTERM", []string{"split", fifo("term")}, syscall.SIGTERM, exitTerm},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel() // each case is a process of its own, mostly waiting
 			if got := signalled(t, tc.args, tc.sig); got != tc.want {
 				t.Errorf("exit status %d, want %d", got, tc.want)
 			}
