@@ -107,10 +107,12 @@ func readChunk(ctx context.Context, r io.Reader, data []byte, size, maxLine int)
 	}
 }
 
-// fill reads until data holds at least size bytes or the input ends.
+// fill reads until data holds at least size bytes or the input ends. It grows data only
+// where its free room holds neither what is still wanted nor 32 KiB, so a buffer that
+// already has room for the chunk is read into as it is.
 func fill(r io.Reader, data []byte, size int) ([]byte, error) {
 	for len(data) < size {
-		if cap(data)-len(data) < 32<<10 {
+		if free := cap(data) - len(data); free < size-len(data) && free < 32<<10 {
 			data = append(data, make([]byte, size)...)[:len(data)]
 		}
 		n, err := r.Read(data[len(data):cap(data)])
