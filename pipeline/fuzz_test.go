@@ -21,7 +21,9 @@ import (
 // the lines that may be step markers) gives it back byte for byte and counts every line.
 // The chunks a mapped file is cut into hold its bytes in order, each up to a newline but
 // the last. (Run over a mapped file is held to the lines read(2) gives by TestMappedLikeRead;
-// writing a file for every run here would slow the target fivefold.)
+// writing a file for every run here would slow the target fivefold.) Its runs borrow the
+// package's shared parsers, as RunAll's inputs do: a fresh pair for every run was most of
+// the target's cost.
 func FuzzLineSplitter(f *testing.F) {
 	f.Add([]byte("a\r\nb\n\nc"), uint16(1))
 	f.Add([]byte("iteration 1/2 | x: 1\nstep: 3 tflops: 1\nz"), uint16(5))
@@ -32,7 +34,7 @@ func FuzzLineSplitter(f *testing.F) {
 			// Told by its first bytes to be gzip or zstd: it is decoded, not passed through,
 			// and garbage after the magic bytes is a corrupt archive, said so.
 			_, err := Run(context.Background(), Input{Name: "-", Stdin: bytes.NewReader(data)},
-				Options{Jobs: 2, ChunkSize: 1 + int(cut%512), Plan: cfg.plan()}, &splitRecorder{})
+				Options{Jobs: 2, ChunkSize: 1 + int(cut%512), Plan: cfg.plan(), parsers: sharedParsers()}, &splitRecorder{})
 			if err != nil && !strings.Contains(err.Error(), "gzip") && !strings.Contains(err.Error(), "zstd") {
 				t.Fatalf("a corrupt archive's error does not say which format: %v", err)
 			}
@@ -41,7 +43,7 @@ func FuzzLineSplitter(f *testing.F) {
 		for _, size := range []int{1 + int(cut%512), 4096} {
 			rec := &splitRecorder{}
 			res, err := Run(context.Background(), Input{Name: "-", Stdin: bytes.NewReader(data)},
-				Options{Jobs: 2, ChunkSize: size, Plan: cfg.plan()}, rec)
+				Options{Jobs: 2, ChunkSize: size, Plan: cfg.plan(), parsers: sharedParsers()}, rec)
 			if err != nil {
 				t.Fatalf("chunks of %d bytes: %v", size, err)
 			}
