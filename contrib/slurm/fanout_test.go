@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/nccllog/nccllog/internal/slurmtest"
 )
 
 // script is the fan-out under test, run as users run it (its #! line and mode).
@@ -27,7 +29,9 @@ var commands = [][]string{
 // every command that reads partials prints over the four partials what it prints over all the
 // original files, with the same exit status (3 for hang and check: the job has a hung and a
 // mismatched rank); so does every command over partials of some nodes and the raw logs of the
-// others, and over partials of only some steps under the same --steps.
+// others, and over partials of only some steps under the same --steps. A node without logs
+// fails the fan-out (see nodeFails). The cases share one cluster, build and job: starting
+// them is most of the test's time.
 func TestFanOut(t *testing.T) {
 	c, bin, logs := fixture(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
@@ -50,6 +54,7 @@ func TestFanOut(t *testing.T) {
 		stepParts := fanOut(t, c.Command(ctx, script, args...))
 		sameOutput(ctx, t, bin, steps, stepParts, []string{logs})
 	})
+	t.Run("a node fails", func(t *testing.T) { nodeFails(t, c, bin, logs) })
 }
 
 // fanOut runs nccllog-fanout, writing into DIR/NODE.part for the cluster's four nodes, and
@@ -91,11 +96,10 @@ func sameOutput(ctx context.Context, t *testing.T, bin string, flags, inputs, lo
 	}
 }
 
-// TestFanOutNodeFails: a node without logs fails the fan-out (exit status 1) with an error
-// naming it, and leaves no partial of its own, not even a temporary one; the other nodes'
-// partials are written.
-func TestFanOutNodeFails(t *testing.T) {
-	c, bin, logs := fixture(t)
+// nodeFails: a node without logs fails the fan-out (exit status 1) with an error naming it,
+// and leaves no partial of its own, not even a temporary one; the other nodes' partials are
+// written.
+func nodeFails(t *testing.T, c *slurmtest.Cluster, bin, logs string) {
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	sparse := t.TempDir() // every node's logs but gpu-node-02's

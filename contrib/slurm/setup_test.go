@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -27,16 +28,23 @@ func job() gen.Config {
 		MismatchRank: gen.Rank(2), MismatchCall: 17, MismatchKind: "dtype"}
 }
 
-// fixture starts the cluster, builds nccllog and writes the job's logs. It returns the
-// cluster, the nccllog binary and the logs' root directory.
+// fixture starts the cluster, builds nccllog while it starts, and writes the job's logs. It
+// returns the cluster, the nccllog binary and the logs' root directory.
 func fixture(t *testing.T) (*slurmtest.Cluster, string, string) {
 	t.Helper()
-	c := slurmtest.Start(t, nodes...)
 	dir := t.TempDir()
 	bin := filepath.Join(dir, "nccllog")
-	out, err := exec.Command("go", "build", "-o", bin, "github.com/nccllog/nccllog/cmd/nccllog").CombinedOutput()
-	if err != nil {
-		t.Fatalf("go build: %v: %s", err, out)
+	built := make(chan error, 1)
+	go func() {
+		out, err := exec.Command("go", "build", "-o", bin, "github.com/nccllog/nccllog/cmd/nccllog").CombinedOutput()
+		if err != nil {
+			err = fmt.Errorf("go build: %v: %s", err, out)
+		}
+		built <- err
+	}()
+	c := slurmtest.Start(t, nodes...)
+	if err := <-built; err != nil {
+		t.Fatal(err)
 	}
 	logs := filepath.Join(dir, "logs")
 	spreadByNode(t, filepath.Join(dir, "gen"), logs)
