@@ -11,12 +11,10 @@ import (
 	"github.com/nccllog/nccllog/parser"
 )
 
-// infoFuzzParser is the parser every run of FuzzInfoChunking reads its lines with.
-var infoFuzzParser = sync.OnceValues(parser.NewParser)
-
 // FuzzInfoChunking: the report on any lines is the same read as one Info or cut into Infos
-// of chunk lines merged in order. The lines are parsed once, by one parser for every run (as
-// RunAll's inputs share theirs): a fresh parser per run read each line with the grammar.
+// of chunk lines merged in order. Both readings take the same parsed lines, and the set-up
+// messages' readings come from what earlier runs read (see infoMemo): this target checks
+// how Infos add and merge, and the parser's own targets hold what a line parses to.
 func FuzzInfoChunking(f *testing.F) {
 	for i, fam := range gen.SetupFamilies() {
 		var b bytes.Buffer
@@ -27,17 +25,77 @@ func FuzzInfoChunking(f *testing.F) {
 		f.Add(b.Bytes(), uint8(i+1))
 	}
 	f.Fuzz(func(t *testing.T, data []byte, chunk uint8) {
-		p, err := infoFuzzParser()
+		m, err := infoFuzzMemo()
 		if err != nil {
 			t.Fatal(err)
 		}
-		lines := parseLines(p, data)
-		want := infoOfParsed(lines, 0)
-		got := infoOfParsed(lines, int(chunk%16)+1)
+		lines := m.parse(data)
+		seen := m.setups(lines)
+		want := infoOfParsedSeen(lines, 0, seen)
+		got := infoOfParsedSeen(lines, int(chunk%16)+1, seen)
 		if !reflect.DeepEqual(got, want) {
 			g, _ := json.Marshal(got)
 			w, _ := json.Marshal(want)
 			t.Fatalf("chunks of %d lines:\n got %s\nwant %s", chunk%16+1, g, w)
 		}
 	})
+}
+
+// infoFuzzMemo is the memo every run of FuzzInfoChunking shares.
+var infoFuzzMemo = sync.OnceValues(func() (*infoMemo, error) {
+	p, err := parser.NewParser()
+	return &infoMemo{p: p, lines: map[string]parser.Line{}, setup: map[string]setupSeen{}}, err
+})
+
+// infoMemo remembers how each distinct line parsed and each distinct set-up message read,
+// for the runs of a fuzz target. A run is a mutation of an earlier input and shares most of
+// its lines: without it, nine tenths of a run went to reading those lines again with the
+// grammar. Parser.Parse and ParseSetup read a line or message the same whenever they read it.
+type infoMemo struct {
+	p     *parser.Parser
+	lines map[string]parser.Line
+	setup map[string]setupSeen
+}
+
+// maxMemo bounds each of infoMemo's maps; a full map starts again empty.
+const maxMemo = 1 << 16
+
+// parse is parseLines with p, reading each distinct line once.
+func (m *infoMemo) parse(data []byte) []parsedText {
+	if len(m.lines) >= maxMemo {
+		clear(m.lines)
+	}
+	out := splitLines(data)
+	for i := range out {
+		l, ok := m.lines[string(out[i].text)]
+		if !ok {
+			m.p.Parse(out[i].text, &l)
+			m.lines[string(out[i].text)] = l
+		}
+		out[i].p = l
+	}
+	return out
+}
+
+// setups returns, for an Info's memo of set-up messages, how the INFO lines' messages read
+// (at most maxSeen-1 of them, so that an Info keeps the map it is given and adds to it).
+func (m *infoMemo) setups(lines []parsedText) map[string]setupSeen {
+	if len(m.setup) >= maxMemo {
+		clear(m.setup)
+	}
+	seen := map[string]setupSeen{}
+	for i := range lines {
+		k := lines[i].p.Kind
+		if (k != parser.KindInfo && k != parser.KindTrace) || len(seen) >= maxSeen-1 {
+			continue
+		}
+		msg := parser.Message(lines[i].text, &lines[i].p)
+		r, ok := m.setup[string(msg)]
+		if !ok {
+			r.s, r.ok = parser.ParseSetup(msg)
+			m.setup[string(msg)] = r
+		}
+		seen[string(msg)] = r
+	}
+	return seen
 }

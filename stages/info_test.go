@@ -33,20 +33,40 @@ type parsedText struct {
 
 // parseLines cuts data into lines (up to 1 MiB each) and parses each with p.
 func parseLines(p *parser.Parser, data []byte) []parsedText {
+	out := splitLines(data)
+	for i := range out {
+		p.Parse(out[i].text, &out[i].p)
+	}
+	return out
+}
+
+// splitLines cuts data into lines, up to 1 MiB each, not yet parsed.
+func splitLines(data []byte) []parsedText {
 	var out []parsedText
 	sc := bufio.NewScanner(bytes.NewReader(data))
 	sc.Buffer(nil, 1<<20)
 	for sc.Scan() {
-		l := parsedText{text: slices.Clone(sc.Bytes())}
-		p.Parse(l.text, &l.p)
-		out = append(out, l)
+		out = append(out, parsedText{text: slices.Clone(sc.Bytes())})
 	}
 	return out
 }
 
 // infoOfParsed is infoReport over lines already parsed.
 func infoOfParsed(lines []parsedText, chunk int) *InfoReport {
-	all, cur := NewInfo(), NewInfo()
+	return infoOfParsedSeen(lines, chunk, nil)
+}
+
+// infoOfParsedSeen is infoOfParsed with every Info given seen as its memo of set-up
+// messages (nil: each its own, as in a run).
+func infoOfParsedSeen(lines []parsedText, chunk int, seen map[string]setupSeen) *InfoReport {
+	newInfo := func() *Info {
+		in := NewInfo()
+		if seen != nil {
+			in.seen = seen
+		}
+		return in
+	}
+	all, cur := newInfo(), newInfo()
 	var n, base int64
 	for i := range lines {
 		n++
@@ -54,7 +74,7 @@ func infoOfParsed(lines []parsedText, chunk int) *InfoReport {
 		if chunk > 0 && n-base == int64(chunk) {
 			cur.Rebase("job.log", base)
 			all.Merge(cur)
-			cur, base = NewInfo(), n
+			cur, base = newInfo(), n
 		}
 	}
 	cur.Rebase("job.log", base)
