@@ -79,7 +79,10 @@ func (in *Info) addComm(l *parser.Line, ev Evidence) {
 	key := commKeyOf(c)
 	in.bindInit(th, key, c.Event == "Init START")
 	if ci := in.comm(key); ci != nil {
-		ci.nranks, ci.ranks[c.Rank] = c.NRanks, p.key
+		if c.NRanks > 0 { // as merge does: a line that reads 0 (NCCL prints none) keeps the size
+			ci.nranks = c.NRanks
+		}
+		ci.ranks[c.Rank] = p.key
 		ci.inits++
 		p.comms[key] = struct{}{}
 	} else {

@@ -216,6 +216,23 @@ func TestInfoChunkingIndependent(t *testing.T) {
 	}
 }
 
+// TestInfoCommSizeKept: an Init line that reads nranks 0 (NCCL prints none; a damaged line
+// does) leaves the communicator's size as its other Init lines give it, read whole or in
+// chunks of any size.
+func TestInfoCommSizeKept(t *testing.T) {
+	initLine := func(rank, nranks int) string {
+		return fmt.Sprintf("node-00:%d:%d [%d] NCCL INFO ncclCommInitRank comm 0x7f000000%d000 rank %d nranks %d cudaDev %d nvmlDev %d busId 18000 commId 0x5eed - Init COMPLETE\n",
+			4000+rank, 4000+rank, rank, rank+1, rank, nranks, rank, rank)
+	}
+	data := []byte(initLine(0, 2) + initLine(1, 0))
+	for _, chunk := range []int{0, 1} {
+		r := infoReport(t, data, chunk)
+		if len(r.Comms) != 1 || r.Comms[0].NRanks != 2 {
+			t.Errorf("chunks of %d lines: communicators %+v, want one of 2 ranks", chunk, r.Comms)
+		}
+	}
+}
+
 // TestInfoP2PConnectionsNotCompared: send/recv connections (index 1), which only the ranks
 // that talk make, are no outlier and no communicator link.
 func TestInfoP2PConnectionsNotCompared(t *testing.T) {
