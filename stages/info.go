@@ -26,7 +26,10 @@ type Info struct {
 	// early holds the lines a thread printed before its first Init COMPLETE here, where this
 	// Info never saw the thread before: whether they belong to that communicator (no Init
 	// START, before 2.18.3) or to one an earlier Info saw START for, only a Merge can tell.
-	early   []commFact
+	early []commFact
+	// unsure holds the lines a thread printed between two of its Init COMPLETE lines here,
+	// with no Init START here before them (see commFact.after).
+	unsure  []commFact
 	tuning  map[tuneKey]int64
 	warns   warnState
 	chains  chainState

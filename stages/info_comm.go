@@ -34,6 +34,12 @@ type commFact struct {
 	value  string
 	net    bool // a link over the network
 	ev     Evidence
+	// after and next place a line whose thread had printed no Init START in this Info: after
+	// is the thread's latest Init line here before it ("" where none), next the Init
+	// COMPLETE that followed it here ("" where none yet). If the thread printed START before
+	// this Info's lines, the line belongs to after (2.18.3+); if it never did, to next. Only
+	// a Merge, or the end of the lines, tells which.
+	after, next string
 }
 
 // commKeyOf names a communicator the same way on every rank: its commId (2.16+); for a

@@ -58,6 +58,9 @@ func (in *Info) eachEvidence(f func(*Evidence)) {
 	for i := range in.early {
 		f(&in.early[i].ev)
 	}
+	for i := range in.unsure {
+		f(&in.unsure[i].ev)
+	}
 	for i := range in.pending {
 		f(&in.pending[i].ev)
 	}

@@ -233,6 +233,25 @@ func TestInfoCommSizeKept(t *testing.T) {
 	}
 }
 
+// TestInfoLineAfterOtherComplete: a thread that printed Init START for one commId and
+// COMPLETE for another (a damaged line) gives its next set-up line to the COMPLETE's, read
+// whole or cut between START and COMPLETE.
+func TestInfoLineAfterOtherComplete(t *testing.T) {
+	data := []byte(`node-00:4011:4011 [1] NCCL INFO ncclCommInitRank comm 0x7f0000002000 rank 1 nranks 4 cudaDev 1 nvmlDev 1 busId 29000 commId 0xaaa - Init START
+node-00:4000:4000 [0] NCCL INFO Channel 01/0 : 3[1] -> 0[0] [receive] via NET/IB/0/GDRDMA
+node-00:4011:4011 [1] NCCL INFO ncclCommInitRank comm 0x7f0000002000 rank 1 nranks 4 cudaDev 1 nvmlDev 1 busId 29000 commId 0xbbb localSize 512 used 2099200 bytes on core 11 - Init COMPLETE
+node-00:4011:4011 [1] NCCL INFO comm 0x7f0000002000 rank 1 nRanks 4 nNodes 2 localRanks 2 localRank 1 MNNVL 0
+`)
+	for _, chunk := range []int{0, 1, 2, 3} {
+		r := infoReport(t, data, chunk)
+		for _, c := range r.Comms {
+			if want := c.Comm == "0xbbb"; (len(c.Layout) == 1) != want {
+				t.Errorf("chunks of %d lines: communicator %s has layout %q", chunk, c.Comm, c.Layout)
+			}
+		}
+	}
+}
+
 // TestInfoP2PConnectionsNotCompared: send/recv connections (index 1), which only the ranks
 // that talk make, are no outlier and no communicator link.
 func TestInfoP2PConnectionsNotCompared(t *testing.T) {

@@ -18,7 +18,7 @@ func (in *Info) bindInit(th threadKey, key string, start bool) {
 			in.firstComplete[th] = key
 			in.deferPending(th)
 		} else {
-			in.resolvePending(th, key)
+			in.holdPending(th, key)
 		}
 	}
 	in.threads[th] = threadComm{comm: key, started: started}
@@ -28,11 +28,50 @@ func (in *Info) bindInit(th threadKey, key string, start bool) {
 // ends the thread's set-up block (before 2.18.3), or for Merge when this Info has not seen
 // the thread's Init line.
 func (in *Info) commLine(f commFact) {
-	if st, ok := in.threads[f.thread]; ok && st.started {
+	st, ok := in.threads[f.thread]
+	if ok && st.started {
 		in.applyComm(st.comm, &f)
 		return
 	}
+	if ok {
+		f.after = st.comm
+	}
 	in.pending = append(in.pending, f)
+}
+
+// holdPending moves th's pending lines to unsure: the Init COMPLETE key follows them.
+func (in *Info) holdPending(th threadKey, key string) {
+	kept := in.pending[:0]
+	for _, f := range in.pending {
+		if f.thread == th {
+			f.next = key
+			in.unsure = append(in.unsure, f)
+		} else {
+			kept = append(kept, f)
+		}
+	}
+	in.pending = kept
+}
+
+// place gives a line another Info kept for Merge (its unsure and pending lines, which
+// follow in's) to its communicator, where in tells which: the thread's latest Init before
+// it if in saw the thread print START, else the COMPLETE that followed it. A line with
+// neither waits in in's pending lines.
+func (in *Info) place(f commFact) {
+	st, ok := in.threads[f.thread]
+	switch {
+	case ok && st.started && f.after != "":
+		in.applyComm(f.after, &f)
+	case ok && st.started:
+		in.applyComm(st.comm, &f)
+	case f.next != "":
+		in.applyComm(f.next, &f)
+	default:
+		if ok && f.after == "" {
+			f.after = st.comm
+		}
+		in.pending = append(in.pending, f)
+	}
 }
 
 // resolvePending gives th's pending lines to the communicator key.
@@ -93,9 +132,12 @@ func (in *Info) mergeThreads(o *Info) {
 			}
 		}
 	}
-	// ...and o's belong to the communicator in left their thread in, if it prints START.
-	for i := range o.pending {
-		in.commLine(o.pending[i])
+	// ...and o's, if their thread printed START, to its latest Init (see place).
+	for _, f := range o.unsure {
+		in.place(f)
+	}
+	for _, f := range o.pending {
+		in.place(f)
 	}
 	for th, st := range o.threads {
 		if prev, ok := in.threads[th]; ok && prev.started {
@@ -112,6 +154,10 @@ func (in *Info) settleThreads() {
 		in.applyComm(in.firstComplete[in.early[i].thread], &in.early[i])
 	}
 	in.early = nil
+	for i := range in.unsure { // no START before: each belongs to the COMPLETE after it
+		in.applyComm(in.unsure[i].next, &in.unsure[i])
+	}
+	in.unsure = nil
 	for i := range in.pending {
 		f := &in.pending[i]
 		key := "(unknown)"
