@@ -43,12 +43,17 @@ func newProcInfo(k procID, ev Evidence) *procInfo {
 		gpus: map[GPU]struct{}{}, comms: map[string]struct{}{}, facts: map[string]*factVal{}}
 }
 
-// set records value for the fact name.
+// set records value for the fact name. Its evidence is the earliest line that set it, not
+// the first set: a set-up block's lines are given to their communicator once it is known,
+// which can be after later lines, and later in one Info than in chunks.
 func (p *procInfo) set(name, value string, ev Evidence) {
 	f := p.facts[name]
-	if f == nil {
+	switch {
+	case f == nil:
 		f = &factVal{values: map[string]struct{}{}, ev: ev}
 		p.facts[name] = f
+	case ev.File == f.ev.File && ev.Line < f.ev.Line:
+		f.ev = ev
 	}
 	f.values[value] = struct{}{}
 }

@@ -252,6 +252,29 @@ node-00:4011:4011 [1] NCCL INFO comm 0x7f0000002000 rank 1 nRanks 4 nNodes 2 loc
 	}
 }
 
+// TestInfoEvidenceEarliest: an outlier's evidence is the first line that printed its value,
+// however the lines are cut, though a thread's lines before and between its Init COMPLETE
+// lines are given to the communicator only once it is known.
+func TestInfoEvidenceEarliest(t *testing.T) {
+	complete := func(host string, pid, dev, rank int) string {
+		return fmt.Sprintf("%s:%d:%d [%d] NCCL INFO ncclCommInitRank comm 0x7f000000%d000 rank %d nranks 4 cudaDev %d nvmlDev %d busId 29000 commId 0xaaa - Init COMPLETE\n",
+			host, pid, pid, dev, rank+1, rank, dev, dev)
+	}
+	channels := func(host string, pid, dev, coll int) string {
+		return fmt.Sprintf("%s:%d:%d [%d] NCCL INFO %d coll channels, 0 collnet channels, 0 nvls channels, 2 p2p channels, 2 p2p channels per peer\n",
+			host, pid, pid, dev, coll)
+	}
+	data := []byte(channels("node-00", 4011, 1, 2) + complete("node-00", 4011, 1, 1) + channels("node-00", 4011, 1, 0) +
+		channels("node-01", 4033, 1, 2) + complete("node-00", 4011, 1, 1) + complete("node-01", 4033, 1, 3) +
+		channels("node-00", 4000, 0, 2) + complete("node-00", 4000, 0, 0))
+	for chunk := 0; chunk <= 8; chunk++ {
+		r := infoReport(t, data, chunk)
+		if len(r.Outliers) != 1 || r.Outliers[0].Evidence != "job.log:1" {
+			t.Errorf("chunks of %d lines: outliers\n%s\nwant rank 1's channels, first printed at job.log:1", chunk, describe(r.Outliers))
+		}
+	}
+}
+
 // TestInfoP2PConnectionsNotCompared: send/recv connections (index 1), which only the ranks
 // that talk make, are no outlier and no communicator link.
 func TestInfoP2PConnectionsNotCompared(t *testing.T) {
