@@ -252,6 +252,39 @@ node-00:4011:4011 [1] NCCL INFO comm 0x7f0000002000 rank 1 nRanks 4 nNodes 2 loc
 	}
 }
 
+// TestInfoMiddlePiece: lines merged into an Info that did not start at the input's start
+// (a step's lines, merged before they join the total) wait for the Info that knows their
+// thread: a layout line between two COMPLETEs of a thread that printed START earlier
+// belongs to the first COMPLETE's communicator.
+func TestInfoMiddlePiece(t *testing.T) {
+	p, err := parser.NewParser()
+	if err != nil {
+		t.Fatal(err)
+	}
+	initLine := func(id, ev string) string {
+		return "node-00:4011:4011 [1] NCCL INFO ncclCommInitRank comm 0x7f0000002000 rank 1 nranks 4 cudaDev 1 nvmlDev 1 busId 29000 commId " + id + " - Init " + ev + "\n"
+	}
+	layout := "node-00:4011:4011 [1] NCCL INFO comm 0x7f0000002000 rank 1 nRanks 4 nNodes 2 localRanks 2 localRank 1 MNNVL 0\n"
+	pieces := []string{initLine("0xaaa", "START"), initLine("0xbbb", "COMPLETE") + layout + initLine("0xccc", "COMPLETE")}
+	info := func(text string, base int64) *Info {
+		in := NewInfo()
+		for i, l := range parseLines(p, []byte(text)) {
+			in.Add("", int64(i+1), l.text, &l.p)
+		}
+		in.Rebase("job.log", base)
+		return in
+	}
+	want := info(pieces[0]+pieces[1], 0).Report()
+	first, middle := info(pieces[0], 0), NewInfo()
+	middle.Merge(info(pieces[1], 1))
+	first.Merge(middle)
+	if got := first.Report(); !reflect.DeepEqual(got, want) {
+		g, _ := json.Marshal(got.Comms)
+		w, _ := json.Marshal(want.Comms)
+		t.Errorf("merged through a middle piece:\n got %s\nwant %s", g, w)
+	}
+}
+
 // TestInfoEvidenceEarliest: an outlier's evidence is the first line that printed its value,
 // however the lines are cut, though a thread's lines before and between its Init COMPLETE
 // lines are given to the communicator only once it is known.

@@ -54,9 +54,11 @@ func (in *Info) holdPending(th threadKey, key string) {
 }
 
 // place gives a line another Info kept for Merge (its unsure and pending lines, which
-// follow in's) to its communicator, where in tells which: the thread's latest Init before
-// it if in saw the thread print START, else the COMPLETE that followed it. A line with
-// neither waits in in's pending lines.
+// follow in's) to its communicator, where in tells which, as mergeEarly does for the lines
+// before a thread's first COMPLETE: the thread's latest Init before it if in saw the thread
+// print START, else the COMPLETE that followed it. Where in never saw the thread (in need
+// not start at the input's start: the lines of a step are merged before the step's Set
+// joins the total), or the line has no COMPLETE after it yet, the line waits.
 func (in *Info) place(f commFact) {
 	st, ok := in.threads[f.thread]
 	switch {
@@ -64,8 +66,10 @@ func (in *Info) place(f commFact) {
 		in.applyComm(f.after, &f)
 	case ok && st.started:
 		in.applyComm(st.comm, &f)
-	case f.next != "":
+	case ok && f.next != "":
 		in.applyComm(f.next, &f)
+	case f.next != "":
+		in.unsure = append(in.unsure, f)
 	default:
 		if ok && f.after == "" {
 			f.after = st.comm
