@@ -14,12 +14,22 @@ type commInfo struct {
 	key      string
 	nranks   int64
 	inits    int64 // its Init lines
-	ranks    map[int64]procID
+	ranks    map[int64]commRank
 	layout   map[string]int64 // "nNodes 2 localRanks 8" -> ranks that printed it
 	channels map[string]int64
 	rings    map[string]int64
 	links    map[linkClass]int64
 }
+
+// commRank is one rank of a communicator: its process, and which of its Init lines the log
+// holds.
+type commRank struct {
+	proc              procID
+	started, complete bool
+}
+
+// unfinished is a rank that printed Init START and, in the log, no Init COMPLETE.
+func (r commRank) unfinished() bool { return r.started && !r.complete }
 
 // linkClass is a transport as connection lines name it, and whether it is a network one.
 type linkClass struct {
@@ -62,7 +72,7 @@ func (in *Info) comm(key string) *commInfo {
 		return nil
 	}
 	if c == nil {
-		c = &commInfo{key: key, ranks: make(map[int64]procID, 1)}
+		c = &commInfo{key: key, ranks: make(map[int64]commRank, 1)}
 		in.comms[key] = c
 		in.commOrder = append(in.commOrder, key)
 	}
@@ -88,7 +98,11 @@ func (in *Info) addComm(l *parser.Line, ev Evidence) {
 		if c.NRanks > 0 { // as merge does: a line that reads 0 (NCCL prints none) keeps the size
 			ci.nranks = c.NRanks
 		}
-		ci.ranks[c.Rank] = p.key
+		r := ci.ranks[c.Rank]
+		r.proc = p.key
+		r.started = r.started || c.Event == "Init START"
+		r.complete = r.complete || c.Event == "Init COMPLETE"
+		ci.ranks[c.Rank] = r
 		ci.inits++
 		p.comms[key] = struct{}{}
 	} else {
@@ -153,8 +167,11 @@ func (c *commInfo) merge(o *commInfo) {
 		c.nranks = o.nranks
 	}
 	c.inits += o.inits
-	for r, p := range o.ranks {
-		c.ranks[r] = p
+	for rank, or := range o.ranks {
+		r := c.ranks[rank]
+		r.proc = or.proc
+		r.started, r.complete = r.started || or.started, r.complete || or.complete
+		c.ranks[rank] = r
 	}
 	addCounts(&c.layout, o.layout)
 	addCounts(&c.channels, o.channels)

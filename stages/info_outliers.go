@@ -21,7 +21,8 @@ type Outlier struct {
 // factCommunicators is the number of communicators a process initialised. Only ranks with
 // fewer than the majority are outliers: frameworks make communicators of a few ranks by
 // design (Megatron's embedding group joins the first and last pipeline stages), while a
-// rank that lacks one the others have did not get through its init.
+// rank that lacks one the others have did not get through its init. It is compared only
+// where the log shows the job past its init (see Info.commsComparable).
 const factCommunicators = "communicators"
 
 func moreThan(a, b string) bool {
@@ -61,6 +62,7 @@ type procValue struct {
 func (in *Info) factValues() map[string][]procValue {
 	vals := map[string][]procValue{}
 	envNames := map[string]struct{}{}
+	countComms := in.commsComparable()
 	for _, k := range in.procOrder {
 		p := in.procs[k]
 		for name, f := range p.facts {
@@ -69,7 +71,7 @@ func (in *Info) factValues() map[string][]procValue {
 				envNames[name] = struct{}{}
 			}
 		}
-		if len(p.comms) > 0 && in.notListed == 0 { // past the cap the sets are not whole
+		if len(p.comms) > 0 && countComms {
 			vals[factCommunicators] = append(vals[factCommunicators], procValue{p, strconv.Itoa(len(p.comms)), p.first})
 		}
 	}
@@ -81,6 +83,45 @@ func (in *Info) factValues() map[string][]procValue {
 		}
 	}
 	return vals
+}
+
+// commsComparable: the number of communicators per process says something only where the
+// log shows the job past its init. Past the cap the sets are not whole; with a
+// communicator not whole in the log, the ranks that lack one may be its missing ones; and
+// a log that holds no collective call may end between two communicators' inits (before
+// 2.18.3 nothing else tells: there is no Init START).
+func (in *Info) commsComparable() bool {
+	return in.notListed == 0 && in.counts.Coll > 0 && in.notWhole() == 0
+}
+
+// notWhole counts the communicators whose init the log does not hold whole: fewer ranks
+// than their size, or a rank with Init START and no COMPLETE. A log cut while a job
+// initialises (an excerpt, a job still starting, an init that hangs) has them, and so has
+// one node's log of a job on many: the ranks with fewer communicators than the others may
+// then be just the ones whose Init lines the log does not hold yet. Their number of
+// communicators is then not compared.
+func (in *Info) notWhole() int {
+	n := 0
+	for _, c := range in.comms {
+		if !c.whole() {
+			n++
+		}
+	}
+	return n
+}
+
+// whole: every rank of the communicator is in the log, and none has Init START without
+// COMPLETE.
+func (c *commInfo) whole() bool {
+	if c.nranks > int64(len(c.ranks)) {
+		return false
+	}
+	for _, r := range c.ranks {
+		if r.unfinished() {
+			return false
+		}
+	}
+	return true
 }
 
 // oddOnes lists the values held by fewer processes than the most common one. With no single

@@ -19,15 +19,19 @@ type InfoReport struct {
 	Comms        []CommRow     `json:"comms"`
 	// CommsNotListed counts the Init lines of the communicators past the first MaxComms,
 	// which Comms does not list (and the count of communicators per process does not compare).
-	CommsNotListed int64        `json:"comms_not_listed,omitempty"`
-	Network        []FactRow    `json:"network"`
-	Env            []FactRow    `json:"env"`
-	Tuning         []TuneRow    `json:"tuning"`
-	Timings        []TimingRow  `json:"init_timings"`
-	Warns          []WarnRow    `json:"warns"`
-	Errors         []ErrorRow   `json:"errors"`
-	FirstWarn      *FirstWarn   `json:"first_warn"`
-	Missing        []MissingRow `json:"missing"`
+	CommsNotListed int64 `json:"comms_not_listed,omitempty"`
+	// CommsNotWhole counts the communicators with fewer ranks in the log than their size
+	// (an excerpt, one node's log, an init running or hung where the log ends); where there
+	// are any, the count of communicators per process is not compared.
+	CommsNotWhole int          `json:"comms_not_whole,omitempty"`
+	Network       []FactRow    `json:"network"`
+	Env           []FactRow    `json:"env"`
+	Tuning        []TuneRow    `json:"tuning"`
+	Timings       []TimingRow  `json:"init_timings"`
+	Warns         []WarnRow    `json:"warns"`
+	Errors        []ErrorRow   `json:"errors"`
+	FirstWarn     *FirstWarn   `json:"first_warn"`
+	Missing       []MissingRow `json:"missing"`
 }
 
 // FactRow is one value of a per-process fact and the processes that printed it.
@@ -122,7 +126,7 @@ func (in *Info) Report() *InfoReport {
 	r.Env = in.factRows(func(n string) bool { return strings.HasPrefix(n, "env ") })
 	r.Hosts = in.hostRows()
 	r.Ranks = in.procRows()
-	r.Comms, r.CommsNotListed = in.commRows(), in.notListed
+	r.Comms, r.CommsNotListed, r.CommsNotWhole = in.commRows(), in.notListed, in.notWhole()
 	r.Timings = in.timingRows()
 	r.Warns = in.warnRows()
 	r.Errors = in.errorRows()

@@ -12,8 +12,8 @@ func (in *Info) commRows() []CommRow {
 	for _, key := range in.commOrder {
 		c := in.comms[key]
 		hosts := map[string]struct{}{}
-		for _, p := range c.ranks {
-			hosts[p.Host] = struct{}{}
+		for _, r := range c.ranks {
+			hosts[r.proc.Host] = struct{}{}
 		}
 		r := CommRow{Comm: key, NRanks: c.nranks, RanksSeen: len(c.ranks), Hosts: len(hosts),
 			Layout: sortedKeys(c.layout), Channels: sortedKeys(c.channels), Rings: sortedKeys(c.rings), Links: linkRows(c.links)}
@@ -143,7 +143,7 @@ func (in *Info) missing() []MissingRow {
 		{c.Tuning, MissingRow{"TUNING", "TUNING in NCCL_DEBUG_SUBSYS (2.20+; rank 0 of each communicator prints it)",
 			"the algorithm and protocol per op and size"}},
 		{c.Coll, MissingRow{"COLL", "COLL in NCCL_DEBUG_SUBSYS",
-			"ops, sizes, datatypes and steps (report, stats, hist, agg, calls) and the ranks' call order (ranks, hang, check)"}},
+			"ops, sizes, datatypes and steps (report, stats, hist, agg, calls), the ranks' call order (ranks, hang, check), and info's comparison of the number of communicators per process, which needs the log to show the job past its init"}},
 	} {
 		if m.n == 0 {
 			rows = append(rows, m.row)

@@ -326,25 +326,173 @@ func TestInfoP2PConnectionsNotCompared(t *testing.T) {
 }
 
 // TestInfoCommunicatorCount: ranks with an extra communicator (a group of a few ranks) are
-// no outlier; a rank that lacks one the others have is.
+// no outlier; ranks that lack one the others have are, where every communicator in the log
+// holds all its ranks.
 func TestInfoCommunicatorCount(t *testing.T) {
 	data := setupLog(t, gen.SetupConfig{Family: "2.22"})
-	split := func(host string, pid, rank int) string {
-		return fmt.Sprintf("%s:%d:%d [0] NCCL INFO ncclCommSplit comm 0x7f1000000000 rank %d nranks 2 cudaDev 0 nvmlDev 0 busId 18000 parent 0x7f0000001000 color 1 key 0 commId 0xabc - Init COMPLETE\n", host, pid, pid, rank)
+	split := func(p, rank, nranks int, commID string) string {
+		host, pid := fmt.Sprintf("node-%02d", p/4), 4000+p*11
+		return fmt.Sprintf("%s:%d:%d [0] NCCL INFO ncclCommSplit comm 0x7f1000000000 rank %d nranks %d cudaDev 0 nvmlDev 0 busId 18000 parent 0x7f0000001000 color 1 key 0 commId %s - Init COMPLETE\n", host, pid, pid, rank, nranks, commID)
 	}
-	extra := split("node-00", 4000, 0) + split("node-03", 4165, 1)
+	extra := split(0, 0, 2, "0xabc") + split(13, 1, 2, "0xabc")
 	if r := infoReport(t, append(slices.Clone(data), extra...), 0); len(r.Outliers) != 0 {
 		t.Errorf("two ranks in a group of two: outliers\n%s", describe(r.Outliers))
 	}
-	var most []byte
+	var pairs []byte // processes 2k and 2k+1 make a communicator of two; 8 and 9 do not
 	for p := 0; p < 16; p++ {
-		if p != 9 {
-			host, pid := fmt.Sprintf("node-%02d", p/4), 4000+p*11
-			most = append(most, fmt.Sprintf("%s:%d:%d [0] NCCL INFO ncclCommSplit comm 0x7f1000000000 rank %d nranks 16 cudaDev 0 nvmlDev 0 busId 18000 parent 0x7f0000001000 color 1 key 0 commId 0xdef - Init COMPLETE\n", host, pid, pid, p)...)
+		if p != 8 && p != 9 {
+			pairs = append(pairs, split(p, p%2, 2, fmt.Sprintf("0x%x", 0xd00+p/2))...)
 		}
 	}
-	r := infoReport(t, append(slices.Clone(data), most...), 0)
-	if len(r.Outliers) != 1 || r.Outliers[0].What != "communicators" || !slices.Equal(r.Outliers[0].Ranks, []int64{9}) {
-		t.Errorf("rank 9 lacks a communicator: outliers\n%s", describe(r.Outliers))
+	// Only a collective call shows the job past its init: before it, the log may just end
+	// before the pair's Init lines.
+	if r := infoReport(t, append(slices.Clone(data), pairs...), 0); len(r.Outliers) != 0 {
+		t.Errorf("no collective call: outliers\n%s", describe(r.Outliers))
 	}
+	r := infoReport(t, append(append(slices.Clone(data), pairs...), allReduceLine...), 0)
+	if len(r.Outliers) != 1 || r.Outliers[0].What != "communicators" || !slices.Equal(r.Outliers[0].Ranks, []int64{8, 9}) || r.CommsNotWhole != 0 {
+		t.Errorf("ranks 8 and 9 lack the communicator of two the others have: outliers\n%s\n%d communicators not whole", describe(r.Outliers), r.CommsNotWhole)
+	}
+}
+
+// allReduceLine is a collective call of the setupLog job's process 0.
+const allReduceLine = "node-00:4000:4000 [0] NCCL INFO AllReduce: opCount 0 sendbuff 0x7f2000000000 recvbuff 0x7f2000000000 count 1024 datatype 7 op 0 root 0 comm 0x7f0000001000 [nranks=16] stream 0x1\n"
+
+// TestInfoCommunicatorCountNotWhole: where a communicator holds fewer ranks in the log than
+// its size, the ranks that lack it may be its missing ones (a log that ends while the job
+// initialises, before or after 2.18.3, or one rank's line lost), and the count of
+// communicators per process is not compared.
+func TestInfoCommunicatorCountNotWhole(t *testing.T) {
+	data := setupLog(t, gen.SetupConfig{Family: "2.22"})
+	line := func(p int, event string) string {
+		host, pid := fmt.Sprintf("node-%02d", p/4), 4000+p*11
+		return fmt.Sprintf("%s:%d:%d [0] NCCL INFO ncclCommSplit comm 0x7f1000000000 rank %d nranks 16 cudaDev 0 nvmlDev 0 busId 18000 parent 0x7f0000001000 color 1 key 0 commId 0xdef - Init %s\n", host, pid, pid, p, event)
+	}
+	cases := map[string]func(p int) string{
+		"the log ends after 10 of 16 Init START lines": func(p int) string {
+			if p < 10 {
+				return line(p, "START")
+			}
+			return ""
+		},
+		"the log ends after 12 of 16 Init COMPLETE lines (no START before 2.18.3)": func(p int) string {
+			if p < 12 {
+				return line(p, "COMPLETE")
+			}
+			return ""
+		},
+		"rank 9's line is not in the log": func(p int) string {
+			if p != 9 {
+				return line(p, "START") + line(p, "COMPLETE")
+			}
+			return ""
+		},
+	}
+	for name, lineOf := range cases {
+		var extra []byte
+		for p := 0; p < 16; p++ {
+			extra = append(extra, lineOf(p)...)
+		}
+		extra = append(extra, allReduceLine...) // the job ran: only the communicator tells
+		for chunk := 0; chunk <= 8; chunk += 4 {
+			r := infoReport(t, append(slices.Clone(data), extra...), chunk)
+			if len(r.Outliers) != 0 || r.CommsNotWhole != 1 {
+				t.Errorf("%s, chunks of %d lines: %d communicators not whole, outliers\n%s", name, chunk, r.CommsNotWhole, describe(r.Outliers))
+			}
+		}
+	}
+	// Every rank of the seven pairs that started printed Init START, none COMPLETE yet, and
+	// ranks 8 and 9 had not started theirs: the pairs' inits were under way.
+	var pairs []byte
+	for p := 0; p < 16; p++ {
+		if p != 8 && p != 9 {
+			host, pid := fmt.Sprintf("node-%02d", p/4), 4000+p*11
+			pairs = append(pairs, fmt.Sprintf("%s:%d:%d [0] NCCL INFO ncclCommSplit comm 0x7f1000000000 rank %d nranks 2 cudaDev 0 nvmlDev 0 busId 18000 parent 0x7f0000001000 color 1 key 0 commId 0x%x - Init START\n", host, pid, pid, p%2, 0xd00+p/2)...)
+		}
+	}
+	if r := infoReport(t, append(append(slices.Clone(data), allReduceLine...), pairs...), 0); len(r.Outliers) != 0 || r.CommsNotWhole != 7 {
+		t.Errorf("pairs under way: %d communicators not whole, outliers\n%s", r.CommsNotWhole, describe(r.Outliers))
+	}
+}
+
+// TestInfoSilentOnHealthyCuts: a healthy job read whole, cut anywhere in its init (an
+// excerpt, or a log that ends while the job starts), cut anywhere in the init of its
+// restart after a whole run, or one node's lines alone has no outlier: one process or eight
+// GPUs a process, a clean shutdown or teardown, an NCCL without Init START lines (before
+// 2.18.3; where a restart's init is cut, nothing tells such a log from a rank that lacks a
+// communicator, and that case is left out).
+func TestInfoSilentOnHealthyCuts(t *testing.T) {
+	p, err := parser.NewParser()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, c := range map[string]gen.Config{
+		"16 ranks":                      {Ranks: 16},
+		"8 GPUs a process":              {Ranks: 16, GPUsPerProcess: 8},
+		"clean abort":                   {Ranks: 16, CleanAbort: true},
+		"teardown, 3 hosts":             {Ranks: 12, RanksPerHost: 4, Teardown: true},
+		"no Init START (before 2.18.3)": {Ranks: 16, NCCLVersion: "2.18.1"},
+		"one host, one process":         {Ranks: 8, GPUsPerProcess: 8},
+	} {
+		lines, first := healthyLines(t, p, c, 3)
+		again, againFirst := healthyLines(t, p, c, 4)
+		seen := allSetups(lines, again)
+		for k := 1; k <= first; k++ {
+			if r := infoOfParsedSeen(lines[:k], 0, seen); len(r.Outliers) != 0 {
+				t.Fatalf("%s, its first %d lines: outliers\n%s", name, k, describe(r.Outliers))
+			}
+		}
+		if r := infoOfParsed(lines, 0); len(r.Outliers) != 0 || r.CommsNotWhole != 0 {
+			t.Errorf("%s, whole: %d communicators not whole, outliers\n%s", name, r.CommsNotWhole, describe(r.Outliers))
+		}
+		node := slices.DeleteFunc(slices.Clone(lines), func(l parsedText) bool { return !bytes.HasPrefix(l.text, []byte("gpu-node-00:")) })
+		if r := infoOfParsed(node, 0); len(r.Outliers) != 0 {
+			t.Errorf("%s, gpu-node-00's lines: outliers\n%s", name, describe(r.Outliers))
+		}
+		if c.NCCLVersion != "" {
+			continue
+		}
+		ran := lines[:first+8] // the init and a few calls
+		for k := 1; k <= againFirst; k++ {
+			if r := infoOfParsedSeen(append(slices.Clone(ran), again[:k]...), 0, seen); len(r.Outliers) != 0 {
+				t.Fatalf("%s, whole and then the first %d lines of its restart: outliers\n%s", name, k, describe(r.Outliers))
+			}
+		}
+	}
+}
+
+// allSetups is how every INFO line's message in the logs reads: given to an Info as its
+// memo, it holds every message the Info looks up, so the Info keeps it (an Info starts its
+// memo again only where a message is missing from a full one).
+func allSetups(logs ...[]parsedText) map[string]setupSeen {
+	seen := map[string]setupSeen{}
+	for _, lines := range logs {
+		for i := range lines {
+			if k := lines[i].p.Kind; k == parser.KindInfo || k == parser.KindTrace {
+				msg := parser.Message(lines[i].text, &lines[i].p)
+				if _, ok := seen[string(msg)]; !ok {
+					var r setupSeen
+					r.s, r.ok = parser.ParseSetup(msg)
+					seen[string(msg)] = r
+				}
+			}
+		}
+	}
+	return seen
+}
+
+// healthyLines is the log nccllog-gen writes for c with seed (two steps; without Init
+// START lines for 2.18.1), and the index of its first collective call.
+func healthyLines(t *testing.T, p *parser.Parser, c gen.Config, seed int64) ([]parsedText, int) {
+	t.Helper()
+	c.Steps, c.Seed = 2, seed
+	var b bytes.Buffer
+	if _, err := gen.Write(&b, c); err != nil {
+		t.Fatalf("%+v: %v", c, err)
+	}
+	lines := parseLines(p, b.Bytes())
+	if c.NCCLVersion == "2.18.1" {
+		lines = slices.DeleteFunc(lines, func(l parsedText) bool { return bytes.HasSuffix(l.text, []byte("Init START")) })
+	}
+	return lines, slices.IndexFunc(lines, func(l parsedText) bool { return l.p.Kind == parser.KindCollective })
 }

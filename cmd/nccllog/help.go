@@ -167,7 +167,10 @@ their values, NICs, network, transport per link, GDR, channel counts, number of
 communicators) compared across ranks, listing only the ranks and hosts off the majority, with
 the line that shows it; "none" on a uniform job. A fact a rank does not print is not a
 difference (TUNING and ring dumps come from rank 0 only, and before 2.22 so does the version
-line), except an environment variable among ranks that print their environment. Then:
+line), except an environment variable among ranks that print their environment. The number
+of communicators per process is compared only where the log shows the job past its init: it
+holds collective calls, and every communicator holds all its ranks, each with Init COMPLETE
+(not so in an excerpt, one node's log, or a log that ends during init). Then:
 versions, hosts and GPUs (cudaDev/nvmlDev/busId), communicators (size, layout, channels and a
 transport verdict such as "inter-node NET/IB/GDRDMA on all 64 links; intra-node P2P/CUMEM on
 all 112 links"), network and NICs, environment, the algorithm and protocol per op and size

@@ -26,6 +26,13 @@ func printInfo(w *output, r *view) error {
 		w.printf("  more than %s communicators: per-communicator detail truncated; %s Init lines of later ones not listed, and communicators per process not compared\n",
 			count(stages.MaxComms), count(rep.CommsNotListed))
 	}
+	if n := rep.CommsNotWhole; n > 0 {
+		what := "1 communicator holds fewer ranks in the log than its size"
+		if n > 1 {
+			what = count(int64(n)) + " communicators hold fewer ranks in the log than their size"
+		}
+		w.printf("  %s (an excerpt, one node's log, a log that ends in init): communicators per process not compared\n", what)
+	}
 	printFacts(w, "network and transports", rep.Network)
 	printFacts(w, "environment", rep.Env)
 	printTuning(w, rep.Tuning)
