@@ -177,9 +177,10 @@ all 112 links"), network and NICs, environment, the algorithm and protocol per o
 range (TUNING), init timings slowest first, WARNs grouped by template (numbers and addresses
 masked) with count, first and last line and ranks, error backtraces ("file.cc:NNN -> R")
 folded into root causes with the ncclResult name, the first WARN in NCCL's own time (2.26+),
-and which NCCL_DEBUG_SUBSYS sections are missing and what that hides. Lists at most 16,384
-communicators (JSON comms_not_listed counts the Init lines of the others). Reads every line;
---steps does not apply.
+and which NCCL_DEBUG_SUBSYS sections are missing and what that hides. Table cells name at
+most eight runs of ranks and four hosts, then how many in all; --format json lists every
+one. Lists at most 16,384 communicators (JSON comms_not_listed counts the Init lines of the
+others). Reads every line; --steps does not apply.
 `,
 	"split": `Writes the lines of the selected steps exactly as they were read (CRLF, trailing spaces
 and all). Without --steps it writes every line.

@@ -96,3 +96,24 @@ func TestInfoJSONOutliersEmpty(t *testing.T) {
 		t.Errorf("outliers = %v", rep.Outliers)
 	}
 }
+
+// TestInfoCellsCut: a table cell names at most eight runs of ranks and four hosts, then
+// how many in all; a short list prints whole.
+func TestInfoCellsCut(t *testing.T) {
+	var every2nd []int64
+	for r := int64(0); r < 2000; r += 2 {
+		every2nd = append(every2nd, r)
+	}
+	hosts := []string{"h0", "h1", "h2", "h3", "h4", "h5"}
+	for _, c := range []struct{ got, want string }{
+		{ranksCell(every2nd), "0,2,4,6,8,10,12,14,… (1,000 ranks)"},
+		{ranksCell([]int64{0, 1, 2, 3, 5, 7, 8}), "0-3,5,7-8"},
+		{ranksCell(nil), "-"},
+		{hostsCell(hosts), "h0,h1,h2,h3,… (6 hosts)"},
+		{hostsCell(hosts[:4]), "h0,h1,h2,h3"},
+	} {
+		if c.got != c.want {
+			t.Errorf("got %q, want %q", c.got, c.want)
+		}
+	}
+}

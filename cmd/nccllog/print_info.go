@@ -50,7 +50,7 @@ func printOutliers(w *output, os []stages.Outlier) {
 	}
 	t := newTable(w, "what", "value", "majority", "ranks", "hosts", "evidence")
 	for _, o := range os {
-		t.row(o.What, o.Value, o.Majority, int64Ranges(o.Ranks), strings.Join(o.Hosts, ","), o.Evidence)
+		t.row(o.What, o.Value, o.Majority, ranksCell(o.Ranks), hostsCell(o.Hosts), o.Evidence)
 	}
 	t.flush()
 }
@@ -62,7 +62,7 @@ func printIdentity(w *output, rep *stages.InfoReport) {
 		if v.What != "version" {
 			what = v.What + " " + v.Value
 		}
-		w.printf("%s: %s (ranks %s)\n", what, plural(int64(v.Processes), "process"), int64Ranges(v.Ranks))
+		w.printf("%s: %s (ranks %s)\n", what, plural(int64(v.Processes), "process"), ranksCell(v.Ranks))
 	}
 	for _, v := range rep.BareVersions {
 		w.printf("%s version %s (%s without an envelope, first %s)\n", v.Lib, v.Version, plural(v.Lines, "line"), v.Evidence)
@@ -101,7 +101,7 @@ func printFacts(w *output, title string, rows []stages.FactRow) {
 	w.printf("\n== %s ==\n", title)
 	t := newTable(w, "what", "value", "processes", "ranks", "hosts")
 	for _, f := range rows {
-		t.row(f.What, f.Value, itoa(int64(f.Processes)), int64Ranges(f.Ranks), strings.Join(f.Hosts, ","))
+		t.row(f.What, f.Value, itoa(int64(f.Processes)), ranksCell(f.Ranks), hostsCell(f.Hosts))
 	}
 	t.flush()
 }
@@ -150,7 +150,7 @@ func printWarns(w *output, rep *stages.InfoReport) {
 		w.printf("\n== WARNs by template ==\n")
 		t := newTable(w, "count", "ranks", "hosts", "first", "last", "template")
 		for _, g := range rep.Warns {
-			t.row(count(g.Count), int64Ranges(g.Ranks), strings.Join(g.Hosts, ","), g.First.String(), g.Last.String(), g.Template)
+			t.row(count(g.Count), ranksCell(g.Ranks), hostsCell(g.Hosts), g.First.String(), g.Last.String(), g.Template)
 		}
 		t.flush()
 	}
@@ -158,7 +158,7 @@ func printWarns(w *output, rep *stages.InfoReport) {
 		w.printf("\n== errors, by root cause ==\n")
 		t := newTable(w, "chains", "result", "started at", "outermost", "ranks", "evidence", "WARN")
 		for _, e := range rep.Errors {
-			t.row(count(e.Chains), fmt.Sprintf("%d %s", e.Result, e.ResultName), e.Where, e.Outermost, int64Ranges(e.Ranks), e.Evidence.String(), e.Warn)
+			t.row(count(e.Chains), fmt.Sprintf("%d %s", e.Result, e.ResultName), e.Where, e.Outermost, ranksCell(e.Ranks), e.Evidence.String(), e.Warn)
 		}
 		t.flush()
 	}
@@ -182,8 +182,36 @@ func devText(d int64) string {
 	return itoa(d)
 }
 
-// int64Ranges prints sorted ranks compactly: 0-6,8.
-func int64Ranges(rs []int64) string {
+// Table cells name at most cellRanges runs of ranks and cellHosts hosts, then how many in
+// all: an outlier of a thousand ranks on hundreds of hosts is otherwise one line of many
+// kilobytes. The JSON lists every one.
+const (
+	cellRanges = 8
+	cellHosts  = 4
+)
+
+// ranksCell prints sorted ranks compactly, 0-6,8, cut after cellRanges runs.
+func ranksCell(rs []int64) string {
+	parts := rankRuns(rs)
+	if len(parts) == 0 {
+		return "-"
+	}
+	if len(parts) <= cellRanges {
+		return strings.Join(parts, ",")
+	}
+	return strings.Join(parts[:cellRanges], ",") + ",… (" + plural(int64(len(rs)), "rank") + ")"
+}
+
+// hostsCell lists hosts, cut after cellHosts.
+func hostsCell(hs []string) string {
+	if len(hs) <= cellHosts {
+		return strings.Join(hs, ",")
+	}
+	return strings.Join(hs[:cellHosts], ",") + ",… (" + plural(int64(len(hs)), "host") + ")"
+}
+
+// rankRuns cuts sorted ranks into runs of consecutive ones: 0-6, 8.
+func rankRuns(rs []int64) []string {
 	var parts []string
 	for i := 0; i < len(rs); {
 		j := i
@@ -197,8 +225,5 @@ func int64Ranges(rs []int64) string {
 		}
 		i = j + 1
 	}
-	if len(parts) == 0 {
-		return "-"
-	}
-	return strings.Join(parts, ",")
+	return parts
 }
