@@ -20,9 +20,10 @@ type InfoReport struct {
 	// CommsNotListed counts the Init lines of the communicators past the first MaxComms,
 	// which Comms does not list (and the count of communicators per process does not compare).
 	CommsNotListed int64 `json:"comms_not_listed,omitempty"`
-	// CommsNotWhole counts the communicators with fewer ranks in the log than their size
-	// (an excerpt, one node's log, an init running or hung where the log ends); where there
-	// are any, the count of communicators per process is not compared.
+	// CommsNotWhole counts the communicators whose init the log does not hold whole: fewer
+	// ranks than their size, or a rank with Init START and no COMPLETE (an excerpt, one
+	// node's log, an init running or hung where the log ends). Where there are any, the
+	// count of communicators per process is not compared.
 	CommsNotWhole int          `json:"comms_not_whole,omitempty"`
 	Network       []FactRow    `json:"network"`
 	Env           []FactRow    `json:"env"`

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -115,5 +116,36 @@ func TestInfoCellsCut(t *testing.T) {
 		if c.got != c.want {
 			t.Errorf("got %q, want %q", c.got, c.want)
 		}
+	}
+}
+
+// TestInfoLogEndsInInit: a healthy job's log that ends while its ranks start their second
+// communicator has no outlier; the table says how many communicators the log does not hold
+// whole, and the JSON counts them.
+func TestInfoLogEndsInInit(t *testing.T) {
+	var b bytes.Buffer
+	if _, err := gen.Write(&b, gen.Config{Seed: 1, Ranks: 16, Steps: 1}); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.SplitAfter(b.String(), "\n")
+	var cut string // up to the 12th ncclCommSplit Init START: 4 of 16 processes have none yet
+	for i, starts := 0, 0; i < len(lines) && cut == ""; i++ {
+		if strings.Contains(lines[i], "ncclCommSplit") && strings.Contains(lines[i], "Init START") {
+			if starts++; starts == 12 {
+				cut = strings.Join(lines[:i+1], "")
+			}
+		}
+	}
+	if cut == "" {
+		t.Fatal("the generated log has fewer than 12 ncclCommSplit Init START lines")
+	}
+	got, _, code := runCLI(t, cut, "info", "-")
+	if code != 0 || !strings.Contains(got, "== outliers ==\nnone") || !strings.Contains(got, "not whole in the log") {
+		t.Errorf("exit %d:\n%s", code, got)
+	}
+	got, _, _ = runCLI(t, cut, "info", "--format", "json", "-")
+	var rep stages.InfoReport
+	if err := json.Unmarshal([]byte(got), &rep); err != nil || rep.CommsNotWhole == 0 || len(rep.Outliers) != 0 {
+		t.Errorf("%v: comms_not_whole %d, outliers %v", err, rep.CommsNotWhole, rep.Outliers)
 	}
 }

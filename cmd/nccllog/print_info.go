@@ -27,11 +27,8 @@ func printInfo(w *output, r *view) error {
 			count(stages.MaxComms), count(rep.CommsNotListed))
 	}
 	if n := rep.CommsNotWhole; n > 0 {
-		what := "1 communicator holds fewer ranks in the log than its size"
-		if n > 1 {
-			what = count(int64(n)) + " communicators hold fewer ranks in the log than their size"
-		}
-		w.printf("  %s (an excerpt, one node's log, a log that ends in init): communicators per process not compared\n", what)
+		w.printf("  %s not whole in the log (a rank missing, or with Init START and no COMPLETE: an excerpt, one node's log, a log that ends in init): communicators per process not compared\n",
+			plural(int64(n), "communicator"))
 	}
 	printFacts(w, "network and transports", rep.Network)
 	printFacts(w, "environment", rep.Env)
