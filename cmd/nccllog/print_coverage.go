@@ -118,20 +118,7 @@ func edges(g *stages.Group, start bool) string {
 
 // intList prints 0-7,9 for a sorted list.
 func intList(v []int64) string {
-	var parts []string
-	for i := 0; i < len(v); {
-		j := i
-		for j+1 < len(v) && v[j+1] == v[j]+1 {
-			j++
-		}
-		if j > i {
-			parts = append(parts, itoa(v[i])+"-"+itoa(v[j]))
-		} else {
-			parts = append(parts, itoa(v[i]))
-		}
-		i = j + 1
-	}
-	return strings.Join(parts, ",")
+	return strings.Join(rankRuns(v), ",")
 }
 
 // ranksOf is "rank 3" or "ranks 0-7".
