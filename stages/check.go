@@ -15,7 +15,8 @@ type Side struct {
 // CheckFinding is a disagreement between the ranks of a communicator: the first call where
 // they issued different op, count, datatype, reduction op or root ("mismatch", with What
 // naming every field that differs, comma-separated, in that order), or call sequences of
-// different lengths ("length"; not where an excerpt's cut explains them, Coverage.EndsCut).
+// different lengths ("length": the ranks behind the most any rank issued; not those where the
+// input's end explains where they stop, Coverage.EndsCut and Coverage.Cut).
 type CheckFinding struct {
 	Group *Group
 	Kind  string
@@ -39,7 +40,7 @@ func (r *Ranks) Check() []CheckFinding {
 		if f, ok := r.firstMismatch(g); ok {
 			out = append(out, f)
 		}
-		if f, ok := lengthFinding(g); ok && !cov.EndsCut {
+		if f, ok := lengthFinding(g, &cov); ok {
 			out = append(out, f)
 		}
 	}
@@ -114,12 +115,16 @@ func differs(sides []Side) string {
 	return strings.Join(out, ",")
 }
 
-// lengthFinding reports ranks that issued fewer calls than the most any rank did.
-func lengthFinding(g *Group) (CheckFinding, bool) {
+// lengthFinding reports ranks that issued fewer calls than the most any rank did, but for
+// those where the input's end explains it (cov).
+func lengthFinding(g *Group, cov *Coverage) (CheckFinding, bool) {
 	top := g.MaxCalls()
 	f := CheckFinding{Group: g, Kind: "length", Index: top, Step: -1}
+	if cov.EndsCut {
+		return f, false
+	}
 	for _, m := range g.Members {
-		if m.Through() < top {
+		if m.Through() < top && !cov.Cut(m) {
 			f.Short = append(f.Short, m)
 		}
 	}

@@ -25,10 +25,12 @@ type Coverage struct {
 	// different calls. Excerpt: the lines do not hold the communicator from its first call
 	// (an opCount above 0 at the first call, no Init line).
 	StartsDiffer, EndsDiffer, Excerpt bool
-	// EndsCut: in an excerpt, the ranks stop at different calls in a way an excerpt's cut
-	// explains and a hang does not: at three or more calls, or at two where the ranks also
-	// start at different calls and only one rank got furthest. (A hang's shape: the ranks
-	// waiting at one call, the culprits behind at another.)
+	// CutFrom: the ranks that stop at this call or later stop where the input ends, not where
+	// they hung (-1: none; see cutFrom): where an excerpt cuts them, or where the log ends
+	// while the job still issues calls. EndsCut: that explains every rank's end. (A hang's
+	// shape: the ranks waiting at one call, the culprits behind at another.)
+	CutFrom int64
+	CutWhy  CutWhy
 	EndsCut bool
 	// Conflict says why the ranks cannot be one communicator ("" when they can): more
 	// processes than it has ranks, or two with the same rank.
@@ -52,14 +54,10 @@ func (r *Ranks) Cover(g *Group) Coverage {
 			c.First = m.Start
 		}
 		c.Last = max(c.Last, m.Through()-1)
-		if m.RankFrom != "init" && m.FirstOp > 0 {
-			c.Excerpt = true
-		}
 	}
-	c.StartsDiffer = c.spread(g, func(m *Member) int64 { return m.Start })
-	c.EndsDiffer = c.spread(g, (*Member).Through)
-	c.Excerpt = c.Excerpt || c.StartsDiffer
-	c.EndsCut = c.Excerpt && c.EndsDiffer && cutShape(g, c.StartsDiffer)
+	c.Excerpt, c.StartsDiffer, c.EndsDiffer = edgesOf(g)
+	c.CutFrom, c.CutWhy = cutFrom(g, c.Excerpt, c.StartsDiffer, c.EndsDiffer, true)
+	c.EndsCut = c.cutsAll(g)
 	if c.First >= 0 {
 		c.FirstStep, c.LastStep = g.StepOf(c.First), g.StepOf(c.Last)
 	}
@@ -67,32 +65,22 @@ func (r *Ranks) Cover(g *Group) Coverage {
 	return c
 }
 
-// cutShape reports whether the ranks' ends look cut rather than hung (see EndsCut).
-func cutShape(g *Group, startsDiffer bool) bool {
-	ends := map[int64]int{}
-	top := g.MaxCalls()
+// cutsAll reports whether CutFrom explains every rank's end (of those with calls, in an
+// excerpt).
+func (c *Coverage) cutsAll(g *Group) bool {
+	if c.CutFrom < 0 {
+		return false
+	}
 	for _, m := range g.Members {
-		if m.Calls > 0 {
-			ends[m.Through()]++
+		if (m.Calls > 0 || !c.Excerpt) && !c.Cut(m) {
+			return false
 		}
 	}
-	return len(ends) > 2 || (startsDiffer && ends[top] < 2)
+	return true
 }
 
-// spread reports whether f differs between the ranks that issued calls.
-func (c *Coverage) spread(g *Group, f func(*Member) int64) bool {
-	first, seen := int64(0), false
-	for _, m := range g.Members {
-		if m.Calls == 0 {
-			continue
-		}
-		if seen && f(m) != first {
-			return true
-		}
-		first, seen = f(m), true
-	}
-	return false
-}
+// Cut reports whether m stops where the input ends rather than where it hung (CutFrom).
+func (c *Coverage) Cut(m *Member) bool { return c.CutFrom >= 0 && m.Through() >= c.CutFrom }
 
 // nodes fills in the node counts: the layout line's, or the most ranks any host holds.
 func (r *Ranks) nodes(g *Group, c *Coverage) {

@@ -32,7 +32,7 @@ type HangFinding struct {
 	Present  int64 // ranks with lines
 	// WaitedOn: the present ranks issued calls, and those that got furthest (all of them, or
 	// two or more) stopped at the same one, as ranks waiting for the absent ones would; not
-	// where an excerpt cut them (Coverage.EndsCut).
+	// where the input's end explains where they stop (Coverage.CutFrom).
 	WaitedOn bool
 	Suspects []Suspect
 }
@@ -44,7 +44,7 @@ type hangCtx struct {
 	cov     Coverage
 	top     int64 // the furthest position any rank got to
 	atTop   int   // ranks that got there
-	anyLive bool  // some rank's communicator did not end in Destroy or Abort
+	liveTop int64 // the furthest position a rank whose communicator did not end got to
 }
 
 // evidence is one kind of evidence against a rank: its name (as Suspect.Evidence holds it)
@@ -73,12 +73,14 @@ func (r *Ranks) hangOf(g *Group) HangFinding {
 		return f
 	}
 	for _, m := range g.Members {
-		c.anyLive = c.anyLive || m.End == ""
+		if m.End == "" {
+			c.liveTop = max(c.liveTop, m.Through())
+		}
 		if m.Through() == c.top {
 			c.atTop++
 		}
 	}
-	f.WaitedOn = c.top > 0 && !c.cov.EndsCut && (c.atTop == len(g.Members) || c.atTop >= 2)
+	f.WaitedOn = c.top > 0 && c.cov.CutFrom < 0 && (c.atTop == len(g.Members) || c.atTop >= 2)
 	f.Suspects = c.suspects()
 	if f.WaitedOn {
 		f.Suspects = append(f.Suspects, absentSuspects(c.cov)...)
@@ -134,22 +136,28 @@ func (c *hangCtx) suspects() []Suspect {
 	return out
 }
 
-// behind: the rank stopped before the furthest call of the others; not where an excerpt's
-// cut explains the ranks' different ends (Coverage.EndsCut).
+// behind: the rank stopped before the furthest call of the others; not where the input's end
+// explains where it stops (Coverage.EndsCut, Coverage.Cut).
 func behind(c *hangCtx, m *Member) (string, int, bool) {
 	b := c.top - m.Through()
-	if b <= 0 || c.cov.EndsCut {
+	if b <= 0 || c.cov.EndsCut || c.cov.Cut(m) {
 		return "", 0, false
 	}
 	return "behind", 50 + int(40*b/max(c.top, 1)), true
 }
 
+// aborted: the rank's communicator ends in Abort while a rank that still has it got further.
+// (Where none got further, the others may be on their way to their Abort, as in a log cut
+// during a healthy shutdown that aborts every communicator.)
 func aborted(c *hangCtx, m *Member) (string, int, bool) {
-	return "abort", 60, m.End == "Abort"
+	return "abort", 60, m.End == "Abort" && c.liveTop > m.Through()
 }
 
+// endedEarly: the rank's communicator ends in Destroy while a rank that still has it got
+// further. (Where none got further, the others may be on their way to their Destroy, as in a
+// log cut during a healthy teardown.)
 func endedEarly(c *hangCtx, m *Member) (string, int, bool) {
-	return "ended-early", 30, m.End != "" && m.End != "Abort" && c.anyLive
+	return "ended-early", 30, m.End != "" && m.End != "Abort" && c.liveTop > m.Through()
 }
 
 // endsInWarn: the process's log ends with a WARN (no call on any communicator after it).

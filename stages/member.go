@@ -54,7 +54,13 @@ type Member struct {
 	hist     []refCall
 	histOver bool
 	folded   bool // its communicator was folded into the overflow
+	// procCut: the input ends while its process issues calls on some communicator, by that
+	// communicator's own shape (set by Groups; see cutEnds).
+	procCut bool
 }
+
+// proc is the key of the member's process.
+func (m *Member) proc() procKey { return procKey{m.File, m.Host, m.Pid} }
 
 func newMember(host string, pid int64, file string, rank, dev int64) *Member {
 	return &Member{Host: host, Pid: pid, File: file, Rank: rank, CudaDev: dev, LaunchRank: -1,

@@ -279,6 +279,7 @@ func (r *Ranks) Groups() []*Group {
 		r.realign(g)
 		out = append(out, g)
 	}
+	markCut(out)
 	slices.SortFunc(out, func(a, b *Group) int {
 		return cmp.Or(cmp.Compare(b.NRanks, a.NRanks), cmp.Compare(a.Key.Seq, b.Key.Seq),
 			cmp.Compare(a.Key.CommID, b.Key.CommID))
