@@ -140,12 +140,17 @@ bus volume, steps and ops. Past 16,384 communicators (see ranks) the last row su
 	"hang": `Per communicator, first what the input covers (ranks with lines, nodes, the first and last
 call seen, whether it is an excerpt), then where each rank stopped: ranks behind the others
 (with their last call and the call they never made), ranks whose communicator ends in Abort or
-that ended it early, logs that end in a WARN, and ranks without lines where the ranks that got
-furthest stopped together, ranked by how likely each is the culprit. Evidence every rank
-shares (Abort everywhere, as PyTorch's destroy_process_group leaves a healthy job) counts
-against none. A log of some nodes judges only their ranks ("covers 1 of 2 nodes"). Calls are
-aligned by position, and an excerpt's ranks by opCount where it goes up; ranks an excerpt cuts
-at different calls are not suspects. PyTorch watchdog lines (with or without NCCL lines): per
+Destroy while another rank that still has it went further, logs that end in a WARN, and ranks
+without lines where the ranks that got furthest stopped together, ranked by how likely each is
+the culprit. Evidence every rank shares (Abort everywhere, as PyTorch's destroy_process_group
+leaves a healthy job) counts against none. A log of some nodes judges only their ranks
+("covers 1 of 2 nodes"). Calls are aligned by position, and an excerpt's ranks by opCount where
+it goes up; ranks an excerpt cuts at different calls are not suspects. Nor are ranks a few
+calls apart (three or more end points, no wide gap) where a log ends while its job still issues
+calls: still running, stopped by a time limit, or cut with head; then neither are the ranks of
+their processes' other communicators. Ranks far behind such a pack are; and ranks at two end
+points, the culprits behind and the others at the furthest call, look the same whether the job
+hung or the log was cut there, and are reported. PyTorch watchdog lines (with or without NCCL lines): per
 process group, each rank's last enqueued/started/completed work, the work most ranks timed
 out on and when it started; a rank whose queue stops below that work never reached the
 collective (the likely straggler), ranks that enqueued it are victims, and where two or more
@@ -157,7 +162,7 @@ are not judged. Exit status 3 when a rank stands out.
 	"check": `Per communicator, first what the input covers (as hang), then compares every call position
 across ranks (op, count, datatype, reduction op and root; the peer of Send/Recv is left out)
 and reports the first divergence with both sides and every field that differs, and sequences
-of different lengths (not where an excerpt cut the ranks at different calls). A group of more
+of different lengths (not where the input's end explains them, as for hang). A group of more
 processes than ranks (two jobs in one directory) gets no verdict, nor do communicators past the
 16,384 kept in detail (see ranks). Exit status 3 when it finds one.
 `,

@@ -23,6 +23,8 @@ type coverageJSON struct {
 	StartsDiffer bool     `json:"starts_differ"`
 	EndsDiffer   bool     `json:"ends_differ"`
 	EndsCut      bool     `json:"ends_cut"`
+	CutFrom      *int64   `json:"cut_from"`
+	CutWhy       string   `json:"cut_why,omitempty"`
 	SomeNodes    bool     `json:"some_nodes_only"`
 	Conflict     string   `json:"conflict,omitempty"`
 	Notes        []string `json:"notes"`
@@ -31,7 +33,7 @@ type coverageJSON struct {
 func coverageValue(c stages.Coverage, g *stages.Group) coverageJSON {
 	v := coverageJSON{NRanks: c.NRanks, RanksPresent: c.Present, RanksAbsent: c.AbsentN, Absent: orEmpty(c.Absent),
 		FirstCall: known(c.First), LastCall: known(c.Last), FirstStep: known(c.FirstStep), LastStep: known(c.LastStep),
-		Excerpt: c.Excerpt, StartsDiffer: c.StartsDiffer, EndsDiffer: c.EndsDiffer, EndsCut: c.EndsCut, SomeNodes: c.SomeNodes(),
+		Excerpt: c.Excerpt, StartsDiffer: c.StartsDiffer, EndsDiffer: c.EndsDiffer, EndsCut: c.EndsCut, CutFrom: known(c.CutFrom), CutWhy: string(c.CutWhy), SomeNodes: c.SomeNodes(),
 		Conflict: c.Conflict, Notes: orEmpty(coverageNotes(c, g))}
 	if c.Nodes > 0 {
 		v.Nodes, v.NodesPresent = &c.Nodes, &c.NodesSeen
@@ -86,10 +88,30 @@ func coverageNotes(c stages.Coverage, g *stages.Group) []string {
 	if c.StartsDiffer {
 		out = append(out, "the excerpt's ranks start at different calls ("+edges(g, true)+"); calls before a rank's first line are not compared")
 	}
-	if c.EndsCut {
-		out = append(out, "the ranks' lines stop at different calls ("+edges(g, false)+"), as an excerpt cuts them; that alone is no sign of a hang")
+	if c.CutFrom >= 0 {
+		out = append(out, cutNote(c, g))
 	}
 	return out
+}
+
+// cutNote says which ranks stop where the input ends, and why that is no sign of a hang.
+func cutNote(c stages.Coverage, g *stages.Group) string {
+	why := map[stages.CutWhy]string{
+		stages.CutExcerpt:  "as an excerpt cuts them",
+		stages.CutInFlight: "a few calls apart, as a log that ends while the job issues calls stops them (the job still running, stopped by a time limit, or the log cut)",
+		stages.CutProcs:    "as the log ends while their processes issue calls on another communicator, a few calls apart (the job still running, stopped by a time limit, or the log cut)",
+	}[c.CutWhy]
+	if c.EndsCut {
+		return "the ranks' lines stop at different calls (" + edges(g, false) + "), " + why + "; that alone is no sign of a hang"
+	}
+	var cut []*stages.Member
+	for _, m := range g.Members {
+		if c.Cut(m) {
+			cut = append(cut, m)
+		}
+	}
+	return fmt.Sprintf("%s stop at calls %d-%d, %s; that alone is no sign of a hang, but the ranks far behind them are judged",
+		ranksWord(cut), c.CutFrom-1, g.MaxCalls()-1, why)
 }
 
 // edges lists where each rank's lines start (or stop), grouped by call.

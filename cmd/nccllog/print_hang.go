@@ -219,8 +219,10 @@ func hangVerdict(f stages.HangFinding) string {
 		return itoa(int64(len(f.Suspects))) + " suspects stand out"
 	case f.MaxCalls == 0:
 		return "no rank with lines issued a call on it; nothing to judge"
-	case c.EndsCut:
+	case c.EndsCut && c.CutWhy == stages.CutExcerpt:
 		return "no rank stands out: the ranks stop at different calls only where the excerpt cuts them"
+	case c.EndsCut:
+		return "no rank stands out: the ranks stop a few calls apart where the log ends, as a job that still issued calls does"
 	case judgedAbsent(c) > 0 && !f.WaitedOn:
 		return fmt.Sprintf("no rank stands out; %s no lines, but the ranks with lines did not all stop at one call, so nothing shows they waited for the others",
 			hasHave(judgedAbsent(c)))
