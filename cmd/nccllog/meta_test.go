@@ -24,6 +24,10 @@ func TestVersion(t *testing.T) {
 	if _, _, code := runCLI(t, "", "version", "extra"); code != exitUsage {
 		t.Errorf("version extra: status %d", code)
 	}
+	// --version, as most tools spell it, prints the same.
+	if got, stderr, code := runCLI(t, "", "--version"); code != exitOK || got != out {
+		t.Errorf("--version: status %d, stdout %q, stderr %q; want version's %q", code, got, stderr, out)
+	}
 }
 
 // completeBash sources the bash script and returns what it offers for the words typed so far
