@@ -52,10 +52,10 @@ func runMeta(args []string, e env) (code int, ok bool) {
 	return 0, false
 }
 
-// stampedVersion is the version a release build sets with
-// -ldflags "-X main.stampedVersion=v1.2.3" (contrib/dist/dist.sh does, from git describe);
-// empty in other builds, which report the module version Go recorded.
-var stampedVersion string
+// stampedVersion and stampedCommit are what a release build sets with -ldflags
+// "-X main.stampedVersion=v1.2.3 -X main.stampedCommit=HASH" (contrib/dist/dist.sh does, from
+// git); empty in other builds, which report what Go recorded.
+var stampedVersion, stampedCommit string
 
 // versionText is the module version, the commit it was built from and the Go that built it,
 // as the binary records them.
@@ -69,6 +69,9 @@ func versionText() string {
 	}
 	if stampedVersion != "" {
 		version = stampedVersion
+	}
+	if stampedCommit != "" {
+		commit = stampedCommit
 	}
 	return fmt.Sprintf("nccllog %s\ncommit %s\n%s %s/%s\n", version, commit, runtime.Version(), runtime.GOOS, runtime.GOARCH)
 }
