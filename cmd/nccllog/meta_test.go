@@ -39,11 +39,16 @@ func completeBash(t *testing.T, bash, script string, words ...string) []string {
 		script, "nccllog")
 	cmd.Args = append(cmd.Args, words...)
 	cmd.Dir = t.TempDir()
+	for _, name := range []string{"run 1", "run 2"} { // names with spaces stay one word
+		if err := os.Mkdir(filepath.Join(cmd.Dir, name), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
 	out, err := cmd.CombinedOutput()
 	if err != nil {
 		t.Fatalf("bash: %v: %s", err, out)
 	}
-	return strings.Fields(string(out))
+	return slices.DeleteFunc(strings.Split(string(out), "\n"), func(s string) bool { return s == "" })
 }
 
 func TestCompletionBash(t *testing.T) {
@@ -67,6 +72,11 @@ func TestCompletionBash(t *testing.T) {
 		{[]string{"agg", "-f", "a"}, []string{"awk"}},
 		{[]string{"split", "--boundary", ""}, []string{"end", "start"}},
 		{[]string{"completion", ""}, []string{"bash", "zsh", "fish"}},
+		// bash splits --flag=value at '=' into three words.
+		{[]string{"calls", "--format", "=", ""}, []string{"table", "json", "csv", "ndjson", "parquet"}},
+		{[]string{"calls", "--format", "=", "n"}, []string{"ndjson"}},
+		{[]string{"report", "--html", "=", "ru"}, []string{"run 1", "run 2"}},
+		{[]string{"hang", "ru"}, []string{"run 1", "run 2"}},
 		{[]string{"calls", "-"}, []string{"--steps", "--boundary", "--format", "-f", "--output", "-o", "--jobs", "-j", "--strict", "--quiet", "-q", "--help", "-h"}},
 	} {
 		got := completeBash(t, bash, script, c.words...)
