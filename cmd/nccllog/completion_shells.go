@@ -10,9 +10,22 @@ import (
 func bashCompletion(model []complCmd) string {
 	var b strings.Builder
 	b.WriteString(`# bash completion for nccllog: source <(nccllog completion bash)
+# _nccllog_files offers the file names that start with $1, one word each however many spaces
+# they hold (read line by line, not split on blanks).
+_nccllog_files() {
+  COMPREPLY=()
+  local f
+  while IFS= read -r f; do COMPREPLY+=("$f"); done < <(compgen -f -- "$1")
+}
 _nccllog() {
   local cur="${COMP_WORDS[COMP_CWORD]}" prev="${COMP_WORDS[COMP_CWORD-1]}"
   COMPREPLY=()
+  # bash splits --flag=value at the '=' (COMP_WORDBREAKS): complete value as --flag's.
+  if [[ $cur == "=" ]]; then
+    cur=""
+  elif [[ $prev == "=" && $COMP_CWORD -ge 3 ]]; then
+    prev="${COMP_WORDS[COMP_CWORD-2]}"
+  fi
   if [[ $COMP_CWORD -eq 1 ]]; then
 `)
 	fmt.Fprintf(&b, "    COMPREPLY=( $(compgen -W %q -- \"$cur\") )\n    return\n  fi\n  case \"${COMP_WORDS[1]}\" in\n", commandNames(model))
@@ -32,14 +45,14 @@ _nccllog() {
 			case f.values != nil:
 				fmt.Fprintf(&b, "COMPREPLY=( $(compgen -W %q -- \"$cur\") ); return ;;\n", strings.Join(f.values, " "))
 			case f.file:
-				b.WriteString("COMPREPLY=( $(compgen -f -- \"$cur\") ); return ;;\n")
+				b.WriteString("_nccllog_files \"$cur\"; return ;;\n")
 			default:
 				b.WriteString("return ;;\n")
 			}
 		}
 		b.WriteString("    esac\n")
 		fmt.Fprintf(&b, "    if [[ \"$cur\" == -* ]]; then COMPREPLY=( $(compgen -W %q -- \"$cur\") ); return; fi\n", flagWords(c))
-		b.WriteString("    COMPREPLY=( $(compgen -f -- \"$cur\") )\n    ;;\n")
+		b.WriteString("    _nccllog_files \"$cur\"\n    ;;\n")
 	}
 	b.WriteString("  esac\n}\ncomplete -o filenames -F _nccllog nccllog\n")
 	return b.String()

@@ -10,7 +10,7 @@ import (
 // metaCommands are the commands that read no log: they are listed in the help and completed
 // like the others.
 var metaCommands = []struct{ name, summary, args string }{
-	{"version", "nccllog's version, commit and Go version", ""},
+	{"version", "nccllog's version, commit and Go version (also --version)", ""},
 	{"completion", "a shell completion script: nccllog completion bash|zsh|fish", "bash zsh fish"},
 }
 
@@ -32,7 +32,7 @@ func runMeta(args []string, e env) (code int, ok bool) {
 		}
 	}
 	switch args[0] {
-	case "version":
+	case "version", "--version":
 		if len(args) > 1 {
 			return usageError(e, fmt.Errorf("version takes no arguments")), true
 		}
@@ -52,6 +52,11 @@ func runMeta(args []string, e env) (code int, ok bool) {
 	return 0, false
 }
 
+// stampedVersion and stampedCommit are what a release build sets with -ldflags
+// "-X main.stampedVersion=v1.2.3 -X main.stampedCommit=HASH" (contrib/dist/dist.sh does, from
+// git); empty in other builds, which report what Go recorded.
+var stampedVersion, stampedCommit string
+
 // versionText is the module version, the commit it was built from and the Go that built it,
 // as the binary records them.
 func versionText() string {
@@ -61,6 +66,12 @@ func versionText() string {
 			version = bi.Main.Version
 		}
 		commit = vcsText(bi.Settings, commit)
+	}
+	if stampedVersion != "" {
+		version = stampedVersion
+	}
+	if stampedCommit != "" {
+		commit = stampedCommit
 	}
 	return fmt.Sprintf("nccllog %s\ncommit %s\n%s %s/%s\n", version, commit, runtime.Version(), runtime.GOOS, runtime.GOARCH)
 }

@@ -24,6 +24,10 @@ func TestVersion(t *testing.T) {
 	if _, _, code := runCLI(t, "", "version", "extra"); code != exitUsage {
 		t.Errorf("version extra: status %d", code)
 	}
+	// --version, as most tools spell it, prints the same.
+	if got, stderr, code := runCLI(t, "", "--version"); code != exitOK || got != out {
+		t.Errorf("--version: status %d, stdout %q, stderr %q; want version's %q", code, got, stderr, out)
+	}
 }
 
 // completeBash sources the bash script and returns what it offers for the words typed so far
@@ -35,11 +39,16 @@ func completeBash(t *testing.T, bash, script string, words ...string) []string {
 		script, "nccllog")
 	cmd.Args = append(cmd.Args, words...)
 	cmd.Dir = t.TempDir()
+	for _, name := range []string{"run 1", "run 2"} { // names with spaces stay one word
+		if err := os.Mkdir(filepath.Join(cmd.Dir, name), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
 	out, err := cmd.CombinedOutput()
 	if err != nil {
 		t.Fatalf("bash: %v: %s", err, out)
 	}
-	return strings.Fields(string(out))
+	return slices.DeleteFunc(strings.Split(string(out), "\n"), func(s string) bool { return s == "" })
 }
 
 func TestCompletionBash(t *testing.T) {
@@ -63,6 +72,11 @@ func TestCompletionBash(t *testing.T) {
 		{[]string{"agg", "-f", "a"}, []string{"awk"}},
 		{[]string{"split", "--boundary", ""}, []string{"end", "start"}},
 		{[]string{"completion", ""}, []string{"bash", "zsh", "fish"}},
+		// bash splits --flag=value at '=' into three words.
+		{[]string{"calls", "--format", "=", ""}, []string{"table", "json", "csv", "ndjson", "parquet"}},
+		{[]string{"calls", "--format", "=", "n"}, []string{"ndjson"}},
+		{[]string{"report", "--html", "=", "ru"}, []string{"run 1", "run 2"}},
+		{[]string{"hang", "ru"}, []string{"run 1", "run 2"}},
 		{[]string{"calls", "-"}, []string{"--steps", "--boundary", "--format", "-f", "--output", "-o", "--jobs", "-j", "--strict", "--quiet", "-q", "--help", "-h"}},
 	} {
 		got := completeBash(t, bash, script, c.words...)

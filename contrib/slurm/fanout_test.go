@@ -54,7 +54,32 @@ func TestFanOut(t *testing.T) {
 		stepParts := fanOut(t, c.Command(ctx, script, args...))
 		sameOutput(ctx, t, bin, steps, stepParts, []string{logs})
 	})
+	t.Run("shipped", func(t *testing.T) { shipped(ctx, t, c, bin, logs) })
 	t.Run("a node fails", func(t *testing.T) { nodeFails(t, c, bin, logs) })
+}
+
+// shipped: with --ship, the fan-out sends the binary it is given to every node with sbcast,
+// runs that copy, and removes it afterwards; the partials are what the installed binary
+// writes. (The test cluster's nodes share this machine's disk, so the copy's path is one
+// file that every node writes.)
+func shipped(ctx context.Context, t *testing.T, c *slurmtest.Cluster, bin, logs string) {
+	dir := t.TempDir()
+	dest, ran := filepath.Join(dir, "shipped-nccllog"), filepath.Join(dir, "ran")
+	// What is shipped: a wrapper that notes the path it runs from, then runs nccllog.
+	wrapper := filepath.Join(dir, "nccllog-wrapper")
+	text := "#!/bin/sh\necho \"$0\" >>" + ran + "\nexec " + bin + " \"$@\"\n"
+	if err := os.WriteFile(wrapper, []byte(text), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	parts := fanOut(t, c.Command(ctx, "salloc", "-N4", script, "--ship", "--ship-to", dest,
+		"-o", filepath.Join(dir, "parts"), "--nccllog", wrapper, logs+"/%n"))
+	if got, _ := os.ReadFile(ran); strings.Count(string(got), dest+"\n") != len(nodes) {
+		t.Errorf("the nodes ran %q, want the shipped copy %s once a node", got, dest)
+	}
+	sameOutput(ctx, t, bin, nil, parts, []string{logs})
+	if _, err := os.Stat(dest); !os.IsNotExist(err) {
+		t.Errorf("the shipped binary %s is still there after the fan-out (stat: %v)", dest, err)
+	}
 }
 
 // fanOut runs nccllog-fanout, writing into DIR/NODE.part for the cluster's four nodes, and

@@ -32,6 +32,8 @@ func TestFanOutRefuses(t *testing.T) {
 		{"outside an allocation", []string{"-o", out, "/tmp/nccl.*.log"}, 2, "not inside a Slurm allocation"},
 		{"zero nodes", []string{"-o", out, "-N", "0", "x"}, 2, "-N 0: want a number of nodes"},
 		{"unknown option", []string{"--bogus", "-o", out, "x"}, 2, "unknown option --bogus"},
+		{"--ship outside an allocation", []string{"--ship", "-o", out, "-N", "2", "x"}, 2, "--ship needs an allocation"},
+		{"--ship-to without --ship", []string{"--ship-to", "/tmp/n", "-o", out, "-N", "2", "x"}, 2, "--ship-to goes with --ship"},
 		{"another run's partials", []string{"-o", used, "-N", "2", "x"}, 1, "already holds partial results (" + used + "/gpu-node-07.part)"},
 	}
 	for _, tc := range cases {
