@@ -1,0 +1,80 @@
+package stages
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// excerptCall is one AllReduce of rank rk in an excerpt without Init lines: its opCount and
+// its count (every opCount its own count, unless a test makes one differ).
+type excerptCall struct {
+	rk    int
+	op    uint64
+	count int64
+}
+
+// excerptLog writes calls, in order, on a 2-rank (or n-rank) communicator of one comm
+// pointer per rank.
+func excerptLog(nranks int, calls []excerptCall) string {
+	var b strings.Builder
+	for _, c := range calls {
+		count := c.count
+		if count == 0 {
+			count = 1000 + int64(c.op)
+		}
+		fmt.Fprintf(&b, "%s NCCL INFO AllReduce: opCount %x sendbuff 0x7f3a1c000000 recvbuff 0x7f3a1c000000 count %d datatype 7 op 0 root 0 comm 0x%x [nranks=%d] stream 0x55d4c1f3a2b0\n",
+			procHead(c.rk), c.op, count, worldPtr(c.rk), nranks)
+	}
+	return b.String()
+}
+
+// run is the calls of rank rk with opCounts from..to, one each.
+func run(rk int, from, to uint64) []excerptCall {
+	var out []excerptCall
+	for op := from; op <= to; op++ {
+		out = append(out, excerptCall{rk: rk, op: op})
+	}
+	return out
+}
+
+// TestExcerptAnchorsByOpCount: where a communicator's opCounts go up call by call, a rank's
+// first line in an excerpt anchors it at its opCount: ranks are compared at the same call,
+// not at the same distance from their first lines, whatever order their first lines come in
+// (the last lines of a 2-rank log: one rank's only call is the other's eleventh; a rank whose
+// first opCount is 0 after one at 1; a rank placed between two others across calls no rank
+// holds yet). A real difference is still found at its call.
+func TestExcerptAnchorsByOpCount(t *testing.T) {
+	mismatch := append(run(0, 0x60, 0x6a), run(1, 0x65, 0x6a)...)
+	mismatch[len(mismatch)-4].count = 7 // rank 1's opCount 0x67
+	for _, c := range []struct {
+		name  string
+		calls []excerptCall
+		want  string // check's finding, "" for none
+	}{
+		{"one call, the other's eleventh", append(run(0, 0x60, 0x60), append([]excerptCall{{rk: 1, op: 0x6a}}, run(0, 0x61, 0x6a)...)...), ""},
+		{"opCount 0 after 1", append(run(0, 1, 1), append(run(1, 0, 5), run(0, 2, 5)...)...), ""},
+		{"between, across calls not seen yet", append(run(0, 1, 1), append(run(2, 3, 3), append(run(1, 2, 6), append(run(0, 2, 6), run(2, 4, 6)...)...)...)...), ""},
+		{"a real difference", mismatch, "mismatch count at 7"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			nranks := 2
+			for _, call := range c.calls {
+				nranks = max(nranks, call.rk+1)
+			}
+			r := ranksOf(t, writeLog(t, excerptLog(nranks, c.calls)))
+			var got []string
+			for _, f := range r.Check() {
+				got = append(got, fmt.Sprintf("%s %s at %d", f.Kind, f.What, f.Index))
+			}
+			if strings.Join(got, "; ") != c.want {
+				t.Errorf("check: %v, want %q", got, c.want)
+			}
+			for _, f := range r.Hang() {
+				if len(f.Suspects) > 0 {
+					t.Errorf("hang suspects %v", suspectLabels(f))
+				}
+			}
+		})
+	}
+}
