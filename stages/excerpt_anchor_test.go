@@ -2,6 +2,7 @@ package stages
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -77,4 +78,47 @@ func TestExcerptAnchorsByOpCount(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestExcerptAbsentRanks: a rank without lines is a suspect where the input could show it:
+// not where its Init line is cut off while its calls are there (another communicator of the
+// size grouped by inference may hold it), nor in an excerpt too short for a healthy rank
+// behind the others to show. In an excerpt long enough it still is.
+func TestExcerptAbsentRanks(t *testing.T) {
+	pairs := ""
+	for rk := 0; rk < 4; rk += 2 { // ranks 0 and 2 print their Init line; 1 and 3 are past theirs
+		pairs += fmt.Sprintf("%s NCCL INFO ncclCommInitRank comm 0x%x rank 0 nranks 2 cudaDev 0 nvmlDev 0 busId 18000 commId 0x%x - Init COMPLETE\n",
+			procHead(rk), worldPtr(rk), 0x5a00+rk)
+	}
+	var calls []excerptCall
+	for op := uint64(0x40); op < 0x60; op++ {
+		for rk := 0; rk < 4; rk++ {
+			calls = append(calls, excerptCall{rk: rk, op: op})
+		}
+	}
+	pairs += excerptLog(2, calls)
+	short, long := excerptLog(4, withoutRank(calls[:12], 3)), excerptLog(4, withoutRank(calls, 3))
+	for _, c := range []struct {
+		name, log string
+		want      []string
+	}{
+		{"pairs whose other rank's Init is cut off", pairs, nil},
+		{"3 calls of each rank", short, nil},
+		{"32 calls of each rank", long, []string{"absent -1"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			var got []string
+			for _, f := range ranksOf(t, writeLog(t, c.log)).Hang() {
+				got = append(got, suspectLabels(f)...)
+			}
+			if !slices.Equal(got, c.want) {
+				t.Errorf("suspects %v, want %v", got, c.want)
+			}
+		})
+	}
+}
+
+// withoutRank is calls without rank rk's.
+func withoutRank(calls []excerptCall, rk int) []excerptCall {
+	return slices.DeleteFunc(slices.Clone(calls), func(c excerptCall) bool { return c.rk == rk })
 }

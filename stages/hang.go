@@ -59,14 +59,28 @@ func hangEvidence() []evidence { return []evidence{behind, aborted, endedEarly, 
 // Hang returns, per communicator, how much of it the input covers and its ranks ordered by
 // how likely each is the culprit; communicators where no rank stands out have no suspects.
 func (r *Ranks) Hang() []HangFinding {
+	gs := r.Groups()
+	loose := looseSizes(gs)
 	var out []HangFinding
-	for _, g := range r.Groups() {
-		out = append(out, r.hangOf(g))
+	for _, g := range gs {
+		out = append(out, r.hangOf(g, loose))
 	}
 	return out
 }
 
-func (r *Ranks) hangOf(g *Group) HangFinding {
+// looseSizes counts, per size, the communicators grouped by inference: ranks whose Init lines
+// the input does not hold, which may be ranks of a communicator of that size that has them.
+func looseSizes(gs []*Group) map[int64]int {
+	out := map[int64]int{}
+	for _, g := range gs {
+		if g.Inferred() {
+			out[g.NRanks]++
+		}
+	}
+	return out
+}
+
+func (r *Ranks) hangOf(g *Group, loose map[int64]int) HangFinding {
 	c := &hangCtx{r: r, g: g, cov: r.Cover(g), top: g.MaxCalls()}
 	f := HangFinding{Group: g, Coverage: c.cov, MaxCalls: c.top, Present: int64(len(g.Members))}
 	if c.cov.Conflict != "" || c.cov.Truncated {
@@ -82,7 +96,7 @@ func (r *Ranks) hangOf(g *Group) HangFinding {
 	}
 	f.WaitedOn = c.top > 0 && c.cov.CutFrom < 0 && (c.atTop == len(g.Members) || c.atTop >= 2)
 	f.Suspects = c.suspects()
-	if f.WaitedOn {
+	if f.WaitedOn && absentJudged(g, &c.cov, loose) {
 		f.Suspects = append(f.Suspects, absentSuspects(c.cov)...)
 	}
 	slices.SortFunc(f.Suspects, func(a, b Suspect) int {
@@ -163,6 +177,27 @@ func endedEarly(c *hangCtx, m *Member) (string, int, bool) {
 // endsInWarn: the process's log ends with a WARN (no call on any communicator after it).
 func endsInWarn(c *hangCtx, m *Member) (string, int, bool) {
 	return "ends-in-warn", 40, m.Warn != "" && m.WarnLine > m.ProcLast
+}
+
+// absentJudged reports whether g's ranks without lines can be judged from what the input
+// holds. Not where another communicator of its size is grouped by inference (loose): its
+// ranks' Init lines are cut off, and they may be the ones missing here. Nor in an excerpt
+// where a rank with lines shows fewer than farGap calls: a healthy rank that far behind has
+// all its calls before the excerpt starts.
+func absentJudged(g *Group, cov *Coverage, loose map[int64]int) bool {
+	others := loose[g.NRanks]
+	if g.Inferred() {
+		others--
+	}
+	if others > 0 {
+		return false
+	}
+	for _, m := range g.Members {
+		if cov.Excerpt && m.Calls > 0 && m.Calls < farGap {
+			return false
+		}
+	}
+	return true
 }
 
 // absentSuspects are the ranks without lines on the nodes the input covers, as suspects: one

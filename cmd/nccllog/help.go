@@ -141,8 +141,9 @@ bus volume, steps and ops. Past 16,384 communicators (see ranks) the last row su
 call seen, whether it is an excerpt), then where each rank stopped: ranks behind the others
 (with their last call and the call they never made), ranks whose communicator ends in Abort or
 Destroy while another rank that still has it went further, logs that end in a WARN, and ranks
-without lines where the ranks that got furthest stopped together, ranked by how likely each is
-the culprit. Evidence every rank shares (Abort everywhere, as PyTorch's destroy_process_group
+without lines where the ranks that got furthest stopped together (not where ranks of its size
+have calls but no Init line, nor in an excerpt that shows a rank with lines for fewer than 16
+calls), ranked by how likely each is the culprit. Evidence every rank shares (Abort everywhere, as PyTorch's destroy_process_group
 leaves a healthy job) counts against none. A log of some nodes judges only their ranks
 ("covers 1 of 2 nodes"). Calls are aligned by position, and an excerpt's ranks by opCount where
 it goes up; ranks an excerpt cuts at different calls are not suspects. Nor are ranks a few
