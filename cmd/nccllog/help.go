@@ -173,7 +173,9 @@ their values, NICs, network, transport per link, GDR, channel counts, number of
 communicators) compared across ranks, listing only the ranks and hosts off the majority, with
 the line that shows it; "none" on a uniform job. A fact a rank does not print is not a
 difference (TUNING and ring dumps come from rank 0 only, and before 2.22 so does the version
-line), except an environment variable among ranks that print their environment. The number
+line), except an environment variable among processes whose set-up the log holds whole (from
+cudaDriverVersion or their version line, 2.13+, or before that another variable in a log
+with its version line, to an Init COMPLETE), shown as "(not printed)" where unset. The number
 of communicators per process is compared only where the log shows the job past its init: it
 holds collective calls, and every communicator holds all its ranks, each with Init COMPLETE
 (not so in an excerpt, one node's log, or a log that ends during init). Then:
