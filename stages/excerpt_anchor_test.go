@@ -122,3 +122,67 @@ func TestExcerptAbsentRanks(t *testing.T) {
 func withoutRank(calls []excerptCall, rk int) []excerptCall {
 	return slices.DeleteFunc(slices.Clone(calls), func(c excerptCall) bool { return c.rk == rk })
 }
+
+// TestExcerptRegroupsPairs: in an excerpt of a 2-rank job that holds no Init line, where one
+// process's first line is on its world communicator and the other's on the split of the same
+// size, the communicators are paired by their calls, not by which each process used first,
+// with opCounts going up or all 0; a real difference still shows.
+func TestExcerptRegroupsPairs(t *testing.T) {
+	line := func(rk int, split bool, op uint64, count int64) string {
+		ptr := worldPtr(rk)
+		if split {
+			ptr = pairPtr(rk)
+		}
+		return fmt.Sprintf("%s NCCL INFO AllReduce: opCount %x sendbuff 0x7f3a1c000000 recvbuff 0x7f3a1c000000 count %d datatype 7 op 0 root 0 comm 0x%x [nranks=2] stream 0x55d4c1f3a2b0\n",
+			procHead(rk), op, count, ptr)
+	}
+	log := func(zeroOps bool, odd int64) string {
+		var b strings.Builder
+		op := func(v uint64) uint64 {
+			if zeroOps {
+				return 0
+			}
+			return v
+		}
+		b.WriteString(line(0, false, op(0x50), 50))
+		b.WriteString(line(1, true, op(0x0c), 12))
+		for k := uint64(1); k < 24; k++ {
+			count := int64(50 + k)
+			b.WriteString(line(1, false, op(0x50+k-1), count-1))
+			b.WriteString(line(0, false, op(0x50+k), count))
+			if k%6 == 0 {
+				b.WriteString(line(0, true, op(0x0c+k/6-1), int64(12+k/6-1)))
+				b.WriteString(line(1, true, op(0x0c+k/6), int64(12+k/6)))
+			}
+		}
+		b.WriteString(line(1, false, op(0x50+23), 50+23+odd))
+		b.WriteString(line(0, true, op(0x0c+3), 12+3))
+		return b.String()
+	}
+	for _, c := range []struct {
+		name    string
+		zeroOps bool
+		odd     int64
+		want    string
+	}{
+		{"opCounts", false, 0, ""},
+		{"opCounts all 0", true, 0, ""},
+		{"opCounts, a real difference", false, 1, "mismatch count at 23"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			r := ranksOf(t, writeLog(t, log(c.zeroOps, c.odd)))
+			var got []string
+			for _, f := range r.Check() {
+				got = append(got, fmt.Sprintf("%s %s at %d", f.Kind, f.What, f.Index))
+			}
+			if strings.Join(got, "; ") != c.want {
+				t.Errorf("check: %v, want %q", got, c.want)
+			}
+			for _, f := range r.Hang() {
+				if len(f.Suspects) > 0 {
+					t.Errorf("hang suspects %v", suspectLabels(f))
+				}
+			}
+		})
+	}
+}

@@ -33,6 +33,8 @@ type Group struct {
 	// sequence: opCounts then say nothing about position.
 	opsDown bool
 	aligned bool // realign has placed the ranks by overlap
+	// regrouped: regroupInferred has looked at it (a communicator grouped by inference).
+	regrouped bool
 	// truncated: some of its ranks were counted in an overflow only (an input past the cap
 	// of communicators kept in detail), so its detail is not the whole of it.
 	truncated bool

@@ -60,27 +60,42 @@ func hangEvidence() []evidence { return []evidence{behind, aborted, endedEarly, 
 // how likely each is the culprit; communicators where no rank stands out have no suspects.
 func (r *Ranks) Hang() []HangFinding {
 	gs := r.Groups()
-	loose := looseSizes(gs)
+	ctx := newAbsentCtx(gs)
 	var out []HangFinding
 	for _, g := range gs {
-		out = append(out, r.hangOf(g, loose))
+		out = append(out, r.hangOf(g, ctx))
 	}
 	return out
 }
 
-// looseSizes counts, per size, the communicators grouped by inference: ranks whose Init lines
-// the input does not hold, which may be ranks of a communicator of that size that has them.
-func looseSizes(gs []*Group) map[int64]int {
-	out := map[int64]int{}
+// absentCtx is what tells whether a communicator's ranks without lines can be judged
+// (judged): per size, the communicators grouped by inference, and those named by Init
+// lines with fewer ranks with lines than ranks; and the processes whose lines start after their first
+// call on some communicator (an excerpt's).
+type absentCtx struct {
+	inferred, named map[int64]int
+	excerptProcs    map[procKey]bool
+}
+
+func newAbsentCtx(gs []*Group) *absentCtx {
+	c := &absentCtx{inferred: map[int64]int{}, named: map[int64]int{}, excerptProcs: map[procKey]bool{}}
 	for _, g := range gs {
-		if g.Inferred() {
-			out[g.NRanks]++
+		if excerpt, _, _ := edgesOf(g); excerpt {
+			for _, m := range g.Members {
+				c.excerptProcs[m.proc()] = true
+			}
+		}
+		switch {
+		case g.Inferred():
+			c.inferred[g.NRanks]++
+		case int64(len(g.Members)) < g.NRanks:
+			c.named[g.NRanks]++
 		}
 	}
-	return out
+	return c
 }
 
-func (r *Ranks) hangOf(g *Group, loose map[int64]int) HangFinding {
+func (r *Ranks) hangOf(g *Group, actx *absentCtx) HangFinding {
 	c := &hangCtx{r: r, g: g, cov: r.Cover(g), top: g.MaxCalls()}
 	f := HangFinding{Group: g, Coverage: c.cov, MaxCalls: c.top, Present: int64(len(g.Members))}
 	if c.cov.Conflict != "" || c.cov.Truncated {
@@ -96,7 +111,7 @@ func (r *Ranks) hangOf(g *Group, loose map[int64]int) HangFinding {
 	}
 	f.WaitedOn = c.top > 0 && c.cov.CutFrom < 0 && (c.atTop == len(g.Members) || c.atTop >= 2)
 	f.Suspects = c.suspects()
-	if f.WaitedOn && absentJudged(g, &c.cov, loose) {
+	if f.WaitedOn && actx.judged(g, &c.cov) {
 		f.Suspects = append(f.Suspects, absentSuspects(c.cov)...)
 	}
 	slices.SortFunc(f.Suspects, func(a, b Suspect) int {
@@ -179,21 +194,26 @@ func endsInWarn(c *hangCtx, m *Member) (string, int, bool) {
 	return "ends-in-warn", 40, m.Warn != "" && m.WarnLine > m.ProcLast
 }
 
-// absentJudged reports whether g's ranks without lines can be judged from what the input
-// holds. Not where another communicator of its size is grouped by inference (loose): its
-// ranks' Init lines are cut off, and they may be the ones missing here. Nor in an excerpt
-// where a rank with lines shows fewer than farGap calls: a healthy rank that far behind has
-// all its calls before the excerpt starts.
-func absentJudged(g *Group, cov *Coverage, loose map[int64]int) bool {
-	others := loose[g.NRanks]
+// judged reports whether g's ranks without lines can be judged from what the input holds.
+// Not where another communicator of its size is grouped by inference (or, for one grouped
+// by inference, named by Init lines and lacking ranks): the inferred one's ranks are those
+// whose Init lines the input does not hold, and they may be the ones missing here. Nor in an excerpt (g's, or one of its
+// ranks' processes' on another communicator) where a rank with lines shows fewer than
+// farGap calls: a healthy rank that far behind has all its calls before the excerpt starts.
+func (c *absentCtx) judged(g *Group, cov *Coverage) bool {
+	others := c.inferred[g.NRanks]
 	if g.Inferred() {
-		others--
+		others += c.named[g.NRanks] - 1
 	}
 	if others > 0 {
 		return false
 	}
+	excerpt := cov.Excerpt
 	for _, m := range g.Members {
-		if cov.Excerpt && m.Calls > 0 && m.Calls < farGap {
+		excerpt = excerpt || c.excerptProcs[m.proc()]
+	}
+	for _, m := range g.Members {
+		if excerpt && m.Calls > 0 && m.Calls < farGap {
 			return false
 		}
 	}

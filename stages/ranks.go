@@ -272,6 +272,7 @@ func (r *Ranks) Groups() []*Group {
 			m.Warn, m.WarnLine, m.ProcLast = p.warn, p.warnLine, last
 		}
 	}
+	r.regroupInferred()
 	r.adoptInferred()
 	out := make([]*Group, 0, len(r.groups))
 	for _, g := range r.groups {
