@@ -35,6 +35,10 @@ type Group struct {
 	aligned bool // realign has placed the ranks by overlap
 	// regrouped: regroupInferred has looked at it (a communicator grouped by inference).
 	regrouped bool
+	// shaky: realign could not place its ranks by a clear overlap (shakyOverlap): where
+	// they are in the sequence is not known, so check compares nothing and hang counts no
+	// rank behind.
+	shaky bool
 	// truncated: some of its ranks were counted in an overflow only (an input past the cap
 	// of communicators kept in detail), so its detail is not the whole of it.
 	truncated bool
@@ -106,8 +110,9 @@ func (g *Group) addCall(m *Member, sid uint32, s Sig, step uint32, op uint64) {
 // up along it (an excerpt whose ranks start at different calls): at the first position that
 // has the same opCount or a higher one; past the last position with an opCount by as many
 // calls as op is above it (opCounts go up one a call, or less where a group of calls shares
-// one: that is the nearest the call can be); before the first, likewise. At 0 where opCounts
-// say nothing (all 0 so far, or not going up).
+// one: that is the nearest the call can be); before the first, likewise. A lone call at
+// opCount 0 is the communicator's first. At 0 where opCounts say nothing (0 at every one of
+// two or more calls so far, or not going up).
 func (g *Group) place(m *Member, op uint64) {
 	if len(g.ref) == 0 || g.opsDown {
 		return
@@ -119,8 +124,8 @@ func (g *Group) place(m *Member, op uint64) {
 		last--
 	}
 	switch {
-	case g.ref[last].op == 0:
-		return // every opCount so far is 0: they say nothing (yet)
+	case g.ref[last].op == 0 && (len(g.ref) > 1 || op == 0):
+		return // every opCount so far is 0, at two or more calls: they say nothing (yet)
 	case op < g.ref[0].op:
 		g.prepend(int64(min(g.ref[0].op-op, maxPrepend)), op)
 		m.Start = 0

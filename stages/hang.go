@@ -75,11 +75,15 @@ func (r *Ranks) Hang() []HangFinding {
 type absentCtx struct {
 	inferred, named map[int64]int
 	excerptProcs    map[procKey]bool
+	procs           map[procKey]bool // every process with a rank of some communicator
 }
 
 func newAbsentCtx(gs []*Group) *absentCtx {
-	c := &absentCtx{inferred: map[int64]int{}, named: map[int64]int{}, excerptProcs: map[procKey]bool{}}
+	c := &absentCtx{inferred: map[int64]int{}, named: map[int64]int{}, excerptProcs: map[procKey]bool{}, procs: map[procKey]bool{}}
 	for _, g := range gs {
+		for _, m := range g.Members {
+			c.procs[m.proc()] = true
+		}
 		if excerpt, _, _ := edgesOf(g); excerpt {
 			for _, m := range g.Members {
 				c.excerptProcs[m.proc()] = true
@@ -166,10 +170,11 @@ func (c *hangCtx) suspects() []Suspect {
 }
 
 // behind: the rank stopped before the furthest call of the others; not where the input's end
-// explains where it stops (Coverage.EndsCut, Coverage.Cut).
+// explains where it stops (Coverage.EndsCut, Coverage.Cut), nor where the ranks' places in
+// the sequence are not known (Group.shaky).
 func behind(c *hangCtx, m *Member) (string, int, bool) {
 	b := c.top - m.Through()
-	if b <= 0 || c.cov.EndsCut || c.cov.Cut(m) {
+	if b <= 0 || c.cov.EndsCut || c.cov.Cut(m) || c.g.shaky {
 		return "", 0, false
 	}
 	return "behind", 50 + int(40*b/max(c.top, 1)), true
@@ -208,10 +213,14 @@ func (c *absentCtx) judged(g *Group, cov *Coverage) bool {
 	if others > 0 {
 		return false
 	}
-	excerpt := cov.Excerpt
+	// Processes in the input with no rank of g: where g's Init lines are cut off, its
+	// missing ranks may be theirs.
+	excerpt, own := cov.Excerpt, map[procKey]bool{}
 	for _, m := range g.Members {
 		excerpt = excerpt || c.excerptProcs[m.proc()]
+		own[m.proc()] = true
 	}
+	excerpt = excerpt || len(c.procs) > len(own)
 	for _, m := range g.Members {
 		if excerpt && m.Calls > 0 && m.Calls < farGap {
 			return false

@@ -278,6 +278,7 @@ func (r *Ranks) Groups() []*Group {
 	for _, g := range r.groups {
 		g.sortMembers()
 		r.realign(g)
+		g.shaky = shakyOverlap(g)
 		out = append(out, g)
 	}
 	markCut(out)
