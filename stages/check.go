@@ -34,7 +34,7 @@ func (r *Ranks) Check() []CheckFinding {
 	var out []CheckFinding
 	for _, g := range r.Groups() {
 		cov := r.Cover(g)
-		if cov.Conflict != "" || cov.Truncated {
+		if cov.Conflict != "" || cov.Truncated || g.shaky {
 			continue
 		}
 		if f, ok := r.firstMismatch(g); ok {

@@ -33,6 +33,12 @@ type Group struct {
 	// sequence: opCounts then say nothing about position.
 	opsDown bool
 	aligned bool // realign has placed the ranks by overlap
+	// regrouped: regroupInferred has looked at it (a communicator grouped by inference).
+	regrouped bool
+	// shaky: realign could not place its ranks by a clear overlap (shakyOverlap): where
+	// they are in the sequence is not known, so check compares nothing and hang counts no
+	// rank behind.
+	shaky bool
 	// truncated: some of its ranks were counted in an overflow only (an input past the cap
 	// of communicators kept in detail), so its detail is not the whole of it.
 	truncated bool
@@ -75,9 +81,7 @@ func (g *Group) addCall(m *Member, sid uint32, s Sig, step uint32, op uint64) {
 	pos := m.Through()
 	m.Calls++
 	m.remember(refCall{sid, step, op})
-	for pos > int64(len(g.ref)) {
-		g.ref = append(g.ref, refCall{})
-	}
+	g.fillTo(pos, op)
 	if pos == int64(len(g.ref)) {
 		if n := len(g.ref); n > 0 && op < g.ref[n-1].op {
 			g.opsDown = true
@@ -102,20 +106,51 @@ func (g *Group) addCall(m *Member, sid uint32, s Sig, step uint32, op uint64) {
 	}
 }
 
-// place sets where m's first call, with opCount op, falls in the sequence: at the first
-// position that has the same opCount, where opCounts go up along the sequence (an excerpt
-// whose ranks start at different calls); at 0 where they are 0 or say nothing.
+// place sets where m's first call, with opCount op, falls in the sequence, where opCounts go
+// up along it (an excerpt whose ranks start at different calls): at the first position that
+// has the same opCount or a higher one; past the last position with an opCount by as many
+// calls as op is above it (opCounts go up one a call, or less where a group of calls shares
+// one: that is the nearest the call can be); before the first, likewise. A lone call at
+// opCount 0 is the communicator's first. At 0 where opCounts say nothing (0 at every one of
+// two or more calls so far, or not going up).
 func (g *Group) place(m *Member, op uint64) {
-	n := len(g.ref)
-	if op == 0 || n == 0 || g.opsDown || g.ref[n-1].op == 0 {
+	if len(g.ref) == 0 || g.opsDown {
 		return
 	}
-	if op < g.ref[0].op {
+	// The last position with an opCount: positions an excerpt's rank skipped have none yet,
+	// and the first call's opCount can be 0.
+	last := len(g.ref) - 1
+	for last > 0 && g.ref[last].op == 0 {
+		last--
+	}
+	switch {
+	case g.ref[last].op == 0 && (len(g.ref) > 1 || op == 0):
+		return // every opCount so far is 0, at two or more calls: they say nothing (yet)
+	case op < g.ref[0].op:
 		g.prepend(int64(min(g.ref[0].op-op, maxPrepend)), op)
 		m.Start = 0
-		return
+	case op > g.ref[last].op:
+		m.Start = int64(last) + int64(min(op-g.ref[last].op, maxPrepend))
+	default:
+		m.Start = int64(sort.Search(last+1, func(i int) bool { return g.ref[i].op >= op }))
 	}
-	m.Start = int64(sort.Search(n, func(i int) bool { return g.ref[i].op >= op }))
+}
+
+// fillTo adds the positions before pos that no rank's call has reached yet, where a rank
+// placed by opCount starts past the end (its call, at pos, has opCount op): their opCounts
+// counted back from op (one a call; never below the last one known), so that the sequence's
+// opCounts keep going up for the next rank placed.
+func (g *Group) fillTo(pos int64, op uint64) {
+	for n := int64(len(g.ref)); n < pos; n++ {
+		var guess, prev uint64
+		if n > 0 {
+			prev = g.ref[n-1].op
+		}
+		if back := uint64(pos - n); op > back {
+			guess = op - back
+		}
+		g.ref = append(g.ref, refCall{op: max(guess, prev)})
+	}
 }
 
 // prepend adds k positions in front of the sequence, with opCounts op, op+1, ..., moving every

@@ -59,14 +59,47 @@ func hangEvidence() []evidence { return []evidence{behind, aborted, endedEarly, 
 // Hang returns, per communicator, how much of it the input covers and its ranks ordered by
 // how likely each is the culprit; communicators where no rank stands out have no suspects.
 func (r *Ranks) Hang() []HangFinding {
+	gs := r.Groups()
+	ctx := newAbsentCtx(gs)
 	var out []HangFinding
-	for _, g := range r.Groups() {
-		out = append(out, r.hangOf(g))
+	for _, g := range gs {
+		out = append(out, r.hangOf(g, ctx))
 	}
 	return out
 }
 
-func (r *Ranks) hangOf(g *Group) HangFinding {
+// absentCtx is what tells whether a communicator's ranks without lines can be judged
+// (judged): per size, the communicators grouped by inference, and those named by Init
+// lines with fewer ranks with lines than ranks; and the processes whose lines start after their first
+// call on some communicator (an excerpt's).
+type absentCtx struct {
+	inferred, named map[int64]int
+	excerptProcs    map[procKey]bool
+	procs           map[procKey]bool // every process with a rank of some communicator
+}
+
+func newAbsentCtx(gs []*Group) *absentCtx {
+	c := &absentCtx{inferred: map[int64]int{}, named: map[int64]int{}, excerptProcs: map[procKey]bool{}, procs: map[procKey]bool{}}
+	for _, g := range gs {
+		for _, m := range g.Members {
+			c.procs[m.proc()] = true
+		}
+		if excerpt, _, _ := edgesOf(g); excerpt {
+			for _, m := range g.Members {
+				c.excerptProcs[m.proc()] = true
+			}
+		}
+		switch {
+		case g.Inferred():
+			c.inferred[g.NRanks]++
+		case int64(len(g.Members)) < g.NRanks:
+			c.named[g.NRanks]++
+		}
+	}
+	return c
+}
+
+func (r *Ranks) hangOf(g *Group, actx *absentCtx) HangFinding {
 	c := &hangCtx{r: r, g: g, cov: r.Cover(g), top: g.MaxCalls()}
 	f := HangFinding{Group: g, Coverage: c.cov, MaxCalls: c.top, Present: int64(len(g.Members))}
 	if c.cov.Conflict != "" || c.cov.Truncated {
@@ -82,7 +115,7 @@ func (r *Ranks) hangOf(g *Group) HangFinding {
 	}
 	f.WaitedOn = c.top > 0 && c.cov.CutFrom < 0 && (c.atTop == len(g.Members) || c.atTop >= 2)
 	f.Suspects = c.suspects()
-	if f.WaitedOn {
+	if f.WaitedOn && actx.judged(g, &c.cov) {
 		f.Suspects = append(f.Suspects, absentSuspects(c.cov)...)
 	}
 	slices.SortFunc(f.Suspects, func(a, b Suspect) int {
@@ -137,10 +170,11 @@ func (c *hangCtx) suspects() []Suspect {
 }
 
 // behind: the rank stopped before the furthest call of the others; not where the input's end
-// explains where it stops (Coverage.EndsCut, Coverage.Cut).
+// explains where it stops (Coverage.EndsCut, Coverage.Cut), nor where the ranks' places in
+// the sequence are not known (Group.shaky).
 func behind(c *hangCtx, m *Member) (string, int, bool) {
 	b := c.top - m.Through()
-	if b <= 0 || c.cov.EndsCut || c.cov.Cut(m) {
+	if b <= 0 || c.cov.EndsCut || c.cov.Cut(m) || c.g.shaky {
 		return "", 0, false
 	}
 	return "behind", 50 + int(40*b/max(c.top, 1)), true
@@ -163,6 +197,36 @@ func endedEarly(c *hangCtx, m *Member) (string, int, bool) {
 // endsInWarn: the process's log ends with a WARN (no call on any communicator after it).
 func endsInWarn(c *hangCtx, m *Member) (string, int, bool) {
 	return "ends-in-warn", 40, m.Warn != "" && m.WarnLine > m.ProcLast
+}
+
+// judged reports whether g's ranks without lines can be judged from what the input holds.
+// Not where another communicator of its size is grouped by inference (or, for one grouped
+// by inference, named by Init lines and lacking ranks): the inferred one's ranks are those
+// whose Init lines the input does not hold, and they may be the ones missing here. Nor in an excerpt (g's, or one of its
+// ranks' processes' on another communicator) where a rank with lines shows fewer than
+// farGap calls: a healthy rank that far behind has all its calls before the excerpt starts.
+func (c *absentCtx) judged(g *Group, cov *Coverage) bool {
+	others := c.inferred[g.NRanks]
+	if g.Inferred() {
+		others += c.named[g.NRanks] - 1
+	}
+	if others > 0 {
+		return false
+	}
+	// Processes in the input with no rank of g: where g's Init lines are cut off, its
+	// missing ranks may be theirs.
+	excerpt, own := cov.Excerpt, map[procKey]bool{}
+	for _, m := range g.Members {
+		excerpt = excerpt || c.excerptProcs[m.proc()]
+		own[m.proc()] = true
+	}
+	excerpt = excerpt || len(c.procs) > len(own)
+	for _, m := range g.Members {
+		if excerpt && m.Calls > 0 && m.Calls < farGap {
+			return false
+		}
+	}
+	return true
 }
 
 // absentSuspects are the ranks without lines on the nodes the input covers, as suspects: one

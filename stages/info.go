@@ -150,8 +150,10 @@ func (in *Info) addInfo(text []byte, l *parser.Line, ev Evidence) {
 	th := threadKey{p.key, l.Env.Tid}
 	switch s.Kind {
 	case parser.SetupVersion:
+		p.started = true
 		p.set("version", s.Name+" "+s.Text, ev)
 	case parser.SetupDriver:
+		p.started = true
 		p.set("CUDA driver", s.Text, ev)
 	case parser.SetupNetwork, parser.SetupNetIB, parser.SetupNetSocket, parser.SetupNetPlugin:
 		in.counts.Net++

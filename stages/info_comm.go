@@ -102,6 +102,7 @@ func (in *Info) addComm(l *parser.Line, ev Evidence) {
 		r.proc = p.key
 		r.started = r.started || c.Event == "Init START"
 		r.complete = r.complete || c.Event == "Init COMPLETE"
+		p.initDone = p.initDone || r.complete
 		ci.ranks[c.Rank] = r
 		ci.inits++
 		p.comms[key] = struct{}{}

@@ -41,7 +41,8 @@ const notSet = "(not printed)"
 // process does not print is not a difference (TUNING, ring dumps and, before 2.22, the
 // version line come from rank 0 only; a rank whose ring neighbours share its host prints no
 // NET link), except an environment variable, which every process that prints its
-// environment would print if it were set.
+// environment, where the log holds its set-up whole (procInfo.envWhole), would print if it
+// were set.
 func (in *Info) outliers() []Outlier {
 	vals := in.factValues()
 	out := []Outlier{}
@@ -75,14 +76,48 @@ func (in *Info) factValues() map[string][]procValue {
 			vals[factCommunicators] = append(vals[factCommunicators], procValue{p, strconv.Itoa(len(p.comms)), p.first})
 		}
 	}
+	forms := in.envForms()
 	for name := range envNames {
 		for _, k := range in.procOrder {
-			if p := in.procs[k]; p.envSeen && p.facts[name] == nil {
+			if p := in.procs[k]; p.envWhole(forms) && p.facts[name] == nil {
 				vals[name] = append(vals[name], procValue{p, notSet, p.first})
 			}
 		}
 	}
 	return vals
+}
+
+// envForms says how the log shows a process's set-up lines from their start (see
+// procInfo.envWhole): by the lines 2.13+ prints there, where some process printed one; by
+// the version's bare line (rank 0's first) where it names a version before 2.13 or RCCL.
+func (in *Info) envForms() envForms {
+	for _, p := range in.procs {
+		if p.started {
+			return envStarts
+		}
+	}
+	for _, b := range in.bare {
+		if m := minorOf(b.Version); b.Lib == "RCCL" || b.Lib == "NCCL" && m >= 0 && m < 13 {
+			return envOld
+		}
+	}
+	return envUnknown
+}
+
+// minorOf is the minor number of a 2.x version ("2.12.10+cuda11.6": 12), or -1.
+func minorOf(v string) int {
+	rest, ok := strings.CutPrefix(v, "2.")
+	if !ok {
+		return -1
+	}
+	n := 0
+	for i := 0; i < len(rest) && rest[i] >= '0' && rest[i] <= '9' && n < 1000; i++ {
+		n = n*10 + int(rest[i]-'0')
+	}
+	if rest == "" || rest[0] < '0' || rest[0] > '9' {
+		return -1
+	}
+	return n
 }
 
 // commsComparable: the number of communicators per process says something only where the

@@ -23,7 +23,35 @@ type procInfo struct {
 	comms     map[string]struct{} // the communicators it initialised
 	facts     map[string]*factVal
 	envSeen   bool // it printed environment lines, so a variable it did not print is not set
+	// started: it printed a line a process prints where its set-up starts, before any
+	// variable (cudaDriverVersion, 2.13+; its version line, 2.22+). initDone: it printed an
+	// Init COMPLETE, by which NCCL has read the variables that set up a communicator.
+	started, initDone bool
 }
+
+// envWhole reports whether the log holds p's set-up whole, so that a variable it did not
+// print is one it did not set: from its start (where the version prints a line there:
+// starts; else where the log holds the version's bare line, from a variable it printed) to
+// an Init COMPLETE. A piece of a log that starts or ends inside a process's set-up holds
+// some of its variables and not the others, and one of a single node holds only its own.
+func (p *procInfo) envWhole(forms envForms) bool {
+	switch forms {
+	case envStarts:
+		return p.started && p.initDone
+	case envOld:
+		return p.envSeen && p.initDone
+	}
+	return false
+}
+
+// envForms says what shows that a process's set-up lines are in the log from their start.
+type envForms uint8
+
+const (
+	envUnknown envForms = iota // nothing: no version line, none of the lines below
+	envStarts                  // its cudaDriverVersion or version line (some process printed one)
+	envOld                     // before 2.13 and RCCL print neither: a variable it printed, in a log whose version line (its first) is there
+)
 
 // GPU is one device a process drives, from its Init lines.
 type GPU struct {
@@ -91,6 +119,7 @@ func (p *procInfo) merge(o *procInfo) {
 		}
 	}
 	p.envSeen = p.envSeen || o.envSeen
+	p.started, p.initDone = p.started || o.started, p.initDone || o.initDone
 }
 
 // addRank records that the process is rank r of a communicator of size n; only the ranks

@@ -272,11 +272,13 @@ func (r *Ranks) Groups() []*Group {
 			m.Warn, m.WarnLine, m.ProcLast = p.warn, p.warnLine, last
 		}
 	}
+	r.regroupInferred()
 	r.adoptInferred()
 	out := make([]*Group, 0, len(r.groups))
 	for _, g := range r.groups {
 		g.sortMembers()
 		r.realign(g)
+		g.shaky = shakyOverlap(g)
 		out = append(out, g)
 	}
 	markCut(out)

@@ -141,8 +141,9 @@ bus volume, steps and ops. Past 16,384 communicators (see ranks) the last row su
 call seen, whether it is an excerpt), then where each rank stopped: ranks behind the others
 (with their last call and the call they never made), ranks whose communicator ends in Abort or
 Destroy while another rank that still has it went further, logs that end in a WARN, and ranks
-without lines where the ranks that got furthest stopped together, ranked by how likely each is
-the culprit. Evidence every rank shares (Abort everywhere, as PyTorch's destroy_process_group
+without lines where the ranks that got furthest stopped together (not where ranks of its size
+have calls but no Init line, nor in an excerpt that shows a rank with lines for fewer than 16
+calls), ranked by how likely each is the culprit. Evidence every rank shares (Abort everywhere, as PyTorch's destroy_process_group
 leaves a healthy job) counts against none. A log of some nodes judges only their ranks
 ("covers 1 of 2 nodes"). Calls are aligned by position, and an excerpt's ranks by opCount where
 it goes up; ranks an excerpt cuts at different calls are not suspects. Nor are ranks a few
@@ -172,7 +173,9 @@ their values, NICs, network, transport per link, GDR, channel counts, number of
 communicators) compared across ranks, listing only the ranks and hosts off the majority, with
 the line that shows it; "none" on a uniform job. A fact a rank does not print is not a
 difference (TUNING and ring dumps come from rank 0 only, and before 2.22 so does the version
-line), except an environment variable among ranks that print their environment. The number
+line), except an environment variable among processes whose set-up the log holds whole (from
+cudaDriverVersion or their version line, 2.13+, or before that another variable in a log
+with its version line, to an Init COMPLETE), shown as "(not printed)" where unset. The number
 of communicators per process is compared only where the log shows the job past its init: it
 holds collective calls, and every communicator holds all its ranks, each with Init COMPLETE
 (not so in an excerpt, one node's log, or a log that ends during init). Then:
