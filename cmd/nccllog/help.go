@@ -121,7 +121,8 @@ process, op, opCount (hex, as NCCL prints it), count, datatype, bytes, nranks an
 --format ndjson and parquet write one row per call with its file, line, host, pid, launcher
 rank, comm, step, op, opcount, count, dtype, bytes, redop, root (the peer of Send/Recv),
 nranks, stream and counted (false for calls the analyses leave out). -o FILE writes any format
-to FILE, whole or not at all; parquet needs it. Read it with DuckDB:
+to FILE, whole or not at all (a link's target is replaced; a FIFO or a device such as
+/dev/stdout is written into as calls come); parquet needs it. Read it with DuckDB:
   duckdb -c "select op, count(*) from 'calls.parquet' group by op"
 `,
 	"ranks": `Per communicator, each rank: calls, message bytes and bus volume by op, first and last
