@@ -57,6 +57,10 @@ length in plain files; up to 64 MiB from stdin, pipes and compressed data (a lon
 that input with an error naming its file and line). Every line is counted in one class;
 malformed NCCL lines are reported on stderr with their file and line.
 
+Output: table, awk and stderr show control bytes from the logs escaped (ESC as \e, tab \t,
+newline \n, CR \r, others and bytes that are not UTF-8 as \xNN), so that a log cannot drive
+the terminal; json, csv, ndjson, parquet and split keep every byte.
+
 Inputs: files, directories (every file below them, links followed), globs, or - (standard
 input, read once); per-process files (NCCL_DEBUG_FILE=nccl.%h.%p) and interleaved launcher
 output alike, and partial results written by nccllog summarize. Files are read in parallel where the output does not need their order.
