@@ -103,6 +103,8 @@ func escapedArg(v any) any {
 			return nil
 		}
 		return escaped(v)
+	case int, int64, uint64, float64, bool: // the most common, before the interface checks
+		return nil
 	case error, fmt.Stringer:
 		return escapedFormatter{v}
 	}
