@@ -52,8 +52,7 @@ func TestOutputFollowsSymlink(t *testing.T) {
 	}
 }
 
-// TestOutputKeepsMode: a replaced file keeps its permissions; -o to a directory is refused
-// before the run.
+// TestOutputKeepsMode: a replaced file keeps its permissions; -o to a directory is refused.
 func TestOutputKeepsMode(t *testing.T) {
 	dir := t.TempDir()
 	out := filepath.Join(dir, "calls.csv")
