@@ -78,7 +78,7 @@ func run(args []string, e env) int {
 }
 
 func usageError(e env, err error) int {
-	fmt.Fprintf(e.stderr, "nccllog: %v\n", err)
+	fmt.Fprintf(e.stderr, "nccllog: %s\n", errorLine(err))
 	return exitUsage
 }
 
@@ -86,7 +86,7 @@ func usageError(e env, err error) int {
 func execute(ctx context.Context, c *command, o *options, e env) int {
 	inputs, err := pipeline.Expand(o.inputs, e.stdin)
 	if err != nil {
-		fmt.Fprintf(e.stderr, "nccllog: %v\n", err)
+		fmt.Fprintf(e.stderr, "nccllog: %s\n", errorLine(err))
 		return exitData
 	}
 	plan, err := stages.NewPlan(o.cfg, stages.Default(), append(c.stages, o.more...)...)
@@ -116,7 +116,7 @@ func execute(ctx context.Context, c *command, o *options, e env) int {
 			err = c.print(w, v)
 		}
 		if err != nil && runErr == nil && !w.broken() {
-			runErr = fmt.Errorf("writing output: %w", err)
+			runErr = outputErr(err)
 		}
 		if c.found != nil && c.found(v) {
 			status = exitFound
@@ -124,6 +124,14 @@ func execute(ctx context.Context, c *command, o *options, e env) int {
 	}
 	runErr = settle(out, v, runErr)
 	return finish(e, w, runErr, v, status)
+}
+
+// outputErr is an error writing the output: one of -o's file names it already.
+func outputErr(err error) error {
+	if _, named := errors.AsType[*fileError](err); named {
+		return err
+	}
+	return fmt.Errorf("writing output: %w", err)
 }
 
 // finish flushes the output and turns the outcome into an exit status and one stderr line.
@@ -136,10 +144,10 @@ func finish(e env, w *output, runErr error, v *view, status int) int {
 		fmt.Fprintln(e.stderr, "nccllog: interrupted")
 		return exitInt
 	case runErr != nil:
-		fmt.Fprintf(e.stderr, "nccllog: %v\n", runErr)
+		fmt.Fprintf(e.stderr, "nccllog: %s\n", errorLine(runErr))
 		return exitData
 	case flushErr != nil:
-		fmt.Fprintf(e.stderr, "nccllog: writing output: %v\n", flushErr)
+		fmt.Fprintf(e.stderr, "nccllog: writing output: %s\n", errorLine(flushErr))
 		return exitData
 	}
 	warnProblems(e.stderr, v)
@@ -150,11 +158,12 @@ func finish(e env, w *output, runErr error, v *view, status int) int {
 // shownProblems is how many malformed lines are listed on stderr; the JSON report lists more.
 const shownProblems = 5
 
-// warnProblems tells on stderr about malformed lines and scanner disagreements.
+// warnProblems tells on stderr about malformed lines and scanner disagreements. The file and
+// the excerpt are escaped: a partial result's can hold anything.
 func warnProblems(w io.Writer, r *view) {
 	ps := r.lines.Problems[:min(len(r.lines.Problems), shownProblems)]
 	for _, p := range ps {
-		fmt.Fprintf(w, "nccllog: %s:%d: malformed: %s: %s\n", p.File, p.Line, p.Reason, p.Excerpt)
+		fmt.Fprintf(w, "nccllog: %s:%d: malformed: %s: %s\n", escaped(p.File), p.Line, escaped(p.Reason), escaped(p.Excerpt))
 	}
 	if n := r.lines.Malformed() - int64(len(ps)); n > 0 {
 		fmt.Fprintf(w, "nccllog: %d more malformed lines (report --format json lists the first %d)\n", n, stages.MaxProblems)

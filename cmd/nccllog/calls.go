@@ -28,7 +28,7 @@ func (c *callWriter) header() {
 		c.csv = csv.NewWriter(c.w)
 		c.csv.Write(callHeader)
 	case "json":
-		c.w.printf("{\"calls\": [")
+		c.w.Write([]byte(`{"calls": [`))
 	default:
 		c.w.printf("%8s %6s  %-22s %-14s %9s %12s %-9s %10s %6s %s\n",
 			"line", "step", "host:pid", "op", "opcount", "count", "dtype", "bytes", "nranks", "comm")
@@ -79,7 +79,7 @@ func (c *callWriter) Call(call *stages.Call) error {
 		if c.n == 1 {
 			sep = "\n  "
 		}
-		c.w.printf("%s%s", sep, b)
+		c.w.Write(append([]byte(sep), b...))
 		return c.w.err
 	}
 	v := toCallJSON(call)
@@ -97,7 +97,7 @@ func (c *callWriter) finish() error {
 		c.csv.Flush()
 		return c.csv.Error()
 	case "json":
-		c.w.printf("\n]}\n")
+		c.w.Write([]byte("\n]}\n"))
 	}
 	return c.w.err
 }

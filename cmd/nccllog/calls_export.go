@@ -3,7 +3,6 @@ package main
 import (
 	"bufio"
 	"encoding/json"
-	"errors"
 
 	"github.com/nccllog/nccllog/stages"
 )
@@ -45,7 +44,7 @@ type callSink interface {
 // callsExport is calls' streamer for -o and the ndjson and parquet formats: it learns each
 // input's name from the run and hands every call to its sink.
 type callsExport struct {
-	file   *atomicFile // nil: standard output
+	file   *outFile // nil: standard output
 	sink   callSink
 	err    error // opening the file
 	closed bool
@@ -55,7 +54,7 @@ func newCallsExport(w *output, o *options) *callsExport {
 	e := &callsExport{}
 	dest := w
 	if o.output != "" {
-		e.file, e.err = createAtomic(o.output)
+		e.file, e.err = createOutput(o.output)
 		if e.err != nil {
 			return e
 		}
@@ -127,4 +126,11 @@ type tableSink struct {
 func (s *tableSink) add(file string, c *stages.Call) error {
 	return s.cw.Call(c)
 }
-func (s *tableSink) close() error { return errors.Join(s.cw.finish(), s.w.flush()) }
+
+// close ends the format and flushes; an error of both (the file's) is returned once.
+func (s *tableSink) close() error {
+	if err := s.cw.finish(); err != nil {
+		return err
+	}
+	return s.w.flush()
+}

@@ -113,7 +113,7 @@ func TestCallsOutputFile(t *testing.T) {
 	}
 	bad := filepath.Join(t.TempDir(), "no-such-dir", "calls.parquet")
 	if _, stderr, code := runCLI(t, "", "calls", "--format", "parquet", "-o", bad, sampleLog); code != exitData ||
-		stderr != "nccllog: creating "+bad+": no such file or directory\n" {
+		stderr != "nccllog: creating "+strconv.Quote(bad)+": no such file or directory\n" {
 		t.Errorf("unwritable -o: status %d, stderr %q", code, stderr)
 	}
 	if _, stderr, code := runCLI(t, "", "calls", "--format", "parquet", sampleLog); code != exitUsage || !strings.Contains(stderr, "-o FILE") {

@@ -1,11 +1,6 @@
 package main
 
-import (
-	"errors"
-	"fmt"
-	"os"
-	"path/filepath"
-)
+import "errors"
 
 // committer is a streamer whose output goes to a file that must appear whole or not at all:
 // once the run is over, commit writes it when ok and leaves nothing behind otherwise.
@@ -38,42 +33,4 @@ func exportOut(w *output, c *command, o *options) streamer {
 		return newCallsExport(w, o)
 	}
 	return nil
-}
-
-// atomicFile is a temporary file beside path that becomes path on keep, so that a reader of
-// path never sees half a file and a failed run leaves none.
-type atomicFile struct {
-	*os.File
-	path string
-}
-
-func createAtomic(path string) (*atomicFile, error) {
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
-	if err != nil {
-		var pe *os.PathError
-		if errors.As(err, &pe) {
-			err = pe.Err
-		}
-		return nil, fmt.Errorf("creating %s: %w", path, err)
-	}
-	return &atomicFile{File: f, path: path}, nil
-}
-
-// keep closes the file and renames it to its path, readable by all as a file made by a
-// plain create would be (CreateTemp makes it 0600).
-func (f *atomicFile) keep() error {
-	err := errors.Join(f.Chmod(0o644), f.Close())
-	if err == nil {
-		err = os.Rename(f.Name(), f.path)
-	}
-	if err != nil {
-		os.Remove(f.Name())
-	}
-	return err
-}
-
-// discard closes and removes the file.
-func (f *atomicFile) discard() error {
-	f.Close()
-	return os.Remove(f.Name())
 }

@@ -18,8 +18,17 @@ func newTable(w *output, header ...string) *table {
 	return t
 }
 
+// row adds a row; its cells are escaped (see escaped) before the columns are measured, so
+// that a control byte neither reaches the terminal nor breaks the alignment, and a tab or
+// newline in a cell can neither split it nor start a row.
 func (t *table) row(cells ...string) {
-	t.tw.Write([]byte(strings.Join(cells, "\t") + "\t\n"))
+	var b strings.Builder
+	for _, c := range cells {
+		b.WriteString(escaped(c))
+		b.WriteByte('\t')
+	}
+	b.WriteByte('\n')
+	t.tw.Write([]byte(b.String()))
 }
 
 func (t *table) flush() { t.tw.Flush() }

@@ -57,6 +57,10 @@ length in plain files; up to 64 MiB from stdin, pipes and compressed data (a lon
 that input with an error naming its file and line). Every line is counted in one class;
 malformed NCCL lines are reported on stderr with their file and line.
 
+Output: table, awk and stderr show control bytes from the logs escaped (ESC as \e, tab \t,
+newline \n, CR \r, others and bytes that are not UTF-8 as \xNN), so that a log cannot drive
+the terminal; json, csv, ndjson, parquet and split keep every byte.
+
 Inputs: files, directories (every file below them, links followed), globs, or - (standard
 input, read once); per-process files (NCCL_DEBUG_FILE=nccl.%h.%p) and interleaved launcher
 output alike, and partial results written by nccllog summarize. Files are read in parallel where the output does not need their order.
@@ -121,7 +125,8 @@ process, op, opCount (hex, as NCCL prints it), count, datatype, bytes, nranks an
 --format ndjson and parquet write one row per call with its file, line, host, pid, launcher
 rank, comm, step, op, opcount, count, dtype, bytes, redop, root (the peer of Send/Recv),
 nranks, stream and counted (false for calls the analyses leave out). -o FILE writes any format
-to FILE, whole or not at all; parquet needs it. Read it with DuckDB:
+to FILE, whole or not at all (a link's target is replaced; a FIFO or a device such as
+/dev/stdout is written into as calls come); parquet needs it. Read it with DuckDB:
   duckdb -c "select op, count(*) from 'calls.parquet' group by op"
 `,
 	"ranks": `Per communicator, each rank: calls, message bytes and bus volume by op, first and last

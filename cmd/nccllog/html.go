@@ -1,9 +1,8 @@
 package main
 
 import (
-	"bufio"
 	"cmp"
-	"errors"
+	"io"
 	"slices"
 	"strings"
 
@@ -33,16 +32,7 @@ func (h *htmlOut) commit(r *view, ok bool) error {
 	if !ok {
 		return nil
 	}
-	f, err := createAtomic(h.path)
-	if err != nil {
-		return err
-	}
-	b := bufio.NewWriterSize(f, 1<<20)
-	if err := errors.Join(htmlreport.Render(b, htmlData(r)), b.Flush()); err != nil {
-		f.discard()
-		return err
-	}
-	return f.keep()
+	return writeOutput(h.path, func(w io.Writer) error { return htmlreport.Render(w, htmlData(r)) })
 }
 
 // htmlData fills the page's data from a run's results.

@@ -28,7 +28,10 @@ func (o *output) Write(p []byte) (int, error) {
 	return n, err
 }
 
-func (o *output) printf(format string, a ...any) { fmt.Fprintf(o, format, a...) }
+// printf prints text for a person: its string arguments (text from the logs) escaped so that
+// none can reach the terminal as a control (see escaped); the format is the program's own.
+// JSON and CSV are written with Write, exact.
+func (o *output) printf(format string, a ...any) { fmt.Fprintf(o, format, escapedArgs(a)...) }
 
 func (o *output) flush() error {
 	if o.err == nil {

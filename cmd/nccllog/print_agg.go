@@ -57,15 +57,15 @@ func printAggAWK(w *output, a *stages.Agg) error {
 		rows = append(rows, row{key, awkAggLine(itoa(g.Calls), g.Op, itoa(g.Count), g.Dtype, itoa(g.BytesPerCall))})
 	}
 	sort.Slice(rows, func(i, j int) bool { return rows[i].key < rows[j].key })
-	w.printf("%s", awkAggLine("calls", "op", "count", "dtype", "bytes_per_call"))
+	w.printf("%s\n", awkAggLine("calls", "op", "count", "dtype", "bytes_per_call"))
 	for _, r := range rows {
-		w.printf("%s", r.line)
+		w.printf("%s\n", r.line)
 	}
 	return nil
 }
 
 func awkAggLine(calls, op, count, dtype, bytes string) string {
-	return pad(calls, 10) + " " + pad(op, 15) + " " + pad(count, 12) + " " + pad(dtype, 10) + " " + pad(bytes, 12) + "\n"
+	return pad(calls, 10) + " " + pad(op, 15) + " " + pad(count, 12) + " " + pad(dtype, 10) + " " + pad(bytes, 12)
 }
 
 func pad(s string, n int) string {

@@ -1,9 +1,6 @@
 package main
 
 import (
-	"bufio"
-	"errors"
-	"fmt"
 	"io"
 
 	"github.com/klauspost/compress/zstd"
@@ -19,16 +16,7 @@ func writeSummary(w *output, v *view) error {
 	if v.opts.output == "" || v.opts.output == "-" {
 		return encodeCompressed(w, v)
 	}
-	f, err := createAtomic(v.opts.output)
-	if err != nil {
-		return err
-	}
-	b := bufio.NewWriterSize(f, 1<<20)
-	if err := errors.Join(encodeCompressed(b, v), b.Flush()); err != nil {
-		f.discard()
-		return fmt.Errorf("%s: %w", v.opts.output, err)
-	}
-	return f.keep()
+	return writeOutput(v.opts.output, func(w io.Writer) error { return encodeCompressed(w, v) })
 }
 
 func encodeCompressed(w io.Writer, v *view) error {
@@ -36,5 +24,9 @@ func encodeCompressed(w io.Writer, v *view) error {
 	if err != nil {
 		return err
 	}
-	return errors.Join(stages.Encode(zw, v.res, v.plan), zw.Close())
+	if err := stages.Encode(zw, v.res, v.plan); err != nil {
+		zw.Close() // returns the same error again
+		return err
+	}
+	return zw.Close()
 }
