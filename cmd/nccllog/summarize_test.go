@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -103,5 +104,34 @@ func TestSummarizeFailedRunWritesNothing(t *testing.T) {
 	}
 	if m, _ := filepath.Glob(filepath.Join(dir, ".nccllog-partial-*")); len(m) > 0 {
 		t.Errorf("left behind: %v", m)
+	}
+}
+
+// TestSummarizeDeterministic: the same logs give the same partial result, byte for byte,
+// run after run and whatever the number of workers (which worker sampled which chunk once
+// leaked into the file).
+func TestSummarizeDeterministic(t *testing.T) {
+	dir := t.TempDir()
+	cfg := gen.Config{Seed: 31, Ranks: 8, RanksPerHost: 4, Steps: 12, Noise: true, StopRank: gen.Rank(3), StopAfter: 60}
+	files, err := gen.WriteFiles(dir, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var first []byte
+	for i, jobs := range []string{"1", "3", "3", "2", "4", "3"} {
+		part := filepath.Join(dir, fmt.Sprintf("run%d.part", i))
+		args := append([]string{"summarize", "--jobs", jobs, "-o", part}, files...)
+		if _, stderr, code := runCLI(t, "", args...); code != exitOK {
+			t.Fatalf("%v: exit %d: %s", args, code, stderr)
+		}
+		b, err := os.ReadFile(part)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if i == 0 {
+			first = b
+		} else if !bytes.Equal(b, first) {
+			t.Fatalf("summarize --jobs %s wrote other bytes than the first run (--jobs 1)", jobs)
+		}
 	}
 }
