@@ -92,7 +92,7 @@ func Decode(rd io.Reader, plan *Plan) (*Result, error) {
 	case f.Version != PartialVersion:
 		return nil, fmt.Errorf("%w: written as version %d, this nccllog reads version %d", ErrPartialMismatch, f.Version, PartialVersion)
 	case !sameSteps(f.Steps, plan.Steps) || f.Boundary != plan.Boundary.String():
-		return nil, fmt.Errorf("%w: made with %s, this run selects %s", ErrPartialMismatch,
+		return nil, fmt.Errorf("%w: made with %s, this run selects %s (give this run the partial's --steps and --boundary, or summarize the logs again with this run's)", ErrPartialMismatch,
 			selectionText(f.Steps, f.Boundary), selectionText(plan.Steps, plan.Boundary.String()))
 	}
 	r := &Result{Inputs: f.Inputs, Set: NewSet(plan), Parse: f.Parse}
@@ -113,9 +113,11 @@ func sameSteps(a, b *StepRange) bool {
 	return a == nil && b == nil || a != nil && b != nil && *a == *b
 }
 
+// selectionText names a step selection. The boundary is named also with every step: it
+// decides which step each call is counted in, which the partial's calls and steps keep.
 func selectionText(s *StepRange, boundary string) string {
 	if s == nil {
-		return "every step"
+		return "every step with --boundary " + boundary
 	}
 	return fmt.Sprintf("--steps %d-%d --boundary %s", s.From, s.To, boundary)
 }

@@ -135,3 +135,31 @@ func TestSummarizeDeterministic(t *testing.T) {
 		}
 	}
 }
+
+// TestPartialBoundaryRefusal: with every step selected the boundary still decides which step
+// each call is counted in (hang names the steps), so a partial made with another boundary
+// is refused, and the message names both boundaries, not "every step" twice.
+func TestPartialBoundaryRefusal(t *testing.T) {
+	dir := t.TempDir()
+	files, err := gen.WriteFiles(dir, partialJobs[1].cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	part := filepath.Join(dir, "start.part")
+	if _, stderr, code := runCLI(t, "", append([]string{"summarize", "--boundary", "start", "-o", part}, files...)...); code != exitOK {
+		t.Fatalf("summarize: exit %d: %s", code, stderr)
+	}
+	start, _, startCode := runCLI(t, "", append([]string{"hang", "--boundary", "start"}, files...)...)
+	end, _, _ := runCLI(t, "", append([]string{"hang"}, files...)...)
+	if start == end {
+		t.Fatalf("hang prints the same with either boundary; this test needs a job where they differ")
+	}
+	if out, stderr, code := runCLI(t, "", "hang", "--boundary", "start", part); code != startCode || out != start {
+		t.Errorf("hang --boundary start over its partial: exit %d, %s; want the output over the logs", code, stderr)
+	}
+	_, stderr, code := runCLI(t, "", "hang", part)
+	want := "made with every step with --boundary start, this run selects every step with --boundary end"
+	if code != exitData || !strings.Contains(stderr, want) || !strings.Contains(stderr, part) {
+		t.Errorf("hang over a partial made with --boundary start: exit %d, %q; want exit 1 naming %s and saying %q", code, stderr, part, want)
+	}
+}
