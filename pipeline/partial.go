@@ -3,6 +3,7 @@ package pipeline
 import (
 	"bufio"
 	"bytes"
+	"errors"
 	"fmt"
 
 	"github.com/nccllog/nccllog/stages"
@@ -24,7 +25,13 @@ func readPartial(src *source, name string, plan *stages.Plan) (res *stages.Resul
 	if !bytes.Equal(head, []byte(stages.PartialMagic)) {
 		return nil, false, nil
 	}
-	res, err = stages.Decode(br, plan)
+	res, err = stages.Decode(br, plan, stages.NewLimits(src.size))
+	switch {
+	case errors.Is(err, stages.ErrPartialLimit):
+		err = fmt.Errorf("%w (summarize fewer logs into each partial result, or read the logs themselves)", err)
+	case errors.Is(err, stages.ErrPartialDamaged):
+		err = fmt.Errorf("%w (it was damaged on the way, or not written by nccllog summarize: summarize the logs again)", err)
+	}
 	if err != nil {
 		return nil, true, fmt.Errorf("%s: %w", name, err)
 	}
