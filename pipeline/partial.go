@@ -35,5 +35,8 @@ func readPartial(src *source, name string, plan *stages.Plan) (res *stages.Resul
 	if err != nil {
 		return nil, true, fmt.Errorf("%s: %w", name, err)
 	}
+	for i := range res.Inputs {
+		res.Inputs[i].From = name
+	}
 	return res, true, nil
 }

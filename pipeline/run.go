@@ -65,6 +65,10 @@ func Run(ctx context.Context, in Input, opt Options, out stages.Out) (*stages.Re
 		prog.upTo(src.size)
 		return res, nil
 	}
+	var dg string // a partial result made of this run tells its logs apart by it
+	if opt.Plan.Portable {
+		dg = digest(src)
+	}
 
 	ps := opt.parsers
 	if ps == nil {
@@ -109,7 +113,9 @@ func Run(ctx context.Context, in Input, opt Options, out stages.Out) (*stages.Re
 	for _, s := range stats {
 		parse.Merge(s)
 	}
-	return stages.InputResult(name, m.Total, parse), err
+	res := stages.InputResult(name, m.Total, parse)
+	res.Inputs[0].Digest = dg
+	return res, err
 }
 
 func (o Options) jobs() int {

@@ -16,7 +16,8 @@ const PartialMagic = `{"format":"nccllog-partial"`
 
 // PartialVersion is the version of the encoding written; files of another version are
 // refused rather than misread.
-const PartialVersion = 1
+// Version 2 added each input's Digest.
+const PartialVersion = 2
 
 // Restorer is a Partial that can be read back from the JSON of its Snapshot (or of its
 // Portable form), the next value of dec, within lim; it checks what the JSON declares (see
