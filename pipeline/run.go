@@ -58,7 +58,11 @@ func Run(ctx context.Context, in Input, opt Options, out stages.Out) (*stages.Re
 	}
 	defer src.Close()
 	prog := &progress{report: opt.Progress}
-	if res, ok, err := readPartial(src, name, opt.Plan); ok {
+	ps := opt.parsers
+	if ps == nil {
+		ps = &parsers{}
+	}
+	if res, ok, err := readPartial(src, name, opt.Plan, ps); ok {
 		if err != nil {
 			return stages.InputResult(name, m.Total, parser.Stats{}), err
 		}
@@ -70,10 +74,6 @@ func Run(ctx context.Context, in Input, opt Options, out stages.Out) (*stages.Re
 		dg = digest(src)
 	}
 
-	ps := opt.parsers
-	if ps == nil {
-		ps = &parsers{}
-	}
 	g, ctx := errgroup.WithContext(ctx)
 	f := newFeed(src, jobs, size, opt)
 	defer f.close()

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+
+	"github.com/nccllog/nccllog/parser"
 )
 
 // A partial result travels between machines (the Slurm fan-out), so reading one must not
@@ -43,6 +45,22 @@ var ErrPartialLimit = errors.New("partial result over its limits")
 type Limits struct {
 	stored int64 // the file's size as stored
 	calls  int64 // calls its sequences may still expand to
+	parser *parser.Parser
+}
+
+// WithParser has the set-up lines read again by p rather than by a new Parser (making one
+// takes milliseconds; a run over many partials lends its own).
+func (l *Limits) WithParser(p *parser.Parser) *Limits {
+	l.parser = p
+	return l
+}
+
+// lineParser is the Parser to read set-up lines again with.
+func (l *Limits) lineParser() (*parser.Parser, error) {
+	if l.parser != nil {
+		return l.parser, nil
+	}
+	return parser.NewParser()
 }
 
 // NewLimits returns the limits of a partial result stored in stored bytes (compressed,

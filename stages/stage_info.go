@@ -70,7 +70,7 @@ func (p *InfoPart) Add(l *Line) {
 func (p *InfoPart) Portable() any { return InfoPortable{Lines: p.kept.items, Collectives: p.coll} }
 
 // Restore reads a partial result's lines again, in order.
-func (p *InfoPart) Restore(dec *json.Decoder, _ *Limits) error {
+func (p *InfoPart) Restore(dec *json.Decoder, lim *Limits) error {
 	var v InfoPortable
 	if err := dec.Decode(&v); err != nil {
 		return err
@@ -78,7 +78,7 @@ func (p *InfoPart) Restore(dec *json.Decoder, _ *Limits) error {
 	if err := checkCount("its count of collective lines", v.Collectives); err != nil {
 		return err
 	}
-	ps, err := parser.NewParser()
+	ps, err := lim.lineParser()
 	if err != nil {
 		return err
 	}
