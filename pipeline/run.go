@@ -58,18 +58,22 @@ func Run(ctx context.Context, in Input, opt Options, out stages.Out) (*stages.Re
 	}
 	defer src.Close()
 	prog := &progress{report: opt.Progress}
-	if res, ok, err := readPartial(src, name, opt.Plan); ok {
+	ps := opt.parsers
+	if ps == nil {
+		ps = &parsers{}
+	}
+	if res, ok, err := readPartial(src, name, opt.Plan, ps); ok {
 		if err != nil {
 			return stages.InputResult(name, m.Total, parser.Stats{}), err
 		}
 		prog.upTo(src.size)
 		return res, nil
 	}
-
-	ps := opt.parsers
-	if ps == nil {
-		ps = &parsers{}
+	var dg string // a partial result made of this run tells its logs apart by it
+	if opt.Plan.Portable {
+		dg = digest(src)
 	}
+
 	g, ctx := errgroup.WithContext(ctx)
 	f := newFeed(src, jobs, size, opt)
 	defer f.close()
@@ -109,7 +113,9 @@ func Run(ctx context.Context, in Input, opt Options, out stages.Out) (*stages.Re
 	for _, s := range stats {
 		parse.Merge(s)
 	}
-	return stages.InputResult(name, m.Total, parse), err
+	res := stages.InputResult(name, m.Total, parse)
+	res.Inputs[0].Digest = dg
+	return res, err
 }
 
 func (o Options) jobs() int {

@@ -16,7 +16,14 @@ import (
 // Result. On error, the Result holds what was read, and the error is the first in input order.
 func RunAll(ctx context.Context, inputs []Input, opt Options, out stages.Out) (*stages.Result, error) {
 	all := stages.NewResult(opt.Plan)
-	err := runEach(ctx, inputs, opt, out, func(_ int, r *stages.Result) { all.Merge(r) })
+	var seen sources
+	err := runEach(ctx, inputs, opt, out, func(i int, r *stages.Result) {
+		seen.add(i, inputs[i].Name, r.Inputs)
+		all.Merge(r)
+	})
+	if err == nil {
+		err = seen.check()
+	}
 	return all, err
 }
 

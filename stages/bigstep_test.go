@@ -53,7 +53,7 @@ func TestStepsPast2to31(t *testing.T) {
 		t.Fatal(err)
 	}
 	back := &RanksPart{cfg: &Config{}}
-	if err := back.Restore(data); err != nil {
+	if err := restoreJSON(back, data); err != nil {
 		t.Fatal(err)
 	}
 	check("partial", back.Ranks)

@@ -43,7 +43,7 @@ func TestCommsPastCap(t *testing.T) {
 			t.Fatal(err)
 		}
 		back := &RanksPart{cfg: &Config{}}
-		if err := back.Restore(data); err != nil {
+		if err := restoreJSON(back, data); err != nil {
 			t.Fatal(err)
 		}
 		if c, bv := totalOf(back.Ranks); c != comms || bv != v {

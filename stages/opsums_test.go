@@ -43,16 +43,16 @@ func TestAggPerOpLikeTable(t *testing.T) {
 		t.Fatal(err)
 	}
 	back := &AggPart{newPerOpAgg()}
-	if err := back.Restore(data); err != nil {
+	if err := restoreJSON(back, data); err != nil {
 		t.Fatal(err)
 	}
 	same("restored", back.Agg, full)
-	if err := (&AggPart{NewAgg()}).Restore(data); err == nil {
+	if err := restoreJSON((&AggPart{NewAgg()}), data); err == nil {
 		t.Error("the table restored from per-op sums without an error")
 	}
 	fromTable := &AggPart{newPerOpAgg()} // a partial result holds the table; stats reads it
 	tableData, _ := json.Marshal((&AggPart{full}).Snapshot())
-	if err := fromTable.Restore(tableData); err != nil {
+	if err := restoreJSON(fromTable, tableData); err != nil {
 		t.Fatal(err)
 	}
 	same("from the table", fromTable.Agg, full)

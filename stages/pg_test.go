@@ -127,7 +127,7 @@ func TestPGSnapshotRestore(t *testing.T) {
 		t.Fatal(err)
 	}
 	back := RanksStage{}.New(&Config{}).(*RanksPart)
-	if err := back.Restore(data); err != nil {
+	if err := restoreJSON(back, data); err != nil {
 		t.Fatal(err)
 	}
 	want, got := r.PGHang(), back.ranks().PGHang()

@@ -15,6 +15,12 @@ type Result struct {
 type Input struct {
 	Name  string
 	Lines Lines
+	// Digest tells the log apart from others (see pipeline's digest), "" where it cannot
+	// be told (standard input, a FIFO, an empty file): the same log twice in a run, or a
+	// log beside a partial result made from it, would be counted twice.
+	Digest string `json:",omitempty"`
+	// From is the partial result the input was read from, "" for a log read itself.
+	From string `json:"-"`
 }
 
 // NewResult returns an empty Result for plan.

@@ -60,9 +60,12 @@ func (p *AggPart) Snapshot() any {
 	return s
 }
 
-func (p *AggPart) Restore(data json.RawMessage) error {
+func (p *AggPart) Restore(dec *json.Decoder, _ *Limits) error {
 	var snap AggSnapshot
-	if err := json.Unmarshal(data, &snap); err != nil {
+	if err := dec.Decode(&snap); err != nil {
+		return err
+	}
+	if err := snap.check(); err != nil {
 		return err
 	}
 	p.Agg.reset()

@@ -70,12 +70,15 @@ func (p *InfoPart) Add(l *Line) {
 func (p *InfoPart) Portable() any { return InfoPortable{Lines: p.kept.items, Collectives: p.coll} }
 
 // Restore reads a partial result's lines again, in order.
-func (p *InfoPart) Restore(data json.RawMessage) error {
+func (p *InfoPart) Restore(dec *json.Decoder, lim *Limits) error {
 	var v InfoPortable
-	if err := json.Unmarshal(data, &v); err != nil {
+	if err := dec.Decode(&v); err != nil {
 		return err
 	}
-	ps, err := parser.NewParser()
+	if err := checkCount("its count of collective lines", v.Collectives); err != nil {
+		return err
+	}
+	ps, err := lim.lineParser()
 	if err != nil {
 		return err
 	}

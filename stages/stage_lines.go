@@ -100,9 +100,12 @@ func LinesOf(s *Set) *Lines {
 
 func (p *LinesPart) Snapshot() any { return p.Lines }
 
-func (p *LinesPart) Restore(data json.RawMessage) error {
+func (p *LinesPart) Restore(dec *json.Decoder, _ *Limits) error {
 	p.Reset()
-	err := json.Unmarshal(data, &p.Lines)
+	err := dec.Decode(&p.Lines)
 	p.anchored[0] = len(p.Problems)
-	return err
+	if err != nil {
+		return err
+	}
+	return checkLines(" in its line accounting", &p.Lines)
 }

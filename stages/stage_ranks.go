@@ -234,9 +234,17 @@ func (rs RefStep) calls(prev []uint32, nsigs int, steps *stepTable) ([]refCall, 
 	return out, sigs, nil
 }
 
-// expand is the calls of runs.
-func expand(runs []RefStep, nsigs int, steps *stepTable) ([]refCall, error) {
-	var out []refCall
+// expand is the calls of runs, which lim must allow: a run that repeats the calls of the
+// run before costs a few bytes for as many calls as that run had.
+func expand(runs []RefStep, nsigs int, steps *stepTable, lim *Limits) ([]refCall, error) {
+	total, err := expanded(runs)
+	if err != nil {
+		return nil, err
+	}
+	if err := lim.takeCalls(total); err != nil {
+		return nil, err
+	}
+	out := make([]refCall, 0, total)
 	var prev []uint32
 	for _, rs := range runs {
 		cs, sigs, err := rs.calls(prev, nsigs, steps)
@@ -248,11 +256,27 @@ func expand(runs []RefStep, nsigs int, steps *stepTable) ([]refCall, error) {
 	return out, nil
 }
 
+// expanded is how many calls runs expand to; each run's own count is checked against its
+// signatures when it is expanded.
+func expanded(runs []RefStep) (int64, error) {
+	var total int64
+	for _, rs := range runs {
+		if rs.N < 0 || int64(rs.N) > maxPartialCount-total {
+			return 0, damaged("a run of %d calls", rs.N)
+		}
+		total += int64(rs.N)
+	}
+	return total, nil
+}
+
 // Restore reads a snapshot back: the communicators and their ranks, ready to merge with
 // others and to answer ranks, comms, hang and check.
-func (p *RanksPart) Restore(data json.RawMessage) error {
+func (p *RanksPart) Restore(dec *json.Decoder, lim *Limits) error {
 	var snap RanksSnapshot
-	if err := json.Unmarshal(data, &snap); err != nil {
+	if err := dec.Decode(&snap); err != nil {
+		return err
+	}
+	if err := snap.check(); err != nil {
 		return err
 	}
 	p.Reset()
@@ -264,14 +288,14 @@ func (p *RanksPart) Restore(data json.RawMessage) error {
 		g := &Group{Key: gs.Key, NRanks: gs.NRanks, Evidence: gs.Evidence, Nodes: gs.Nodes,
 			LocalRanks: gs.LocalRanks, opsDown: gs.OpsDown, aligned: gs.Aligned, truncated: gs.Truncated, steps: r.steps}
 		var err error
-		if g.ref, err = expand(gs.Ref, len(snap.Sigs), r.steps); err != nil {
+		if g.ref, err = expand(gs.Ref, len(snap.Sigs), r.steps, lim); err != nil {
 			return fmt.Errorf("communicator %+v: %w", gs.Key, err)
 		}
 		for i := range gs.Members {
 			ms := &gs.Members[i]
 			m := ms.Member
 			m.started, m.histOver, m.group = ms.Started, ms.HistOver, g.Key
-			if m.hist, err = expand(ms.Hist, len(snap.Sigs), r.steps); err != nil {
+			if m.hist, err = expand(ms.Hist, len(snap.Sigs), r.steps, lim); err != nil {
 				return fmt.Errorf("communicator %+v: %w", gs.Key, err)
 			}
 			if m.ByOp == nil {

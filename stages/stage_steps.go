@@ -3,6 +3,7 @@ package stages
 import (
 	"cmp"
 	"encoding/json"
+	"fmt"
 	"slices"
 
 	"github.com/nccllog/nccllog/parser"
@@ -59,13 +60,17 @@ func (p *StepsPart) Snapshot() any {
 	return out
 }
 
-func (p *StepsPart) Restore(data json.RawMessage) error {
+func (p *StepsPart) Restore(dec *json.Decoder, _ *Limits) error {
 	var sums []StepSums
-	if err := json.Unmarshal(data, &sums); err != nil {
+	if err := dec.Decode(&sums); err != nil {
 		return err
 	}
 	clear(p.by)
 	for _, s := range sums {
+		if err := checkCounts(fmt.Sprintf(" of step %d", s.Step), named{"progress lines", s.Lines},
+			named{"step times", s.NTime}, named{"TFLOP/s values", s.NTFLOPs}); err != nil {
+			return err
+		}
 		p.add(s.Step, &stepAcc{s.Lines, s.NTime, s.NTFLOPs, s.SumTime, s.SumTFLOPs, s.Framework})
 	}
 	return nil

@@ -206,7 +206,13 @@ results and with logs: report, stats, hist, agg, steps, ranks, comms, hang, chec
 over the partial results print what they print over the logs, file names and line numbers
 included. Use it to parse a job's logs where they are (one run per node) and
 move the small results. split and calls need the lines themselves; a partial result made with
-another --steps or --boundary is refused. A failed run writes no file.
+another --steps or --boundary is refused. A failed run writes no file; the same logs give the
+same bytes. A partial result records each log's size and a CRC-32C of its first and last MiB:
+a log read twice through partial results (one given twice, two of one log, one beside its own
+log) is an error naming both files ("the same log twice: ..."), exit 1. A partial result is
+untrusted input: it is read within limits set by its size (its JSON at most 32 times its size
+and at least 4 MiB, strings up to 1 MiB, call sequences up to 1,048,576 calls plus 4 a byte),
+and what it declares is checked (counts, sums, ranks); either failing is one line naming it.
 `,
 }
 

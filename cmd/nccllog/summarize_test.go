@@ -1,9 +1,11 @@
 package main
 
 import (
+	"bytes"
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -104,4 +106,117 @@ func TestSummarizeFailedRunWritesNothing(t *testing.T) {
 	if m, _ := filepath.Glob(filepath.Join(dir, ".nccllog-partial-*")); len(m) > 0 {
 		t.Errorf("left behind: %v", m)
 	}
+}
+
+// TestSummarizeDeterministic: the same logs give the same partial result, byte for byte,
+// run after run and whatever the number of workers (which worker sampled which chunk once
+// leaked into the file).
+func TestSummarizeDeterministic(t *testing.T) {
+	dir := t.TempDir()
+	cfg := gen.Config{Seed: 31, Ranks: 8, RanksPerHost: 4, Steps: 12, Noise: true, StopRank: gen.Rank(3), StopAfter: 60}
+	files, err := gen.WriteFiles(dir, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var first []byte
+	for i, jobs := range []string{"1", "3", "3", "2", "4", "3"} {
+		part := filepath.Join(dir, fmt.Sprintf("run%d.part", i))
+		args := append([]string{"summarize", "--jobs", jobs, "-o", part}, files...)
+		if _, stderr, code := runCLI(t, "", args...); code != exitOK {
+			t.Fatalf("%v: exit %d: %s", args, code, stderr)
+		}
+		b, err := os.ReadFile(part)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if i == 0 {
+			first = b
+		} else if !bytes.Equal(b, first) {
+			t.Fatalf("summarize --jobs %s wrote other bytes than the first run (--jobs 1)", jobs)
+		}
+	}
+}
+
+// TestPartialBoundaryRefusal: with every step selected the boundary still decides which step
+// each call is counted in (hang names the steps), so a partial made with another boundary
+// is refused, and the message names both boundaries, not "every step" twice.
+func TestPartialBoundaryRefusal(t *testing.T) {
+	dir := t.TempDir()
+	files, err := gen.WriteFiles(dir, partialJobs[1].cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	part := filepath.Join(dir, "start.part")
+	if _, stderr, code := runCLI(t, "", append([]string{"summarize", "--boundary", "start", "-o", part}, files...)...); code != exitOK {
+		t.Fatalf("summarize: exit %d: %s", code, stderr)
+	}
+	start, _, startCode := runCLI(t, "", append([]string{"hang", "--boundary", "start"}, files...)...)
+	end, _, _ := runCLI(t, "", append([]string{"hang"}, files...)...)
+	if start == end {
+		t.Fatalf("hang prints the same with either boundary; this test needs a job where they differ")
+	}
+	if out, stderr, code := runCLI(t, "", "hang", "--boundary", "start", part); code != startCode || out != start {
+		t.Errorf("hang --boundary start over its partial: exit %d, %s; want the output over the logs", code, stderr)
+	}
+	_, stderr, code := runCLI(t, "", "hang", part)
+	want := "made with every step with --boundary start, this run selects every step with --boundary end"
+	if code != exitData || !strings.Contains(stderr, want) || !strings.Contains(stderr, part) {
+		t.Errorf("hang over a partial made with --boundary start: exit %d, %q; want exit 1 naming %s and saying %q", code, stderr, part, want)
+	}
+}
+
+// TestPartialSameLogTwice: a partial result carries a digest of each log it summarizes, so
+// a log that would be read twice, at least once through a partial, is an error naming both
+// files: the partial given twice, two partials of one log, a partial beside its own log.
+// Each counted the log's calls twice, and hang then blamed "more than one job".
+func TestPartialSameLogTwice(t *testing.T) {
+	dir := t.TempDir()
+	files, err := gen.WriteFiles(dir, partialJobs[1].cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	part, other, copied := filepath.Join(dir, "a.part"), filepath.Join(dir, "b.part"), filepath.Join(dir, "copy.part")
+	for _, p := range []struct {
+		out   string
+		files []string
+	}{{part, files[:2]}, {other, files[2:]}, {copied, files[1:2]}} {
+		if _, stderr, code := runCLI(t, "", append([]string{"summarize", "-o", p.out}, p.files...)...); code != exitOK {
+			t.Fatalf("summarize: exit %d: %s", code, stderr)
+		}
+	}
+	cases := []struct {
+		args  []string
+		want  string
+		names []string
+	}{
+		{[]string{part, other, part}, "the partial result " + strconv.Quote(part) + " is given twice", []string{part}},
+		{[]string{part, files[0]}, strconv.Quote(files[0]) + " is also summarized in the partial result " + strconv.Quote(part), []string{part, files[0]}},
+		{[]string{files[0], part}, strconv.Quote(files[0]) + " is also summarized in the partial result " + strconv.Quote(part), []string{part, files[0]}},
+		{[]string{part, copied}, strconv.Quote(part) + " and " + strconv.Quote(copied) + " both summarize " + strconv.Quote(files[1]), []string{part, copied}},
+	}
+	for _, c := range cases {
+		for _, cmd := range []string{"report", "hang"} {
+			out, stderr, code := runCLI(t, "", append([]string{cmd}, c.args...)...)
+			if code != exitData || out != "" || strings.Count(stderr, "\n") != 1 || !strings.Contains(stderr, c.want) {
+				t.Errorf("%s %v: exit %d, stdout %.100q, stderr %q: want exit 1 and one line saying %q", cmd, c.args, code, out, stderr, c.want)
+			}
+		}
+	}
+	// The partials of disjoint logs, and a log beside the partial of others, are no duplicates.
+	for _, args := range [][]string{{part, other}, {other, files[0]}} {
+		if _, stderr, code := runCLI(t, "", append([]string{"report"}, args...)...); code != exitOK {
+			t.Errorf("report %v: exit %d, %s", args, code, stderr)
+		}
+	}
+}
+
+// TestPartialOldVersion: a partial of format 1 (before digests) is refused, saying which
+// format it is and what to do.
+func TestPartialOldVersion(t *testing.T) {
+	dir := t.TempDir()
+	p := loadPartial(t, summarizedJob(t, dir))
+	p.Version = 1
+	path := filepath.Join(dir, "old.part")
+	savePartial(t, path, p)
+	refusedSmall(t, path, "written in partial-result format 1 by another nccllog, this nccllog reads format 2: summarize the logs again with this nccllog", "report")
 }
