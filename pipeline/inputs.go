@@ -33,6 +33,12 @@ func Expand(args []string, stdin io.Reader) ([]Input, error) {
 			out = append(out, Input{Name: n})
 		}
 	}
+	if len(out) > 1 {
+		gate := newWindowGate()
+		for i := range out {
+			out[i].gate = gate
+		}
+	}
 	return out, nil
 }
 
