@@ -119,7 +119,7 @@ func TestWindowCapMemory(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	inputs, err := Expand([]string{dir}, nil)
+	inputs, err := Expand([]string{dir}, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -146,7 +146,7 @@ func TestWindowGate(t *testing.T) {
 	big := writeText(t, "big.log", string(zstdFrame(data, 0x88)))
 	big2 := writeText(t, "big2.log", string(xzStream(data, 28)))
 	mixed := writeText(t, "mixed.log", string(append(zstdFrame(data, 0x68), zstdFrame(data, 0x88)...)))
-	inputs, err := Expand([]string{big, big2, mixed}, nil)
+	inputs, err := Expand([]string{big, big2, mixed}, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
