@@ -73,32 +73,43 @@ var (
 )
 
 // decompressor returns br read through the decompressor of codec, with dictionaries and
-// windows up to limit; br itself for plain text. name is for errors.
-func decompressor(codec, name string, limit int64, br *bufio.Reader) (io.Reader, error) {
+// windows up to limit; br itself for plain text. name is for errors. An xz or zstd decoder
+// is taken from kept where it holds one, and given back to it on Close (kept may be nil).
+func decompressor(codec, name string, limit int64, br *bufio.Reader, kept *decoders) (io.Reader, error) {
 	switch codec {
 	case "gzip":
 		return newGzipStream(br)
-	case "zstd":
-		zr, err := zstd.NewReader(br, zstd.WithDecoderConcurrency(1), zstd.WithDecoderLowmem(true),
-			zstd.WithDecoderMaxMemory(uint64(limit)),
-			zstd.WithDecoderMaxWindow(uint64(limit)))
-		if err != nil {
-			return nil, err
-		}
-		c := &capped{r: zr.IOReadCloser(), err: windowErr(name, codec, limit)}
-		return c, nil
 	case "bzip2":
 		return bzip2.NewReader(br), nil
-	case "xz":
-		c := &capped{err: windowErr(name, codec, limit)}
-		xr, err := xz.NewReader(br, uint32(limit)) // reads the stream header and the first block's
+	case "zstd", "xz":
+		c := &capped{err: windowErr(name, codec, limit), codec: codec, limit: limit}
+		r, err := newCapped(codec, limit, br, kept.take(codec, limit))
 		if err != nil {
 			return nil, c.mapErr(err)
 		}
-		c.r = xr
+		c.r = r
+		if kept != nil {
+			c.keep = kept.keep
+		}
 		return c, nil
 	}
 	return br, nil
+}
+
+// newCapped returns an xz or zstd decoder of br with limit: old, a decoder kept from an input
+// before, reset to br, or a new one.
+func newCapped(codec string, limit int64, br *bufio.Reader, old io.Reader) (io.Reader, error) {
+	if codec == "xz" {
+		if xr, ok := old.(*xz.Reader); ok {
+			return xr, xr.Reset(br) // reads the stream header and the first block's
+		}
+		return xz.NewReader(br, uint32(limit))
+	}
+	if zr, ok := old.(*zstd.Decoder); ok {
+		return zr, zr.Reset(br)
+	}
+	return zstd.NewReader(br, zstd.WithDecoderConcurrency(1), zstd.WithDecoderLowmem(true),
+		zstd.WithDecoderMaxMemory(uint64(limit)), zstd.WithDecoderMaxWindow(uint64(limit)))
 }
 
 // windowErr is the error of a stream over limit: the cap's, or smallWindow's.
@@ -117,8 +128,11 @@ func codecCap(codec string) int64 {
 // capped reads an xz or zstd decoder, telling a stream over its limit by a WindowError and
 // xz data that ends early by io.ErrUnexpectedEOF, as the other decoders do.
 type capped struct {
-	r   io.Reader
-	err *WindowError
+	r     io.Reader
+	err   *WindowError
+	codec string
+	limit int64
+	keep  func(codec string, limit int64, r io.Reader) // takes the decoder back on Close; nil: none
 }
 
 func (c *capped) Read(p []byte) (int, error) {
@@ -138,8 +152,14 @@ func (c *capped) mapErr(err error) error {
 }
 
 func (c *capped) Close() error {
-	if cl, ok := c.r.(io.Closer); ok {
-		return cl.Close()
+	r := c.r
+	c.r = nil
+	switch {
+	case r == nil:
+	case c.keep != nil:
+		c.keep(c.codec, c.limit, r)
+	case c.codec == "zstd":
+		r.(*zstd.Decoder).Close()
 	}
 	return nil
 }

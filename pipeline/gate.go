@@ -18,6 +18,16 @@ type windowGate struct {
 	mu     sync.Mutex
 	holder string // the input that holds it, by name
 	n      int    // its decoders open
+	// decoders keeps the run's xz and zstd decoders between its inputs.
+	decoders decoders
+}
+
+// kept is g's decoders; nil for a nil g.
+func (g *windowGate) kept() *decoders {
+	if g == nil {
+		return nil
+	}
+	return &g.decoders
 }
 
 func newWindowGate() *windowGate { return &windowGate{slot: make(chan struct{}, 1)} }

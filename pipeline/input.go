@@ -43,12 +43,14 @@ type source struct {
 	gate *windowGate
 	// gated says that the input holds gate, to give back on Close.
 	gated bool
+	// dec is the decompressor, closed by Close (an xz or zstd one goes back to gate's kept).
+	dec io.Closer
 }
 
 func (s *source) Close() error {
-	if c, ok := s.r.(io.Closer); ok && s.r != s.raw {
-		c.Close()
-		s.r = nil
+	if s.dec != nil { // before s.r is wrapped (readPartial buffers it), so kept here
+		s.dec.Close()
+		s.dec = nil
 	}
 	if s.gated {
 		s.gated = false
@@ -117,10 +119,11 @@ func (s *source) decode(r io.Reader, closer io.Closer) error {
 	s.codec = codecOf(peekHead(br))
 	limit, wait := s.limit(firstWindow(s.codec, peekHead(br)))
 	if wait {
-		s.r = &gatedDecoder{src: s, br: br}
+		g := &gatedDecoder{src: s, br: br}
+		s.r, s.dec = g, g
 		return nil
 	}
-	zr, err := decompressor(s.codec, s.name, limit, br)
+	zr, err := decompressor(s.codec, s.name, limit, br, s.gate.kept())
 	if we := (*WindowError)(nil); errors.As(err, &we) {
 		s.Close()
 		return we
@@ -130,6 +133,7 @@ func (s *source) decode(r io.Reader, closer io.Closer) error {
 		return fmt.Errorf("%s: not a readable %s stream: %w", s.name, s.codec, err)
 	}
 	s.r = zr
+	s.dec, _ = zr.(io.Closer)
 	return nil
 }
 
@@ -181,7 +185,7 @@ func (g *gatedDecoder) Read(p []byte) (int, error) {
 			return 0, err
 		}
 		g.src.gated = true
-		zr, err := decompressor(g.src.codec, g.src.name, codecCap(g.src.codec), g.br)
+		zr, err := decompressor(g.src.codec, g.src.name, codecCap(g.src.codec), g.br, g.src.gate.kept())
 		if err != nil {
 			return 0, fmt.Errorf("not a readable %s stream: %w", g.src.codec, err)
 		}

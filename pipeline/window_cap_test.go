@@ -108,31 +108,47 @@ func TestWindowCaps(t *testing.T) {
 
 // TestWindowCapMemory: forty small crafted xz files, each declaring a 4 GiB dictionary, read
 // eight at once, allocate little: each is refused at its block header, before a dictionary
-// is made. (Before the cap, each allocated its 4 GiB: runs of such files reached 6-9 GiB of
-// RSS.) TotalAlloc counts every allocation, so the bound does not depend on when the
-// collector runs.
+// is made (before the cap each allocated its 4 GiB: runs of such files reached 6-9 GiB of
+// RSS). Forty small zstd files that each declare a 128 MiB window, the cap, and forty xz
+// files at 64 MiB, are read, and allocate one window or dictionary for the run: one input at
+// a time decodes such a window, and the next reuses its decoder (each made its own before:
+// 5 GiB of allocation, 550 MB of RSS). TotalAlloc counts every allocation, so the bounds do
+// not depend on when the collector runs.
 func TestWindowCapMemory(t *testing.T) {
-	dir := t.TempDir()
-	stream := xzStream([]byte(capLog), 40)
-	for i := range 40 {
-		if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("%02d.log", i)), stream, 0o644); err != nil {
+	for _, tc := range []struct {
+		what   string
+		stream []byte
+		err    string // the start of the error, with %q for the first file
+		alloc  int64
+	}{
+		{"xz 4 GiB", xzStream([]byte(capLog), 40), "%q: an xz block declares a dictionary over 64 MiB", 64 << 20},
+		{"zstd 128 MiB", zstdFrame([]byte(capLog), 0x88), "", 128<<20 + 64<<20},
+		{"xz 64 MiB", xzStream([]byte(capLog), 28), "", 64<<20 + 64<<20},
+	} {
+		dir := t.TempDir()
+		for i := range 40 {
+			if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("%02d.log", i)), tc.stream, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		inputs, err := Expand([]string{dir}, nil, nil)
+		if err != nil {
 			t.Fatal(err)
 		}
-	}
-	inputs, err := Expand([]string{dir}, nil, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var before, after runtime.MemStats
-	runtime.ReadMemStats(&before)
-	_, err = RunAll(context.Background(), inputs, Options{Jobs: 8, Plan: runConfigs[0].plan()}, discard{})
-	runtime.ReadMemStats(&after)
-	want := fmt.Sprintf("%q: an xz block declares a dictionary over 64 MiB", inputs[0].Name)
-	if err == nil || !strings.HasPrefix(err.Error(), want) {
-		t.Errorf("error %v, want one starting %s", err, want)
-	}
-	if got := after.TotalAlloc - before.TotalAlloc; got > 64<<20 {
-		t.Errorf("reading forty %d-byte files allocated %d MiB, want under 64", len(stream), got>>20)
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		res, err := RunAll(context.Background(), inputs, Options{Jobs: 8, Plan: runConfigs[0].plan()}, discard{})
+		runtime.ReadMemStats(&after)
+		switch want := fmt.Sprintf(tc.err, inputs[0].Name); {
+		case tc.err == "" && (err != nil || res.Lines().Total != 40):
+			t.Errorf("%s: error %v, %d lines, want 40", tc.what, err, res.Lines().Total)
+		case tc.err != "" && (err == nil || !strings.HasPrefix(err.Error(), want)):
+			t.Errorf("%s: error %v, want one starting %s", tc.what, err, want)
+		}
+		if got := int64(after.TotalAlloc - before.TotalAlloc); got > tc.alloc {
+			t.Errorf("%s: reading forty %d-byte files allocated %d MiB, want at most %d",
+				tc.what, len(tc.stream), got>>20, tc.alloc>>20)
+		}
 	}
 }
 
