@@ -96,18 +96,23 @@ func open(in Input) (*source, error) {
 	return src, nil
 }
 
-// start opens a late input; it returns ctx's error if ctx ends first.
+// start opens a late input, and lets a decoder that waits for the gate stop waiting when
+// ctx ends; it returns ctx's error if ctx ends first.
 func (s *source) start(ctx context.Context) error {
-	if s.late == nil {
-		return nil
+	if late := s.late; late != nil {
+		s.late = nil
+		r, closer, err := late(ctx)
+		if err != nil {
+			return err
+		}
+		if err := s.decode(r, closer); err != nil {
+			return err
+		}
 	}
-	late := s.late
-	s.late = nil
-	r, closer, err := late(ctx)
-	if err != nil {
-		return err
+	if g, ok := s.dec.(*gatedDecoder); ok {
+		g.ctx = ctx
 	}
-	return s.decode(r, closer)
+	return nil
 }
 
 // decode reads r, closed by closer, through the decompressor its first bytes call for, with
@@ -116,8 +121,9 @@ func (s *source) decode(r io.Reader, closer io.Closer) error {
 	s.raw = &countingReader{r: r}
 	s.closer = closer
 	br := bufio.NewReaderSize(s.raw, 64<<10)
-	s.codec = codecOf(peekHead(br))
-	limit, wait := s.limit(firstWindow(s.codec, peekHead(br)))
+	head := peekHead(br)
+	s.codec = codecOf(head)
+	limit, wait := s.limit(firstWindow(s.codec, head))
 	if wait {
 		g := &gatedDecoder{src: s, br: br}
 		s.r, s.dec = g, g
@@ -177,11 +183,16 @@ type gatedDecoder struct {
 	src *source
 	br  *bufio.Reader
 	zr  io.Reader
+	ctx context.Context // ends the wait; set by start (a read before it, readPartial's, waits)
 }
 
 func (g *gatedDecoder) Read(p []byte) (int, error) {
 	if g.zr == nil {
-		if err := g.src.gate.enter(context.Background(), g.src.name); err != nil {
+		ctx := g.ctx
+		if ctx == nil {
+			ctx = context.Background()
+		}
+		if err := g.src.gate.enter(ctx, g.src.name); err != nil {
 			return 0, err
 		}
 		g.src.gated = true

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"hash/crc32"
 	"os"
@@ -156,7 +157,8 @@ func TestWindowCapMemory(t *testing.T) {
 // the second waits to decode until the first is closed, so their dictionaries are never held
 // at once; the first's own second reading (the reading ahead) does not wait. An input whose
 // first header declares at most smallWindow is read beside them, and a later frame over
-// smallWindow in it is refused, naming the file and smallWindow; read alone, it is read.
+// smallWindow in it is refused, naming the file and smallWindow; read alone, it is read. A
+// wait for the gate ends with the run.
 func TestWindowGate(t *testing.T) {
 	data := []byte(strings.Repeat(capLog, 100))
 	big := writeText(t, "big.log", string(zstdFrame(data, 0x88)))
@@ -183,6 +185,14 @@ func TestWindowGate(t *testing.T) {
 	}
 	if _, waits := second.r.(*gatedDecoder); !waits || second.gate.tryEnter(second.name) {
 		t.Fatalf("the second input does not wait while the first holds the gate")
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if err := second.start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := second.r.Read(make([]byte, 100)); !errors.Is(err, context.Canceled) {
+		t.Errorf("the second input, waiting for the gate when its run ends, read with error %v", err)
 	}
 	again.Close()
 	first.Close()
