@@ -15,8 +15,6 @@ require (
 	golang.org/x/sync v0.24.0
 )
 
-require github.com/ulikunitz/xz v0.5.17
-
 require (
 	github.com/andybalholm/brotli v1.1.1 // indirect
 	github.com/go-json-experiment/json v0.0.0-20260213210345-44df1a37e875 // indirect
@@ -31,6 +29,7 @@ require (
 require (
 	github.com/vbauerster/cupwriter v0.0.5
 	github.com/vbauerster/mpb/v8 v8.16.2
+	github.com/xi2/xz v0.0.0-20171230120015-48954b6210f8
 )
 
 require (

@@ -28,7 +28,7 @@ func bound(m *stages.Merger, in Input, src *source, mapped bool, opt Options, ps
 		}}
 	case src.file != nil && src.codec != "":
 		r := &reading{lend: lend, open: func() (io.Reader, io.Closer, error) {
-			again, err := open(Input{Name: in.Name})
+			again, err := open(Input{Name: in.Name, gate: in.gate})
 			if err != nil {
 				return nil, nil, err
 			}

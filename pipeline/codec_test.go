@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,10 +12,10 @@ import (
 )
 
 // TestCodecs reads testdata/codecs/plain.log compressed every way nccllog reads, by file and by
-// standard input: each must give the plain file's lines, split bytes and classes. long31.zst
-// was written by zstd --long=31 from a pipe (a 2 GiB window); the bzip2 and xz files by bzip2
-// and xz; the gzip file with zero padding after it, as tape and block tools leave it, is made
-// here.
+// standard input: each must give the plain file's lines, split bytes and classes. The bzip2
+// and xz files were written by bzip2 and xz; the gzip file with zero padding after it, as tape
+// and block tools leave it, is made here. long31.zst, written by zstd --long=31 from a pipe,
+// declares a 2 GiB window, over MaxZstdWindow: it is refused, naming the file and the cap.
 func TestCodecs(t *testing.T) {
 	dir := filepath.Join("testdata", "codecs")
 	plain, err := os.ReadFile(filepath.Join(dir, "plain.log"))
@@ -25,7 +26,7 @@ func TestCodecs(t *testing.T) {
 	twoMembers := writeText(t, "two.gz", string(append(gzipped(t, plain[:100]), gzipped(t, plain[100:])...)))
 	want := run(Input{Name: filepath.Join(dir, "plain.log")}, 2, 4096, runConfigs[0])
 	for _, name := range []string{filepath.Join(dir, "plain.log.bz2"), filepath.Join(dir, "plain.log.xz"),
-		filepath.Join(dir, "long31.zst"), padded, twoMembers} {
+		padded, twoMembers} {
 		data, err := os.ReadFile(name)
 		if err != nil {
 			t.Fatal(err)
@@ -44,6 +45,13 @@ func TestCodecs(t *testing.T) {
 				t.Errorf("%s: line classes differ from plain.log:\n%s", what, diff)
 			}
 		}
+	}
+	long31 := filepath.Join(dir, "long31.zst")
+	got := run(Input{Name: long31}, 2, 4096, runConfigs[0])
+	wantErr := fmt.Sprintf("%q: a zstd frame declares a window over 128 MiB, the most nccllog reads "+
+		"(decompress it first: zstd -d --long=31)", long31)
+	if got.err == nil || got.err.Error() != wantErr {
+		t.Errorf("long31.zst: error %v, want %s", got.err, wantErr)
 	}
 }
 

@@ -3,6 +3,7 @@ package pipeline
 import (
 	"bufio"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -12,6 +13,9 @@ import (
 type Input struct {
 	Name  string
 	Stdin io.Reader // read when Name is "-"
+	// gate is the run's windowGate, shared by its inputs; nil for a run of one input, whose
+	// decoders take up to the caps.
+	gate *windowGate
 }
 
 // DisplayName is how messages name the input.
@@ -36,11 +40,21 @@ type source struct {
 	// starts, where the run's context can end the wait; nil once it has run.
 	late func(ctx context.Context) (io.Reader, io.Closer, error)
 	name string
+	gate *windowGate
+	// gated says that the input holds gate, to give back on Close.
+	gated bool
+	// dec is the decompressor, closed by Close (an xz or zstd one goes back to gate's kept).
+	dec io.Closer
 }
 
 func (s *source) Close() error {
-	if c, ok := s.r.(io.Closer); ok && s.r != s.raw {
-		c.Close()
+	if s.dec != nil { // before s.r is wrapped (readPartial buffers it), so kept here
+		s.dec.Close()
+		s.dec = nil
+	}
+	if s.gated {
+		s.gated = false
+		s.gate.leave()
 	}
 	if s.closer != nil {
 		return s.closer.Close()
@@ -52,7 +66,7 @@ func (s *source) Close() error {
 // once and its compression told by its first bytes; standard input, FIFOs and devices are
 // opened by start, since opening a FIFO or reading a terminal can wait for ever.
 func open(in Input) (*source, error) {
-	src := &source{name: in.DisplayName()}
+	src := &source{name: in.DisplayName(), gate: in.gate}
 	if in.Name == "-" {
 		src.late = func(ctx context.Context) (io.Reader, io.Closer, error) {
 			return cancelable(ctx, in.Stdin), nil, nil
@@ -82,32 +96,119 @@ func open(in Input) (*source, error) {
 	return src, nil
 }
 
-// start opens a late input; it returns ctx's error if ctx ends first.
+// start opens a late input, and lets a decoder that waits for the gate stop waiting when
+// ctx ends; it returns ctx's error if ctx ends first.
 func (s *source) start(ctx context.Context) error {
-	if s.late == nil {
-		return nil
+	if late := s.late; late != nil {
+		s.late = nil
+		r, closer, err := late(ctx)
+		if err != nil {
+			return err
+		}
+		if err := s.decode(r, closer); err != nil {
+			return err
+		}
 	}
-	late := s.late
-	s.late = nil
-	r, closer, err := late(ctx)
-	if err != nil {
-		return err
+	if g, ok := s.dec.(*gatedDecoder); ok {
+		g.ctx = ctx
 	}
-	return s.decode(r, closer)
+	return nil
 }
 
-// decode reads r, closed by closer, through the decompressor its first bytes call for.
+// decode reads r, closed by closer, through the decompressor its first bytes call for, with
+// the dictionary or window limit that its first header and the run's windowGate give.
 func (s *source) decode(r io.Reader, closer io.Closer) error {
 	s.raw = &countingReader{r: r}
 	s.closer = closer
 	br := bufio.NewReaderSize(s.raw, 64<<10)
-	magic, _ := br.Peek(6)
-	zr, codec, err := decompressor(magic, br)
+	head := peekHead(br)
+	s.codec = codecOf(head)
+	limit, wait := s.limit(firstWindow(s.codec, head))
+	if wait {
+		g := &gatedDecoder{src: s, br: br}
+		s.r, s.dec = g, g
+		return nil
+	}
+	zr, err := decompressor(s.codec, s.name, limit, br, s.gate.kept())
+	if we := (*WindowError)(nil); errors.As(err, &we) {
+		s.Close()
+		return we
+	}
 	if err != nil {
 		s.Close()
-		return fmt.Errorf("%s: not a readable %s stream: %w", s.name, codec, err)
+		return fmt.Errorf("%s: not a readable %s stream: %w", s.name, s.codec, err)
 	}
-	s.r, s.codec = zr, codec
+	s.r = zr
+	s.dec, _ = zr.(io.Closer)
+	return nil
+}
+
+// limit is the largest dictionary or window the decoder of a stream whose first header
+// declares first may take, and whether it must first wait for the gate (see windowGate).
+func (s *source) limit(first int64) (limit int64, wait bool) {
+	most := codecCap(s.codec)
+	switch {
+	case s.codec != "xz" && s.codec != "zstd":
+		return 0, false
+	case s.gate == nil || first > most: // a header over the cap fails on its own
+		return most, false
+	case first <= smallWindow:
+		return smallWindow, false
+	case s.gate.tryEnter(s.name):
+		s.gated = true
+		return most, false
+	}
+	return most, true
+}
+
+// peekHead is as much of br's first bytes as its codec's first header needs: 6 to tell the
+// codec, 18 for a zstd frame header, the whole of an xz stream's first block header; fewer
+// where the input is shorter. It waits for no more, so a slow pipe's first lines are not held.
+func peekHead(br *bufio.Reader) []byte {
+	head, _ := br.Peek(6)
+	switch codecOf(head) {
+	case "zstd":
+		head, _ = br.Peek(18)
+	case "xz":
+		if head, _ = br.Peek(13); len(head) == 13 && head[12] != 0 {
+			head, _ = br.Peek(12 + (int(head[12])+1)*4)
+		}
+	}
+	return head
+}
+
+// gatedDecoder is the decoder of an input that waits for the windowGate: it waits at its
+// first read, when reading starts, and then reads through the decoder.
+type gatedDecoder struct {
+	src *source
+	br  *bufio.Reader
+	zr  io.Reader
+	ctx context.Context // ends the wait; set by start (a read before it, readPartial's, waits)
+}
+
+func (g *gatedDecoder) Read(p []byte) (int, error) {
+	if g.zr == nil {
+		ctx := g.ctx
+		if ctx == nil {
+			ctx = context.Background()
+		}
+		if err := g.src.gate.enter(ctx, g.src.name); err != nil {
+			return 0, err
+		}
+		g.src.gated = true
+		zr, err := decompressor(g.src.codec, g.src.name, codecCap(g.src.codec), g.br, g.src.gate.kept())
+		if err != nil {
+			return 0, fmt.Errorf("not a readable %s stream: %w", g.src.codec, err)
+		}
+		g.zr = zr
+	}
+	return g.zr.Read(p)
+}
+
+func (g *gatedDecoder) Close() error {
+	if c, ok := g.zr.(io.Closer); ok {
+		return c.Close()
+	}
 	return nil
 }
 

@@ -168,6 +168,9 @@ func (p *bufPool) put(b *[]byte) {
 }
 
 func readError(name string, src *source, err error) error {
+	if we := (*WindowError)(nil); errors.As(err, &we) {
+		return we // names the file and the cap itself
+	}
 	if src.codec != "" {
 		if errors.Is(err, io.ErrUnexpectedEOF) {
 			return fmt.Errorf("%s: %s data ends early (truncated file?) at byte %d", name, src.codec, src.raw.n)

@@ -84,7 +84,7 @@ func usageError(e env, err error) int {
 
 // execute runs the pipeline over every input and prints the result.
 func execute(ctx context.Context, c *command, o *options, e env) int {
-	inputs, err := pipeline.Expand(o.inputs, e.stdin)
+	inputs, err := pipeline.Expand(o.inputs, e.stdin, func(w error) { fmt.Fprintf(e.stderr, "nccllog: %v\n", w) })
 	if err != nil {
 		fmt.Fprintf(e.stderr, "nccllog: %s\n", errorLine(err))
 		return exitData

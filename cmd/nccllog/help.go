@@ -52,10 +52,12 @@ lines, and count the others as unread (report lists them); --strict reads and cl
 line. steps and split read only the progress lines.
 
 Input: plain text, gzip, zstd, bzip2 or xz (told by the first bytes, not the name); any launcher or
-timestamp prefixes (srun -l, mpirun --tag-output, torchrun, Ray, collectors). Lines of any
-length in plain files; up to 64 MiB from stdin, pipes and compressed data (a longer line ends
-that input with an error naming its file and line). Every line is counted in one class;
-malformed NCCL lines are reported on stderr with their file and line.
+timestamp prefixes (srun -l, mpirun --tag-output, torchrun, Ray, collectors). xz dictionaries up
+to 64 MiB (xz -9) and zstd windows up to 128 MiB (zstd --long) are read; a larger one is an
+error naming the file (decompress it first: zstd -dc --long=31 x.zst | nccllog report -).
+Lines of any length in plain files; up to 64 MiB from stdin, pipes and compressed data (a
+longer line ends that input with an error naming its file and line). Every line is counted in
+one class; malformed NCCL lines are reported on stderr with their file and line.
 
 Output: table, awk and stderr show control bytes from the logs escaped (ESC as \e, tab \t,
 newline \n, CR \r, others and bytes that are not UTF-8 as \xNN), so that a log cannot drive
@@ -63,7 +65,10 @@ the terminal; json, csv, ndjson, parquet and split keep every byte.
 
 Inputs: files, directories (every file below them, links followed), globs, or - (standard
 input, read once); per-process files (NCCL_DEBUG_FILE=nccl.%h.%p) and interleaved launcher
-output alike, and partial results written by nccllog summarize. Files are read in parallel where the output does not need their order.
+output alike, and partial results written by nccllog summarize. A FIFO is read where it is
+named, and left out where only a directory holds it or a pattern matches it; a dangling link
+found there is skipped with a warning on stderr. Files are read in parallel where the output
+does not need their order.
 
 Exit status: 0 success (also when the reader of the output goes away, as with | head);
 1 the input could not be read (missing file, corrupt or truncated archive), or --strict met a

@@ -79,7 +79,7 @@ func TestReportHTMLFailedRun(t *testing.T) {
 // call of the communicator that has a step.
 func TestStepVolume(t *testing.T) {
 	in, _ := faultLog(t, gen.Config{}, "")
-	inputs, err := pipeline.Expand([]string{in}, nil)
+	inputs, err := pipeline.Expand([]string{in}, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
