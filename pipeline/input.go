@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 )
 
@@ -77,7 +78,7 @@ func open(in Input) (*source, error) {
 		src.late = func(ctx context.Context) (io.Reader, io.Closer, error) {
 			fh, err := openWaiting(ctx, in.Name)
 			if err != nil {
-				return nil, nil, err
+				return nil, nil, openError(err)
 			}
 			return cancelable(ctx, fh), fh, nil
 		}
@@ -85,7 +86,7 @@ func open(in Input) (*source, error) {
 	}
 	fh, err := os.Open(in.Name)
 	if err != nil {
-		return nil, err
+		return nil, openError(err)
 	}
 	if st, err := fh.Stat(); err == nil && st.Mode().IsRegular() {
 		src.file, src.size = fh, st.Size()
@@ -94,6 +95,17 @@ func open(in Input) (*source, error) {
 		return nil, err
 	}
 	return src, nil
+}
+
+// openError is an open's error as one line that quotes the name ("x.log": no such file or
+// directory), so that a name holding a newline or spaces cannot blur where it ends; other
+// errors (a cancelled wait) are returned as they are.
+func openError(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return fmt.Errorf("%q: %w", pe.Path, pe.Err)
+	}
+	return err
 }
 
 // start opens a late input, and lets a decoder that waits for the gate stop waiting when
@@ -136,7 +148,7 @@ func (s *source) decode(r io.Reader, closer io.Closer) error {
 	}
 	if err != nil {
 		s.Close()
-		return fmt.Errorf("%s: not a readable %s stream: %w", s.name, s.codec, err)
+		return fmt.Errorf("%q: not a readable %s stream: %w", s.name, s.codec, err)
 	}
 	s.r = zr
 	s.dec, _ = zr.(io.Closer)

@@ -106,7 +106,7 @@ func walk(dir string, warn func(error)) ([]string, error) {
 		return nil, err
 	}
 	if len(w.out) == 0 {
-		return nil, fmt.Errorf("%s: no files in this directory", dir)
+		return nil, fmt.Errorf("%q: no files in this directory", dir)
 	}
 	slices.Sort(w.out)
 	return w.out, nil

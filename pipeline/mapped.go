@@ -115,7 +115,7 @@ func catchFault(name string, err *error) {
 }
 
 func truncated(name string) error {
-	return fmt.Errorf("%s: the file was truncated while it was being read", name)
+	return fmt.Errorf("%q: the file was truncated while it was being read", name)
 }
 
 // outputFault names the file where writing a mapped chunk failed because its pages went

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -109,7 +110,7 @@ func TestTruncatedWhileMapped(t *testing.T) {
 			if tr.err != nil {
 				t.Fatal(tr.err)
 			}
-			if err == nil || err.Error() != name+": the file was truncated while it was being read" {
+			if err == nil || err.Error() != strconv.Quote(name)+": the file was truncated while it was being read" {
 				t.Fatalf("%s, jobs=%d: error %v, want one saying %s was truncated", tc.name, jobs, err, name)
 			}
 			if errors.Is(err, context.Canceled) {

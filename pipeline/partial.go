@@ -39,7 +39,7 @@ func readPartial(src *source, name string, plan *stages.Plan, ps *parsers) (res 
 		err = fmt.Errorf("%w (it was damaged on the way, or not written by nccllog summarize: summarize the logs again)", err)
 	}
 	if err != nil {
-		return nil, true, fmt.Errorf("%s: %w", name, err)
+		return nil, true, fmt.Errorf("%q: %w", name, err)
 	}
 	for i := range res.Inputs {
 		res.Inputs[i].From = name

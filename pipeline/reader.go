@@ -173,9 +173,9 @@ func readError(name string, src *source, err error) error {
 	}
 	if src.codec != "" {
 		if errors.Is(err, io.ErrUnexpectedEOF) {
-			return fmt.Errorf("%s: %s data ends early (truncated file?) at byte %d", name, src.codec, src.raw.n)
+			return fmt.Errorf("%q: %s data ends early (truncated file?) at byte %d", name, src.codec, src.raw.n)
 		}
-		return fmt.Errorf("%s: corrupt %s data near byte %d: %v", name, src.codec, src.raw.n, err)
+		return fmt.Errorf("%q: corrupt %s data near byte %d: %v", name, src.codec, src.raw.n, err)
 	}
-	return fmt.Errorf("%s: %v", name, err)
+	return fmt.Errorf("%q: %v", name, err)
 }

@@ -164,9 +164,9 @@ func (w *waiting) ended() {
 
 func (a *ahead) mismatch(file string) error {
 	if !a.found {
-		return fmt.Errorf("%s: a step marker where none was found reading ahead: the file changed while it was read", file)
+		return fmt.Errorf("%q: a step marker where none was found reading ahead: the file changed while it was read", file)
 	}
-	return fmt.Errorf("%s: the step marker found reading ahead (step %d at byte %d) is not where the chunks have it: the file changed while it was read",
+	return fmt.Errorf("%q: the step marker found reading ahead (step %d at byte %d) is not where the chunks have it: the file changed while it was read",
 		file, a.step, a.at)
 }
 
@@ -186,7 +186,7 @@ func (m *Merger) replay(step int64) error {
 			return err
 		}
 		if len(c.Markers) > 0 || c.Open == nil {
-			return fmt.Errorf("%s: internal error: a step marker in lines that waited for one, after line %d", m.file, base)
+			return fmt.Errorf("%q: internal error: a step marker in lines that waited for one, after line %d", m.file, base)
 		}
 		c.Open.Settle(step, sel)
 		c.Open.Anchor(Origin{File: m.file, Base: base, Data: lines})
