@@ -230,18 +230,24 @@ func (s *scanner) scanBare(b []byte, start int, l *Line, h shape, words uint32) 
 	}
 	if words&maskDamage != 0 {
 		l.Kind, l.Reason = damageReason(rest)
+		if l.Kind == KindMalformed && bytes.Contains(rest, []byte(opCountMark)) {
+			return 0, false // a record without its envelope: the grammar reads it (lastRecord)
+		}
 	}
 	return uint64(h.add(byte(l.Kind)).addWord([]byte(l.Reason))), true
 }
 
 // scanEnvelope finds the envelope the way gNCCLLine's junk loop does and reads an INFO line.
 func (s *scanner) scanEnvelope(b []byte, i int, l *Line, h shape) (uint64, bool) {
-	prev := -1 // start of the token before, when it is an HPT
+	start, prev := i, -1 // start of the token before, when it is an HPT
 	for i < len(b) {
 		end, isHPT := tokenEnd(b, i)
 		if isHPT && end < len(b) && isSp(b[end]) {
 			j := spEnd(b, end)
 			if j < len(b) && (b[j] == '[' || b[j] == 'N') {
+				if hostCut(b, start, i) {
+					return 0, false // a host run on from the text before: the grammar cuts it
+				}
 				sh, ok := s.scanInfo(b, i, end, l, h)
 				// A record run straight on from another process's cut-off head.
 				l.Spliced = prev >= 0 && isCutHead(b[prev:i])
@@ -255,6 +261,19 @@ func (s *scanner) scanEnvelope(b []byte, i int, l *Line, h shape) (uint64, bool)
 		i = end
 	}
 	return 0, false
+}
+
+// hostCut reports whether the host of the HPT token at b[i:] loses bytes to the text between
+// the prefixes (which end at start) and it, as cutGluedHost decides.
+func hostCut(b []byte, start, i int) bool {
+	if i == start {
+		return false
+	}
+	e := i
+	for e < len(b) && b[e] != ':' {
+		e++
+	}
+	return gluedHostCut(string(b[start:i]), string(b[i:e])) > 0
 }
 
 func boolShape(b bool) uint64 {

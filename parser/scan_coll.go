@@ -14,8 +14,8 @@ func (s *scanner) scanCollective(msg []byte, op recentName, l *Line, h shape) (u
 	if end, extra, ok := buffersAndCount(msg, r.i, c); !r.bad && ok {
 		r.i, r.unknown = end, extra
 	} else {
-		c.SendBuff = r.ptrAfter(&kSendbuff)
-		c.RecvBuff = r.ptrAfter(&kRecvbuff)
+		c.SendBuff = r.ptrAfter(&kSendbuff, &c.Unread, PtrSend)
+		c.RecvBuff = r.ptrAfter(&kRecvbuff, &c.Unread, PtrRecv)
 		c.Count = r.decAfter(&kCount)
 		c.Datatype = Datatype(r.decAfter(&kDatatype))
 	}
@@ -34,9 +34,9 @@ func (s *scanner) scanCollective(msg []byte, op recentName, l *Line, h shape) (u
 	r.unknown = nil
 	c.RedOp = RedOp(r.decAfter(&kOp))
 	c.Root = r.decAfter(&kRoot)
-	c.Comm = r.ptrAfter(&kComm)
+	c.Comm = r.ptrAfter(&kComm, &c.Unread, PtrComm)
 	c.NRanks = r.decAfter(&kNRanks)
-	c.Stream = r.ptrAfter(&kStream)
+	c.Stream = r.streamAfter(&c.Unread)
 	c.Task, c.GlobalRank = -1, -1
 	if r.bad {
 		return 0, false
@@ -150,6 +150,7 @@ var (
 	kComm       = newFieldKey(" comm ")
 	kNRanks     = newFieldKey(" [nranks=")
 	kStream     = newKey("] stream ")
+	kNoStream   = newKey("]")
 	kTask       = newFieldKey(" task ")
 	kGlobalRank = newFieldKey(" globalrank ")
 )
@@ -255,22 +256,42 @@ func (r *fieldReader) hex() uint64 {
 	return v
 }
 
-func (r *fieldReader) ptrAfter(k *key) uint64 {
+// ptrAfter reads the pointer field after k as ptrField does: the text up to white space, a
+// pointer, (nil), or anything else, which is an unread pointer (f is set in unread).
+func (r *fieldReader) ptrAfter(k *key, unread *PtrFields, f PtrFields) uint64 {
 	if !r.expectKey(k) {
 		return 0
 	}
-	if b, i := r.b, r.i; i+1 < len(b) && b[i] == '0' && b[i+1] == 'x' {
+	b, i := r.b, r.i
+	if i+14 < len(b) && b[i] == '0' && b[i+1] == 'x' && b[i+14] == ' ' {
 		if v, ok := hex12(b, i+2); ok {
 			r.i = i + 2 + 12
 			return v
 		}
-		r.i += 2
-		return r.hex()
 	}
-	if !r.expect("(nil)") {
+	e := i
+	for e < len(b) && !isSp(b[e]) {
+		e++
+	}
+	r.fail(e == i)
+	r.i = e
+	v, ok := ptrValue(b[i:e])
+	if !ok {
+		*unread |= f
+	}
+	return v
+}
+
+// streamAfter reads `] stream %p` after the rank count, or `]` alone where the line ends
+// there without its stream (gCollective's optional stream), which leaves the stream unread.
+func (r *fieldReader) streamAfter(unread *PtrFields) uint64 {
+	if !r.bad && !kStream.at(r.b, r.i) && !lit(r.b, r.i, kStream.s) {
+		// Without its stream the line ends here; anything else is the grammar's to read.
+		r.fail(!r.expect(kNoStream.s) || !r.atEnd())
+		*unread |= PtrStream
 		return 0
 	}
-	return 0
+	return r.ptrAfter(&kStream, unread, PtrStream)
 }
 
 func (r *fieldReader) decAfter(k *key) int64 {
