@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -28,6 +29,9 @@ func FuzzScannerAgreesWithGrammar(f *testing.F) {
 	}
 	for _, s := range tableSeedLines() {
 		f.Add([]byte(s))
+	}
+	for _, s := range pastedSeeds() {
+		f.Add(s)
 	}
 	p, err := NewParser()
 	if err != nil {
@@ -97,4 +101,26 @@ func lineRuns(lines [][]byte) [][]byte {
 		runs = append(runs, bytes.Join(lines[i:i+6], []byte{'\n'}))
 	}
 	return runs
+}
+
+// pastedSeeds are runs of lines as people paste them and as processes glue them: one
+// thread's records with their pointers redacted and then not (the scanner keeps a thread's
+// tails), an nccl-tests row with records run on from its columns, records run on from
+// records, and records without an envelope, so that the fuzzer mutates whole such runs.
+func pastedSeeds() [][]byte {
+	red := redacted("<PTR>")
+	tagged := strings.Replace(tfLine, "INFO AllReduce", "INFO [2] AllReduce", 1)
+	noStream := strings.TrimSuffix(tfLine, " stream 0x7f0c74002f00")
+	runs := [][]string{
+		{tfLine, red, tfLine, red, redacted("0x..."), tfLine},
+		{tagged, tfLine, tagged, noStream, tfLine, noStream},
+		{"           8             2     float     sum      -1" + tfLine, tfLine, "    12.10    0.00    0.00    N/A" + tfLine, "    12.10    0.00    0.00      0" + tfRecord},
+		{tfLine + tfLine, tfLine + tfRecord, tfLine + " " + tfRecord, strings.Replace(tfLine, "gpu1", "0x7f0c74002f00gpu1", 1)},
+		{tfRecord, "3: " + tfRecord, "NCCL INFO " + strings.TrimSuffix(tfRecord, " stream 0x7f0c74002f00"), "[2] " + tfRecord},
+	}
+	var out [][]byte
+	for _, r := range runs {
+		out = append(out, []byte(strings.Join(r, "\n")))
+	}
+	return out
 }
