@@ -123,6 +123,11 @@ rank, comm, step, op, opcount, count, dtype, bytes, redop, root (the peer of Sen
 nranks, stream and counted (false for calls the analyses leave out). -o FILE writes any format
 to FILE, whole or not at all; parquet needs it. Read it with DuckDB:
   duckdb -c "select op, count(*) from 'calls.parquet' group by op"
+A call pasted without its host:pid:tid envelope belongs to no known process: its process is ?
+in the table, its host "" and its pid null (empty in CSV) elsewhere. A comm or stream pointer
+the log does not show (redacted as <PTR>, 0x..., or no stream printed) is ? in the table and
+"" elsewhere. Such calls count here and in stats, hist and agg, never in ranks, comms, hang
+or check.
 `,
 	"ranks": `Per communicator, each rank: calls, message bytes and bus volume by op, first and last
 step, how its communicator ended, and the bus bandwidth a step would need to move its volume
