@@ -231,10 +231,25 @@ func (s *scanner) scanBare(b []byte, start int, l *Line, h shape, words uint32) 
 	if words&maskDamage != 0 {
 		l.Kind, l.Reason = damageReason(rest)
 		if l.Kind == KindMalformed && bytes.Contains(rest, []byte(opCountMark)) {
-			return 0, false // a record without its envelope: the grammar reads it (lastRecord)
+			return s.scanBareRecord(rest, l, h)
 		}
 	}
 	return uint64(h.add(byte(l.Kind)).addWord([]byte(l.Reason))), true
+}
+
+// scanBareRecord reads a collective record pasted without its envelope, where it opens rest
+// (the line after its prefixes) as lastRecord reads it: a record after other text, or whose
+// op may have taken some of that text, is left to the grammar. A record read to its end
+// holds no second ": opCount " (no field's text holds ": "), so it is the line's last.
+func (s *scanner) scanBareRecord(rest []byte, l *Line, h shape) (uint64, bool) {
+	op := word(rest, 0)
+	if len(op) == 0 || !lit(rest, len(op), opCountMark) || opCut("", string(op)) != 0 {
+		return 0, false
+	}
+	*l = Line{Rank: l.Rank}
+	s.thread = nil // no thread: no tails to reuse or keep
+	name, hash := s.internCached(op)
+	return s.scanCollective(rest, recentName{name, hash}, l, h.add(byte(KindOther)))
 }
 
 // scanEnvelope finds the envelope the way gNCCLLine's junk loop does and reads an INFO line.
