@@ -262,10 +262,24 @@ func (r *fieldReader) ptrAfter(k *key, unread *PtrFields, f PtrFields) uint64 {
 	if !r.expectKey(k) {
 		return 0
 	}
+	return r.ptr(unread, f)
+}
+
+// ptr reads a pointer field's text at r.i (ptrValue), the common forms first.
+func (r *fieldReader) ptr(unread *PtrFields, f PtrFields) uint64 {
 	b, i := r.b, r.i
-	if i+14 < len(b) && b[i] == '0' && b[i+1] == 'x' && b[i+14] == ' ' {
-		if v, ok := hex12(b, i+2); ok {
-			r.i = i + 2 + 12
+	if i+1 < len(b) && b[i] == '0' && b[i+1] == 'x' {
+		// hex12 needs a byte after the digits, so b[i+14] is there where it reads them.
+		if v, ok := hex12(b, i+2); ok && isSp(b[i+14]) {
+			r.i = i + 14
+			return v
+		}
+		e, v := i+2, uint64(0)
+		for ; e < len(b) && hexVal[b[e]] != 0xff; e++ {
+			v = v<<4 | uint64(hexVal[b[e]])
+		}
+		if n := e - i - 2; n >= 1 && n <= 16 && (e == len(b) || isSp(b[e])) {
+			r.i = e
 			return v
 		}
 	}
@@ -275,23 +289,26 @@ func (r *fieldReader) ptrAfter(k *key, unread *PtrFields, f PtrFields) uint64 {
 	}
 	r.fail(e == i)
 	r.i = e
-	v, ok := ptrValue(b[i:e])
-	if !ok {
+	if string(b[i:e]) != "(nil)" {
 		*unread |= f
 	}
-	return v
+	return 0
 }
 
 // streamAfter reads `] stream %p` after the rank count, or `]` alone where the line ends
 // there without its stream (gCollective's optional stream), which leaves the stream unread.
 func (r *fieldReader) streamAfter(unread *PtrFields) uint64 {
-	if !r.bad && !kStream.at(r.b, r.i) && !lit(r.b, r.i, kStream.s) {
-		// Without its stream the line ends here; anything else is the grammar's to read.
-		r.fail(!r.expect(kNoStream.s) || !r.atEnd())
-		*unread |= PtrStream
+	switch {
+	case r.bad:
 		return 0
+	case kStream.at(r.b, r.i) || lit(r.b, r.i, kStream.s):
+		r.i += kStream.n
+		return r.ptr(unread, PtrStream)
 	}
-	return r.ptrAfter(&kStream, unread, PtrStream)
+	// Without its stream the line ends here; anything else is the grammar's to read.
+	r.fail(!r.expect(kNoStream.s) || !r.atEnd())
+	*unread |= PtrStream
+	return 0
 }
 
 func (r *fieldReader) decAfter(k *key) int64 {
