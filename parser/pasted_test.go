@@ -173,3 +173,27 @@ var pastedCases = []lineCase{
 }
 
 func TestPastedLines(t *testing.T) { checkLines(t, pastedCases) }
+
+// TestScannerReadsPastedRecords: a log pasted whole in one of these shapes (every pointer
+// redacted, every record tagged, no envelope, a harness's `NCCL INFO` lines) is read by the
+// scanner, not line by line by the grammar (hundreds of microseconds a line).
+func TestScannerReadsPastedRecords(t *testing.T) {
+	p, err := NewParser()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"redacted_PTR", "redacted_0x_dots", "redacted_comm_only", "bracket_field_after_level",
+		"collective_cut_before_stream", "record_without_envelope", "srun_record_without_envelope",
+		"harness_record_without_stream", "harness_record_redacted"} {
+		var c *lineCase
+		for i := range pastedCases {
+			if pastedCases[i].name == name {
+				c = &pastedCases[i]
+			}
+		}
+		var l Line
+		if c == nil || !p.Scan([]byte(c.in), &l) {
+			t.Errorf("%s: the scanner leaves the line to the grammar", name)
+		}
+	}
+}
