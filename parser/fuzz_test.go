@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/nccllog/nccllog/internal/sharedtest"
 )
@@ -29,6 +31,9 @@ func FuzzScannerAgreesWithGrammar(f *testing.F) {
 	for _, s := range tableSeedLines() {
 		f.Add([]byte(s))
 	}
+	for _, s := range pastedSeeds() {
+		f.Add(s)
+	}
 	p, err := NewParser()
 	if err != nil {
 		f.Fatal(err)
@@ -45,7 +50,7 @@ func checkAgreement(t *testing.T, p *Parser, line []byte) {
 	t.Helper()
 	want := p.Grammar().Parse(line)
 	var fast Line
-	if p.Scan(line, &fast) && !cmp.Equal(want, fast) {
+	if p.Scan(line, &fast) && !cmp.Equal(want, fast, nanEqual) {
 		t.Errorf("scanner and grammar disagree on %q (-grammar +scanner):\n%s", line, cmp.Diff(want, fast))
 	}
 	read := want
@@ -54,13 +59,16 @@ func checkAgreement(t *testing.T, p *Parser, line []byte) {
 	}
 	var got Line
 	p.Parse(line, &got)
-	if !cmp.Equal(read, got) {
+	if !cmp.Equal(read, got, nanEqual) {
 		t.Errorf("Parser.Parse differs from Grammar.Parse on %q (-grammar +parser):\n%s", line, cmp.Diff(read, got))
 	}
 	if want.Kind == KindProgress && !bytes.Contains(line, []byte("iteration")) && !bytes.Contains(line, []byte("step")) {
 		t.Errorf("progress line %q holds neither \"iteration\" nor \"step\"", line)
 	}
 }
+
+// nanEqual lets a progress line's nan time read the same by both (NaN is unequal to itself).
+var nanEqual = cmpopts.EquateNaNs()
 
 // fuzzSeeds returns every line of every fixture file and shared sample log, without its
 // newline (a CR of a CRLF ending is kept, as a reader splitting on '\n' would keep it), and
@@ -97,4 +105,26 @@ func lineRuns(lines [][]byte) [][]byte {
 		runs = append(runs, bytes.Join(lines[i:i+6], []byte{'\n'}))
 	}
 	return runs
+}
+
+// pastedSeeds are runs of lines as people paste them and as processes glue them: one
+// thread's records with their pointers redacted and then not (the scanner keeps a thread's
+// tails), an nccl-tests row with records run on from its columns, records run on from
+// records, and records without an envelope, so that the fuzzer mutates whole such runs.
+func pastedSeeds() [][]byte {
+	red := redacted("<PTR>")
+	tagged := strings.Replace(tfLine, "INFO AllReduce", "INFO [2] AllReduce", 1)
+	noStream := strings.TrimSuffix(tfLine, " stream 0x7f0c74002f00")
+	runs := [][]string{
+		{tfLine, red, tfLine, red, redacted("0x..."), tfLine},
+		{tagged, tfLine, tagged, noStream, tfLine, noStream},
+		{"           8             2     float     sum      -1" + tfLine, tfLine, "    12.10    0.00    0.00    N/A" + tfLine, "    12.10    0.00    0.00      0" + tfRecord},
+		{tfLine + tfLine, tfLine + tfRecord, tfLine + " " + tfRecord, strings.Replace(tfLine, "gpu1", "0x7f0c74002f00gpu1", 1)},
+		{tfRecord, "3: " + tfRecord, "NCCL INFO " + strings.TrimSuffix(tfRecord, " stream 0x7f0c74002f00"), "[2] " + tfRecord},
+	}
+	var out [][]byte
+	for _, r := range runs {
+		out = append(out, []byte(strings.Join(r, "\n")))
+	}
+	return out
 }

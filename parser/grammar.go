@@ -62,19 +62,49 @@ func (g *Grammar) parseNCCL(text string) (Line, bool) {
 	if err != nil {
 		return Line{}, false
 	}
+	from := prefixEnd(tree.Prefix)
 	if at := g.laterEnvelope(text, tree.Env.Pos.Offset); at > 0 {
 		l, _ := g.parseNCCL(text[at:])
 		l.Rank, l.Spliced = prefixRank(tree.Prefix), true
+		cutGluedHost(&l, text[from:at])
 		return l, true
 	}
 	l := g.lineFromTree(tree)
+	cutGluedHost(&l, text[from:tree.Env.Pos.Offset])
 	if k := len(tree.Junk); k > 0 && isCutHead(tree.Junk[k-1].HPT) {
 		l.Spliced = true
 	}
 	if l.Kind == KindInfo && tree.Msg != nil && tree.Msg.Other != nil && hasWord(tree.Msg.Other, "opCount") {
 		l.Kind, l.Reason = KindMalformed, g.collReason(tree.Msg.Other)
 	}
+	if tree.Msg != nil {
+		g.gluedRecord(&l, text, tree.Msg.Pos.Offset)
+	}
 	return l, true
+}
+
+// cutGluedHost gives the host of l's envelope back the bytes that belong to the text before
+// it on its line (gluedHostCut).
+func cutGluedHost(l *Line, before string) {
+	if l.Env.HasEnvelope() {
+		l.Env.Host = l.Env.Host[gluedHostCut(before, l.Env.Host):]
+	}
+}
+
+// gluedRecord reads, in place of l, a record without an envelope run on from the message
+// of l's envelope (which starts at msg): after a whole record, or after text that does not
+// read as one.
+func (g *Grammar) gluedRecord(l *Line, text string, msg int) {
+	switch {
+	case l.Kind == KindCollective && strings.Count(text[msg:], opCountMark) > 1:
+	case l.Kind == KindMalformed:
+	default:
+		return
+	}
+	c, unknown, glued, ok := g.lastRecord(text, msg)
+	if ok && glued {
+		*l = Line{Kind: KindCollective, Rank: l.Rank, Coll: c, UnknownKey: unknown, Spliced: true}
+	}
 }
 
 // laterEnvelope returns the offset of the first HPT token after the envelope at env from which
@@ -170,15 +200,27 @@ func envelopeFromTree(e *gEnvelope) Envelope {
 func collectiveFromTree(c *gCollective) Collective {
 	out := Collective{
 		Op: Op(strings.Clone(string(c.Op))), OpCount: uint64(c.OpCount),
-		SendBuff: uint64(c.SendBuff), RecvBuff: uint64(c.RecvBuff),
+		SendBuff: c.SendBuff.V, RecvBuff: c.RecvBuff.V,
 		Count: int64(c.Count), Datatype: c.Datatype, RedOp: c.RedOp,
-		Root: int64(c.Root), Comm: uint64(c.Comm), NRanks: int64(c.NRanks),
-		Stream: uint64(c.Stream), Task: -1, GlobalRank: -1,
+		Root: int64(c.Root), Comm: c.Comm.V, NRanks: int64(c.NRanks),
+		Task: -1, GlobalRank: -1,
+	}
+	out.Unread = unreadIf(c.SendBuff.Unread, PtrSend) | unreadIf(c.RecvBuff.Unread, PtrRecv) |
+		unreadIf(c.Comm.Unread, PtrComm) | unreadIf(c.Stream == nil || c.Stream.Unread, PtrStream)
+	if c.Stream != nil {
+		out.Stream = c.Stream.V
 	}
 	if c.RCCL != nil {
 		out.Task, out.GlobalRank = int64(c.RCCL.Task), int64(c.RCCL.GlobalRank)
 	}
 	return out
+}
+
+func unreadIf(unread bool, f PtrFields) PtrFields {
+	if unread {
+		return f
+	}
+	return 0
 }
 
 // isCutHead reports whether an HPT token run straight into an envelope is another process's

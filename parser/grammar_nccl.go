@@ -25,6 +25,7 @@ type gEnvelope struct {
 
 // gMessage is what follows the envelope. The alternatives are tried in order.
 type gMessage struct {
+	Pos   lexer.Position
 	Coll  *gCollective `parser:"  @@"`
 	Comm  *gComm       `parser:"| @@"`
 	Other []*gTok      `parser:"| @@+"`
@@ -36,13 +37,19 @@ type gMessage struct {
 // field from sendbuff to [nranks=] (and before task and globalrank) a release may print a
 // field this grammar does not know (RCCL 2.27's `parser:"acc (nil)"`): it is read as a
 // gExtraField, so that the call is kept.
+//
+// Logs as people paste them are read too: a bracketed field before the op (`parser:"[2]
+// AllReduce: ..."`), any text without white space in a pointer field (`parser:"<PTR>"`,
+// `parser:"0x..."`: the pointer is unread, the call kept), and no stream at all where the
+// line ends at `parser:"[nranks=2]"` (test harnesses print it last).
 type gCollective struct {
+	Tag       []string       `parser:"( '[' @(~']')* ']' Sp )?"`
 	Op        Op             `parser:"@Word ':' Sp 'opCount' Sp"`
 	OpCount   hexNum         `parser:"@Word"`
 	XSend     []*gExtraField `parser:"@@*"`
-	SendBuff  ptrNum         `parser:"Sp 'sendbuff' Sp @(Word | '(' 'nil' ')')"`
+	SendBuff  ptrField       `parser:"Sp 'sendbuff' Sp @((Word | Punct | HPT)+)"`
 	XRecv     []*gExtraField `parser:"@@*"`
-	RecvBuff  ptrNum         `parser:"Sp 'recvbuff' Sp @(Word | '(' 'nil' ')')"`
+	RecvBuff  ptrField       `parser:"Sp 'recvbuff' Sp @((Word | Punct | HPT)+)"`
 	XCount    []*gExtraField `parser:"@@*"`
 	Count     decNum         `parser:"Sp 'count' Sp @('-'? Word)"`
 	XDatatype []*gExtraField `parser:"@@*"`
@@ -52,10 +59,10 @@ type gCollective struct {
 	XRoot     []*gExtraField `parser:"@@*"`
 	Root      decNum         `parser:"Sp 'root' Sp @('-'? Word)"`
 	XComm     []*gExtraField `parser:"@@*"`
-	Comm      ptrNum         `parser:"Sp 'comm' Sp @(Word | '(' 'nil' ')')"`
+	Comm      ptrField       `parser:"Sp 'comm' Sp @((Word | Punct | HPT)+)"`
 	XNRanks   []*gExtraField `parser:"@@*"`
-	NRanks    decNum         `parser:"Sp '[' 'nranks' '=' @('-'? Word) ']' Sp 'stream' Sp"`
-	Stream    ptrNum         `parser:"@(Word | '(' 'nil' ')')"`
+	NRanks    decNum         `parser:"Sp '[' 'nranks' '=' @('-'? Word) ']'"`
+	Stream    *ptrField      `parser:"( Sp 'stream' Sp @((Word | Punct | HPT)+) | (?! Sp? (HPT | Punct | Word)) )"`
 	RCCL      *gRCCLSuffix   `parser:"@@?"`
 	Rest      []string       `parser:"@(HPT | Sp | Punct | Word)*"`
 }

@@ -1,6 +1,10 @@
 package parser
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/alecthomas/participle/v2/lexer"
+)
 
 // gPrefix is one launcher or collector prefix in front of a line. Only prefixes at the very
 // start of a line are read as prefixes; anything else before an envelope is skipped as junk.
@@ -10,6 +14,16 @@ type gPrefix struct {
 	Torch *rankWord `parser:" | '[' @Word ']' ':'"`
 	Stamp *gStamp   `parser:" | '[' @@"`
 	Ray   *gRay     `parser:" | '(' @@ ) Sp?"`
+	// EndPos is where the prefix ends (participle sets it).
+	EndPos lexer.Position
+}
+
+// prefixEnd returns where the prefixes ps end in their line: where its text starts.
+func prefixEnd(ps []*gPrefix) int {
+	if len(ps) == 0 {
+		return 0
+	}
+	return ps[len(ps)-1].EndPos.Offset
 }
 
 // gMpi is OpenMPI's --tag-output prefix `parser:"[1,3]<stdout>:"`; the second number is the rank.

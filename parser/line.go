@@ -120,7 +120,26 @@ type Collective struct {
 	// Task and GlobalRank are RCCL's suffix; -1 when absent.
 	Task       int64
 	GlobalRank int64
+	// Unread names the pointer fields that hold no pointer: redacted by whoever pasted the log
+	// (`<PTR>`, `0x...`, `XXX`), or, for the stream, not printed (test harnesses). Their value
+	// is 0, which does not mean (nil).
+	Unread PtrFields
 }
+
+// PtrFields is a set of a collective line's pointer fields.
+type PtrFields uint8
+
+const (
+	PtrSend PtrFields = 1 << iota
+	PtrRecv
+	PtrComm
+	PtrStream
+)
+
+// HasEnvelope reports whether the line was printed with its `host:pid:tid [dev] NCCL LEVEL`
+// head. A collective record pasted without it (or run on from other text without one of its
+// own) is read with Level LevelNone and no host or pid: it belongs to no known process.
+func (e *Envelope) HasEnvelope() bool { return e.Level != LevelNone }
 
 // CommEvent is a communicator lifecycle line.
 type CommEvent struct {

@@ -106,7 +106,7 @@ func allLineTables() [][]lineCase {
 	return [][]lineCase{
 		collectiveCases, commCases, progressCases, versionCases, infoCases, warnCases,
 		traceCases, blankCases, otherCases, malformedCases, envelopeCases, numberCases,
-		unknownFieldCases, progressExtraCases, watchdogCases,
+		unknownFieldCases, progressExtraCases, watchdogCases, pastedCases,
 	}
 }
 
@@ -1134,9 +1134,17 @@ func TestOtherLines(t *testing.T) { checkLines(t, otherCases) }
 var malformedCases = []lineCase{
 	{
 		// built: the TF sample line with its head eaten by interleaving (only the tid tail and
-		// the [dev] of the envelope are left).
+		// the [dev] of the envelope are left): the call is read, belonging to no process.
 		name: "collective_without_envelope",
 		in:   "3922 [0] NCCL INFO AllReduce: opCount 1a sendbuff 0x10048f82700 recvbuff 0x10048f82800 count 64 datatype 7 op 0 root 0 comm 0x7f0c741162f0 [nranks=2] stream 0x7f0c74002f00",
+		want: Line{Kind: KindCollective, Rank: -1, Spliced: true, Coll: Collective{Op: "AllReduce", OpCount: 0x1a,
+			SendBuff: 0x10048f82700, RecvBuff: 0x10048f82800, Count: 64, Datatype: Fp32, Comm: 0x7f0c741162f0,
+			NRanks: 2, Stream: 0x7f0c74002f00, Task: -1, GlobalRank: -1}},
+	},
+	{
+		// built: a collective line with its head eaten and a field it cannot read.
+		name: "collective_without_envelope_unreadable",
+		in:   "3922 [0] NCCL INFO AllReduce: opCount 1a sendbuff 0x10048f82700 recvbuff 0x10048f82800 count 6x4 datatype 7 op 0 root 0 comm 0x7f0c741162f0 [nranks=2] stream 0x7f0c74002f00",
 		want: Line{Kind: KindMalformed, Rank: -1, Reason: "collective line without a host:pid:tid [dev] envelope"},
 	},
 	{
@@ -1162,20 +1170,6 @@ var malformedCases = []lineCase{
 		name: "opCount_not_hex",
 		in:   "tpgds-aihub0007:185308:185308 [6] NCCL INFO AllReduce: opCount 0g sendbuff 0x7fb8ade00400 recvbuff 0x7fb8ade00400 count 1 datatype 7 op 0 root 0 comm 0x55eac75f37e0 [nranks=16] stream 0x55ead176e920",
 		want: Line{Kind: KindMalformed, Rank: -1, Env: envInfo("tpgds-aihub0007", 185308, 185308, 6),
-			Reason: "unreadable collective line: "},
-	},
-	{
-		// built: the srun collective with a pointer that is not %p.
-		name: "srun_sendbuff_not_pointer",
-		in:   "1: node-3:278:278 [0] NCCL INFO AllGather: opCount 1606 sendbuff 93fd44a00 recvbuff 0x96d44e200 count 2359808 datatype 7 op 0 root 0 comm 0x555e2c6387e0 [nranks=4] stream 0x555e2b3a4370",
-		want: Line{Kind: KindMalformed, Rank: 1, Env: envInfo("node-3", 278, 278, 0),
-			Reason: "unreadable collective line: "},
-	},
-	{
-		// built: the TF collective cut by the excerpt window (no stream field).
-		name: "collective_cut_before_stream",
-		in:   "gpu1:13135:13923 [1] NCCL INFO AllReduce: opCount 1d sendbuff 0x107b55ef400 recvbuff 0x107b55f7400 count 8192 datatype 7 op 0 root 0 comm 0x7f0c7410f0e0 [nranks=2]",
-		want: Line{Kind: KindMalformed, Rank: -1, Env: envInfo("gpu1", 13135, 13923, 1),
 			Reason: "unreadable collective line: "},
 	},
 }

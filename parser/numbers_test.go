@@ -134,14 +134,20 @@ var numberCases = []lineCase{
 		want: refCollLine(func(c *Collective) { c.SendBuff, c.RecvBuff, c.Stream = 0, 0, 0 }),
 	},
 	{
-		name: "pointer_without_0x_is_malformed",
+		// Any text in a pointer field keeps the call, the pointer unread (see pastedCases).
+		name: "pointer_without_0x_is_unread",
 		in:   "gpu-node-07:48211:48211 [0] NCCL INFO AllReduce: opCount 1a3 sendbuff 0x7f3a1c000000 recvbuff 0x7f3a1c000000 count 1048576 datatype 7 op 0 root 0 comm 55d4c2a8e0f0 [nranks=16] stream 0x55d4c1f3a2b0",
-		want: refMalformed,
+		want: refCollLine(func(c *Collective) { c.Comm, c.Unread = 0, PtrComm }),
 	},
 	{
-		name: "pointer_0x_alone_is_malformed",
+		name: "pointer_0x_alone_is_unread",
 		in:   "gpu-node-07:48211:48211 [0] NCCL INFO AllReduce: opCount 1a3 sendbuff 0x7f3a1c000000 recvbuff 0x7f3a1c000000 count 1048576 datatype 7 op 0 root 0 comm 0x55d4c2a8e0f0 [nranks=16] stream 0x",
-		want: refMalformed,
+		want: refCollLine(func(c *Collective) { c.Stream, c.Unread = 0, PtrStream }),
+	},
+	{
+		name: "pointer_of_17_digits_is_unread",
+		in:   "gpu-node-07:48211:48211 [0] NCCL INFO AllReduce: opCount 1a3 sendbuff 0x7f3a1c0000001234a recvbuff 0x7f3a1c000000 count 1048576 datatype 7 op 0 root 0 comm 0x55d4c2a8e0f0 [nranks=16] stream 0x55d4c1f3a2b0",
+		want: refCollLine(func(c *Collective) { c.SendBuff, c.Unread = 0, PtrSend }),
 	},
 	{
 		// RCCL suffix with leading zeros (rccl-msccl sample line, fields changed).

@@ -162,6 +162,9 @@ func (s *scanner) scan(line []byte, l *Line) (shape uint64, ok bool) {
 	}
 	words := wordsIn(rest)
 	if words&maskNCCL != 0 && mayHoldEnvelope(rest) {
+		if rec, ok := harnessRecord(rest, words); ok {
+			return s.scanBareRecord(rec, l, h)
+		}
 		return s.scanEnvelope(b, start, l, h)
 	}
 	return s.scanBare(b, start, l, h, words)
@@ -230,18 +233,50 @@ func (s *scanner) scanBare(b []byte, start int, l *Line, h shape, words uint32) 
 	}
 	if words&maskDamage != 0 {
 		l.Kind, l.Reason = damageReason(rest)
+		if l.Kind == KindMalformed && bytes.Contains(rest, []byte(opCountMark)) {
+			return s.scanBareRecord(rest, l, h)
+		}
 	}
 	return uint64(h.add(byte(l.Kind)).addWord([]byte(l.Reason))), true
 }
 
+// harnessRecord returns the record of a test harness's line `NCCL INFO AllReduce: ...`:
+// rest opens with that head, and names NCCL nowhere else, so it holds no envelope (every
+// envelope holds "NCCL"); a progress or framework word leaves the line to the grammar.
+func harnessRecord(rest []byte, words uint32) ([]byte, bool) {
+	const head = "NCCL INFO "
+	if words&(maskProgress|maskFramework) != 0 || !lit(rest, 0, head) || bytes.Contains(rest[4:], []byte("NCCL")) {
+		return nil, false
+	}
+	return rest[len(head):], true
+}
+
+// scanBareRecord reads a collective record pasted without its envelope, where it opens rest
+// (the line after its prefixes) as lastRecord reads it: a record after other text, or whose
+// op may have taken some of that text, is left to the grammar. A record read to its end
+// holds no second ": opCount " (no field's text holds ": "), so it is the line's last.
+func (s *scanner) scanBareRecord(rest []byte, l *Line, h shape) (uint64, bool) {
+	op := word(rest, 0)
+	if len(op) == 0 || !lit(rest, len(op), opCountMark) || opCut("", string(op)) != 0 {
+		return 0, false
+	}
+	*l = Line{Rank: l.Rank}
+	s.thread = nil // no thread: no tails to reuse or keep
+	name, hash := s.internCached(op)
+	return s.scanCollective(rest, recentName{name, hash}, l, h.add(byte(KindOther)))
+}
+
 // scanEnvelope finds the envelope the way gNCCLLine's junk loop does and reads an INFO line.
 func (s *scanner) scanEnvelope(b []byte, i int, l *Line, h shape) (uint64, bool) {
-	prev := -1 // start of the token before, when it is an HPT
+	start, prev := i, -1 // start of the token before, when it is an HPT
 	for i < len(b) {
 		end, isHPT := tokenEnd(b, i)
 		if isHPT && end < len(b) && isSp(b[end]) {
 			j := spEnd(b, end)
 			if j < len(b) && (b[j] == '[' || b[j] == 'N') {
+				if hostCut(b, start, i) {
+					return 0, false // a host run on from the text before: the grammar cuts it
+				}
 				sh, ok := s.scanInfo(b, i, end, l, h)
 				// A record run straight on from another process's cut-off head.
 				l.Spliced = prev >= 0 && isCutHead(b[prev:i])
@@ -255,6 +290,19 @@ func (s *scanner) scanEnvelope(b []byte, i int, l *Line, h shape) (uint64, bool)
 		i = end
 	}
 	return 0, false
+}
+
+// hostCut reports whether the host of the HPT token at b[i:] loses bytes to the text between
+// the prefixes (which end at start) and it, as cutGluedHost decides.
+func hostCut(b []byte, start, i int) bool {
+	if i == start {
+		return false
+	}
+	e := i
+	for e < len(b) && b[e] != ':' {
+		e++
+	}
+	return gluedHostCut(string(b[start:i]), string(b[i:e])) > 0
 }
 
 func boolShape(b bool) uint64 {
@@ -311,6 +359,11 @@ func (s *scanner) scanMsg(b []byte, m int, l *Line, h shape) (uint64, bool) {
 			return s.scanCollective(msg, recentName{name, hash}, l, h)
 		}
 	}
+	if words&msgOpCount != 0 && words&msgNCCL == 0 {
+		if rec, ok := taggedRecord(msg); ok {
+			return s.scanTagged(rec, l, h)
+		}
+	}
 	if words&(msgNCCL|msgOpCount) != 0 {
 		return 0, false
 	}
@@ -319,6 +372,29 @@ func (s *scanner) scanMsg(b []byte, m int, l *Line, h shape) (uint64, bool) {
 	}
 	l.Kind = KindInfo
 	return uint64(h.addWord(msg)), true
+}
+
+// taggedRecord returns the record of a message `[2] AllReduce: opCount ...` (gCollective's
+// Tag, with one space after it). No token holds a ']' but the Punct one.
+func taggedRecord(msg []byte) ([]byte, bool) {
+	if len(msg) == 0 || msg[0] != '[' {
+		return nil, false
+	}
+	k := bytes.IndexByte(msg, ']')
+	if k < 0 || !lit(msg, k+1, " ") || k+2 >= len(msg) || isSp(msg[k+2]) {
+		return nil, false
+	}
+	return msg[k+2:], true
+}
+
+// scanTagged reads the record of a tagged message, whose op opens rec.
+func (s *scanner) scanTagged(rec []byte, l *Line, h shape) (uint64, bool) {
+	op := word(rec, 0)
+	if len(op) == 0 || !lit(rec, len(op), opCountMark) {
+		return 0, false
+	}
+	name, hash := s.internCached(op)
+	return s.scanCollective(rec, recentName{name, hash}, l, h.add('['))
 }
 
 // decWordSigned reads `"-"? Word` as decNum does.

@@ -14,8 +14,8 @@ func (s *scanner) scanCollective(msg []byte, op recentName, l *Line, h shape) (u
 	if end, extra, ok := buffersAndCount(msg, r.i, c); !r.bad && ok {
 		r.i, r.unknown = end, extra
 	} else {
-		c.SendBuff = r.ptrAfter(&kSendbuff)
-		c.RecvBuff = r.ptrAfter(&kRecvbuff)
+		c.SendBuff = r.ptrAfter(&kSendbuff, &c.Unread, PtrSend)
+		c.RecvBuff = r.ptrAfter(&kRecvbuff, &c.Unread, PtrRecv)
 		c.Count = r.decAfter(&kCount)
 		c.Datatype = Datatype(r.decAfter(&kDatatype))
 	}
@@ -34,9 +34,9 @@ func (s *scanner) scanCollective(msg []byte, op recentName, l *Line, h shape) (u
 	r.unknown = nil
 	c.RedOp = RedOp(r.decAfter(&kOp))
 	c.Root = r.decAfter(&kRoot)
-	c.Comm = r.ptrAfter(&kComm)
+	c.Comm = r.ptrAfter(&kComm, &c.Unread, PtrComm)
 	c.NRanks = r.decAfter(&kNRanks)
-	c.Stream = r.ptrAfter(&kStream)
+	c.Stream = r.streamAfter(&c.Unread)
 	c.Task, c.GlobalRank = -1, -1
 	if r.bad {
 		return 0, false
@@ -150,6 +150,7 @@ var (
 	kComm       = newFieldKey(" comm ")
 	kNRanks     = newFieldKey(" [nranks=")
 	kStream     = newKey("] stream ")
+	kNoStream   = newKey("]")
 	kTask       = newFieldKey(" task ")
 	kGlobalRank = newFieldKey(" globalrank ")
 )
@@ -255,21 +256,58 @@ func (r *fieldReader) hex() uint64 {
 	return v
 }
 
-func (r *fieldReader) ptrAfter(k *key) uint64 {
+// ptrAfter reads the pointer field after k as ptrField does: the text up to white space, a
+// pointer, (nil), or anything else, which is an unread pointer (f is set in unread).
+func (r *fieldReader) ptrAfter(k *key, unread *PtrFields, f PtrFields) uint64 {
 	if !r.expectKey(k) {
 		return 0
 	}
-	if b, i := r.b, r.i; i+1 < len(b) && b[i] == '0' && b[i+1] == 'x' {
-		if v, ok := hex12(b, i+2); ok {
-			r.i = i + 2 + 12
+	return r.ptr(unread, f)
+}
+
+// ptr reads a pointer field's text at r.i (ptrValue), the common forms first.
+func (r *fieldReader) ptr(unread *PtrFields, f PtrFields) uint64 {
+	b, i := r.b, r.i
+	if i+1 < len(b) && b[i] == '0' && b[i+1] == 'x' {
+		// hex12 needs a byte after the digits, so b[i+14] is there where it reads them.
+		if v, ok := hex12(b, i+2); ok && isSp(b[i+14]) {
+			r.i = i + 14
 			return v
 		}
-		r.i += 2
-		return r.hex()
+		e, v := i+2, uint64(0)
+		for ; e < len(b) && hexVal[b[e]] != 0xff; e++ {
+			v = v<<4 | uint64(hexVal[b[e]])
+		}
+		if n := e - i - 2; n >= 1 && n <= 16 && (e == len(b) || isSp(b[e])) {
+			r.i = e
+			return v
+		}
 	}
-	if !r.expect("(nil)") {
+	e := i
+	for e < len(b) && !isSp(b[e]) {
+		e++
+	}
+	r.fail(e == i)
+	r.i = e
+	if string(b[i:e]) != "(nil)" {
+		*unread |= f
+	}
+	return 0
+}
+
+// streamAfter reads `] stream %p` after the rank count, or `]` alone where the line ends
+// there without its stream (gCollective's optional stream), which leaves the stream unread.
+func (r *fieldReader) streamAfter(unread *PtrFields) uint64 {
+	switch {
+	case r.bad:
 		return 0
+	case kStream.at(r.b, r.i) || lit(r.b, r.i, kStream.s):
+		r.i += kStream.n
+		return r.ptr(unread, PtrStream)
 	}
+	// Without its stream the line ends here; anything else is the grammar's to read.
+	r.fail(!r.expect(kNoStream.s) || !r.atEnd())
+	*unread |= PtrStream
 	return 0
 }
 

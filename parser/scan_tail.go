@@ -17,7 +17,8 @@ type collTail struct {
 	root, nranks     int64
 	comm, stream     uint64
 	task, globalRank int64
-	unknownKey       string // the first unknown field's key in the tail, or ""
+	unread           PtrFields // the tail's unread pointers (comm, stream)
+	unknownKey       string    // the first unknown field's key in the tail, or ""
 }
 
 // tailMemo holds a thread's last tails, one for each communicator it is busy with. The
@@ -55,6 +56,7 @@ func (m *tailMemo) keep(b []byte, c *Collective, unknown string) {
 	t.redOp, t.root, t.nranks = c.RedOp, c.Root, c.NRanks
 	t.comm, t.stream = c.Comm, c.Stream
 	t.task, t.globalRank = c.Task, c.GlobalRank
+	t.unread = c.Unread & (PtrComm | PtrStream)
 	t.unknownKey = unknown
 }
 
@@ -63,4 +65,5 @@ func (t *collTail) fill(c *Collective) {
 	c.RedOp, c.Root, c.NRanks = t.redOp, t.root, t.nranks
 	c.Comm, c.Stream = t.comm, t.stream
 	c.Task, c.GlobalRank = t.task, t.globalRank
+	c.Unread |= t.unread
 }

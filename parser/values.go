@@ -45,6 +45,36 @@ func (p *ptrNum) Capture(values []string) error {
 	return err
 }
 
+// ptrField is a collective line's %p field as a poster may have left it: a pointer, (nil), or
+// any other run of text without white space (`<PTR>`, `0x...`, `XXX`, `[ptr]`), which is a
+// pointer nccllog cannot read (Unread) rather than a reason to drop the call.
+type ptrField struct {
+	V      uint64
+	Unread bool
+}
+
+func (p *ptrField) Capture(values []string) error {
+	p.V, p.Unread = ptrValue(strings.Join(values, ""))
+	p.Unread = !p.Unread
+	return nil
+}
+
+// ptrValue reads a %p field's text: (nil) is 0, 0x and 1 to 16 hexadecimal digits a pointer;
+// ok is false for any other text.
+func ptrValue[T string | []byte](s T) (v uint64, ok bool) {
+	if string(s) == "(nil)" {
+		return 0, true
+	}
+	if len(s) < 3 || s[0] != '0' || s[1] != 'x' {
+		return 0, false
+	}
+	v, err := parseHex(s[2:])
+	if err != nil {
+		return 0, false
+	}
+	return v, true
+}
+
 func parseDec[T string | []byte](s T) (int64, error) {
 	neg := false
 	if len(s) > 0 && s[0] == '-' {

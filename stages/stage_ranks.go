@@ -29,7 +29,20 @@ type RanksPart struct {
 	events events
 }
 
-func (p *RanksPart) Add(l *Line) { p.events.add(l.N, l.Text, l.P) }
+func (p *RanksPart) Add(l *Line) {
+	if l.P.Kind == parser.KindCollective && !ofKnownComm(l.P) {
+		return
+	}
+	p.events.add(l.N, l.Text, l.P)
+}
+
+// ofKnownComm reports whether a call can be placed in its rank's sequence: a process's
+// communicator is known by (host, pid) and the comm pointer, and a record pasted without its
+// envelope, or with its comm pointer redacted, names neither. Such calls still count in the
+// per-call analyses (stats, hist, agg, calls).
+func ofKnownComm(l *parser.Line) bool {
+	return l.Env.HasEnvelope() && l.Coll.Unread&parser.PtrComm == 0
+}
 
 // Settle labels the events with their step; those of unselected steps still count in each
 // rank's call order.

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"strconv"
 
+	"github.com/nccllog/nccllog/parser"
 	"github.com/nccllog/nccllog/stages"
 )
 
@@ -41,8 +42,8 @@ var callHeader = []string{"line", "step", "host", "pid", "rank", "op", "opcount"
 type callJSON struct {
 	Line    int64  `json:"line"`
 	Step    *int64 `json:"step"`
-	Host    string `json:"host"`
-	Pid     int64  `json:"pid"`
+	Host    string `json:"host"` // "" for a call pasted without its envelope: no known process
+	Pid     *int64 `json:"pid"`  // null there
 	Rank    *int64 `json:"launcher_rank"`
 	Op      string `json:"op"`
 	OpCount uint64 `json:"opcount"`
@@ -52,8 +53,8 @@ type callJSON struct {
 	RedOp   int64  `json:"redop"`
 	Root    int64  `json:"root"`
 	NRanks  int64  `json:"nranks"`
-	Comm    string `json:"comm"`
-	Stream  string `json:"stream"`
+	Comm    string `json:"comm"`   // "" where the log does not show the pointer (redacted)
+	Stream  string `json:"stream"` // "" likewise, or where the line has no stream
 	Counted bool   `json:"counted"`
 }
 
@@ -67,7 +68,7 @@ func (c *callWriter) Call(call *stages.Call) error {
 	switch c.format {
 	case "csv":
 		v := toCallJSON(call)
-		return c.csv.Write([]string{itoa(v.Line), optInt(v.Step), v.Host, itoa(v.Pid), optInt(v.Rank),
+		return c.csv.Write([]string{itoa(v.Line), optInt(v.Step), v.Host, optInt(v.Pid), optInt(v.Rank),
 			v.Op, strconv.FormatUint(v.OpCount, 16), itoa(v.Count), v.Dtype, itoa(v.Bytes),
 			itoa(v.RedOp), itoa(v.Root), itoa(v.NRanks), v.Comm, v.Stream, strconv.FormatBool(v.Counted), call.File})
 	case "json":
@@ -84,7 +85,7 @@ func (c *callWriter) Call(call *stages.Call) error {
 	}
 	v := toCallJSON(call)
 	c.w.printf("%8d %6s  %-22s %-14s %9x %12d %-9s %10s %6d %s\n", v.Line, optInt(v.Step),
-		v.Host+":"+itoa(v.Pid), v.Op, v.OpCount, v.Count, v.Dtype, size(v.Bytes), v.NRanks, v.Comm)
+		process(v), v.Op, v.OpCount, v.Count, v.Dtype, size(v.Bytes), v.NRanks, orUnknown(v.Comm))
 	return c.w.err
 }
 
@@ -103,10 +104,14 @@ func (c *callWriter) finish() error {
 }
 
 func toCallJSON(c *stages.Call) callJSON {
-	v := callJSON{Line: c.Line, Host: c.Env.Host, Pid: c.Env.Pid, Op: string(c.Coll.Op), OpCount: c.Coll.OpCount,
+	v := callJSON{Line: c.Line, Host: c.Env.Host, Op: string(c.Coll.Op), OpCount: c.Coll.OpCount,
 		Count: c.Coll.Count, Dtype: c.Coll.Datatype.String(), Bytes: c.Bytes(), RedOp: int64(c.Coll.RedOp),
-		Root: c.Coll.Root, NRanks: c.Coll.NRanks, Comm: ptr(c.Coll.Comm), Stream: ptr(c.Coll.Stream),
+		Root: c.Coll.Root, NRanks: c.Coll.NRanks, Comm: pointer(c, parser.PtrComm), Stream: pointer(c, parser.PtrStream),
 		Counted: !c.Dropped}
+	if c.Env.HasEnvelope() {
+		p := c.Env.Pid
+		v.Pid = &p
+	}
 	if c.Step >= 0 {
 		s := c.Step
 		v.Step = &s
@@ -123,6 +128,48 @@ func optInt(p *int64) string {
 		return ""
 	}
 	return itoa(*p)
+}
+
+// process is the table's host:pid, or ? for a call that belongs to no known process.
+func process(v callJSON) string {
+	if v.Pid == nil {
+		return "?"
+	}
+	return v.Host + ":" + itoa(*v.Pid)
+}
+
+// orUnknown is the table's pointer: ? where the log does not show it.
+func orUnknown(p string) string {
+	if p == "" {
+		return "?"
+	}
+	return p
+}
+
+// pointer spells c's communicator or stream pointer (f), "" where it is unread.
+func pointer(c *stages.Call, f parser.PtrFields) string {
+	if c.Coll.Unread&f != 0 {
+		return ""
+	}
+	return ptr(pointerOf(c, f))
+}
+
+func pointerOf(c *stages.Call, f parser.PtrFields) uint64 {
+	if f == parser.PtrStream {
+		return c.Coll.Stream
+	}
+	return c.Coll.Comm
+}
+
+// comm and stream are pointer for the parquet export, with the spellings p keeps.
+func (p *ptrNames) comm(c *stages.Call) string   { return p.pointer(c, parser.PtrComm) }
+func (p *ptrNames) stream(c *stages.Call) string { return p.pointer(c, parser.PtrStream) }
+
+func (p *ptrNames) pointer(c *stages.Call, f parser.PtrFields) string {
+	if c.Coll.Unread&f != 0 {
+		return ""
+	}
+	return p.of(pointerOf(c, f))
 }
 
 func ptr(v uint64) string {

@@ -12,7 +12,7 @@ type callRow struct {
 	File    string `json:"file" parquet:"file,dict"`
 	Line    int64  `json:"line" parquet:"line"`
 	Host    string `json:"host" parquet:"host,dict"`
-	Pid     int64  `json:"pid" parquet:"pid"`
+	Pid     *int64 `json:"pid" parquet:"pid,optional"` // null: no known process (no envelope)
 	Rank    *int64 `json:"launcher_rank" parquet:"launcher_rank,optional"`
 	Comm    string `json:"comm" parquet:"comm,dict"`
 	Step    *int64 `json:"step" parquet:"step,optional"`

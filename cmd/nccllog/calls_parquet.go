@@ -48,7 +48,7 @@ func newParquetSink(buf *bufio.Writer) *parquetSink {
 	s := &parquetSink{full: make(chan *rowBatch, parquetInFlight), free: make(chan *rowBatch, parquetInFlight+1),
 		done: make(chan error, 1)}
 	for range parquetInFlight + 1 {
-		s.free <- &rowBatch{rows: make([]callRow, 0, parquetBatch), ints: make([]int64, 0, 2*parquetBatch)}
+		s.free <- &rowBatch{rows: make([]callRow, 0, parquetBatch), ints: make([]int64, 0, 3*parquetBatch)}
 	}
 	s.cur = <-s.free
 	go s.encode(w, buf)
@@ -78,10 +78,14 @@ func (s *parquetSink) encode(w *parquet.GenericWriter[callRow], buf *bufio.Write
 
 func (s *parquetSink) add(file string, c *stages.Call) error {
 	b := s.cur
-	r := callRow{File: file, Line: c.Line, Host: c.Env.Host, Pid: c.Env.Pid, Comm: s.names.of(c.Coll.Comm),
+	r := callRow{File: file, Line: c.Line, Host: c.Env.Host, Comm: s.names.comm(c),
 		Op: string(c.Coll.Op), OpCount: c.Coll.OpCount, Count: c.Coll.Count, Dtype: c.Coll.Datatype.String(),
 		Bytes: c.Bytes(), RedOp: int64(c.Coll.RedOp), Root: c.Coll.Root, NRanks: c.Coll.NRanks,
-		Stream: s.names.of(c.Coll.Stream), Counted: !c.Dropped}
+		Stream: s.names.stream(c), Counted: !c.Dropped}
+	if c.Env.HasEnvelope() {
+		b.ints = append(b.ints, c.Env.Pid)
+		r.Pid = &b.ints[len(b.ints)-1]
+	}
 	if c.Step >= 0 {
 		b.ints = append(b.ints, c.Step)
 		r.Step = &b.ints[len(b.ints)-1]

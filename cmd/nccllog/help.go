@@ -133,6 +133,11 @@ nranks, stream and counted (false for calls the analyses leave out). -o FILE wri
 to FILE, whole or not at all (a link's target is replaced; a FIFO or a device such as
 /dev/stdout is written into as calls come); parquet needs it. Read it with DuckDB:
   duckdb -c "select op, count(*) from 'calls.parquet' group by op"
+A call pasted without its host:pid:tid envelope belongs to no known process: its process is ?
+in the table, its host "" and its pid null (empty in CSV) elsewhere. A comm or stream pointer
+the log does not show (redacted as <PTR>, 0x..., or no stream printed) is ? in the table and
+"" elsewhere. Such calls count here and in stats, hist and agg, never in ranks, comms, hang
+or check.
 `,
 	"ranks": `Per communicator, each rank: calls, message bytes and bus volume by op, first and last
 step, how its communicator ended, and the bus bandwidth a step would need to move its volume
