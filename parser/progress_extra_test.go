@@ -121,7 +121,7 @@ func TestParseDecimal(t *testing.T) {
 	for in, want := range map[string]NonFinite{"inf": PosInf, "-inf": NegInf, "+Inf": PosInf, "Infinity": PosInf,
 		"nan": NaN, "NaN": NaN, "-nan": NaN} {
 		for _, exp := range []int{0, -3} {
-			if v, good := parseDecimal(in, exp); !good || nonFinite(v) != want {
+			if v, good := parseDecimal(in, exp); !good || NonFiniteOf(v) != want {
 				t.Errorf("parseDecimal(%q, %d) = %v, %v; want %v", in, exp, v, good, want)
 			}
 		}

@@ -18,8 +18,8 @@ const (
 	NaN
 )
 
-// nonFinite classes v.
-func nonFinite(v float64) NonFinite {
+// NonFiniteOf classes v.
+func NonFiniteOf(v float64) NonFinite {
 	switch {
 	case math.IsNaN(v):
 		return NaN
@@ -62,7 +62,7 @@ func (c NonFinite) String() string {
 // holding NaN would equal no Line, not even itself, and the scanner is held to the grammar
 // by comparing Lines.
 func setNumber(v float64, f *float64, nf *NonFinite) {
-	if c := nonFinite(v); c != Finite {
+	if c := NonFiniteOf(v); c != Finite {
 		*f, *nf = 0, c
 		return
 	}
@@ -124,7 +124,7 @@ func parseSpecial(s string) (float64, bool) {
 		return math.NaN(), true // C's printf, unlike Python, prints the sign of a NaN
 	}
 	v, err := strconv.ParseFloat(s, 64)
-	return v, err == nil && nonFinite(v) != Finite
+	return v, err == nil && NonFiniteOf(v) != Finite
 }
 
 // dropThousands removes the ',' separators of a number's integer part (Python's `{:,}`): an
