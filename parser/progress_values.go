@@ -90,11 +90,18 @@ func (p *Progress) setField(key, value, timeKey string, timeExp int, tflopsKey s
 
 // parseDecimal reads a number as frameworks print it (2.376, 1.249e+03, torchtitan's
 // thousands separators in 1,339.16) and returns it times 10^exp, rounded once. inf, -inf,
-// infinity and nan in any case (and C's -nan) are their values, whatever exp.
+// infinity and nan in any case (and C's -nan) are their values, whatever exp: where the
+// number is not read otherwise (so they cost a finite number nothing).
 func parseDecimal(s string, exp int) (float64, bool) {
-	if v, ok := parseSpecial(s); ok {
+	if v, ok := parsePlain(s, exp); ok {
 		return v, true
 	}
+	return parseSpecial(s)
+}
+
+// parsePlain is parseDecimal but for the special spellings: ParseFloat reads them where exp
+// is 0 (but for -nan); with exp they become no number ("inf" becomes "infe-3").
+func parsePlain(s string, exp int) (float64, bool) {
 	s, ok := dropThousands(s)
 	if !ok {
 		return 0, false
@@ -114,12 +121,8 @@ func parseDecimal(s string, exp int) (float64, bool) {
 	return v, err == nil
 }
 
-// parseSpecial reads the non-finite spellings: an 'n' or 'N' is in each of them and in no
-// finite number ParseFloat takes, so a finite number costs one byte search.
+// parseSpecial reads the non-finite spellings, and nothing else.
 func parseSpecial(s string) (float64, bool) {
-	if !strings.ContainsAny(s, "nN") {
-		return 0, false
-	}
 	if len(s) == 4 && (s[0] == '-' || s[0] == '+') && strings.EqualFold(s[1:], "nan") {
 		return math.NaN(), true // C's printf, unlike Python, prints the sign of a NaN
 	}
