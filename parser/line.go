@@ -166,9 +166,12 @@ type Progress struct {
 	Framework string // "nemo", "megatron", "torchtitan"
 	Step      int64
 	// TimeS is the step time in seconds and TFLOPs the TFLOP/s per GPU; HasTime/HasTFLOPs say
-	// whether the line printed them.
+	// whether the line printed them. Where it printed inf, -inf or nan, TimeNF/TFLOPsNF say
+	// which and the float is 0 (NaN would make Lines unequal to themselves).
 	TimeS     float64
 	TFLOPs    float64
 	HasTime   bool
 	HasTFLOPs bool
+	TimeNF    NonFinite
+	TFLOPsNF  NonFinite
 }

@@ -51,6 +51,29 @@ var progressExtraCases = []lineCase{
 		want: Line{Kind: KindProgress, Rank: -1, Prog: titanStep4(0, false)}},
 	{name: "torchtitan_erase_line_escape", in: titanHead + "\x1b[2Kstep:  4  tflops: 314.71",
 		want: Line{Kind: KindOther, Rank: -1}},
+	// Non-finite values as Python prints them (a step timed at zero gives inf TFLOP/s): read,
+	// marked non-finite, with the float 0 so that the Line equals itself (NaN does not).
+	{name: "nemo_tflops_inf", in: "Training epoch 0, iteration 46/99 | train_step_timing in s: 6.08 | TFLOPS_per_GPU: inf | consumed_samples: 5888",
+		want: Line{Kind: KindProgress, Rank: -1, Prog: Progress{Framework: "nemo", Step: 46, TimeS: 6.08, HasTime: true, HasTFLOPs: true, TFLOPsNF: PosInf}}},
+	{name: "nemo_time_nan", in: "Training epoch 0, iteration 47/99 | train_step_timing in s: nan | TFLOPS_per_GPU: 1.25e+03",
+		want: Line{Kind: KindProgress, Rank: -1, Prog: Progress{Framework: "nemo", Step: 47, TFLOPs: 1250, HasTime: true, HasTFLOPs: true, TimeNF: NaN}}},
+	{name: "nemo_both_nan_uppercase", in: "Training epoch 0, iteration 48/99 | train_step_timing in s: NaN | TFLOPS_per_GPU: NAN",
+		want: Line{Kind: KindProgress, Rank: -1, Prog: Progress{Framework: "nemo", Step: 48, HasTime: true, HasTFLOPs: true, TimeNF: NaN, TFLOPsNF: NaN}}},
+	{name: "megatron_time_inf_ms", in: " iteration       20/    1000 | elapsed time per iteration (ms): inf | throughput per GPU (TFLOP/s/GPU): nan |",
+		want: Line{Kind: KindProgress, Rank: -1, Prog: Progress{Framework: "megatron", Step: 20, HasTime: true, HasTFLOPs: true, TimeNF: PosInf, TFLOPsNF: NaN}}},
+	{name: "megatron_tflops_infinity", in: " iteration       21/    1000 | elapsed time per iteration (ms): 820.7 | throughput per GPU (TFLOP/s/GPU): Infinity |",
+		want: Line{Kind: KindProgress, Rank: -1, Prog: Progress{Framework: "megatron", Step: 21, TimeS: 0.8207, HasTime: true, HasTFLOPs: true, TFLOPsNF: PosInf}}},
+	{name: "torchtitan_tflops_minus_inf", in: titanHead + "step:  4  loss:  nan  tflops: -inf  mfu: -inf%",
+		want: Line{Kind: KindProgress, Rank: -1, Prog: Progress{Framework: "torchtitan", Step: 4, HasTFLOPs: true, TFLOPsNF: NegInf}}},
+	{name: "torchtitan_coloured_tflops_nan", in: titanColoured("nan"),
+		want: Line{Kind: KindProgress, Rank: -1, Prog: Progress{Framework: "torchtitan", Step: 4, HasTFLOPs: true, TFLOPsNF: NaN}}},
+	{name: "torchtitan_tflops_c_minus_nan", in: titanHead + "step:  4  tflops: -nan  mfu: 0.00%",
+		want: Line{Kind: KindProgress, Rank: -1, Prog: Progress{Framework: "torchtitan", Step: 4, HasTFLOPs: true, TFLOPsNF: NaN}}},
+	// Words that only hold the letters are no number.
+	{name: "torchtitan_tflops_infx", in: titanHead + "step:  4  tflops: infx  mfu: 0.00%",
+		want: Line{Kind: KindProgress, Rank: -1, Prog: titanStep4(0, false)}},
+	{name: "torchtitan_tflops_n_a", in: titanHead + "step:  4  tflops: n/a  mfu: 0.00%",
+		want: Line{Kind: KindProgress, Rank: -1, Prog: titanStep4(0, false)}},
 }
 
 func TestProgressExtraLines(t *testing.T) { checkLines(t, progressExtraCases) }
@@ -95,9 +118,36 @@ func TestParseDecimal(t *testing.T) {
 			t.Errorf("parseDecimal(%q) = %v, %v; want %v", in, v, good, want)
 		}
 	}
-	for _, in := range []string{"1,00", "1000,000", ",1", "1,", "1,000.0,1", "1,a00", "-,100", ""} {
+	for in, want := range map[string]NonFinite{"inf": PosInf, "-inf": NegInf, "+Inf": PosInf, "Infinity": PosInf,
+		"nan": NaN, "NaN": NaN, "-nan": NaN} {
+		for _, exp := range []int{0, -3} {
+			if v, good := parseDecimal(in, exp); !good || NonFiniteOf(v) != want {
+				t.Errorf("parseDecimal(%q, %d) = %v, %v; want %v", in, exp, v, good, want)
+			}
+		}
+	}
+	for _, in := range []string{"1,00", "1000,000", ",1", "1,", "1,000.0,1", "1,a00", "-,100", "", "in", "nana", "--nan", "1e999"} {
 		if v, good := parseDecimal(in, 0); good {
 			t.Errorf("parseDecimal(%q) = %v, want no number", in, v)
 		}
+	}
+}
+
+// TestNonFiniteProgressAgrees: the fast path checks its reading of a line's shape against the
+// grammar's by comparing Lines; a Line that held NaN equalled nothing, so every nan progress
+// line counted as a disagreement (and `internal: fast path and grammar disagreed` on stderr).
+func TestNonFiniteProgressAgrees(t *testing.T) {
+	p, err := NewParser()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range progressExtraCases {
+		for range 20 {
+			var l Line
+			p.Parse([]byte(c.in), &l)
+		}
+	}
+	if p.Stats.Disagree != 0 {
+		t.Errorf("%d disagreements, first on %q", p.Stats.Disagree, p.Stats.FirstDisagree)
 	}
 }

@@ -50,6 +50,55 @@ type StepSums struct {
 	Framework                   string
 }
 
+// stepSumsJSON is StepSums as a partial result holds it, with the same keys.
+type stepSumsJSON struct {
+	Step, Lines, NTime, NTFLOPs int64
+	SumTime, SumTFLOPs          sumJSON
+	Framework                   string
+}
+
+// sumJSON is a sum that may be inf or nan (a progress line printed one): JSON has no such
+// numbers, so those are the strings "inf", "-inf" and "nan"; a finite sum is a number, as it
+// always was.
+type sumJSON float64
+
+func (f sumJSON) MarshalJSON() ([]byte, error) {
+	if c := parser.NonFiniteOf(float64(f)); c != parser.Finite {
+		return json.Marshal(c.String())
+	}
+	return json.Marshal(float64(f))
+}
+
+func (f *sumJSON) UnmarshalJSON(b []byte) error {
+	if len(b) == 0 || b[0] != '"' {
+		return json.Unmarshal(b, (*float64)(f))
+	}
+	var s string
+	if err := json.Unmarshal(b, &s); err != nil {
+		return err
+	}
+	for _, c := range []parser.NonFinite{parser.PosInf, parser.NegInf, parser.NaN} {
+		if s == c.String() {
+			*f = sumJSON(c.Value(0))
+			return nil
+		}
+	}
+	return fmt.Errorf("step sum %q is no number", s)
+}
+
+func (s StepSums) MarshalJSON() ([]byte, error) {
+	return json.Marshal(stepSumsJSON{s.Step, s.Lines, s.NTime, s.NTFLOPs, sumJSON(s.SumTime), sumJSON(s.SumTFLOPs), s.Framework})
+}
+
+func (s *StepSums) UnmarshalJSON(b []byte) error {
+	var j stepSumsJSON
+	if err := json.Unmarshal(b, &j); err != nil {
+		return err
+	}
+	*s = StepSums{j.Step, j.Lines, j.NTime, j.NTFLOPs, float64(j.SumTime), float64(j.SumTFLOPs), j.Framework}
+	return nil
+}
+
 // Snapshot is the sums of every step, in step order.
 func (p *StepsPart) Snapshot() any {
 	out := make([]StepSums, 0, len(p.by))

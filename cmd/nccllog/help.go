@@ -124,6 +124,10 @@ uint8 int32 uint32 int64 uint64 fp16 fp32 fp64 bf16 fp8_e4m3 fp8_e5m2.
 --steps (not bounded by --boundary), and their averages. Where several lines name the same
 step (every rank printing it), their values are averaged into one. torchtitan's coloured
 lines and thousands separators (1,339.16) are read; milliseconds are converted in decimal.
+A value printed as inf, -inf or nan prints so (null in JSON) and is left out of the averages,
+which say how many steps they left out ("note: the TFLOP/s/GPU average leaves out 1 step whose
+value is inf, -inf or nan"; JSON: time_s_left_out, tflops_per_gpu_left_out). --format awk
+counts it as 0, as the AWK chain's steps.awk does.
 `,
 	"calls": `Every collective and point-to-point call line in log order, with its line number, step,
 process, op, opCount (hex, as NCCL prints it), count, datatype, bytes, nranks and comm.

@@ -2,6 +2,7 @@ package main
 
 import (
 	"maps"
+	"math"
 	"slices"
 
 	"github.com/nccllog/nccllog/stages"
@@ -36,10 +37,12 @@ func needOf(stepBus, times map[int64]float64) busNeed {
 	return n
 }
 
+// stepTimes is the time of every step that printed a finite one: an inf or nan time (a
+// progress line printed it) says nothing of the bandwidth a step needed.
 func stepTimes(r *view) map[int64]float64 {
 	t := make(map[int64]float64)
 	for _, p := range r.steps.Points() {
-		if p.HasTime {
+		if p.HasTime && !math.IsInf(p.TimeS, 0) && !math.IsNaN(p.TimeS) {
 			t[p.Step] = p.TimeS
 		}
 	}

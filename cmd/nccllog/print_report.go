@@ -115,7 +115,7 @@ func reportValue(r *view) reportJSON {
 		Stats: statsOut{droppedRows(r.agg), statsRows(r.agg)},
 		Hist:  histOut{histRows(r.agg)},
 		Agg:   aggOut{droppedRows(r.agg), aggRows(r.agg)},
-		Steps: stepsValue(r.steps),
+		Steps: stepsValue(r.steps.Points()),
 		Parse: parseJSON{r.res.Parse.Disagree}}
 	for _, in := range r.res.Inputs {
 		v.Inputs = append(v.Inputs, inputJSON{in.Name, linesValue(&in.Lines)})

@@ -140,20 +140,15 @@ func stepVolumeChart(steps []Step) chartView {
 	return snippet("chart-step-volume", bar)
 }
 
-// stepTimeChart is each step's time and TFLOP/s per GPU, on two axes; steps without a value
-// leave a gap.
+// stepTimeChart is each step's time and TFLOP/s per GPU, on two axes; steps without a value,
+// or with inf or nan (which JSON cannot carry: go-echarts would write no option at all and
+// the page's script would stop at this chart), leave a gap.
 func stepTimeChart(steps []Step) chartView {
 	times := make([]opts.LineData, len(steps))
 	flops := make([]opts.LineData, len(steps))
 	for i, s := range steps {
-		times[i] = opts.LineData{Value: "-"}
-		flops[i] = opts.LineData{Value: "-"}
-		if s.HasTime {
-			times[i] = opts.LineData{Value: round3(s.TimeS)}
-		}
-		if s.HasFLOPs {
-			flops[i] = opts.LineData{Value: round3(s.TFLOPs)}
-		}
+		times[i] = point(s.TimeS, s.HasTime)
+		flops[i] = point(s.TFLOPs, s.HasFLOPs)
 	}
 	line := charts.NewLine()
 	line.SetGlobalOptions(append(append(base("chart-step-time", stepBottom(steps)), xAxis("step"),
@@ -163,6 +158,15 @@ func stepTimeChart(steps []Step) chartView {
 		AddSeries("step time (s)", times).
 		AddSeries("TFLOP/s per GPU", flops, charts.WithLineChartOpts(opts.LineChart{YAxisIndex: 1}))
 	return snippet("chart-step-time", line)
+}
+
+// point is a line chart's point for v: a gap ("-") where there is no value or it is not
+// finite.
+func point(v float64, has bool) opts.LineData {
+	if !has || !finite(v) {
+		return opts.LineData{Value: "-"}
+	}
+	return opts.LineData{Value: round3(v)}
 }
 
 // rankChart is how many ranks moved how much: a distribution, readable at any rank count.

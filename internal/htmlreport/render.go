@@ -46,6 +46,7 @@ func Render(w io.Writer, d *Data) error {
 			return rankRows{rows, elided}
 		},
 		"stepSpan": stepSpan,
+		"fixed":    fixed,
 		// chart places a chart's element; the script initialises the charts placed, in order.
 		"chart": func(name string) (template.HTML, error) {
 			c, ok := byName[name]

@@ -61,4 +61,25 @@ func humanCount(n int64) string {
 }
 
 // round3 keeps three decimals, so chart data stays short and readable in tooltips.
-func round3(v float64) float64 { return math.Round(v*1000) / 1000 }
+func round3(v float64) float64 {
+	if r := math.Round(v*1000) / 1000; finite(r) {
+		return r
+	}
+	return v // past 1.8e305 v*1000 overflows; such a number has no thousandths to round
+}
+
+func finite(v float64) bool { return !math.IsInf(v, 0) && !math.IsNaN(v) }
+
+// fixed is v with prec decimals, and inf, -inf or nan as Python prints them where it is not
+// finite (fmt would print +Inf and NaN).
+func fixed(prec int, v float64) string {
+	switch {
+	case math.IsNaN(v):
+		return "nan"
+	case math.IsInf(v, 1):
+		return "inf"
+	case math.IsInf(v, -1):
+		return "-inf"
+	}
+	return strconv.FormatFloat(v, 'f', prec, 64)
+}
