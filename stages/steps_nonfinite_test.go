@@ -60,7 +60,7 @@ func TestStepsSnapshotNonFinite(t *testing.T) {
 		t.Fatal(err)
 	}
 	back := &StepsPart{NewSteps()}
-	if err := back.Restore(data); err != nil {
+	if err := restoreJSON(back, data); err != nil {
 		t.Fatalf("Restore(%s): %v", data, err)
 	}
 	if diff := gocmp.Diff(part.Points(), back.Points(), cmpopts.EquateNaNs()); diff != "" {
@@ -75,7 +75,7 @@ func TestStepsSnapshotNonFinite(t *testing.T) {
 		t.Errorf("finite snapshot %s", data)
 	}
 	bad := `[{"Step":7,"Lines":1,"NTime":1,"NTFLOPs":0,"SumTime":"many","SumTFLOPs":0,"Framework":"nemo"}]`
-	if err := back.Restore(json.RawMessage(bad)); err == nil {
+	if err := restoreJSON(back, []byte(bad)); err == nil {
 		t.Errorf("Restore(%s) took a sum that is no number", bad)
 	}
 }
