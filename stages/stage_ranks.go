@@ -224,7 +224,7 @@ func refSteps(ref []refCall, id func(uint32) uint32, steps *stepTable) []RefStep
 
 // calls expands runs back into calls; nsigs is how many signatures there are, steps the
 // table that numbers their steps.
-func (rs RefStep) calls(prev []uint32, nsigs int, steps *stepTable) ([]refCall, []uint32, error) {
+func (rs RefStep) calls(prev []uint32, ids []uint32, steps *stepTable) ([]refCall, []uint32, error) {
 	sigs := rs.Sigs
 	if sigs == nil {
 		sigs = prev
@@ -235,21 +235,21 @@ func (rs RefStep) calls(prev []uint32, nsigs int, steps *stepTable) ([]refCall, 
 	out := make([]refCall, rs.N)
 	step := steps.id(rs.Step)
 	for k, id := range sigs {
-		if int(id) > nsigs {
+		if int(id) >= len(ids) {
 			return nil, nil, fmt.Errorf("no call signature %d", id)
 		}
 		op := rs.Op0 + uint64(k)*rs.OpStep
 		if rs.Ops != nil {
 			op = rs.Ops[k]
 		}
-		out[k] = refCall{id, step, op}
+		out[k] = refCall{ids[id], step, op}
 	}
 	return out, sigs, nil
 }
 
 // expand is the calls of runs, which lim must allow: a run that repeats the calls of the
 // run before costs a few bytes for as many calls as that run had.
-func expand(runs []RefStep, nsigs int, steps *stepTable, lim *Limits) ([]refCall, error) {
+func expand(runs []RefStep, ids []uint32, steps *stepTable, lim *Limits) ([]refCall, error) {
 	total, err := expanded(runs)
 	if err != nil {
 		return nil, err
@@ -260,7 +260,7 @@ func expand(runs []RefStep, nsigs int, steps *stepTable, lim *Limits) ([]refCall
 	out := make([]refCall, 0, total)
 	var prev []uint32
 	for _, rs := range runs {
-		cs, sigs, err := rs.calls(prev, nsigs, steps)
+		cs, sigs, err := rs.calls(prev, ids, steps)
 		if err != nil {
 			return nil, err
 		}
@@ -294,21 +294,24 @@ func (p *RanksPart) Restore(dec *json.Decoder, lim *Limits) error {
 	}
 	p.Reset()
 	r := p.ranks()
-	for _, s := range snap.Sigs {
-		r.sigs.id(s)
+	// ids maps the snapshot's signature numbers (from 1; 0 is none) to the table's: a
+	// damaged or crafted snapshot may list a signature twice, which the table holds once.
+	ids := make([]uint32, len(snap.Sigs)+1)
+	for i, s := range snap.Sigs {
+		ids[i+1] = r.sigs.id(s)
 	}
 	for _, gs := range snap.Groups {
 		g := &Group{Key: gs.Key, NRanks: gs.NRanks, Evidence: gs.Evidence, Nodes: gs.Nodes,
 			LocalRanks: gs.LocalRanks, opsDown: gs.OpsDown, aligned: gs.Aligned, truncated: gs.Truncated, steps: r.steps}
 		var err error
-		if g.ref, err = expand(gs.Ref, len(snap.Sigs), r.steps, lim); err != nil {
+		if g.ref, err = expand(gs.Ref, ids, r.steps, lim); err != nil {
 			return fmt.Errorf("communicator %+v: %w", gs.Key, err)
 		}
 		for i := range gs.Members {
 			ms := &gs.Members[i]
 			m := ms.Member
 			m.started, m.histOver, m.group = ms.Started, ms.HistOver, g.Key
-			if m.hist, err = expand(ms.Hist, len(snap.Sigs), r.steps, lim); err != nil {
+			if m.hist, err = expand(ms.Hist, ids, r.steps, lim); err != nil {
 				return fmt.Errorf("communicator %+v: %w", gs.Key, err)
 			}
 			if m.ByOp == nil {
