@@ -26,6 +26,8 @@ type env struct {
 	stdin          io.Reader
 	stdout, stderr io.Writer
 	progress       *progressSetup // nil: no progress line
+	// term tells whether stdout and stderr are terminals (main: ttys); nil: neither is.
+	term terminals
 	// tuneGC sets the collector's target for a run's plan (main: tuneGC); nil leaves it.
 	tuneGC func(*stages.Plan)
 }
@@ -70,6 +72,9 @@ func run(args []string, e env) int {
 	if o.help {
 		fmt.Fprint(e.stdout, commandHelp(c, fs))
 		return exitOK
+	}
+	if err := refuseTerminal(c, o, e); err != nil {
+		return usageError(e, err)
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()

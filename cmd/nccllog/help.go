@@ -221,7 +221,9 @@ over the partial results print what they print over the logs, file names and lin
 included. Use it to parse a job's logs where they are (one run per node) and
 move the small results. split and calls need the lines themselves; a partial result made with
 another --steps or --boundary is refused. A failed run writes no file; the same logs give the
-same bytes. A partial result records each log's size and a CRC-32C of its first and last MiB:
+same bytes. Without -o (or with -o -) it writes to standard output, which must be a pipe or a
+file: on a terminal it refuses ("summarize writes binary data: give -o FILE or redirect
+standard output", exit 2). A partial result records each log's size and a CRC-32C of its first and last MiB:
 a log read twice through partial results (one given twice, two of one log, one beside its own
 log) is an error naming both files ("the same log twice: ..."), exit 1. A partial result is
 untrusted input: it is read within limits set by its size (its JSON at most 32 times its size

@@ -22,7 +22,7 @@ func main() {
 	// SIGTERM is also watched here, so that a run it cancelled exits 143 rather than 130.
 	term := make(chan os.Signal, 1)
 	signal.Notify(term, syscall.SIGTERM)
-	code := runMain(os.Args[1:], env{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, progress: defaultProgress(),
+	code := runMain(os.Args[1:], env{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, progress: defaultProgress(), term: ttys{},
 		tuneGC: func(p *stages.Plan) { tuneGC(p, os.Getenv) }})
 	if code == exitInt && len(term) > 0 {
 		code = exitTerm
