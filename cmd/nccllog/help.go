@@ -130,12 +130,14 @@ value is inf, -inf or nan"; JSON: time_s_left_out, tflops_per_gpu_left_out). --f
 counts it as 0, as the AWK chain's steps.awk does.
 `,
 	"calls": `Every collective and point-to-point call line in log order, with its line number, step,
-process, op, opCount (hex, as NCCL prints it), count, datatype, bytes, nranks and comm.
---format ndjson and parquet write one row per call with its file, line, host, pid, launcher
-rank, comm, step, op, opcount, count, dtype, bytes, redop, root (the peer of Send/Recv),
-nranks, stream and counted (false for calls the analyses leave out). -o FILE writes any format
-to FILE, whole or not at all (a link's target is replaced; a FIFO or a device such as
-/dev/stdout is written into as calls come); parquet needs it. Read it with DuckDB:
+process, op, opCount (hex as NCCL prints it, marked 0x: 0x352), count, datatype, bytes, nranks
+and comm. --format ndjson and parquet write one row per call with its file, line, host, pid,
+launcher rank, comm, step, op, opcount, count, dtype, bytes, redop, root (the peer of
+Send/Recv), nranks, stream and counted (false for calls the analyses leave out). csv, json,
+ndjson and parquet write opcount as a decimal integer (850 for NCCL's opCount 352).
+-o FILE writes any format to FILE, whole or not at all (a link's target is replaced; a FIFO or
+a device such as /dev/stdout is written into as calls come); parquet needs it. Read it with
+DuckDB:
   duckdb -c "select op, count(*) from 'calls.parquet' group by op"
 A call pasted without its host:pid:tid envelope belongs to no known process: its process is ?
 in the table, its host "" and its pid null (empty in CSV) elsewhere. A comm or stream pointer
