@@ -157,6 +157,7 @@ func finish(e env, w *output, runErr error, v *view, status int) int {
 	}
 	warnProblems(e.stderr, v)
 	warnOverflow(e.stderr, v)
+	noteNoSteps(e.stderr, v)
 	return status
 }
 

@@ -144,6 +144,9 @@ in the table, its host "" and its pid null (empty in CSV) elsewhere. A comm or s
 the log does not show (redacted as <PTR>, 0x..., or no stream printed) is ? in the table and
 "" elsewhere. Such calls count here and in stats, hist and agg, never in ranks, comms, hang
 or check.
+Where --steps selects nothing, one line on stderr says why, and the exit status stays 0:
+"nccllog: note: --steps 45-50 selected nothing: the input has no progress line (...)", or
+"... the input's progress lines are of steps 0-25".
 `,
 	"ranks": `Per communicator, each rank: calls, message bytes and bus volume by op, first and last
 step, how its communicator ended, and the bus bandwidth a step would need to move its volume
@@ -213,6 +216,9 @@ others). Reads every line; --steps does not apply.
 `,
 	"split": `Writes the lines of the selected steps exactly as they were read (CRLF, trailing spaces
 and all). Without --steps it writes every line.
+Where --steps selects nothing, one line on stderr says why, and the exit status stays 0:
+"nccllog: note: --steps 45-50 selected nothing: the input has no progress line (...)", or
+"... the input's progress lines are of steps 0-25".
 `,
 	"summarize": `Runs every analysis a partial result can hold (line accounting, per-op sizes and
 aggregation, steps, ranks and communicators for ranks, comms, hang and check, and the set-up
