@@ -51,12 +51,12 @@ func newView(o *options, plan *stages.Plan, res *stages.Result) *view {
 }
 
 func run(args []string, e env) int {
-	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
+	if len(args) == 0 {
 		fmt.Fprint(e.stdout, mainHelp())
-		if len(args) == 0 {
-			return exitUsage
-		}
-		return exitOK
+		return exitUsage
+	}
+	if args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
+		return runHelp(args[1:], e)
 	}
 	if code, ok := runMeta(args, e); ok {
 		return code
