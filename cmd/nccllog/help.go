@@ -61,7 +61,7 @@ report, stats, hist, agg and calls read only the lines of the selected steps and
 lines, and count the others as unread (report lists them); --strict reads and classes every
 line. steps and split read only the progress lines.
 `},
-	{"input", "compression, launcher prefixes, line lengths; files, directories, globs", `Input: plain text, gzip, zstd, bzip2 or xz (told by the first bytes, not the name); any launcher or
+	{"input", "compression, prefixes, line lengths; files, directories, globs, partial results", `Input: plain text, gzip, zstd, bzip2 or xz (told by the first bytes, not the name); any launcher or
 timestamp prefixes (srun -l, mpirun --tag-output, torchrun, Ray, collectors). xz dictionaries up
 to 64 MiB (xz -9) and zstd windows up to 128 MiB (zstd --long) are read; a larger one is an
 error naming the file (decompress it first: zstd -dc --long=31 x.zst | nccllog report -).
@@ -85,7 +85,6 @@ the terminal; json, csv, ndjson, parquet and split keep every byte.
 malformed line; 2 usage error; 3 hang found a suspect or check found a disagreement;
 130 interrupted (SIGINT); 143 terminated (SIGTERM). A signal ends the run at once, also while it
 waits on an idle pipe or a FIFO.
-
 `},
 }
 
