@@ -23,6 +23,7 @@ func Default() *Registry {
 	r.Register(SplitStage{})
 	r.Register(RanksStage{})
 	r.Register(InfoStage{})
+	r.Register(StepSpanStage{})
 	return r
 }
 

@@ -26,6 +26,8 @@ type env struct {
 	stdin          io.Reader
 	stdout, stderr io.Writer
 	progress       *progressSetup // nil: no progress line
+	// term tells whether stdout and stderr are terminals (main: ttys); nil: neither is.
+	term terminals
 	// tuneGC sets the collector's target for a run's plan (main: tuneGC); nil leaves it.
 	tuneGC func(*stages.Plan)
 }
@@ -49,12 +51,12 @@ func newView(o *options, plan *stages.Plan, res *stages.Result) *view {
 }
 
 func run(args []string, e env) int {
-	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
+	if len(args) == 0 {
 		fmt.Fprint(e.stdout, mainHelp())
-		if len(args) == 0 {
-			return exitUsage
-		}
-		return exitOK
+		return exitUsage
+	}
+	if args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
+		return runHelp(args[1:], e)
 	}
 	if code, ok := runMeta(args, e); ok {
 		return code
@@ -70,6 +72,9 @@ func run(args []string, e env) int {
 	if o.help {
 		fmt.Fprint(e.stdout, commandHelp(c, fs))
 		return exitOK
+	}
+	if err := refuseTerminal(c, o, e); err != nil {
+		return usageError(e, err)
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -152,6 +157,7 @@ func finish(e env, w *output, runErr error, v *view, status int) int {
 	}
 	warnProblems(e.stderr, v)
 	warnOverflow(e.stderr, v)
+	noteNoSteps(e.stderr, v)
 	return status
 }
 

@@ -69,7 +69,7 @@ func (c *callWriter) Call(call *stages.Call) error {
 	case "csv":
 		v := toCallJSON(call)
 		return c.csv.Write([]string{itoa(v.Line), optInt(v.Step), v.Host, optInt(v.Pid), optInt(v.Rank),
-			v.Op, strconv.FormatUint(v.OpCount, 16), itoa(v.Count), v.Dtype, itoa(v.Bytes),
+			v.Op, strconv.FormatUint(v.OpCount, 10), itoa(v.Count), v.Dtype, itoa(v.Bytes),
 			itoa(v.RedOp), itoa(v.Root), itoa(v.NRanks), v.Comm, v.Stream, strconv.FormatBool(v.Counted), call.File})
 	case "json":
 		b, err := json.Marshal(toCallJSON(call))
@@ -84,7 +84,7 @@ func (c *callWriter) Call(call *stages.Call) error {
 		return c.w.err
 	}
 	v := toCallJSON(call)
-	c.w.printf("%8d %6s  %-22s %-14s %9x %12d %-9s %10s %6d %s\n", v.Line, optInt(v.Step),
+	c.w.printf("%8d %6s  %-22s %-14s %#9x %12d %-9s %10s %6d %s\n", v.Line, optInt(v.Step),
 		process(v), v.Op, v.OpCount, v.Count, v.Dtype, size(v.Bytes), v.NRanks, orUnknown(v.Comm))
 	return c.w.err
 }

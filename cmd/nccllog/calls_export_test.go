@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"encoding/csv"
 	"encoding/json"
 	"os"
 	"os/exec"
@@ -144,4 +145,39 @@ func TestCallsParquetInDuckDB(t *testing.T) {
 	if got, _ := strconv.Atoi(strings.TrimSpace(string(out))); got != want || want == 0 {
 		t.Errorf("duckdb counts %q AllGather calls, calls --format json %d", out, want)
 	}
+}
+
+// TestCallsOpCountDecimal: every machine format writes a call's opCount as the decimal
+// integer it is (CSV's column as JSON, NDJSON and Parquet have it: DuckDB and pandas read
+// the CSV's hex 352 as three hundred fifty-two, not 850); the table keeps NCCL's hex, marked 0x.
+func TestCallsOpCountDecimal(t *testing.T) {
+	var ref callsJSON
+	decode(t, []string{"calls", "--format", "json", sampleLog}, &ref)
+	out, _, code := runCLI(t, "", "calls", "--format", "csv", sampleLog)
+	rows, err := csv.NewReader(strings.NewReader(out)).ReadAll()
+	if code != exitOK || err != nil || len(rows) != len(ref.Calls)+1 || rows[0][6] != "opcount" {
+		t.Fatalf("calls --format csv: status %d, %v, %d rows for %d calls", code, err, len(rows), len(ref.Calls))
+	}
+	hex := 0
+	for i, c := range ref.Calls {
+		if got, want := rows[i+1][6], strconv.FormatUint(c.OpCount, 10); got != want {
+			t.Fatalf("call %d (line %d): csv opcount %q, want %s as in JSON", i, c.Line, got, want)
+		}
+		if c.OpCount >= 10 {
+			hex++
+		}
+	}
+	if hex == 0 {
+		t.Fatal("no opCount of 10 or more in the sample: hex and decimal are not told apart")
+	}
+	table, _, _ := runCLI(t, "", "calls", sampleLog)
+	last := ref.Calls[len(ref.Calls)-1]
+	if want := " 0x" + strconv.FormatUint(last.OpCount, 16) + " "; !strings.Contains(lastLine(table), want) {
+		t.Errorf("table's last call %q does not show its opCount as %q", lastLine(table), want)
+	}
+}
+
+func lastLine(s string) string {
+	s = strings.TrimSuffix(s, "\n")
+	return s[strings.LastIndexByte(s, '\n')+1:]
 }

@@ -33,7 +33,26 @@ func completionModel() []complCmd {
 		out = append(out, cc)
 	}
 	for _, m := range metaCommands {
-		out = append(out, complCmd{name: m.name, summary: m.summary, args: strings.Fields(m.args)})
+		cc := complCmd{name: m.name, summary: m.summary, args: strings.Fields(m.args)}
+		if m.name == "help" {
+			cc.args = helpWords()
+		}
+		out = append(out, cc)
+	}
+	return out
+}
+
+// helpWords are the words "nccllog help" takes: every command and every topic.
+func helpWords() []string {
+	var out []string
+	for _, c := range commands {
+		out = append(out, c.name)
+	}
+	for _, m := range metaCommands {
+		out = append(out, m.name)
+	}
+	for _, t := range helpTopics {
+		out = append(out, t.name)
 	}
 	return out
 }

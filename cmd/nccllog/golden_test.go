@@ -31,6 +31,7 @@ func TestCommandGolden(t *testing.T) {
 		{"ranks"}, {"ranks", "--format", "csv"}, {"comms"}, {"comms", "--format", "json"},
 		{"hang"}, {"hang", "--format", "json"}, {"check"}, {"check", "--format", "csv"},
 		{"--help"}, {"report", "--help"}, {"split", "--help"}, {"hang", "--help"},
+		{"help", "boundary"}, {"help", "input"}, {"help", "output"}, {"help", "exit"},
 	}
 	for _, args := range cases {
 		name := strings.ReplaceAll(strings.Join(args, "_"), "-", "")

@@ -22,8 +22,15 @@ Commands:
 	}
 	b.WriteString(metaHelp())
 	b.WriteString(`
-Run 'nccllog COMMAND --help' for a command's flags.
-` + sharedHelp + `
+Topics:
+`)
+	for _, t := range helpTopics {
+		fmt.Fprintf(&b, "  %-10s %s\n", t.name, t.summary)
+	}
+	b.WriteString(`
+Run 'nccllog help COMMAND' (or 'nccllog COMMAND --help') for a command's flags, and
+'nccllog help TOPIC' for a topic.
+
 Examples:
   nccllog report nccl.log
   nccllog split --steps 45-50 nccl.log > steps45-50.log
@@ -37,8 +44,11 @@ Examples:
 	return b.String()
 }
 
-const sharedHelp = `
-Steps: training frameworks print a progress line per step (NeMo "Training epoch E, iteration N/M
+// helpTopics are the parts of the help that hold for every command, printed by "nccllog
+// help TOPIC" rather than in each command's help; each command's help ends with a line that
+// names them.
+var helpTopics = []struct{ name, summary, text string }{
+	{"boundary", "steps: the progress lines read, --steps and --boundary", `Steps: training frameworks print a progress line per step (NeMo "Training epoch E, iteration N/M
 | ...", Megatron-LM "iteration N/ M | ...", torchtitan "step: N ..."). They print it when the
 step ends, so by default (--boundary end) step N is every line after the progress line of
 step N-1 up to and including that of step N. --boundary start makes step N begin at its own
@@ -50,8 +60,8 @@ goes to a temporary file in $TMPDIR (removed at once) and is read again. With --
 report, stats, hist, agg and calls read only the lines of the selected steps and the progress
 lines, and count the others as unread (report lists them); --strict reads and classes every
 line. steps and split read only the progress lines.
-
-Input: plain text, gzip, zstd, bzip2 or xz (told by the first bytes, not the name); any launcher or
+`},
+	{"input", "compression, prefixes, line lengths; files, directories, globs, partial results", `Input: plain text, gzip, zstd, bzip2 or xz (told by the first bytes, not the name); any launcher or
 timestamp prefixes (srun -l, mpirun --tag-output, torchrun, Ray, collectors). xz dictionaries up
 to 64 MiB (xz -9) and zstd windows up to 128 MiB (zstd --long) are read; a larger one is an
 error naming the file (decompress it first: zstd -dc --long=31 x.zst | nccllog report -).
@@ -59,31 +69,54 @@ Lines of any length in plain files; up to 64 MiB from stdin, pipes and compresse
 longer line ends that input with an error naming its file and line). Every line is counted in
 one class; malformed NCCL lines are reported on stderr with their file and line.
 
-Output: table, awk and stderr show control bytes from the logs escaped (ESC as \e, tab \t,
-newline \n, CR \r, others and bytes that are not UTF-8 as \xNN), so that a log cannot drive
-the terminal; json, csv, ndjson, parquet and split keep every byte.
-
 Inputs: files, directories (every file below them, links followed), globs, or - (standard
 input, read once); per-process files (NCCL_DEBUG_FILE=nccl.%h.%p) and interleaved launcher
 output alike, and partial results written by nccllog summarize. A FIFO is read where it is
 named, and left out where only a directory holds it or a pattern matches it; a dangling link
 found there is skipped with a warning on stderr. Files are read in parallel where the output
 does not need their order.
-
-Exit status: 0 success (also when the reader of the output goes away, as with | head);
+`},
+	{"output", "how bytes from the logs are escaped in text output", `Output: table, awk and stderr show control bytes from the logs escaped (ESC as \e, tab \t,
+newline \n, CR \r, others and bytes that are not UTF-8 as \xNN), so that a log cannot drive
+the terminal; json, csv, ndjson, parquet and split keep every byte.
+`},
+	{"exit", "the exit statuses", `Exit status: 0 success (also when the reader of the output goes away, as with | head);
 1 the input could not be read (missing file, corrupt or truncated archive), or --strict met a
 malformed line; 2 usage error; 3 hang found a suspect or check found a disagreement;
 130 interrupted (SIGINT); 143 terminated (SIGTERM). A signal ends the run at once, also while it
 waits on an idle pipe or a FIFO.
-`
+`},
+}
 
-// helpArgs reads "help COMMAND ..." as "COMMAND --help", so that it prints that command's help;
-// "help" alone, or with a word that is no command, stays the main help.
-func helpArgs(args []string) []string {
-	if len(args) >= 2 && args[0] == "help" && findCommand(args[1]) != nil {
-		return []string{args[1], "--help"}
+// topicsLine is the last line of every command's help.
+const topicsLine = "\nTopics: nccllog help boundary|input|output|exit (steps and --boundary, inputs, escaping, exit status)\n"
+
+// findTopic returns the text of the help topic named name, and false where there is none.
+func findTopic(name string) (string, bool) {
+	for _, t := range helpTopics {
+		if t.name == name {
+			return t.text, true
+		}
 	}
-	return args
+	return "", false
+}
+
+// runHelp runs "nccllog help [WORD]": the main help (no word, or -h/--help), a topic, or the
+// help of the command WORD (as "WORD --help"; words after it are ignored). A word that is
+// neither is a usage error.
+func runHelp(words []string, e env) int {
+	if len(words) == 0 || words[0] == "-h" || words[0] == "--help" {
+		fmt.Fprint(e.stdout, mainHelp())
+		return exitOK
+	}
+	if text, ok := findTopic(words[0]); ok {
+		fmt.Fprint(e.stdout, text)
+		return exitOK
+	}
+	if findCommand(words[0]) != nil || isMeta(words[0]) {
+		return run([]string{words[0], "--help"}, e)
+	}
+	return usageError(e, fmt.Errorf("help: no command or topic %q (see nccllog help)", words[0]))
 }
 
 func commandHelp(c *command, fs *pflag.FlagSet) string {
@@ -95,7 +128,7 @@ func commandHelp(c *command, fs *pflag.FlagSet) string {
 	}
 	b.WriteString("\nFlags:\n")
 	b.WriteString(fs.FlagUsages())
-	b.WriteString(sharedHelp)
+	b.WriteString(topicsLine)
 	return b.String()
 }
 
@@ -130,18 +163,23 @@ value is inf, -inf or nan"; JSON: time_s_left_out, tflops_per_gpu_left_out). --f
 counts it as 0, as the AWK chain's steps.awk does.
 `,
 	"calls": `Every collective and point-to-point call line in log order, with its line number, step,
-process, op, opCount (hex, as NCCL prints it), count, datatype, bytes, nranks and comm.
---format ndjson and parquet write one row per call with its file, line, host, pid, launcher
-rank, comm, step, op, opcount, count, dtype, bytes, redop, root (the peer of Send/Recv),
-nranks, stream and counted (false for calls the analyses leave out). -o FILE writes any format
-to FILE, whole or not at all (a link's target is replaced; a FIFO or a device such as
-/dev/stdout is written into as calls come); parquet needs it. Read it with DuckDB:
+process, op, opCount (hex as NCCL prints it, marked 0x: 0x352), count, datatype, bytes, nranks
+and comm. --format ndjson and parquet write one row per call with its file, line, host, pid,
+launcher rank, comm, step, op, opcount, count, dtype, bytes, redop, root (the peer of
+Send/Recv), nranks, stream and counted (false for calls the analyses leave out). csv, json,
+ndjson and parquet write opcount as a decimal integer (850 for NCCL's opCount 352).
+-o FILE writes any format to FILE, whole or not at all (a link's target is replaced; a FIFO or
+a device such as /dev/stdout is written into as calls come); parquet needs it. Read it with
+DuckDB:
   duckdb -c "select op, count(*) from 'calls.parquet' group by op"
 A call pasted without its host:pid:tid envelope belongs to no known process: its process is ?
 in the table, its host "" and its pid null (empty in CSV) elsewhere. A comm or stream pointer
 the log does not show (redacted as <PTR>, 0x..., or no stream printed) is ? in the table and
 "" elsewhere. Such calls count here and in stats, hist and agg, never in ranks, comms, hang
 or check.
+Where --steps selects nothing, one line on stderr says why, and the exit status stays 0:
+"nccllog: note: --steps 45-50 selected nothing: the input has no progress line (...)", or
+"... the input's progress lines are of steps 0-25".
 `,
 	"ranks": `Per communicator, each rank: calls, message bytes and bus volume by op, first and last
 step, how its communicator ended, and the bus bandwidth a step would need to move its volume
@@ -211,6 +249,9 @@ others). Reads every line; --steps does not apply.
 `,
 	"split": `Writes the lines of the selected steps exactly as they were read (CRLF, trailing spaces
 and all). Without --steps it writes every line.
+Where --steps selects nothing, one line on stderr says why, and the exit status stays 0:
+"nccllog: note: --steps 45-50 selected nothing: the input has no progress line (...)", or
+"... the input's progress lines are of steps 0-25".
 `,
 	"summarize": `Runs every analysis a partial result can hold (line accounting, per-op sizes and
 aggregation, steps, ranks and communicators for ranks, comms, hang and check, and the set-up
@@ -221,7 +262,9 @@ over the partial results print what they print over the logs, file names and lin
 included. Use it to parse a job's logs where they are (one run per node) and
 move the small results. split and calls need the lines themselves; a partial result made with
 another --steps or --boundary is refused. A failed run writes no file; the same logs give the
-same bytes. A partial result records each log's size and a CRC-32C of its first and last MiB:
+same bytes. Without -o (or with -o -) it writes to standard output, which must be a pipe or a
+file: on a terminal it refuses ("summarize writes binary data: give -o FILE or redirect
+standard output", exit 2). A partial result records each log's size and a CRC-32C of its first and last MiB:
 a log read twice through partial results (one given twice, two of one log, one beside its own
 log) is an error naming both files ("the same log twice: ..."), exit 1. A partial result is
 untrusted input: it is read within limits set by its size (its JSON at most 32 times its size

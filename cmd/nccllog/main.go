@@ -22,7 +22,7 @@ func main() {
 	// SIGTERM is also watched here, so that a run it cancelled exits 143 rather than 130.
 	term := make(chan os.Signal, 1)
 	signal.Notify(term, syscall.SIGTERM)
-	code := runMain(os.Args[1:], env{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, progress: defaultProgress(),
+	code := runMain(os.Args[1:], env{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, progress: defaultProgress(), term: ttys{},
 		tuneGC: func(p *stages.Plan) { tuneGC(p, os.Getenv) }})
 	if code == exitInt && len(term) > 0 {
 		code = exitTerm
@@ -30,13 +30,12 @@ func main() {
 	os.Exit(code)
 }
 
-// runMain runs nccllog with args: "help COMMAND" is read as "COMMAND --help", and output that
-// could not be written (a full disk) fails the run even where nothing else would notice it,
-// as with --help.
+// runMain runs nccllog with args: output that could not be written (a full disk) fails the
+// run even where nothing else would notice it, as with --help.
 func runMain(args []string, e env) int {
 	w := &checkedWriter{w: e.stdout}
 	e.stdout = w
-	code := run(helpArgs(args), e)
+	code := run(args, e)
 	if code == exitOK && w.err != nil && !errors.Is(w.err, syscall.EPIPE) {
 		fmt.Fprintf(e.stderr, "nccllog: writing output: %v\n", w.err)
 		return exitData

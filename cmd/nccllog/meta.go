@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"runtime"
 	"runtime/debug"
+	"slices"
 	"strings"
 )
 
@@ -12,6 +13,12 @@ import (
 var metaCommands = []struct{ name, summary, args string }{
 	{"version", "nccllog's version, commit and Go version (also --version)", ""},
 	{"completion", "a shell completion script: nccllog completion bash|zsh|fish", "bash zsh fish"},
+	{"help", "a command's help, or a topic's: nccllog help COMMAND|TOPIC", ""},
+}
+
+// isMeta reports whether name is one of metaCommands.
+func isMeta(name string) bool {
+	return slices.ContainsFunc(metaCommands, func(m struct{ name, summary, args string }) bool { return m.name == name })
 }
 
 // metaHelp is the meta commands' lines of the main help.

@@ -67,11 +67,15 @@ func TestCompletionBash(t *testing.T) {
 		want  []string
 	}{
 		{[]string{"c"}, []string{"calls", "comms", "check", "completion"}},
+		{[]string{"h"}, []string{"hist", "hang", "help"}},
 		{[]string{"calls", "--format", ""}, []string{"table", "json", "csv", "ndjson", "parquet"}},
 		{[]string{"report", "--h"}, []string{"--html", "--help"}},
 		{[]string{"agg", "-f", "a"}, []string{"awk"}},
 		{[]string{"split", "--boundary", ""}, []string{"end", "start"}},
 		{[]string{"completion", ""}, []string{"bash", "zsh", "fish"}},
+		{[]string{"help", "e"}, []string{"exit"}},
+		{[]string{"help", "s"}, []string{"stats", "steps", "split", "summarize"}},
+		{[]string{"help", "b"}, []string{"boundary"}},
 		// bash splits --flag=value at '=' into three words.
 		{[]string{"calls", "--format", "=", ""}, []string{"table", "json", "csv", "ndjson", "parquet"}},
 		{[]string{"calls", "--format", "=", "n"}, []string{"ndjson"}},

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"io"
 
 	"github.com/klauspost/compress/zstd"
@@ -29,4 +30,17 @@ func encodeCompressed(w io.Writer, v *view) error {
 		return err
 	}
 	return zw.Close()
+}
+
+// errBinaryTerminal refuses summarize's binary output on a terminal, as gzip and zstd do: it
+// would garble the screen and be lost.
+var errBinaryTerminal = errors.New("summarize writes binary data: give -o FILE or redirect standard output")
+
+// refuseTerminal is errBinaryTerminal where a command writes a partial result to standard
+// output and that is a terminal; it is checked before any input is read.
+func refuseTerminal(c *command, o *options, e env) error {
+	if !c.partial || (o.output != "" && o.output != "-") || e.term == nil || !e.term.stdoutIsTerminal() {
+		return nil
+	}
+	return errBinaryTerminal
 }

@@ -220,3 +220,42 @@ func TestPartialOldVersion(t *testing.T) {
 	savePartial(t, path, p)
 	refusedSmall(t, path, "written in partial-result format 1 by another nccllog, this nccllog reads format 2: summarize the logs again with this nccllog", "report")
 }
+
+// TestSummarizeRefusesTerminal: summarize to a standard output that is a terminal (with no -o,
+// or -o -) is a usage error before any input is read, as gzip and zstd refuse; to a pipe or
+// a file, and with -o FILE on a terminal, it writes the partial result.
+func TestSummarizeRefusesTerminal(t *testing.T) {
+	dir := t.TempDir()
+	log := filepath.Join(dir, "job.log")
+	if err := os.WriteFile(log, []byte("plain line\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	part := filepath.Join(dir, "job.part")
+	const refused = "nccllog: summarize writes binary data: give -o FILE or redirect standard output\n"
+	cases := []struct {
+		what    string
+		term    terminals
+		args    []string
+		code    int
+		stderr  string
+		wantOut bool
+	}{
+		{"terminal", pretend{stdout: true}, []string{log}, exitUsage, refused, false},
+		{"terminal -o -", pretend{stdout: true}, []string{"-o", "-", log}, exitUsage, refused, false},
+		{"terminal, input missing", pretend{stdout: true}, []string{filepath.Join(dir, "none.log")}, exitUsage, refused, false},
+		{"terminal -o FILE", pretend{stdout: true}, []string{"-o", part, log}, exitOK, "", false},
+		{"pipe", pretend{stderr: true}, []string{log}, exitOK, "", true},
+		{"no terminals known", nil, []string{log}, exitOK, "", true},
+	}
+	for _, c := range cases {
+		var out, errb bytes.Buffer
+		code := run(append([]string{"summarize"}, c.args...), env{stdin: strings.NewReader(""), stdout: &out, stderr: &errb, term: c.term})
+		if code != c.code || errb.String() != c.stderr || (out.Len() > 0) != c.wantOut {
+			t.Errorf("%s: exit %d, %d bytes out, stderr %q; want exit %d, output %v, stderr %q",
+				c.what, code, out.Len(), errb.String(), c.code, c.wantOut, c.stderr)
+		}
+	}
+	if _, err := os.Stat(part); err != nil {
+		t.Errorf("-o FILE on a terminal: %v", err)
+	}
+}
