@@ -122,8 +122,12 @@ func printHang(w *output, r *view) error {
 	if len(pgs) == 0 && noRanks(w, r.ranks.Groups()) {
 		return nil
 	}
-	for _, f := range findings {
-		printHangFinding(w, f)
+	if found {
+		for _, f := range findings {
+			printHangFinding(w, f)
+		}
+	} else {
+		printHealthy(w, findings)
 	}
 	for _, f := range pgs {
 		printPGFinding(w, f)
