@@ -210,7 +210,9 @@ folded into root causes with the ncclResult name, the first WARN in NCCL's own t
 and which NCCL_DEBUG_SUBSYS sections are missing and what that hides. Table cells name at
 most eight runs of ranks and four hosts, then how many in all; --format json lists every
 one. Lists at most 16,384 communicators (JSON comms_not_listed counts the Init lines of the
-others). Reads every line; --steps does not apply.
+others). On a terminal, a table's last column of free text (evidence, GPUs, transport, WARN)
+is cut with … where a row is wider than the terminal; --wide, a pipe or a file keep it whole.
+Reads every line; --steps does not apply.
 `,
 	"split": `Writes the lines of the selected steps exactly as they were read (CRLF, trailing spaces
 and all). Without --steps it writes every line.
