@@ -30,7 +30,7 @@ func printHealthy(w *output, findings []stages.HangFinding) {
 			groups[t].labels = append(groups[t].labels, commLabel(f.Group))
 		}
 	}
-	blank := false
+	blank, printed := false, map[*healthyGroup]bool{}
 	for _, f := range findings {
 		if !plainFinding(f) {
 			if blank {
@@ -40,9 +40,9 @@ func printHealthy(w *output, findings []stages.HangFinding) {
 			blank = false
 			continue
 		}
-		if g := groups[healthyText(f)]; g.labels[0] == commLabel(f.Group) {
+		if g := groups[healthyText(f)]; !printed[g] {
 			w.printf("%s\n", g.line())
-			blank = true
+			printed[g], blank = true, true
 		}
 	}
 	if blank {
