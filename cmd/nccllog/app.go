@@ -28,6 +28,9 @@ type env struct {
 	progress       *progressSetup // nil: no progress line
 	// term tells whether stdout and stderr are terminals (main: ttys); nil: neither is.
 	term terminals
+	// width is stdout's terminal width, which text tables are cut to (see stdoutWidth); 0:
+	// stdout is no terminal, rows whole.
+	width int
 	// tuneGC sets the collector's target for a run's plan (main: tuneGC); nil leaves it.
 	tuneGC func(*stages.Plan)
 }
@@ -103,6 +106,9 @@ func execute(ctx context.Context, c *command, o *options, e env) int {
 		e.tuneGC(plan)
 	}
 	w := newOutput(e.stdout)
+	if !o.wide {
+		w.width = e.width
+	}
 	out := c.writer(w, o)
 	prog := startProgress(e, c, o, inputs)
 	res, runErr := pipeline.RunAll(ctx, inputs, pipeline.Options{Jobs: o.jobs, Plan: plan, Progress: prog.counter()}, out)

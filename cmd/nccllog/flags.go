@@ -18,6 +18,7 @@ type options struct {
 	jobs     int
 	strict   bool
 	quiet    bool
+	wide     bool
 	help     bool
 	exportOpts
 
@@ -34,6 +35,9 @@ func (c *command) flagSet(o *options) *pflag.FlagSet {
 	fs.StringVar(&o.boundary, "boundary", "end", "end: a step's lines end with its progress line (NeMo, Megatron and torchtitan print it when the step ends); start: they begin with it (what the AWK chain did)")
 	if len(c.formats) > 0 {
 		fs.StringVarP(&o.format, "format", "f", c.formats[0], "output format: "+strings.Join(c.formats, ", "))
+	}
+	if c.print != nil && slices.Contains(c.formats, "table") {
+		fs.BoolVar(&o.wide, "wide", false, "print table rows whole: on a terminal, a row wider than it ($COLUMNS, else its size) has its last column, free text such as evidence or a WARN, cut with …; pipes and files always get whole rows")
 	}
 	c.exportFlags(fs, o)
 	fs.IntVarP(&o.jobs, "jobs", "j", 0, "parsing workers, and files read at once (default: one per core; at most 4 per core)")

@@ -200,7 +200,9 @@ call seen, whether it is an excerpt), then where each rank stopped: ranks behind
 Destroy while another rank that still has it went further, logs that end in a WARN, and ranks
 without lines where the ranks that got furthest stopped together (not where ranks of its size
 have calls but no Init line, nor in an excerpt that shows a rank with lines for fewer than 16
-calls), ranked by how likely each is the culprit. Evidence every rank shares (Abort everywhere, as PyTorch's destroy_process_group
+calls), ranked by score: the sum of the weights of a rank's evidence (no lines 100; behind
+50-90, the further the more; Abort 60; log ends in a WARN 40; Destroy early 30; with these,
+any WARN +15), which only orders the suspects. Evidence every rank shares (Abort everywhere, as PyTorch's destroy_process_group
 leaves a healthy job) counts against none. A log of some nodes judges only their ranks
 ("covers 1 of 2 nodes"). Calls are aligned by position, and an excerpt's ranks by opCount where
 it goes up; ranks an excerpt cuts at different calls are not suspects. Nor are ranks a few
@@ -213,7 +215,8 @@ process group, each rank's last enqueued/started/completed work, the work most r
 out on and when it started; a rank whose queue stops below that work never reached the
 collective (the likely straggler), ranks that enqueued it are victims, and where two or more
 timed out, ranks without a watchdog line are suspects too. Ranks that all entered the work
-give no suspect; dump signals are no evidence. The default group joins the world
+give no suspect; dump signals are no evidence. Their scores: never reached the work 90, no
+watchdog line 70, NCCL calls behind +10. The default group joins the world
 communicator (host:pid, NCCL calls). Communicators past the 16,384 kept in detail (see ranks)
 are not judged. Exit status 3 when a rank stands out.
 `,
@@ -245,7 +248,9 @@ folded into root causes with the ncclResult name, the first WARN in NCCL's own t
 and which NCCL_DEBUG_SUBSYS sections are missing and what that hides. Table cells name at
 most eight runs of ranks and four hosts, then how many in all; --format json lists every
 one. Lists at most 16,384 communicators (JSON comms_not_listed counts the Init lines of the
-others). Reads every line; --steps does not apply.
+others). On a terminal, a table's last column of free text (evidence, GPUs, transport, WARN)
+is cut with … where a row is wider than the terminal; --wide, a pipe or a file keep it whole.
+Reads every line; --steps does not apply.
 `,
 	"split": `Writes the lines of the selected steps exactly as they were read (CRLF, trailing spaces
 and all). Without --steps it writes every line.

@@ -23,6 +23,7 @@ func main() {
 	term := make(chan os.Signal, 1)
 	signal.Notify(term, syscall.SIGTERM)
 	code := runMain(os.Args[1:], env{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, progress: defaultProgress(), term: ttys{},
+		width:  stdoutWidth(os.Getenv),
 		tuneGC: func(p *stages.Plan) { tuneGC(p, os.Getenv) }})
 	if code == exitInt && len(term) > 0 {
 		code = exitTerm

@@ -15,6 +15,9 @@ import (
 type output struct {
 	w   *bufio.Writer
 	err error
+	// width is what a text table's rows are cut to (see newTextTable): stdout's terminal
+	// width, 0 into a pipe or a file, or with --wide.
+	width int
 }
 
 func newOutput(w io.Writer) *output { return &output{w: bufio.NewWriterSize(w, 256<<10)} }

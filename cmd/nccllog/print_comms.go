@@ -79,7 +79,7 @@ func printComms(w *output, r *view) error {
 	if noRanks(w, groups) {
 		return nil
 	}
-	t := newTable(w, "comm", "nranks", "seen", "calls/rank", "bytes", "bus bytes", "steps", "grouping", "ops")
+	t := newTextTable(w, "comm", "nranks", "seen", "calls/rank", "bytes", "bus bytes", "steps", "grouping", "ops")
 	for _, g := range groups {
 		tt := totalsOf(g)
 		steps := ""

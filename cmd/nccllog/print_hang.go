@@ -122,11 +122,18 @@ func printHang(w *output, r *view) error {
 	if len(pgs) == 0 && noRanks(w, r.ranks.Groups()) {
 		return nil
 	}
-	for _, f := range findings {
-		printHangFinding(w, f)
+	if found {
+		for _, f := range findings {
+			printHangFinding(w, f)
+		}
+	} else {
+		printHealthy(w, findings)
 	}
 	for _, f := range pgs {
 		printPGFinding(w, f)
+	}
+	if legend := scoreLegend(suspects(findings), pgSuspects(pgs)); legend != "" {
+		w.printf("%s\n", legend)
 	}
 	refused := 0
 	for _, f := range findings {
@@ -204,6 +211,27 @@ func printHangFinding(w *output, f stages.HangFinding) {
 		}
 	}
 	w.printf("\n")
+}
+
+// scoreLegend says once, under the suspects, what their scores add up (stages/hang.go and
+// stages/pg_hang.go give the weights): for communicators' suspects, for process groups'
+// suspects, or both; "" where no score was printed.
+func scoreLegend(comm, pg int) string {
+	const (
+		commText = "no lines 100; behind 50-90, the further the more; Abort 60; log ends in a WARN 40; Destroy early 30; with these, any WARN +15"
+		pgText   = "watchdog: never reached the work 90, no watchdog line 70, NCCL calls behind +10"
+	)
+	var parts []string
+	if comm > 0 {
+		parts = append(parts, commText)
+	}
+	if pg > 0 {
+		parts = append(parts, pgText)
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return "score: the sum of the weights of a rank's evidence (" + strings.Join(parts, "; ") + "); it only orders the suspects."
 }
 
 // hangVerdict says in one sentence what the communicator's ranks show.

@@ -45,7 +45,7 @@ func printOutliers(w *output, os []stages.Outlier) {
 		w.printf("none: every rank that states a fact below states the same\n")
 		return
 	}
-	t := newTable(w, "what", "value", "majority", "ranks", "hosts", "evidence")
+	t := newTextTable(w, "what", "value", "majority", "ranks", "hosts", "evidence")
 	for _, o := range os {
 		t.row(o.What, o.Value, o.Majority, ranksCell(o.Ranks), hostsCell(o.Hosts), o.Evidence)
 	}
@@ -67,7 +67,7 @@ func printIdentity(w *output, rep *stages.InfoReport) {
 	if len(rep.Hosts) == 0 {
 		return
 	}
-	t := newTable(w, "host", "processes", "GPUs (cudaDev/nvmlDev/busId)")
+	t := newTextTable(w, "host", "processes", "GPUs (cudaDev/nvmlDev/busId)")
 	for _, h := range rep.Hosts {
 		gs := make([]string, len(h.GPUs))
 		for i, g := range h.GPUs {
@@ -83,7 +83,7 @@ func printCommsInfo(w *output, cs []stages.CommRow) {
 		return
 	}
 	w.printf("\n== communicators ==\n")
-	t := newTable(w, "comm", "nranks", "seen", "hosts", "layout", "channels", "rings", "transport")
+	t := newTextTable(w, "comm", "nranks", "seen", "hosts", "layout", "channels", "rings", "transport")
 	for _, c := range cs {
 		t.row(c.Comm, itoa(c.NRanks), itoa(int64(c.RanksSeen)), itoa(int64(c.Hosts)), strings.Join(c.Layout, " | "),
 			strings.Join(c.Channels, " | "), strings.Join(c.Rings, " | "), c.Transport)
@@ -145,7 +145,7 @@ func printWarns(w *output, rep *stages.InfoReport) {
 	}
 	if len(rep.Warns) > 0 {
 		w.printf("\n== WARNs by template ==\n")
-		t := newTable(w, "count", "ranks", "hosts", "first", "last", "template")
+		t := newTextTable(w, "count", "ranks", "hosts", "first", "last", "template")
 		for _, g := range rep.Warns {
 			t.row(count(g.Count), ranksCell(g.Ranks), hostsCell(g.Hosts), g.First.String(), g.Last.String(), g.Template)
 		}
@@ -153,7 +153,7 @@ func printWarns(w *output, rep *stages.InfoReport) {
 	}
 	if len(rep.Errors) > 0 {
 		w.printf("\n== errors, by root cause ==\n")
-		t := newTable(w, "chains", "result", "started at", "outermost", "ranks", "evidence", "WARN")
+		t := newTextTable(w, "chains", "result", "started at", "outermost", "ranks", "evidence", "WARN")
 		for _, e := range rep.Errors {
 			t.row(count(e.Chains), fmt.Sprintf("%d %s", e.Result, e.ResultName), e.Where, e.Outermost, ranksCell(e.Ranks), e.Evidence.String(), e.Warn)
 		}
