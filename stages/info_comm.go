@@ -102,7 +102,10 @@ func (in *Info) addComm(l *parser.Line, ev Evidence) {
 		r.proc = p.key
 		r.started = r.started || c.Event == "Init START"
 		r.complete = r.complete || c.Event == "Init COMPLETE"
-		p.initDone = p.initDone || r.complete
+		// Its own line, not the rank's state: another process (a second job, a damaged host
+		// name) may have completed the same rank, and which lines a chunk saw first must
+		// not decide this.
+		p.initDone = p.initDone || c.Event == "Init COMPLETE"
 		ci.ranks[c.Rank] = r
 		ci.inits++
 		p.comms[key] = struct{}{}
