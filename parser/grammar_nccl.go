@@ -62,7 +62,7 @@ type gCollective struct {
 	Comm      ptrField       `parser:"Sp 'comm' Sp @((Word | Punct | HPT)+)"`
 	XNRanks   []*gExtraField `parser:"@@*"`
 	NRanks    decNum         `parser:"Sp '[' 'nranks' '=' @('-'? Word) ']'"`
-	Stream    *ptrField      `parser:"( Sp 'stream' Sp @((Word | Punct | HPT)+) | (?! Sp? (HPT | Punct | Word)) )"`
+	Stream    *ptrField      `parser:"( Sp 'stream' Sp @((Word | Punct | HPT)+) | Sp? (?! HPT | Punct | Word) )"`
 	RCCL      *gRCCLSuffix   `parser:"@@?"`
 	Rest      []string       `parser:"@(HPT | Sp | Punct | Word)*"`
 }

@@ -98,6 +98,17 @@ var pastedCases = []lineCase{
 			Comm: 0x7f0c7410f0e0, NRanks: 2, Task: -1, GlobalRank: -1, Unread: PtrStream}},
 	},
 	{
+		// fuzz (CI): white space after [nranks=] once made the grammar panic.
+		name: "collective_cut_before_stream_trailing_space",
+		in:   strings.TrimSuffix(tfLine, " stream 0x7f0c74002f00") + " ",
+		want: Line{Kind: KindCollective, Rank: -1, Env: tfEnv, Coll: tfWith(PtrStream)},
+	},
+	{
+		name: "collective_cut_before_stream_trailing_tab",
+		in:   strings.TrimSuffix(tfLine, " stream 0x7f0c74002f00") + "\t",
+		want: Line{Kind: KindCollective, Rank: -1, Env: tfEnv, Coll: tfWith(PtrStream)},
+	},
+	{
 		name: "stream_missing_then_text_is_malformed",
 		in:   strings.TrimSuffix(tfLine, " stream 0x7f0c74002f00") + " and more",
 		want: Line{Kind: KindMalformed, Rank: -1, Env: tfEnv, Reason: "unreadable collective line: "},
