@@ -4,11 +4,8 @@ import (
 	"bytes"
 	"fmt"
 	"math/rand/v2"
-	"slices"
 	"strings"
 	"testing"
-
-	gocmp "github.com/google/go-cmp/cmp"
 
 	"github.com/nccllog/nccllog/parser"
 )
@@ -230,14 +227,6 @@ func TestStepBoundariesEveryCut(t *testing.T) {
 			}
 		}
 	}
-}
-
-// diffSlices is gocmp.Diff, made cheap for the common case of equal slices.
-func diffSlices[T comparable](want, got []T) string {
-	if slices.Equal(want, got) {
-		return ""
-	}
-	return gocmp.Diff(want, got)
 }
 
 func checkRun(t *testing.T, what string, m *Merger, rec *recorder, e expected, needs needs) bool {

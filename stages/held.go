@@ -64,7 +64,3 @@ func (h *held[T, P]) committed() { h.items, h.anchored = reuse(h.items), 0 }
 func (c *Call) settle(step int64) { c.Step = step }
 
 func (c *Call) anchor(file string, base int64) { c.File, c.Line = file, c.Line+base }
-
-func (e *RankEvent) settle(step int64) { e.Step = step }
-
-func (e *RankEvent) anchor(file string, base int64) { e.File, e.Line = file, e.Line+base }

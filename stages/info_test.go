@@ -1,7 +1,6 @@
 package stages
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"fmt"
@@ -23,32 +22,6 @@ func infoReport(t *testing.T, data []byte, chunk int) *InfoReport {
 		t.Fatal(err)
 	}
 	return infoOfParsed(parseLines(p, data), chunk)
-}
-
-// parsedText is a line and how it parses.
-type parsedText struct {
-	text []byte
-	p    parser.Line
-}
-
-// parseLines cuts data into lines (up to 1 MiB each) and parses each with p.
-func parseLines(p *parser.Parser, data []byte) []parsedText {
-	out := splitLines(data)
-	for i := range out {
-		p.Parse(out[i].text, &out[i].p)
-	}
-	return out
-}
-
-// splitLines cuts data into lines, up to 1 MiB each, not yet parsed.
-func splitLines(data []byte) []parsedText {
-	var out []parsedText
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	sc.Buffer(nil, 1<<20)
-	for sc.Scan() {
-		out = append(out, parsedText{text: slices.Clone(sc.Bytes())})
-	}
-	return out
 }
 
 // infoOfParsed is infoReport over lines already parsed.

@@ -129,7 +129,8 @@ func mergeChunks(t *testing.T, plan *Plan, data []byte, size int, ps []*parser.P
 		if err := m.Add(Read(plan, data[off:end], ps[0], ps[1]), data[off:end]); err != nil {
 			t.Fatal(err)
 		}
-		most = max(most, heldBytes(m.pending)+int64(len(m.wait.raw)))
+		pending, raw := WaitingOf(m)
+		most = max(most, heldBytes(pending)+int64(raw))
 		off = end
 	}
 	if err := m.Finish(); err != nil {

@@ -1,0 +1,28 @@
+package stages
+
+import "fmt"
+
+// check says whether s can be an Agg's content: its counts in range.
+func (s *AggSnapshot) check() error {
+	for _, g := range s.Groups {
+		if err := checkCount(fmt.Sprintf("its count of %s calls of count %d", g.Op, g.Count), g.Calls); err != nil {
+			return err
+		}
+	}
+	for _, d := range s.Dropped {
+		if err := checkCount(fmt.Sprintf("its count of %s calls left out", d.Op), d.Calls); err != nil {
+			return err
+		}
+	}
+	for _, o := range s.Ops {
+		if err := checkCount(fmt.Sprintf("its count of %s calls", o.Op), o.Calls); err != nil {
+			return err
+		}
+		for _, n := range o.Hist {
+			if err := checkCount(fmt.Sprintf("its count of %s calls in a histogram bucket", o.Op), n); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
