@@ -4,7 +4,6 @@ import (
 	"github.com/nccllog/nccllog/parser"
 
 	"cmp"
-	"math"
 	"slices"
 	"strconv"
 )
@@ -18,27 +17,6 @@ type AggKey struct {
 
 // Bytes is the message size of one call: count × element size, at most MaxBytes.
 func (k AggKey) Bytes() int64 { return mulBytes(k.Count, k.Datatype.Size()) }
-
-// MaxBytes is where byte counts and totals stop: they saturate at 2^63-1 (8 EiB) rather than
-// wrap negative, so a value of MaxBytes means "at least this much". Counts read from a log go
-// up to 2^63-1, so count × element size and sums of them can pass it.
-const MaxBytes = math.MaxInt64
-
-// addBytes returns a+b for byte counts a, b >= 0, at most MaxBytes.
-func addBytes(a, b int64) int64 {
-	if a > MaxBytes-b {
-		return MaxBytes
-	}
-	return a + b
-}
-
-// mulBytes returns a×b, at most MaxBytes where both are positive.
-func mulBytes(a, b int64) int64 {
-	if a > 0 && b > 0 && a > MaxBytes/b {
-		return MaxBytes
-	}
-	return a * b
-}
 
 // DropKey names calls that the analyses leave out, as the AWK chain did: a count of zero or
 // less, or a datatype NCCL does not define.
