@@ -14,6 +14,7 @@ import (
 
 	"github.com/nccllog/nccllog/internal/gen"
 	"github.com/nccllog/nccllog/stages"
+	"github.com/nccllog/nccllog/stages/all"
 )
 
 // livePeak collects garbage every few milliseconds and samples the live heap it finds until
@@ -102,7 +103,7 @@ func TestWaitingHeldBounded(t *testing.T) {
 		if c.steps != nil {
 			what = fmt.Sprintf("%v --steps %d over %s", c.stages, c.steps.From, c.input)
 		}
-		plan := stages.MustPlan(stages.Config{Steps: c.steps}, stages.Default(), c.stages...)
+		plan := stages.MustPlan(stages.Config{Steps: c.steps}, all.Registry(), c.stages...)
 		var inputs []Input
 		switch c.input {
 		case "hung":

@@ -10,6 +10,7 @@ import (
 	"github.com/nccllog/nccllog/internal/gen"
 	"github.com/nccllog/nccllog/parser"
 	"github.com/nccllog/nccllog/stages"
+	"github.com/nccllog/nccllog/stages/all"
 )
 
 // partialFuzzMax is the largest input FuzzPartial checks allocation on, and partialFuzzAlloc
@@ -34,7 +35,7 @@ func partialPlans(t testing.TB) []*stages.Plan {
 		{stages.Config{AggPerOp: true}, []string{"agg"}},
 		{stages.Config{Portable: true}, []string{"agg", "steps", "ranks", "info"}},
 	} {
-		plan, err := stages.NewPlan(p.cfg, stages.Default(), p.names...)
+		plan, err := stages.NewPlan(p.cfg, all.Registry(), p.names...)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,6 +1,11 @@
 package pipeline
 
-import "github.com/nccllog/nccllog/stages"
+import (
+	"github.com/nccllog/nccllog/stages"
+	"github.com/nccllog/nccllog/stages/agg"
+	"github.com/nccllog/nccllog/stages/all"
+	"github.com/nccllog/nccllog/stages/steps"
+)
 
 // needs picks stages for tests that try them in combination.
 type needs uint8
@@ -32,14 +37,14 @@ func (c testCfg) plan() *stages.Plan {
 		}
 	}
 	cfg := stages.Config{Steps: c.Steps, Boundary: c.Boundary, Strict: c.Needs&needClasses != 0}
-	return stages.MustPlan(cfg, stages.Default(), names...)
+	return stages.MustPlan(cfg, all.Registry(), names...)
 }
 
-func aggOf(r *stages.Result) *stages.Agg {
-	if p, ok := stages.Part[*stages.AggPart](r.Set); ok {
+func aggOf(r *stages.Result) *agg.Agg {
+	if p, ok := stages.Part[*agg.AggPart](r.Set); ok {
 		return p.Agg
 	}
 	return nil
 }
 
-func stepsOf(r *stages.Result) *stages.Steps { return stages.StepsOf(r.Set) }
+func stepsOf(r *stages.Result) *steps.Steps { return steps.StepsOf(r.Set) }

@@ -14,6 +14,8 @@ import (
 	"github.com/nccllog/nccllog/internal/gen"
 	"github.com/nccllog/nccllog/parser"
 	"github.com/nccllog/nccllog/stages"
+	"github.com/nccllog/nccllog/stages/agg"
+	"github.com/nccllog/nccllog/stages/steps"
 )
 
 const needAll = needAgg | needCalls | needLines
@@ -58,8 +60,8 @@ type want struct {
 	lines stages.Lines
 	split []byte
 	calls []stages.Call
-	agg   *stages.Agg
-	steps *stages.Steps
+	agg   *agg.Agg
+	steps *steps.Steps
 }
 
 // parsedLine is one input line with its newline (if any) and how it parses.
@@ -109,7 +111,7 @@ func selected(cfg testCfg, step int64) bool {
 
 // oracle works out what a run over lines must yield, in one plain pass.
 func oracle(lines []parsedLine, name string, cfg testCfg) want {
-	w := want{agg: stages.NewAgg(), steps: stages.NewSteps(), split: []byte{}}
+	w := want{agg: agg.NewAgg(), steps: steps.NewSteps(), split: []byte{}}
 	steps := stepOf(func(i int) (int64, bool) {
 		return lines[i].p.Prog.Step, lines[i].p.Kind == parser.KindProgress
 	}, len(lines), cfg.Boundary)

@@ -12,6 +12,7 @@ import (
 	"github.com/nccllog/nccllog/internal/gen"
 	"github.com/nccllog/nccllog/parser"
 	"github.com/nccllog/nccllog/stages"
+	"github.com/nccllog/nccllog/stages/all"
 )
 
 // TestEveryStageIndependentOfChunkingAndOrder runs every registered stage over a job's
@@ -29,7 +30,7 @@ func TestEveryStageIndependentOfChunkingAndOrder(t *testing.T) {
 	one, _ := writeLog(t, dir, job)
 	reversed := slices.Clone(files)
 	slices.Reverse(reversed)
-	reg := stages.Default()
+	reg := all.Registry()
 	for _, name := range reg.Names() {
 		for _, steps := range []*stages.StepRange{nil, {From: 2, To: 4}} {
 			plan := stages.MustPlan(stages.Config{Steps: steps}, reg, name)
@@ -126,7 +127,7 @@ func (p *commPart) Snapshot() any { return p.by }
 // pipeline or cmd is needed to add an analysis. Its count must match the lines class count.
 func TestToyStage(t *testing.T) {
 	name, _ := writeLog(t, t.TempDir(), gen.Config{Seed: 4, Ranks: 4, RanksPerHost: 2, Steps: 6, Noise: true})
-	reg := stages.Default()
+	reg := all.Registry()
 	reg.Register(commHosts{})
 	plan := stages.MustPlan(stages.Config{}, reg, "commhosts")
 	res, err := RunAll(context.Background(), []Input{{Name: name}}, Options{Plan: plan, ChunkSize: 2 << 10}, discard{})

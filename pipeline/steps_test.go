@@ -11,6 +11,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/nccllog/nccllog/stages"
+	"github.com/nccllog/nccllog/stages/agg"
+	"github.com/nccllog/nccllog/stages/steps"
 )
 
 // hline is one line of a hand-made log and what the test knows it is.
@@ -69,27 +71,27 @@ func callsAt(cs []stages.Call) []callAt {
 }
 
 // handWant works out, from what the test put in the log, what a run must select.
-func handWant(ls []hline, cfg testCfg) (split string, calls []callAt, agg *stages.Agg, pts []stages.StepPoint) {
-	steps := stepOf(func(i int) (int64, bool) { return ls[i].step, ls[i].step >= 0 }, len(ls), cfg.Boundary)
+func handWant(ls []hline, cfg testCfg) (split string, calls []callAt, want *agg.Agg, pts []steps.StepPoint) {
+	stepAt := stepOf(func(i int) (int64, bool) { return ls[i].step, ls[i].step >= 0 }, len(ls), cfg.Boundary)
 	var b strings.Builder
 	calls = []callAt{}
-	agg = stages.NewAgg()
-	pts = []stages.StepPoint{}
+	want = agg.NewAgg()
+	pts = []steps.StepPoint{}
 	for i, l := range ls {
 		if l.step >= 0 && (cfg.Steps == nil || cfg.Steps.Has(l.step)) {
-			pts = append(pts, stages.StepPoint{Step: l.step, Lines: 1, TimeS: l.timeS, TFLOPs: l.tflops,
+			pts = append(pts, steps.StepPoint{Step: l.step, Lines: 1, TimeS: l.timeS, TFLOPs: l.tflops,
 				HasTime: true, HasTFLOPs: true, Framework: "nemo"})
 		}
-		if !selected(cfg, steps[i]) {
+		if !selected(cfg, stepAt[i]) {
 			continue
 		}
 		b.WriteString(l.text + "\n")
 		if l.count > 0 {
-			calls = append(calls, callAt{int64(i + 1), steps[i], l.count})
-			agg.Add("AllReduce", l.count, 7)
+			calls = append(calls, callAt{int64(i + 1), stepAt[i], l.count})
+			want.Add("AllReduce", l.count, 7)
 		}
 	}
-	return b.String(), calls, agg, pts
+	return b.String(), calls, want, pts
 }
 
 // handLog is a log with markers 0-9 in order, a varying number of lines (none, too) between

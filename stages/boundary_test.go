@@ -1,4 +1,4 @@
-package stages
+package stages_test
 
 import (
 	"bytes"
@@ -8,6 +8,10 @@ import (
 	"testing"
 
 	"github.com/nccllog/nccllog/parser"
+	"github.com/nccllog/nccllog/stages"
+	"github.com/nccllog/nccllog/stages/agg"
+	"github.com/nccllog/nccllog/stages/internal/stagetest"
+	"github.com/nccllog/nccllog/stages/steps"
 )
 
 // hline is one line of a hand-made log and what the test knows it is.
@@ -73,21 +77,21 @@ type callAt struct{ Line, Step, Count int64 }
 type expected struct {
 	split    string
 	calls    []callAt
-	rows     []AggRow
-	points   []StepPoint
+	rows     []agg.AggRow
+	points   []steps.StepPoint
 	problems []int64
 }
 
-func expect(ls []hline, cfg Config) expected {
-	steps := make([]int64, len(ls))
+func expect(ls []hline, cfg stages.Config) expected {
+	stepAt := make([]int64, len(ls))
 	cur := int64(-1)
-	if cfg.Boundary == BoundaryEnd {
+	if cfg.Boundary == stages.BoundaryEnd {
 		// A line belongs to the first marker at or after it.
 		for i := len(ls) - 1; i >= 0; i-- {
 			if ls[i].step >= 0 {
 				cur = ls[i].step
 			}
-			steps[i] = cur
+			stepAt[i] = cur
 		}
 	} else {
 		// A line belongs to the last marker at or before it.
@@ -95,44 +99,44 @@ func expect(ls []hline, cfg Config) expected {
 			if ls[i].step >= 0 {
 				cur = ls[i].step
 			}
-			steps[i] = cur
+			stepAt[i] = cur
 		}
 	}
 	var e expected
 	var b strings.Builder
-	agg := NewAgg()
-	e.calls, e.points, e.problems = []callAt{}, []StepPoint{}, []int64{}
+	rows := agg.NewAgg()
+	e.calls, e.points, e.problems = []callAt{}, []steps.StepPoint{}, []int64{}
 	for i, l := range ls {
 		// With steps selected, the lines of other steps are counted unread: their
 		// malformed lines are not listed.
-		if l.malformed && (cfg.Steps == nil || steps[i] >= 0 && cfg.Steps.Has(steps[i])) {
+		if l.malformed && (cfg.Steps == nil || stepAt[i] >= 0 && cfg.Steps.Has(stepAt[i])) {
 			e.problems = append(e.problems, int64(i+1))
 		}
 		if l.step >= 0 && (cfg.Steps == nil || cfg.Steps.Has(l.step)) {
-			e.points = append(e.points, StepPoint{Step: l.step, Lines: 1, TimeS: l.timeS, TFLOPs: 100,
+			e.points = append(e.points, steps.StepPoint{Step: l.step, Lines: 1, TimeS: l.timeS, TFLOPs: 100,
 				HasTime: true, HasTFLOPs: true, Framework: "nemo"})
 		}
-		if cfg.Steps != nil && (steps[i] < 0 || !cfg.Steps.Has(steps[i])) {
+		if cfg.Steps != nil && (stepAt[i] < 0 || !cfg.Steps.Has(stepAt[i])) {
 			continue
 		}
 		b.WriteString(l.text + "\n")
 		if l.count > 0 {
-			e.calls = append(e.calls, callAt{int64(i + 1), steps[i], l.count})
-			agg.Add("AllReduce", l.count, 7)
+			e.calls = append(e.calls, callAt{int64(i + 1), stepAt[i], l.count})
+			rows.Add("AllReduce", l.count, 7)
 		}
 	}
-	e.split, e.rows = b.String(), agg.Rows()
+	e.split, e.rows = b.String(), rows.Rows()
 	return e
 }
 
 // recorder is an Out that keeps copies of what it gets.
 type recorder struct {
 	split []byte
-	calls []Call
+	calls []stages.Call
 }
 
-func (r *recorder) Lines(b []byte) error { r.split = append(r.split, b...); return nil }
-func (r *recorder) Call(c *Call) error   { r.calls = append(r.calls, *c); return nil }
+func (r *recorder) Lines(b []byte) error      { r.split = append(r.split, b...); return nil }
+func (r *recorder) Call(c *stages.Call) error { r.calls = append(r.calls, *c); return nil }
 
 // cutChunks cuts data as the pipeline's reader does: after the last newline in the next size
 // bytes, or after the first newline past them when a line is longer.
@@ -157,13 +161,13 @@ func cutChunks(data []byte, size int) [][]byte {
 
 // runChunks feeds chunks through Chunk and Merger as the pipeline does, with the lines'
 // readings looked up in parsed (one per line of the whole input, in order).
-func runChunks(t *testing.T, chunks [][]byte, parsed []parser.Line, plan *Plan) (*Merger, *recorder) {
+func runChunks(t *testing.T, chunks [][]byte, parsed []parser.Line, plan *stages.Plan) (*stages.Merger, *recorder) {
 	t.Helper()
 	rec := &recorder{}
-	m := NewMerger(plan, "hand.log", rec)
+	m := stages.NewMerger(plan, "hand.log", rec)
 	n := 0
 	for _, data := range chunks {
-		c := NewChunk(plan)
+		c := stages.NewChunk(plan)
 		for off := 0; off < len(data); {
 			end := bytes.IndexByte(data[off:], '\n') + 1 + off
 			if end == off {
@@ -198,7 +202,7 @@ func TestStepBoundariesEveryCut(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ranges := []*StepRange{nil, {0, 0}, {9, 9}, {3, 5}, {0, 9}, {4, 100}, {10, 20}, {5, 5}}
+	ranges := []*stages.StepRange{nil, {0, 0}, {9, 9}, {3, 5}, {0, 9}, {4, 100}, {10, 20}, {5, 5}}
 	failures := 0
 	for seed := uint64(1); seed <= 3; seed++ {
 		ls := handLog(seed)
@@ -210,8 +214,8 @@ func TestStepBoundariesEveryCut(t *testing.T) {
 		}
 		data := []byte(log.String())
 		for _, sr := range ranges {
-			for _, b := range []Boundary{BoundaryEnd, BoundaryStart} {
-				cfg := Config{Steps: sr, Boundary: b}
+			for _, b := range []stages.Boundary{stages.BoundaryEnd, stages.BoundaryStart} {
+				cfg := stages.Config{Steps: sr, Boundary: b}
 				e := expect(ls, cfg)
 				for size := 16; size <= 400 && failures < 10; size++ {
 					chunks := cutChunks(data, size)
@@ -229,7 +233,7 @@ func TestStepBoundariesEveryCut(t *testing.T) {
 	}
 }
 
-func checkRun(t *testing.T, what string, m *Merger, rec *recorder, e expected, needs needs) bool {
+func checkRun(t *testing.T, what string, m *stages.Merger, rec *recorder, e expected, needs needs) bool {
 	t.Helper()
 	ok := true
 	fail := func(format string, args ...any) {
@@ -251,27 +255,27 @@ func checkRun(t *testing.T, what string, m *Merger, rec *recorder, e expected, n
 	if needs&needCalls == 0 {
 		wantCalls = []callAt{}
 	}
-	if diff := diffSlices(wantCalls, got); diff != "" {
+	if diff := stagetest.DiffSlices(wantCalls, got); diff != "" {
 		fail("calls (-want +got):\n%s", diff)
 	}
-	if _, ok := Part[*AggPart](m.Total); needs&needAgg == 0 {
+	if _, ok := stages.Part[*agg.AggPart](m.Total); needs&needAgg == 0 {
 		if ok {
 			fail("an Agg without the agg stage")
 		}
-	} else if diff := diffSlices(e.rows, AggOf(m.Total).Rows()); diff != "" {
+	} else if diff := stagetest.DiffSlices(e.rows, agg.AggOf(m.Total).Rows()); diff != "" {
 		fail("Agg.Rows (-want +got):\n%s", diff)
 	}
-	if diff := diffSlices(e.points, StepsOf(m.Total).Points()); diff != "" {
+	if diff := stagetest.DiffSlices(e.points, steps.StepsOf(m.Total).Points()); diff != "" {
 		fail("Steps.Points (-want +got):\n%s", diff)
 	}
 	problems := []int64{}
-	for _, p := range LinesOf(m.Total).Problems {
+	for _, p := range stages.LinesOf(m.Total).Problems {
 		if p.File != "hand.log" {
 			fail("problem %+v: file %q", p, p.File)
 		}
 		problems = append(problems, p.Line)
 	}
-	if diff := diffSlices(e.problems, problems); diff != "" {
+	if diff := stagetest.DiffSlices(e.problems, problems); diff != "" {
 		fail("problem lines (-want +got):\n%s", diff)
 	}
 	return ok

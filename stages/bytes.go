@@ -10,7 +10,7 @@ import (
 const MaxBytes = math.MaxInt64
 
 // addBytes returns a+b for byte counts a, b >= 0, at most MaxBytes.
-func addBytes(a, b int64) int64 {
+func AddBytes(a, b int64) int64 {
 	if a > MaxBytes-b {
 		return MaxBytes
 	}
@@ -18,7 +18,7 @@ func addBytes(a, b int64) int64 {
 }
 
 // mulBytes returns a×b, at most MaxBytes where both are positive.
-func mulBytes(a, b int64) int64 {
+func MulBytes(a, b int64) int64 {
 	if a > 0 && b > 0 && a > MaxBytes/b {
 		return MaxBytes
 	}

@@ -34,7 +34,7 @@ const (
 	callsPerByte = 4
 	// maxPartialCount is the largest line or call count a partial may declare: no log
 	// holds 2^48 lines, and counts of up to 2^15 partials still add up without overflow.
-	maxPartialCount = 1 << 48
+	MaxPartialCount = 1 << 48
 )
 
 // ErrPartialLimit is returned by Decode where a partial declares more than its size allows.
@@ -56,7 +56,7 @@ func (l *Limits) WithParser(p *parser.Parser) *Limits {
 }
 
 // lineParser is the Parser to read set-up lines again with.
-func (l *Limits) lineParser() (*parser.Parser, error) {
+func (l *Limits) LineParser() (*parser.Parser, error) {
 	if l.parser != nil {
 		return l.parser, nil
 	}
@@ -75,7 +75,7 @@ func (l *Limits) json() int64 {
 }
 
 // takeCalls counts n more calls expanded, failing once they are over the limit.
-func (l *Limits) takeCalls(n int64) error {
+func (l *Limits) TakeCalls(n int64) error {
 	if n > l.calls {
 		total := callsFloor + callsPerByte*max(l.stored, 0)
 		return fmt.Errorf("%w: its call sequences expand to more than %d calls, the most a partial result of %d bytes may hold (%d, and %d per byte)",

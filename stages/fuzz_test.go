@@ -1,4 +1,4 @@
-package stages
+package stages_test
 
 import (
 	"bytes"
@@ -9,6 +9,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/nccllog/nccllog/parser"
+	"github.com/nccllog/nccllog/stages"
 )
 
 // fuzzParsed is each of fuzzLines as the parser reads it, worked out once: the parser has
@@ -59,7 +60,7 @@ func fuzzLog(data []byte, parsed *[256]parser.Line) ([][]byte, []*parser.Line) {
 }
 
 // refLabels is the step of every line, worked out line by line from the definition.
-func refLabels(reads []*parser.Line, b Boundary) []int64 {
+func refLabels(reads []*parser.Line, b stages.Boundary) []int64 {
 	labels := make([]int64, len(reads))
 	last := int64(-1)
 	for i, l := range reads {
@@ -68,7 +69,7 @@ func refLabels(reads []*parser.Line, b Boundary) []int64 {
 		}
 		labels[i] = last
 	}
-	if b == BoundaryStart {
+	if b == stages.BoundaryStart {
 		return labels
 	}
 	next := int64(-1)
@@ -83,11 +84,11 @@ func refLabels(reads []*parser.Line, b Boundary) []int64 {
 
 type fuzzOut struct {
 	split []byte
-	calls []Call
+	calls []stages.Call
 }
 
-func (o *fuzzOut) Lines(b []byte) error { o.split = append(o.split, b...); return nil }
-func (o *fuzzOut) Call(c *Call) error   { o.calls = append(o.calls, *c); return nil }
+func (o *fuzzOut) Lines(b []byte) error      { o.split = append(o.split, b...); return nil }
+func (o *fuzzOut) Call(c *stages.Call) error { o.calls = append(o.calls, *c); return nil }
 
 // FuzzStepSplitter: cut into chunks anywhere, the splitter selects exactly the lines and
 // labels exactly the calls that the line-by-line definition of the steps gives.
@@ -100,12 +101,12 @@ func FuzzStepSplitter(f *testing.F) {
 			t.Fatal(err)
 		}
 		lines, reads := fuzzLog(data, parsed)
-		b := BoundaryEnd
+		b := stages.BoundaryEnd
 		if start {
-			b = BoundaryStart
+			b = stages.BoundaryStart
 		}
-		rng := StepRange{int64(from % 8), int64(from%8 + span%4)}
-		cfg := Config{Steps: &rng, Boundary: b}
+		rng := stages.StepRange{int64(from % 8), int64(from%8 + span%4)}
+		cfg := stages.Config{Steps: &rng, Boundary: b}
 		got := feedChunks(lines, reads, testPlan(cfg, needLines|needCalls), 1+int(every%9))
 		want := expectSplit(lines, reads, refLabels(reads, b), &cfg)
 		if !bytes.Equal(got.split, want.split) {
@@ -118,12 +119,12 @@ func FuzzStepSplitter(f *testing.F) {
 }
 
 // feedChunks feeds the lines through Chunk and Merger, n lines a chunk.
-func feedChunks(lines [][]byte, reads []*parser.Line, plan *Plan, n int) *fuzzOut {
+func feedChunks(lines [][]byte, reads []*parser.Line, plan *stages.Plan, n int) *fuzzOut {
 	out := &fuzzOut{}
-	m := NewMerger(plan, "f", out)
+	m := stages.NewMerger(plan, "f", out)
 	for i := 0; i < len(lines); i += n {
 		var data []byte
-		c := NewChunk(plan)
+		c := stages.NewChunk(plan)
 		for j := i; j < min(i+n, len(lines)); j++ {
 			off := int64(len(data))
 			data = append(append(data, lines[j]...), '\n')
@@ -136,7 +137,7 @@ func feedChunks(lines [][]byte, reads []*parser.Line, plan *Plan, n int) *fuzzOu
 	return out
 }
 
-func expectSplit(lines [][]byte, reads []*parser.Line, labels []int64, cfg *Config) *fuzzOut {
+func expectSplit(lines [][]byte, reads []*parser.Line, labels []int64, cfg *stages.Config) *fuzzOut {
 	out := &fuzzOut{}
 	for i, line := range lines {
 		if !cfg.Selects(labels[i]) {
@@ -144,7 +145,7 @@ func expectSplit(lines [][]byte, reads []*parser.Line, labels []int64, cfg *Conf
 		}
 		out.split = append(append(out.split, line...), '\n')
 		if l := reads[i]; l.Kind == parser.KindCollective {
-			out.calls = append(out.calls, Call{File: "f", Line: int64(i + 1), Step: labels[i], Rank: -1, Env: l.Env, Coll: l.Coll})
+			out.calls = append(out.calls, stages.Call{File: "f", Line: int64(i + 1), Step: labels[i], Rank: -1, Env: l.Env, Coll: l.Coll})
 		}
 	}
 	return out

@@ -3,64 +3,64 @@ package stages
 // item is what a held list keeps: a line's value that learns its step and its place.
 type item[T any] interface {
 	*T
-	settle(step int64)
-	anchor(file string, base int64)
+	Settle(step int64)
+	Anchor(file string, base int64)
 }
 
 // held is the part of a Partial that keeps its lines' values in input order until they are
 // committed (calls, rank events): which are anchored, and whether some wait for their step.
-type held[T any, P item[T]] struct {
-	items    []T
-	anchored int  // items before this index have their file and absolute line
-	open     bool // holds items whose step is not settled
+type Held[T any, P item[T]] struct {
+	Items    []T
+	Anchored int  // items before this index have their file and absolute line
+	Open     bool // holds items whose step is not settled
 }
 
-func (h *held[T, P]) add(v T) {
-	h.items = append(h.items, v)
-	h.open = true
+func (h *Held[T, P]) Add(v T) {
+	h.Items = append(h.Items, v)
+	h.Open = true
 }
 
 // settle gives the items their step, or drops them (keep false).
-func (h *held[T, P]) settle(step int64, keep bool) {
-	h.open = false
+func (h *Held[T, P]) Settle(step int64, keep bool) {
+	h.Open = false
 	if !keep {
-		h.items, h.anchored = h.items[:0], 0
+		h.Items, h.Anchored = h.Items[:0], 0
 		return
 	}
-	for i := range h.items {
-		P(&h.items[i]).settle(step)
+	for i := range h.Items {
+		P(&h.Items[i]).Settle(step)
 	}
 }
 
-func (h *held[T, P]) anchor(o Origin) {
-	for i := h.anchored; i < len(h.items); i++ {
-		P(&h.items[i]).anchor(o.File, o.Base)
+func (h *Held[T, P]) Anchor(o Origin) {
+	for i := h.Anchored; i < len(h.Items); i++ {
+		P(&h.Items[i]).Anchor(o.File, o.Base)
 	}
-	h.anchored = len(h.items)
+	h.Anchored = len(h.Items)
 }
 
 // merge appends o's items. Where this one holds none it takes o's buffer rather than copy
 // it (items with pointers cost write barriers to copy), and o gets this one's to reuse.
-func (h *held[T, P]) merge(o *held[T, P]) {
+func (h *Held[T, P]) Merge(o *Held[T, P]) {
 	switch {
-	case len(h.items) == 0:
-		h.items, o.items = o.items, h.items[:0]
-		h.anchored, o.anchored = o.anchored, 0
-	case h.anchored == len(h.items):
-		h.anchored += o.anchored
+	case len(h.Items) == 0:
+		h.Items, o.Items = o.Items, h.Items[:0]
+		h.Anchored, o.Anchored = o.Anchored, 0
+	case h.Anchored == len(h.Items):
+		h.Anchored += o.Anchored
 		fallthrough
 	default:
-		h.items = append(h.items, o.items...)
+		h.Items = append(h.Items, o.Items...)
 	}
-	h.open = h.open || o.open
+	h.Open = h.Open || o.Open
 }
 
 // reset empties h, keeping its buffer.
-func (h *held[T, P]) reset() { *h = held[T, P]{items: h.items[:0]} }
+func (h *Held[T, P]) Reset() { *h = Held[T, P]{Items: h.Items[:0]} }
 
 // committed empties h once its items are committed; a large buffer is let go.
-func (h *held[T, P]) committed() { h.items, h.anchored = reuse(h.items), 0 }
+func (h *Held[T, P]) Committed() { h.Items, h.Anchored = Reuse(h.Items), 0 }
 
-func (c *Call) settle(step int64) { c.Step = step }
+func (c *Call) Settle(step int64) { c.Step = step }
 
-func (c *Call) anchor(file string, base int64) { c.File, c.Line = file, c.Line+base }
+func (c *Call) Anchor(file string, base int64) { c.File, c.Line = file, c.Line+base }

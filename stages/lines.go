@@ -44,7 +44,7 @@ func (l *Lines) Add(n int64, line []byte, p *parser.Line) {
 		l.Version = versionOf(line)
 	}
 	if p.Kind == parser.KindMalformed && len(l.Problems) < MaxProblems {
-		l.Problems = append(l.Problems, Problem{Line: n, Reason: p.Reason, Excerpt: excerpt(line)})
+		l.Problems = append(l.Problems, Problem{Line: n, Reason: p.Reason, Excerpt: Excerpt(line)})
 	}
 }
 
@@ -71,7 +71,7 @@ func (l *Lines) Merge(o *Lines) {
 func (l *Lines) Malformed() int64 { return l.ByKind[parser.KindMalformed] }
 
 // excerpt is the start of a line, made printable.
-func excerpt(b []byte) string {
+func Excerpt(b []byte) string {
 	const n = 120
 	out := make([]rune, 0, n)
 	for _, r := range string(b[:min(len(b), n)]) {

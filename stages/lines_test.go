@@ -1,9 +1,10 @@
-package stages
+package stages_test
 
 import (
 	"testing"
 
 	"github.com/nccllog/nccllog/parser"
+	"github.com/nccllog/nccllog/stages"
 )
 
 // TestLinesCountUnknownKeys: a collective line read past a field nccllog does not know is
@@ -15,7 +16,7 @@ func TestLinesCountUnknownKeys(t *testing.T) {
 		{Kind: parser.KindCollective, UnknownKey: "acc"},
 		{Kind: parser.KindInfo},
 	}
-	var a, b Lines
+	var a, b stages.Lines
 	for i := range lines[:2] {
 		a.Add(int64(i+1), nil, &lines[i])
 	}

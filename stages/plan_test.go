@@ -1,6 +1,11 @@
-package stages
+package stages_test
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/nccllog/nccllog/stages"
+	"github.com/nccllog/nccllog/stages/all"
+)
 
 // needs picks stages for tests that try them in every combination.
 type needs uint8
@@ -14,7 +19,7 @@ const (
 )
 
 // testPlan is the plan of cfg with the stages n picks, and steps.
-func testPlan(cfg Config, n needs) *Plan {
+func testPlan(cfg stages.Config, n needs) *stages.Plan {
 	names := []string{"steps"}
 	for bit, name := range map[needs]string{needAgg: "agg", needCalls: "calls", needLines: "split", needRanks: "ranks"} {
 		if n&bit != 0 {
@@ -22,23 +27,23 @@ func testPlan(cfg Config, n needs) *Plan {
 		}
 	}
 	cfg.Strict = cfg.Strict || n&needClasses != 0
-	return MustPlan(cfg, Default(), names...)
+	return stages.MustPlan(cfg, all.Registry(), names...)
 }
 
 func TestPlanNamesAndReads(t *testing.T) {
 	for _, c := range []struct {
 		names []string
-		cfg   Config
-		reads Reads
+		cfg   stages.Config
+		reads stages.Reads
 	}{
-		{nil, Config{}, ReadsMarkers},
-		{[]string{"steps"}, Config{}, ReadsMarkers},
-		{[]string{"split"}, Config{}, ReadsBytes},
-		{[]string{"agg", "calls"}, Config{}, ReadsSelected},
-		{[]string{"ranks"}, Config{}, ReadsAll},
-		{[]string{"split"}, Config{Strict: true}, ReadsAll},
+		{nil, stages.Config{}, stages.ReadsMarkers},
+		{[]string{"steps"}, stages.Config{}, stages.ReadsMarkers},
+		{[]string{"split"}, stages.Config{}, stages.ReadsBytes},
+		{[]string{"agg", "calls"}, stages.Config{}, stages.ReadsSelected},
+		{[]string{"ranks"}, stages.Config{}, stages.ReadsAll},
+		{[]string{"split"}, stages.Config{Strict: true}, stages.ReadsAll},
 	} {
-		p, err := NewPlan(c.cfg, Default(), c.names...)
+		p, err := stages.NewPlan(c.cfg, all.Registry(), c.names...)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -49,7 +54,7 @@ func TestPlanNamesAndReads(t *testing.T) {
 			t.Errorf("%v: the lines stage is not first: %v", c.names, p.Stages)
 		}
 	}
-	if _, err := NewPlan(Config{}, Default(), "nosuch"); err == nil {
+	if _, err := stages.NewPlan(stages.Config{}, all.Registry(), "nosuch"); err == nil {
 		t.Error("a plan with an unregistered stage")
 	}
 }

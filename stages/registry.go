@@ -8,23 +8,9 @@ import (
 )
 
 // Registry names the stages a run can ask for. Commands ask for stages by name; adding an
-// analysis is one file with its Stage and one line in Default.
+// analysis family is one package with its Stage and one line in stages/all.
 type Registry struct {
 	stages []Stage
-}
-
-// Default returns a registry of nccllog's stages.
-func Default() *Registry {
-	r := &Registry{}
-	r.Register(LinesStage{})
-	r.Register(AggStage{})
-	r.Register(StepsStage{})
-	r.Register(CallsStage{})
-	r.Register(SplitStage{})
-	r.Register(RanksStage{})
-	r.Register(InfoStage{})
-	r.Register(StepSpanStage{})
-	return r
 }
 
 // Register adds s; a stage of the same name is replaced.

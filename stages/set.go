@@ -93,7 +93,7 @@ func Part[T Partial](s *Set) (T, bool) {
 const keptBytes = 1 << 20
 
 // reuse empties s for reuse, or lets it go where it is large.
-func reuse[T any](s []T) []T {
+func Reuse[T any](s []T) []T {
 	var v T
 	if uintptr(cap(s))*unsafe.Sizeof(v) > keptBytes {
 		return nil

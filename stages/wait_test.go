@@ -1,4 +1,4 @@
-package stages
+package stages_test
 
 import (
 	"bytes"
@@ -9,6 +9,10 @@ import (
 
 	"github.com/nccllog/nccllog/internal/gen"
 	"github.com/nccllog/nccllog/parser"
+	"github.com/nccllog/nccllog/stages"
+	"github.com/nccllog/nccllog/stages/all"
+	"github.com/nccllog/nccllog/stages/ranks"
+	"github.com/nccllog/nccllog/stages/stream"
 )
 
 // memSpill is a Spill in memory, for tests.
@@ -34,24 +38,24 @@ func (s *memSpill) Replay(fn func([]byte) error) error {
 // written keeps what a Merger writes.
 type written struct {
 	lines []byte
-	calls []Call
+	calls []stages.Call
 }
 
-func (w *written) Lines(b []byte) error { w.lines = append(w.lines, b...); return nil }
-func (w *written) Call(c *Call) error   { w.calls = append(w.calls, *c); return nil }
+func (w *written) Lines(b []byte) error      { w.lines = append(w.lines, b...); return nil }
+func (w *written) Call(c *stages.Call) error { w.calls = append(w.calls, *c); return nil }
 
 // heldBytes is what the waiting Partials of s hold: the bytes of split's lines, and calls and
 // rank events at their size.
-func heldBytes(s *Set) int64 {
+func heldBytes(s *stages.Set) int64 {
 	var n int64
 	for _, p := range s.Parts {
 		switch p := p.(type) {
-		case *SplitPart:
-			n += p.Snapshot().(SplitSnapshot).Held
-		case *CallsPart:
-			n += int64(p.Held()) * int64(unsafe.Sizeof(Call{}))
-		case *RanksPart:
-			n += int64(p.Held()) * int64(unsafe.Sizeof(RankEvent{}))
+		case *stream.SplitPart:
+			n += p.Snapshot().(stream.SplitSnapshot).Held
+		case *stream.CallsPart:
+			n += int64(p.Held()) * int64(unsafe.Sizeof(stages.Call{}))
+		case *ranks.RanksPart:
+			n += int64(p.Held()) * int64(unsafe.Sizeof(ranks.RankEvent{}))
 		}
 	}
 	return n
@@ -79,23 +83,23 @@ func TestWaitingStaysUnderCap(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	one := &StepRange{From: 1, To: 1}
+	one := &stages.StepRange{From: 1, To: 1}
 	for _, c := range []struct {
 		stage string
-		steps *StepRange
+		steps *stages.StepRange
 	}{{"split", one}, {"calls", one}, {"calls", nil}, {"ranks", nil}} {
-		plan := MustPlan(Config{Steps: c.steps}, Default(), c.stage)
+		plan := stages.MustPlan(stages.Config{Steps: c.steps}, all.Registry(), c.stage)
 		want, whole := mergeChunks(t, plan, data, chunk, ps, nil)
 		if whole < 1<<20 {
 			t.Fatalf("%s: unbounded, the stretch held only %d KiB; the test needs it to wait long", c.stage, whole>>10)
 		}
 		for _, mode := range []string{"ahead", "spill"} {
-			b := Bound{Cap: capBytes}
+			b := stages.Bound{Cap: capBytes}
 			if mode == "ahead" {
-				b.Ahead = NewLookahead(bytes.NewReader(data), ps[2])
+				b.Ahead = stages.NewLookahead(bytes.NewReader(data), ps[2])
 			} else {
 				b.Spill = &memSpill{}
-				b.Reread = func(d []byte) (*Chunk, error) { return Read(plan, d, ps[2], ps[2]), nil }
+				b.Reread = func(d []byte) (*stages.Chunk, error) { return stages.Read(plan, d, ps[2], ps[2]), nil }
 			}
 			what := fmt.Sprintf("%s (steps %v), %s", c.stage, c.steps != nil, mode)
 			got, most := mergeChunks(t, plan, data, chunk, ps, &b)
@@ -113,10 +117,10 @@ func TestWaitingStaysUnderCap(t *testing.T) {
 // mergeChunks reads data in chunks of whole lines of about size bytes through a Merger
 // bounded by b (unbounded where nil), and returns what it wrote and merged, and the most the
 // waiting stretch held after a chunk.
-func mergeChunks(t *testing.T, plan *Plan, data []byte, size int, ps []*parser.Parser, b *Bound) (string, int64) {
+func mergeChunks(t *testing.T, plan *stages.Plan, data []byte, size int, ps []*parser.Parser, b *stages.Bound) (string, int64) {
 	t.Helper()
 	out := &written{}
-	m := NewMerger(plan, "hung.log", out)
+	m := stages.NewMerger(plan, "hung.log", out)
 	if b != nil {
 		m.Bound(*b)
 	}
@@ -126,10 +130,10 @@ func mergeChunks(t *testing.T, plan *Plan, data []byte, size int, ps []*parser.P
 		if n := parser.WholeLines(data[off:end]); n > 0 && end < len(data) {
 			end = off + n
 		}
-		if err := m.Add(Read(plan, data[off:end], ps[0], ps[1]), data[off:end]); err != nil {
+		if err := m.Add(stages.Read(plan, data[off:end], ps[0], ps[1]), data[off:end]); err != nil {
 			t.Fatal(err)
 		}
-		pending, raw := WaitingOf(m)
+		pending, raw := stages.WaitingOf(m)
 		most = max(most, heldBytes(pending)+int64(raw))
 		off = end
 	}

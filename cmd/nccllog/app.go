@@ -11,6 +11,11 @@ import (
 
 	"github.com/nccllog/nccllog/pipeline"
 	"github.com/nccllog/nccllog/stages"
+	"github.com/nccllog/nccllog/stages/agg"
+	"github.com/nccllog/nccllog/stages/all"
+	"github.com/nccllog/nccllog/stages/info"
+	"github.com/nccllog/nccllog/stages/ranks"
+	"github.com/nccllog/nccllog/stages/steps"
 )
 
 // Exit statuses, as documented in the help and the README.
@@ -42,15 +47,15 @@ type view struct {
 	plan  *stages.Plan
 	res   *stages.Result
 	lines *stages.Lines
-	agg   *stages.Agg
-	steps *stages.Steps
-	ranks *stages.Ranks
-	info  *stages.Info
+	agg   *agg.Agg
+	steps *steps.Steps
+	ranks *ranks.Ranks
+	info  *info.Info
 }
 
 func newView(o *options, plan *stages.Plan, res *stages.Result) *view {
-	return &view{opts: o, plan: plan, res: res, lines: res.Lines(), agg: stages.AggOf(res.Set),
-		steps: stages.StepsOf(res.Set), ranks: stages.RanksOf(res.Set), info: stages.InfoOf(res.Set)}
+	return &view{opts: o, plan: plan, res: res, lines: res.Lines(), agg: agg.AggOf(res.Set),
+		steps: steps.StepsOf(res.Set), ranks: ranks.RanksOf(res.Set), info: info.InfoOf(res.Set)}
 }
 
 func run(args []string, e env) int {
@@ -97,7 +102,7 @@ func execute(ctx context.Context, c *command, o *options, e env) int {
 		fmt.Fprintf(e.stderr, "nccllog: %s\n", errorLine(err))
 		return exitData
 	}
-	plan, err := stages.NewPlan(o.cfg, stages.Default(), append(c.stages, o.more...)...)
+	plan, err := stages.NewPlan(o.cfg, all.Registry(), append(c.stages, o.more...)...)
 	if err != nil {
 		fmt.Fprintf(e.stderr, "nccllog: internal: %v\n", err)
 		return exitData

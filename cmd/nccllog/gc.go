@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/nccllog/nccllog/stages"
+	"github.com/nccllog/nccllog/stages/ranks"
 )
 
 // heldGCPercent is the collector's target for runs that hold state growing with the input:
@@ -20,7 +21,7 @@ func gcPercent(plan *stages.Plan, getenv func(string) string) (int, bool) {
 	if getenv("GOGC") != "" {
 		return 0, false
 	}
-	holds := slices.ContainsFunc(plan.Stages, func(s stages.Stage) bool { return s.Name() == stages.RanksStage{}.Name() })
+	holds := slices.ContainsFunc(plan.Stages, func(s stages.Stage) bool { return s.Name() == ranks.RanksStage{}.Name() })
 	return heldGCPercent, holds
 }
 

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/nccllog/nccllog/stages"
+	"github.com/nccllog/nccllog/stages/all"
 )
 
 func TestGCPercent(t *testing.T) {
@@ -23,7 +24,7 @@ func TestGCPercent(t *testing.T) {
 		if cmd == nil {
 			t.Fatalf("no command %s", c.cmd)
 		}
-		plan := stages.MustPlan(stages.Config{}, stages.Default(), cmd.stages...)
+		plan := stages.MustPlan(stages.Config{}, all.Registry(), cmd.stages...)
 		p, ok := gcPercent(plan, env(c.gogc))
 		if ok != c.want || ok && p != heldGCPercent {
 			t.Errorf("%s with GOGC=%q: %d %v, want set %v", c.cmd, c.gogc, p, ok, c.want)

@@ -105,7 +105,7 @@ func TestHangWatchdogStraggler(t *testing.T) {
 // rank whose queue stops below the others' timeout is the suspect (exit 3), in the table, the
 // JSON and the CSV; ranks that all entered the work, or that only signal dumps, give none.
 func TestHangWatchdogFixtures(t *testing.T) {
-	dir := filepath.Join("..", "..", "stages", "testdata", "watchdog")
+	dir := filepath.Join("..", "..", "stages", "ranks", "testdata", "watchdog")
 	out, _, code := runCLI(t, "", "hang", filepath.Join(dir, "straggler-queue.log"))
 	if code != exitFound || !strings.Contains(out, "1. rank 2, score 90") || !strings.Contains(out, "last enqueued 56, last completed 56") ||
 		!strings.Contains(out, "which started at 04-11 23:54:10.500") {

@@ -8,6 +8,8 @@ import (
 
 	"github.com/nccllog/nccllog/internal/htmlreport"
 	"github.com/nccllog/nccllog/stages"
+	"github.com/nccllog/nccllog/stages/agg"
+	"github.com/nccllog/nccllog/stages/ranks"
 )
 
 // stagesOfHTML are what report --html computes beyond report: ranks, for the findings of hang
@@ -44,7 +46,7 @@ func htmlData(r *view) *htmlreport.Data {
 	}
 	d.Comms, d.Rank = processVolumes(r.ranks.Groups())
 	d.Ranks = len(d.Rank)
-	d.Steps = steps(r)
+	d.Steps = htmlSteps(r)
 	d.Findings = append(hangFindings(r.ranks.Hang()), checkFindings(r.ranks.Check())...)
 	return d
 }
@@ -52,7 +54,7 @@ func htmlData(r *view) *htmlreport.Data {
 // processVolumes is what each process (a GPU's rank) moved over all its communicators,
 // named by its rank in the largest communicator it belongs to: with tensor, pipeline and data
 // parallel groups a job has several communicator ranks per GPU, and the page counts GPUs.
-func processVolumes(groups []*stages.Group) (comms int, out []htmlreport.RankVolume) {
+func processVolumes(groups []*ranks.Group) (comms int, out []htmlreport.RankVolume) {
 	type proc struct {
 		host string
 		pid  int64
@@ -106,7 +108,7 @@ func lineClasses(l *stages.Lines) []htmlreport.ClassCount {
 	return out
 }
 
-func opStats(a *stages.Agg) []htmlreport.OpStat {
+func opStats(a *agg.Agg) []htmlreport.OpStat {
 	var out []htmlreport.OpStat
 	for _, s := range a.Stats() {
 		out = append(out, htmlreport.OpStat{Op: string(s.Op), Calls: s.Calls, Min: s.Min, Max: s.Max, Total: s.Total, Avg: s.Avg()})
@@ -116,17 +118,17 @@ func opStats(a *stages.Agg) []htmlreport.OpStat {
 
 // hist lays the buckets out as one row per op and one column per size bucket (Agg.Hist
 // lists only the buckets an op has calls in).
-func hist(a *stages.Agg) htmlreport.Hist {
+func hist(a *agg.Agg) htmlreport.Hist {
 	var h htmlreport.Hist
-	lo := append([]int64{0}, stages.DefaultEdges...)
+	lo := append([]int64{0}, agg.DefaultEdges...)
 	for i, l := range lo {
 		hi := int64(-1)
 		if i+1 < len(lo) {
 			hi = lo[i+1]
 		}
-		h.Buckets = append(h.Buckets, bucketLabel(stages.Bucket{Lo: l, Hi: hi}))
+		h.Buckets = append(h.Buckets, bucketLabel(agg.Bucket{Lo: l, Hi: hi}))
 	}
-	for _, b := range a.Hist(stages.DefaultEdges) {
+	for _, b := range a.Hist(agg.DefaultEdges) {
 		if len(h.Ops) == 0 || h.Ops[len(h.Ops)-1] != string(b.Op) {
 			h.Ops = append(h.Ops, string(b.Op))
 			h.Counts = append(h.Counts, make([]int64, len(lo)))
@@ -136,7 +138,7 @@ func hist(a *stages.Agg) htmlreport.Hist {
 	return h
 }
 
-func dropped(a *stages.Agg) []htmlreport.Dropped {
+func dropped(a *agg.Agg) []htmlreport.Dropped {
 	var out []htmlreport.Dropped
 	for _, d := range a.DroppedRows() {
 		out = append(out, htmlreport.Dropped{Op: string(d.Op), Reason: d.Reason, Calls: d.Calls})
@@ -144,9 +146,9 @@ func dropped(a *stages.Agg) []htmlreport.Dropped {
 	return out
 }
 
-// steps joins the progress lines' time and TFLOP/s with what one rank issued in each step,
+// htmlSteps joins the progress lines' time and TFLOP/s with what one rank issued in each step,
 // summed over communicators, for every step either knows.
-func steps(r *view) []htmlreport.Step {
+func htmlSteps(r *view) []htmlreport.Step {
 	by := make(map[int64]*htmlreport.Step)
 	at := func(n int64) *htmlreport.Step {
 		if by[n] == nil {

@@ -4,11 +4,11 @@ import (
 	"fmt"
 
 	"github.com/nccllog/nccllog/internal/htmlreport"
-	"github.com/nccllog/nccllog/stages"
+	"github.com/nccllog/nccllog/stages/ranks"
 )
 
 // hangFindings are hang's suspects, in the words hang prints.
-func hangFindings(fs []stages.HangFinding) []htmlreport.Finding {
+func hangFindings(fs []ranks.HangFinding) []htmlreport.Finding {
 	var out []htmlreport.Finding
 	for _, f := range fs {
 		for _, s := range f.Suspects {
@@ -25,7 +25,7 @@ func hangFindings(fs []stages.HangFinding) []htmlreport.Finding {
 }
 
 // checkFindings are check's disagreements, in the words check prints.
-func checkFindings(fs []stages.CheckFinding) []htmlreport.Finding {
+func checkFindings(fs []ranks.CheckFinding) []htmlreport.Finding {
 	var out []htmlreport.Finding
 	for _, f := range fs {
 		h := htmlreport.Finding{Kind: "check", Comm: commLabel(f.Group)}

@@ -12,6 +12,8 @@ import (
 	"github.com/nccllog/nccllog/internal/gen"
 	"github.com/nccllog/nccllog/pipeline"
 	"github.com/nccllog/nccllog/stages"
+	"github.com/nccllog/nccllog/stages/all"
+	"github.com/nccllog/nccllog/stages/ranks"
 )
 
 // reportHTML runs report --html on the inputs and returns the page.
@@ -83,12 +85,12 @@ func TestStepVolume(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	plan := stages.MustPlan(stages.Config{}, stages.Default(), "ranks")
+	plan := stages.MustPlan(stages.Config{}, all.Registry(), "ranks")
 	res, err := pipeline.RunAll(context.Background(), inputs, pipeline.Options{Plan: plan}, nothing{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := stages.RanksOf(res.Set)
+	r := ranks.RanksOf(res.Set)
 	if len(r.Groups()) == 0 {
 		t.Fatal("no communicator")
 	}

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/nccllog/nccllog/internal/sharedtest"
-	"github.com/nccllog/nccllog/stages"
+	"github.com/nccllog/nccllog/stages/info"
 )
 
 // sampleSetup is what a reader finds in a real sample's set-up lines: the versions printed
@@ -51,7 +51,7 @@ func TestInfoSamples(t *testing.T) {
 		name := filepath.Base(path)
 		t.Run(name, func(t *testing.T) {
 			out, stderr, code := runCLI(t, "", "info", "--format", "json", path)
-			var r stages.InfoReport
+			var r info.InfoReport
 			if err := json.Unmarshal([]byte(out), &r); code != 0 || err != nil {
 				t.Fatalf("exit %d, %v: %s", code, err, stderr)
 			}
@@ -78,7 +78,7 @@ func TestInfoSamples(t *testing.T) {
 	}
 }
 
-func setupSeen(r *stages.InfoReport) sampleSetup {
+func setupSeen(r *info.InfoReport) sampleSetup {
 	var s sampleSetup
 	for _, v := range r.Versions {
 		if v.What == "version" {

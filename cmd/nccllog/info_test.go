@@ -10,7 +10,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/nccllog/nccllog/internal/gen"
-	"github.com/nccllog/nccllog/stages"
+	"github.com/nccllog/nccllog/stages/info"
 )
 
 // infoFixtures are the set-up logs under testdata/info, one per version family, each with
@@ -89,7 +89,7 @@ func checkGolden(t *testing.T, path, got string) {
 // scripts can test its length.
 func TestInfoJSONOutliersEmpty(t *testing.T) {
 	got, _, code := runCLI(t, "", "info", "--format", "json", filepath.Join("testdata", "info", "2.18.log"))
-	var rep stages.InfoReport
+	var rep info.InfoReport
 	if err := json.Unmarshal([]byte(got), &rep); code != 0 || err != nil {
 		t.Fatalf("exit %d, %v", code, err)
 	}
@@ -144,7 +144,7 @@ func TestInfoLogEndsInInit(t *testing.T) {
 		t.Errorf("exit %d:\n%s", code, got)
 	}
 	got, _, _ = runCLI(t, cut, "info", "--format", "json", "-")
-	var rep stages.InfoReport
+	var rep info.InfoReport
 	if err := json.Unmarshal([]byte(got), &rep); err != nil || rep.CommsNotWhole == 0 || len(rep.Outliers) != 0 {
 		t.Errorf("%v: comms_not_whole %d, outliers %v", err, rep.CommsNotWhole, rep.Outliers)
 	}

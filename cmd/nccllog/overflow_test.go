@@ -7,14 +7,14 @@ import (
 	"testing"
 
 	"github.com/nccllog/nccllog/internal/gen"
-	"github.com/nccllog/nccllog/stages"
+	"github.com/nccllog/nccllog/stages/ranks"
 )
 
 // TestCommsPastCap: a log of more communicators than are kept in detail says so in one line
 // on stderr, and comms' totals (detail plus overflow) count every call; also over a partial
 // result, and with a cycled comm pointer, whose closed communicators are folded first.
 func TestCommsPastCap(t *testing.T) {
-	const n = stages.MaxComms + 1000
+	const n = ranks.MaxComms + 1000
 	dir := t.TempDir()
 	for _, kind := range []string{gen.DistinctComms, gen.DistinctCycle} {
 		t.Run(kind, func(t *testing.T) {
@@ -47,7 +47,7 @@ func commsPastCap(t *testing.T, dir, kind string, n int64) {
 		if code != exitOK || jsonUnmarshal(stdout, &out) != nil {
 			t.Fatalf("%s: exit %d, %s", in, code, stderr)
 		}
-		if !strings.Contains(stderr, "nccllog: more than "+count(stages.MaxComms)+" communicators: per-communicator detail truncated, totals exact") ||
+		if !strings.Contains(stderr, "nccllog: more than "+count(ranks.MaxComms)+" communicators: per-communicator detail truncated, totals exact") ||
 			strings.Count(stderr, "\n") != 1 {
 			t.Errorf("%s: stderr %q, want the one line that says the cap was met", in, stderr)
 		}

@@ -3,7 +3,7 @@ package main
 import (
 	"sort"
 
-	"github.com/nccllog/nccllog/stages"
+	"github.com/nccllog/nccllog/stages/agg"
 )
 
 type groupJSON struct {
@@ -14,7 +14,7 @@ type groupJSON struct {
 	Calls        int64  `json:"calls"`
 }
 
-func aggRows(a *stages.Agg) []groupJSON {
+func aggRows(a *agg.Agg) []groupJSON {
 	rows := []groupJSON{}
 	for _, g := range a.Rows() {
 		rows = append(rows, groupJSON{string(g.Op), g.Count, g.Datatype.Name(), g.Bytes(), g.Calls})
@@ -49,7 +49,7 @@ func printAgg(w *output, r *view) error {
 
 // printAggAWK prints what the AWK chain printed, byte for byte: rows sorted on the text
 // "op count dtype bytes".
-func printAggAWK(w *output, a *stages.Agg) error {
+func printAggAWK(w *output, a *agg.Agg) error {
 	type row struct{ key, line string }
 	var rows []row
 	for _, g := range aggRows(a) {

@@ -3,7 +3,7 @@ package main
 import (
 	"strings"
 
-	"github.com/nccllog/nccllog/stages"
+	"github.com/nccllog/nccllog/stages/ranks"
 )
 
 type sideJSON struct {
@@ -55,7 +55,7 @@ func printCheck(w *output, r *view) error {
 	return nil
 }
 
-func printFinding(w *output, f stages.CheckFinding) {
+func printFinding(w *output, f ranks.CheckFinding) {
 	g := f.Group
 	switch f.Kind {
 	case "mismatch":
@@ -76,7 +76,7 @@ func printFinding(w *output, f stages.CheckFinding) {
 }
 
 // checkCSV writes one row per side of a mismatch and per short rank.
-func checkCSV(w *output, findings []stages.CheckFinding) error {
+func checkCSV(w *output, findings []ranks.CheckFinding) error {
 	var rows [][]string
 	for _, f := range findings {
 		head := []string{commLabel(f.Group), itoa(f.Group.NRanks), f.Kind, f.What, itoa(f.Index), optInt(known(f.Step))}
@@ -93,7 +93,7 @@ func checkCSV(w *output, findings []stages.CheckFinding) error {
 }
 
 // ranksWord is "rank 5" or "ranks 0-4,6-7".
-func ranksWord(ms []*stages.Member) string {
+func ranksWord(ms []*ranks.Member) string {
 	if len(ms) == 1 {
 		return "rank " + rankList(ms)
 	}
@@ -115,7 +115,7 @@ type commCoverage struct {
 	coverageJSON
 }
 
-func coverages(r *stages.Ranks) []commCoverage {
+func coverages(r *ranks.Ranks) []commCoverage {
 	out := []commCoverage{}
 	for _, g := range r.Groups() {
 		out = append(out, commCoverage{commLabel(g), coverageValue(r.Cover(g), g)})
@@ -125,7 +125,7 @@ func coverages(r *stages.Ranks) []commCoverage {
 
 // printNoDisagreement says how many communicators and ranks were compared and found to agree,
 // and how many could not be compared.
-func printNoDisagreement(w *output, r *view, groups []*stages.Group) {
+func printNoDisagreement(w *output, r *view, groups []*ranks.Group) {
 	var comms, ranks, refused, truncated int64
 	for _, g := range groups {
 		c := r.ranks.Cover(g)

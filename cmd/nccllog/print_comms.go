@@ -4,7 +4,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/nccllog/nccllog/stages"
+	"github.com/nccllog/nccllog/stages/ranks"
 )
 
 // commTotals sums a communicator's ranks.
@@ -12,11 +12,11 @@ type commTotals struct {
 	calls, maxCalls, bytes int64
 	bus                    float64
 	first, last            int64
-	ops                    map[string]*stages.Volume
+	ops                    map[string]*ranks.Volume
 }
 
-func totalsOf(g *stages.Group) commTotals {
-	t := commTotals{first: -1, last: -1, ops: map[string]*stages.Volume{}}
+func totalsOf(g *ranks.Group) commTotals {
+	t := commTotals{first: -1, last: -1, ops: map[string]*ranks.Volume{}}
 	for _, m := range g.Members {
 		v := m.Volume()
 		t.calls += m.Calls
@@ -29,7 +29,7 @@ func totalsOf(g *stages.Group) commTotals {
 		t.last = max(t.last, m.LastStep)
 		for op, o := range m.ByOp {
 			if t.ops[string(op)] == nil {
-				t.ops[string(op)] = &stages.Volume{}
+				t.ops[string(op)] = &ranks.Volume{}
 			}
 			t.ops[string(op)].Calls += o.Calls
 			t.ops[string(op)].Bytes += o.Bytes

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/nccllog/nccllog/stages"
+	"github.com/nccllog/nccllog/stages/ranks"
 )
 
 // coverageJSON is how much of a communicator the input holds, printed before any verdict.
@@ -30,7 +30,7 @@ type coverageJSON struct {
 	Notes        []string `json:"notes"`
 }
 
-func coverageValue(c stages.Coverage, g *stages.Group) coverageJSON {
+func coverageValue(c ranks.Coverage, g *ranks.Group) coverageJSON {
 	v := coverageJSON{NRanks: c.NRanks, RanksPresent: c.Present, RanksAbsent: c.AbsentN, Absent: orEmpty(c.Absent),
 		FirstCall: known(c.First), LastCall: known(c.Last), FirstStep: known(c.FirstStep), LastStep: known(c.LastStep),
 		Excerpt: c.Excerpt, StartsDiffer: c.StartsDiffer, EndsDiffer: c.EndsDiffer, EndsCut: c.EndsCut, CutFrom: known(c.CutFrom), CutWhy: string(c.CutWhy), SomeNodes: c.SomeNodes(),
@@ -42,7 +42,7 @@ func coverageValue(c stages.Coverage, g *stages.Group) coverageJSON {
 }
 
 // coverageLine says in one line what the input holds of a communicator.
-func coverageLine(c stages.Coverage, g *stages.Group) string {
+func coverageLine(c ranks.Coverage, g *ranks.Group) string {
 	t := fmt.Sprintf("comm %s: %s, %d with lines", commLabel(g), plural(c.NRanks, "rank"), c.Present)
 	if c.Nodes > 1 {
 		t += fmt.Sprintf(" on %d of %d nodes", c.NodesSeen, c.Nodes)
@@ -58,7 +58,7 @@ func coverageLine(c stages.Coverage, g *stages.Group) string {
 	return t
 }
 
-func stepsText(c stages.Coverage) string {
+func stepsText(c ranks.Coverage) string {
 	switch {
 	case c.FirstStep < 0 && c.LastStep < 0:
 		return ""
@@ -70,7 +70,7 @@ func stepsText(c stages.Coverage) string {
 
 // coverageNotes say what limits a verdict on the communicator: a log of some nodes only, an
 // excerpt, ranks that cannot be one communicator.
-func coverageNotes(c stages.Coverage, g *stages.Group) []string {
+func coverageNotes(c ranks.Coverage, g *ranks.Group) []string {
 	var out []string
 	if c.Conflict != "" {
 		out = append(out, "these cannot be the ranks of one communicator: "+c.Conflict+"; no verdict for it")
@@ -95,16 +95,16 @@ func coverageNotes(c stages.Coverage, g *stages.Group) []string {
 }
 
 // cutNote says which ranks stop where the input ends, and why that is no sign of a hang.
-func cutNote(c stages.Coverage, g *stages.Group) string {
-	why := map[stages.CutWhy]string{
-		stages.CutExcerpt:  "as an excerpt cuts them",
-		stages.CutInFlight: "a few calls apart, as a log that ends while the job issues calls stops them (the job still running, stopped by a time limit, or the log cut)",
-		stages.CutProcs:    "as the log ends while their processes issue calls on another communicator, a few calls apart (the job still running, stopped by a time limit, or the log cut)",
+func cutNote(c ranks.Coverage, g *ranks.Group) string {
+	why := map[ranks.CutWhy]string{
+		ranks.CutExcerpt:  "as an excerpt cuts them",
+		ranks.CutInFlight: "a few calls apart, as a log that ends while the job issues calls stops them (the job still running, stopped by a time limit, or the log cut)",
+		ranks.CutProcs:    "as the log ends while their processes issue calls on another communicator, a few calls apart (the job still running, stopped by a time limit, or the log cut)",
 	}[c.CutWhy]
 	if c.EndsCut {
 		return "the ranks' lines stop at different calls (" + edges(g, false) + "), " + why + "; that alone is no sign of a hang"
 	}
-	var cut []*stages.Member
+	var cut []*ranks.Member
 	for _, m := range g.Members {
 		if c.Cut(m) {
 			cut = append(cut, m)
@@ -115,9 +115,9 @@ func cutNote(c stages.Coverage, g *stages.Group) string {
 }
 
 // edges lists where each rank's lines start (or stop), grouped by call.
-func edges(g *stages.Group, start bool) string {
+func edges(g *ranks.Group, start bool) string {
 	var order []int64
-	by := map[int64][]*stages.Member{}
+	by := map[int64][]*ranks.Member{}
 	for _, m := range g.Members {
 		if m.Calls == 0 {
 			continue

@@ -5,11 +5,11 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/nccllog/nccllog/stages"
+	"github.com/nccllog/nccllog/stages/ranks"
 )
 
 // evidenceText says in words why a rank is a suspect.
-func evidenceText(s stages.Suspect, f stages.HangFinding) []string {
+func evidenceText(s ranks.Suspect, f ranks.HangFinding) []string {
 	if s.Absent {
 		return []string{absentText(s, f)}
 	}
@@ -33,7 +33,7 @@ func evidenceText(s stages.Suspect, f stages.HangFinding) []string {
 }
 
 // behindText says how far a rank got, its last call and the call it never issued.
-func behindText(s stages.Suspect, f stages.HangFinding) string {
+func behindText(s ranks.Suspect, f ranks.HangFinding) string {
 	m := s.Member
 	t := fmt.Sprintf("issued %s, %s fewer than the furthest rank got (%s)", calls(m.Calls), count(s.Behind), count(f.MaxCalls))
 	if m.Start > 0 {
@@ -51,7 +51,7 @@ func behindText(s stages.Suspect, f stages.HangFinding) string {
 }
 
 // absentText says why ranks without lines are suspects.
-func absentText(s stages.Suspect, f stages.HangFinding) string {
+func absentText(s ranks.Suspect, f ranks.HangFinding) string {
 	who := fmt.Sprintf("no line from rank %d at all", s.Rank)
 	if s.Rank < 0 {
 		who = fmt.Sprintf("no line from %d of its ranks at all (their numbers are not known)", s.Ranks)
@@ -60,7 +60,7 @@ func absentText(s stages.Suspect, f stages.HangFinding) string {
 		who, f.MaxCalls-1)
 }
 
-func judgedAbsent(c stages.Coverage) int64 {
+func judgedAbsent(c ranks.Coverage) int64 {
 	_, n := c.JudgedAbsent()
 	return n
 }
@@ -94,7 +94,7 @@ type suspectJSON struct {
 	Evidence []string `json:"evidence"`
 }
 
-func suspectValue(s stages.Suspect, f stages.HangFinding) suspectJSON {
+func suspectValue(s ranks.Suspect, f ranks.HangFinding) suspectJSON {
 	v := suspectJSON{Rank: known(s.Rank), Score: s.Score, Behind: s.Behind, Absent: s.Absent, Evidence: evidenceText(s, f)}
 	if m := s.Member; m != nil {
 		v.Host, v.Pid, v.Calls, v.LastStep = m.Host, m.Pid, m.Calls, known(m.LastStep)
@@ -152,7 +152,7 @@ func printHang(w *output, r *view) error {
 	return nil
 }
 
-func hangJSONOut(w *output, findings []stages.HangFinding, pgs []stages.PGFinding, over *overflowJSON) error {
+func hangJSONOut(w *output, findings []ranks.HangFinding, pgs []ranks.PGFinding, over *overflowJSON) error {
 	type commJSON struct {
 		Comm      string        `json:"comm"`
 		NRanks    int64         `json:"nranks"`
@@ -186,7 +186,7 @@ func hangJSONOut(w *output, findings []stages.HangFinding, pgs []stages.PGFindin
 }
 
 // printHangFinding prints what the input holds of one communicator, then its suspects.
-func printHangFinding(w *output, f stages.HangFinding) {
+func printHangFinding(w *output, f ranks.HangFinding) {
 	w.printf("%s\n", coverageLine(f.Coverage, f.Group))
 	for _, n := range coverageNotes(f.Coverage, f.Group) {
 		w.printf("  note: %s\n", n)
@@ -235,7 +235,7 @@ func scoreLegend(comm, pg int) string {
 }
 
 // hangVerdict says in one sentence what the communicator's ranks show.
-func hangVerdict(f stages.HangFinding) string {
+func hangVerdict(f ranks.HangFinding) string {
 	c := f.Coverage
 	switch {
 	case c.Conflict != "":
@@ -247,7 +247,7 @@ func hangVerdict(f stages.HangFinding) string {
 		return itoa(int64(len(f.Suspects))) + " suspects stand out"
 	case f.MaxCalls == 0:
 		return "no rank with lines issued a call on it; nothing to judge"
-	case c.EndsCut && c.CutWhy == stages.CutExcerpt:
+	case c.EndsCut && c.CutWhy == ranks.CutExcerpt:
 		return "no rank stands out: the ranks stop at different calls only where the excerpt cuts them"
 	case c.EndsCut:
 		return "no rank stands out: the ranks stop a few calls apart where the log ends, as a job that still issued calls does"
@@ -260,7 +260,7 @@ func hangVerdict(f stages.HangFinding) string {
 	return fmt.Sprintf("every rank with lines got to call %d; none is behind, and none aborted alone", f.MaxCalls-1)
 }
 
-func suspects(fs []stages.HangFinding) int {
+func suspects(fs []ranks.HangFinding) int {
 	n := 0
 	for _, f := range fs {
 		n += len(f.Suspects)
@@ -269,7 +269,7 @@ func suspects(fs []stages.HangFinding) int {
 }
 
 // hangCSV writes one row per suspect, those of the process groups last.
-func hangCSV(w *output, findings []stages.HangFinding, pgs []stages.PGFinding) error {
+func hangCSV(w *output, findings []ranks.HangFinding, pgs []ranks.PGFinding) error {
 	var rows [][]string
 	for _, f := range findings {
 		for _, s := range f.Suspects {

@@ -3,7 +3,7 @@ package main
 import (
 	"strings"
 
-	"github.com/nccllog/nccllog/stages"
+	"github.com/nccllog/nccllog/stages/ranks"
 )
 
 // shownComms is how many communicators a grouped line names; JSON names them all.
@@ -19,7 +19,7 @@ type healthyGroup struct {
 // printHealthy prints the communicators of a job where no rank is a suspect: one line per
 // group of communicators that say the same thing, and in full those that carry a note (a log
 // of some nodes, an excerpt, no verdict), where the note is the finding.
-func printHealthy(w *output, findings []stages.HangFinding) {
+func printHealthy(w *output, findings []ranks.HangFinding) {
 	groups := map[string]*healthyGroup{}
 	for _, f := range findings {
 		if plainFinding(f) {
@@ -51,12 +51,12 @@ func printHealthy(w *output, findings []stages.HangFinding) {
 }
 
 // plainFinding: the communicator has no suspect and no note, so its verdict says it all.
-func plainFinding(f stages.HangFinding) bool {
+func plainFinding(f ranks.HangFinding) bool {
 	return len(f.Suspects) == 0 && len(coverageNotes(f.Coverage, f.Group)) == 0
 }
 
 // healthyText is the communicator's coverage line and verdict without its label.
-func healthyText(f stages.HangFinding) string {
+func healthyText(f ranks.HangFinding) string {
 	line := coverageLine(f.Coverage, f.Group)
 	return strings.TrimPrefix(line, "comm "+commLabel(f.Group)+": ") + "; " + hangVerdict(f)
 }

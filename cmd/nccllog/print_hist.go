@@ -3,7 +3,7 @@ package main
 import (
 	"sort"
 
-	"github.com/nccllog/nccllog/stages"
+	"github.com/nccllog/nccllog/stages/agg"
 )
 
 type bucketJSON struct {
@@ -13,9 +13,9 @@ type bucketJSON struct {
 	Calls   int64  `json:"calls"`
 }
 
-func histRows(a *stages.Agg) []bucketJSON {
+func histRows(a *agg.Agg) []bucketJSON {
 	rows := []bucketJSON{}
-	for _, b := range a.Hist(stages.DefaultEdges) {
+	for _, b := range a.Hist(agg.DefaultEdges) {
 		row := bucketJSON{Op: string(b.Op), LoBytes: b.Lo, Calls: b.Calls}
 		if b.Hi >= 0 {
 			hi := b.Hi
@@ -47,14 +47,14 @@ func printHist(w *output, r *view) error {
 		return nil
 	}
 	t := newTable(w, "op", "size", "calls", "")
-	for _, b := range r.agg.Hist(stages.DefaultEdges) {
+	for _, b := range r.agg.Hist(agg.DefaultEdges) {
 		t.row(string(b.Op), bucketLabel(b), count(b.Calls), bar(b.Calls, r.agg))
 	}
 	t.flush()
 	return nil
 }
 
-func bucketLabel(b stages.Bucket) string {
+func bucketLabel(b agg.Bucket) string {
 	if b.Hi < 0 {
 		return ">= " + size(b.Lo)
 	}
@@ -62,9 +62,9 @@ func bucketLabel(b stages.Bucket) string {
 }
 
 // bar draws a call count relative to the largest bucket.
-func bar(n int64, a *stages.Agg) string {
+func bar(n int64, a *agg.Agg) string {
 	var top int64
-	for _, b := range a.Hist(stages.DefaultEdges) {
+	for _, b := range a.Hist(agg.DefaultEdges) {
 		top = max(top, b.Calls)
 	}
 	const width = 30
@@ -82,11 +82,11 @@ func bar(n int64, a *stages.Agg) string {
 var awkBucketNames = []string{"<64KB", "64KB-1MB", "1MB-16MB", ">16MB"}
 
 // printHistAWK prints what the AWK chain printed, byte for byte (default edges only).
-func printHistAWK(w *output, a *stages.Agg) error {
+func printHistAWK(w *output, a *agg.Agg) error {
 	var lines []string
-	for _, b := range a.Hist(stages.DefaultEdges) {
+	for _, b := range a.Hist(agg.DefaultEdges) {
 		i := 0
-		for i < len(stages.DefaultEdges) && b.Lo >= stages.DefaultEdges[i] {
+		for i < len(agg.DefaultEdges) && b.Lo >= agg.DefaultEdges[i] {
 			i++
 		}
 		lines = append(lines, string(b.Op)+":"+awkBucketNames[i]+" "+itoa(b.Calls))

@@ -6,7 +6,8 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/nccllog/nccllog/stages"
+	"github.com/nccllog/nccllog/stages/info"
+	"github.com/nccllog/nccllog/stages/ranks"
 )
 
 // shownTimings is how many init timing lines the table shows; JSON has them all.
@@ -24,7 +25,7 @@ func printInfo(w *output, r *view) error {
 	printCommsInfo(w, rep.Comms)
 	if rep.CommsNotListed > 0 {
 		w.printf("  more than %s communicators: per-communicator detail truncated; %s Init lines of later ones not listed, and communicators per process not compared\n",
-			count(stages.MaxComms), count(rep.CommsNotListed))
+			count(ranks.MaxComms), count(rep.CommsNotListed))
 	}
 	if n := rep.CommsNotWhole; n > 0 {
 		w.printf("  %s not whole in the log (a rank missing, or with Init START and no COMPLETE: an excerpt, one node's log, a log that ends in init): communicators per process not compared\n",
@@ -39,7 +40,7 @@ func printInfo(w *output, r *view) error {
 	return nil
 }
 
-func printOutliers(w *output, os []stages.Outlier) {
+func printOutliers(w *output, os []info.Outlier) {
 	w.printf("== outliers ==\n")
 	if len(os) == 0 {
 		w.printf("none: every rank that states a fact below states the same\n")
@@ -52,7 +53,7 @@ func printOutliers(w *output, os []stages.Outlier) {
 	t.flush()
 }
 
-func printIdentity(w *output, rep *stages.InfoReport) {
+func printIdentity(w *output, rep *info.InfoReport) {
 	w.printf("\n== identity ==\n%s on %s\n", plural(int64(rep.Processes), "process"), plural(int64(len(rep.Hosts)), "host"))
 	for _, v := range rep.Versions {
 		what := v.Value
@@ -78,7 +79,7 @@ func printIdentity(w *output, rep *stages.InfoReport) {
 	t.flush()
 }
 
-func printCommsInfo(w *output, cs []stages.CommRow) {
+func printCommsInfo(w *output, cs []info.CommRow) {
 	if len(cs) == 0 {
 		return
 	}
@@ -91,7 +92,7 @@ func printCommsInfo(w *output, cs []stages.CommRow) {
 	t.flush()
 }
 
-func printFacts(w *output, title string, rows []stages.FactRow) {
+func printFacts(w *output, title string, rows []info.FactRow) {
 	if len(rows) == 0 {
 		return
 	}
@@ -103,7 +104,7 @@ func printFacts(w *output, title string, rows []stages.FactRow) {
 	t.flush()
 }
 
-func printTuning(w *output, rows []stages.TuneRow) {
+func printTuning(w *output, rows []info.TuneRow) {
 	if len(rows) == 0 {
 		return
 	}
@@ -119,7 +120,7 @@ func printTuning(w *output, rows []stages.TuneRow) {
 	t.flush()
 }
 
-func printTimings(w *output, rows []stages.TimingRow) {
+func printTimings(w *output, rows []info.TimingRow) {
 	if len(rows) == 0 {
 		return
 	}
@@ -138,7 +139,7 @@ func printTimings(w *output, rows []stages.TimingRow) {
 	}
 }
 
-func printWarns(w *output, rep *stages.InfoReport) {
+func printWarns(w *output, rep *info.InfoReport) {
 	if rep.FirstWarn != nil {
 		f := rep.FirstWarn
 		w.printf("\n== first WARN in time ==\n[%s] rank %d %s:%d %s (%s)\n", f.Time, f.Rank, f.Host, f.Pid, f.Text, f.Evidence)
@@ -161,7 +162,7 @@ func printWarns(w *output, rep *stages.InfoReport) {
 	}
 }
 
-func printMissing(w *output, rows []stages.MissingRow) {
+func printMissing(w *output, rows []info.MissingRow) {
 	if len(rows) == 0 {
 		return
 	}

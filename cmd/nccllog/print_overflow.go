@@ -7,7 +7,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/nccllog/nccllog/stages"
+	"github.com/nccllog/nccllog/stages/ranks"
 )
 
 // overflowJSON is what ranks, comms, hang and check say, in JSON, of the communicators past
@@ -24,7 +24,7 @@ type overflowJSON struct {
 }
 
 // overflowValue is the overflow of r for JSON, nil where every communicator is kept in detail.
-func overflowValue(r *stages.Ranks) *overflowJSON {
+func overflowValue(r *ranks.Ranks) *overflowJSON {
 	o := r.Overflow()
 	if o.Comms() == 0 {
 		return nil
@@ -39,7 +39,7 @@ func overflowValue(r *stages.Ranks) *overflowJSON {
 }
 
 // overflowNote is the one line that says the cap was met, or "".
-func overflowNote(r *stages.Ranks) string {
+func overflowNote(r *ranks.Ranks) string {
 	o := r.Overflow()
 	if o.Comms() == 0 {
 		return ""
@@ -63,7 +63,7 @@ func warnOverflow(w io.Writer, r *view) {
 }
 
 // overflowRow is the comms table's last row: the communicators past the cap, summed.
-func overflowRow(t *table, r *stages.Ranks) {
+func overflowRow(t *table, r *ranks.Ranks) {
 	o := r.Overflow()
 	if o.Comms() == 0 {
 		return

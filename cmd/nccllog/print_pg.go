@@ -4,12 +4,12 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/nccllog/nccllog/stages"
+	"github.com/nccllog/nccllog/stages/ranks"
 )
 
 // pgLabel names a process group as its watchdog lines do: `process group 0 (default_pg,
 // GUID 0)`.
-func pgLabel(f stages.PGFinding) string {
+func pgLabel(f ranks.PGFinding) string {
 	s := "process group " + itoa(f.PG.ID)
 	if f.PG.ID < 0 && f.PG.GUID == "" {
 		s = "process group not named in the tag"
@@ -28,7 +28,7 @@ func pgLabel(f stages.PGFinding) string {
 }
 
 // pgHead says what the watchdog lines of a group cover and what its ranks timed out on.
-func pgHead(f stages.PGFinding) string {
+func pgHead(f ranks.PGFinding) string {
 	withLines := 0
 	for _, r := range f.Rows {
 		if r.W != nil {
@@ -73,7 +73,7 @@ func seqCell(v int64) string {
 }
 
 // where is the file:line of a rank's timeout line, else of its queue line.
-func where(w *stages.PGRank) string {
+func where(w *ranks.PGRank) string {
 	switch {
 	case w == nil:
 		return ""
@@ -85,7 +85,7 @@ func where(w *stages.PGRank) string {
 	return fmt.Sprintf("%s:%d", w.File, w.LastLine)
 }
 
-func procText(r stages.PGRow) string {
+func procText(r ranks.PGRow) string {
 	if r.Host == "" {
 		return "-"
 	}
@@ -93,7 +93,7 @@ func procText(r stages.PGRow) string {
 }
 
 // printPGFinding prints a process group's ranks, then its suspects or its verdict.
-func printPGFinding(w *output, f stages.PGFinding) {
+func printPGFinding(w *output, f ranks.PGFinding) {
 	w.printf("%s\n", pgHead(f))
 	t := newTable(w, "  rank", "host:pid", "enqueued", "started", "completed", "timed out", "ran for ms", "state", "line")
 	for _, r := range f.Rows {
@@ -118,7 +118,7 @@ func printPGFinding(w *output, f stages.PGFinding) {
 	w.printf("\n")
 }
 
-func procIn(r *stages.PGRow) string {
+func procIn(r *ranks.PGRow) string {
 	if r.Host == "" {
 		return ""
 	}
@@ -126,7 +126,7 @@ func procIn(r *stages.PGRow) string {
 }
 
 // pgVerdict says in one sentence what a group without suspects shows.
-func pgVerdict(f stages.PGFinding) string {
+func pgVerdict(f ranks.PGFinding) string {
 	switch {
 	case len(f.Suspects) == 1:
 		return "1 suspect stands out"
@@ -139,7 +139,7 @@ func pgVerdict(f stages.PGFinding) string {
 }
 
 // pgEvidence says in words why a rank of a process group is a suspect.
-func pgEvidence(s stages.PGSuspect, f stages.PGFinding) []string {
+func pgEvidence(s ranks.PGSuspect, f ranks.PGFinding) []string {
 	r := s.Row
 	others := fmt.Sprintf("%s timed out on work %d%s", plural(int64(f.TimedOut), "rank"), f.Seq, opText(f.OpType))
 	var out []string
@@ -162,7 +162,7 @@ func pgEvidence(s stages.PGSuspect, f stages.PGFinding) []string {
 	return out
 }
 
-func pgSuspects(fs []stages.PGFinding) int {
+func pgSuspects(fs []ranks.PGFinding) int {
 	n := 0
 	for _, f := range fs {
 		n += len(f.Suspects)

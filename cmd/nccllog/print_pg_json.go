@@ -4,7 +4,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/nccllog/nccllog/stages"
+	"github.com/nccllog/nccllog/stages/ranks"
 )
 
 // hang's JSON and CSV for PyTorch process groups.
@@ -51,7 +51,7 @@ type pgJSON struct {
 	Suspects []pgSuspectJSON `json:"suspects"`
 }
 
-func pgValue(f stages.PGFinding) pgJSON {
+func pgValue(f ranks.PGFinding) pgJSON {
 	v := pgJSON{PG: f.PG.ID, GUID: f.PG.GUID, Name: f.Name, Seq: known(f.Seq), OpType: f.OpType,
 		TimedOut: f.TimedOut, Started: clock(f.StartMonth, f.StartDay, f.StartNanos), Verdict: pgVerdict(f),
 		Ranks: []pgRowJSON{}, Suspects: []pgSuspectJSON{}}
@@ -67,7 +67,7 @@ func pgValue(f stages.PGFinding) pgJSON {
 	return v
 }
 
-func pgRowValue(r stages.PGRow) pgRowJSON {
+func pgRowValue(r ranks.PGRow) pgRowJSON {
 	v := pgRowJSON{Rank: r.Rank, Host: r.Host, Pid: r.Pid, State: r.State, Where: where(r.W),
 		Started: clock(r.StartMonth, r.StartDay, r.StartNanos)}
 	if m := r.Member; m != nil {
@@ -83,7 +83,7 @@ func pgRowValue(r stages.PGRow) pgRowJSON {
 
 // pgCSVRows are hang's CSV rows for the suspects of process groups: the comm column names
 // the group, the columns that are about NCCL calls stay empty.
-func pgCSVRows(fs []stages.PGFinding) [][]string {
+func pgCSVRows(fs []ranks.PGFinding) [][]string {
 	var rows [][]string
 	for _, f := range fs {
 		n := ""

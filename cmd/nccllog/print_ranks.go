@@ -5,7 +5,7 @@ import (
 	"math"
 	"slices"
 
-	"github.com/nccllog/nccllog/stages"
+	"github.com/nccllog/nccllog/stages/ranks"
 )
 
 // busNeed is the bus bandwidth (bytes/s) a rank would need to move each step's volume in
@@ -72,7 +72,7 @@ type rankJSON struct {
 	NoRank    string                `json:"unattributed,omitempty"`
 }
 
-func rankValue(m *stages.Member, need busNeed) rankJSON {
+func rankValue(m *ranks.Member, need busNeed) rankJSON {
 	v := m.Volume()
 	out := rankJSON{Rank: known(m.Rank), Host: m.Host, Pid: m.Pid, File: m.File, Calls: m.Calls,
 		Bytes: v.Bytes, BusBytes: v.BusBytes, ByOp: map[string]volumeJSON{},
@@ -152,7 +152,7 @@ func printRanks(w *output, r *view) error {
 	return nil
 }
 
-func topOp(m *stages.Member) string {
+func topOp(m *ranks.Member) string {
 	best, bb := "", -1.0
 	for _, op := range slices.Sorted(maps.Keys(m.ByOp)) {
 		if v := m.ByOp[op].BusBytes; v > bb {
@@ -162,7 +162,7 @@ func topOp(m *stages.Member) string {
 	return best
 }
 
-func noRanks(w *output, groups []*stages.Group) bool {
+func noRanks(w *output, groups []*ranks.Group) bool {
 	if len(groups) > 0 {
 		return false
 	}
@@ -178,7 +178,7 @@ func orEmpty[T any](s []T) []T {
 }
 
 // unattributed is the reason some ranks of g have no rank number, or "".
-func unattributed(g *stages.Group) string {
+func unattributed(g *ranks.Group) string {
 	for _, m := range g.Members {
 		if why := m.Unattributed(); why != "" {
 			return why

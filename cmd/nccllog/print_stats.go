@@ -5,7 +5,7 @@ import (
 	"sort"
 	"strconv"
 
-	"github.com/nccllog/nccllog/stages"
+	"github.com/nccllog/nccllog/stages/agg"
 )
 
 type statsJSON struct {
@@ -17,7 +17,7 @@ type statsJSON struct {
 	TotalBytes int64   `json:"total_bytes"`
 }
 
-func statsRows(a *stages.Agg) []statsJSON {
+func statsRows(a *agg.Agg) []statsJSON {
 	rows := []statsJSON{}
 	for _, s := range a.Stats() {
 		rows = append(rows, statsJSON{string(s.Op), s.Calls, s.Min, s.Avg(), s.Max, s.Total})
@@ -46,7 +46,7 @@ func printStats(w *output, r *view) error {
 	return nil
 }
 
-func statsCSV(a *stages.Agg) [][]string {
+func statsCSV(a *agg.Agg) [][]string {
 	var rows [][]string
 	for _, s := range statsRows(a) {
 		rows = append(rows, []string{s.Op, itoa(s.Calls), itoa(s.MinBytes),
@@ -56,7 +56,7 @@ func statsCSV(a *stages.Agg) [][]string {
 }
 
 // printStatsAWK prints what the AWK chain printed, byte for byte.
-func printStatsAWK(w *output, a *stages.Agg) error {
+func printStatsAWK(w *output, a *agg.Agg) error {
 	var lines []string
 	for _, s := range a.Stats() {
 		lines = append(lines, string(s.Op)+" calls="+itoa(s.Calls)+" min="+itoa(s.Min)+" avg="+awkNumber(s.Avg())+
@@ -84,7 +84,7 @@ type droppedJSON struct {
 	Calls  int64  `json:"calls"`
 }
 
-func droppedRows(a *stages.Agg) []droppedJSON {
+func droppedRows(a *agg.Agg) []droppedJSON {
 	rows := []droppedJSON{}
 	for _, d := range a.DroppedRows() {
 		rows = append(rows, droppedJSON{string(d.Op), d.Reason, d.Calls})
@@ -93,7 +93,7 @@ func droppedRows(a *stages.Agg) []droppedJSON {
 }
 
 // printDropped says which calls the analyses left out, as a note under a table.
-func printDropped(w *output, a *stages.Agg) {
+func printDropped(w *output, a *agg.Agg) {
 	rows := a.DroppedRows()
 	if len(rows) == 0 {
 		return

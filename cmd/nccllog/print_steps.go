@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/nccllog/nccllog/parser"
-	"github.com/nccllog/nccllog/stages"
+	"github.com/nccllog/nccllog/stages/steps"
 )
 
 type stepJSON struct {
@@ -35,8 +35,8 @@ func optional(v float64, ok bool) *float64 {
 	return &v
 }
 
-func stepsValue(pts []stages.StepPoint) stepsJSON {
-	sum := stages.Summarize(pts)
+func stepsValue(pts []steps.StepPoint) stepsJSON {
+	sum := steps.Summarize(pts)
 	out := stepsJSON{N: sum.N, AvgTimeS: optional(sum.AvgTimeS, sum.NTime > 0),
 		AvgTFLOPs: optional(sum.AvgTFLOPs, sum.NTFLOPs > 0), TimeLeftOut: sum.TimeLeftOut,
 		TFLOPsLeftOut: sum.TFLOPsLeftOut, Steps: make([]stepJSON, 0, len(pts))}
@@ -95,8 +95,8 @@ func fmtValue(v float64, has bool) string {
 }
 
 // printStepsAWK prints what the AWK chain printed, byte for byte.
-func printStepsAWK(w *output, r *view, pts []stages.StepPoint) error {
-	timeS, tflops := stages.AWKAverages(pts)
+func printStepsAWK(w *output, r *view, pts []steps.StepPoint) error {
+	timeS, tflops := steps.AWKAverages(pts)
 	rg := r.opts.cfg.Steps
 	w.printf("Steps: %d (iterations %d-%d)\n", len(pts), rg.From, rg.To)
 	w.printf("Average train_step_timing (s): %f\n", timeS)

@@ -7,11 +7,11 @@ import (
 	"strings"
 
 	"github.com/nccllog/nccllog/parser"
-	"github.com/nccllog/nccllog/stages"
+	"github.com/nccllog/nccllog/stages/ranks"
 )
 
 // commLabel names a communicator: its commId, a split's derived id, or its inferred place.
-func commLabel(g *stages.Group) string {
+func commLabel(g *ranks.Group) string {
 	switch g.Evidence {
 	case "commId":
 		return fmt.Sprintf("0x%016x", g.Key.CommID)
@@ -22,7 +22,7 @@ func commLabel(g *stages.Group) string {
 }
 
 // groupedBy says how the ranks of a communicator were put together.
-func groupedBy(g *stages.Group) string {
+func groupedBy(g *ranks.Group) string {
 	switch g.Evidence {
 	case "commId":
 		return "grouped by commId"
@@ -33,7 +33,7 @@ func groupedBy(g *stages.Group) string {
 }
 
 // rankList prints members compactly: 0-6,8 (processes without a known rank as host:pid).
-func rankList(ms []*stages.Member) string {
+func rankList(ms []*ranks.Member) string {
 	var ranks []int64
 	var others []string
 	for _, m := range ms {
@@ -59,7 +59,7 @@ func dtypeName(d parser.Datatype) string {
 }
 
 // sigText prints a call as the ranks must agree on it.
-func sigText(s stages.Sig) string {
+func sigText(s ranks.Sig) string {
 	t := fmt.Sprintf("%s count %d %s", s.Op, s.Count, dtypeName(s.Datatype))
 	if s.Op.Reduces() {
 		t += " " + s.RedOp.String()
@@ -81,11 +81,11 @@ type sigJSON struct {
 	Root  int64  `json:"root"`
 }
 
-func sigValue(s stages.Sig) sigJSON {
+func sigValue(s ranks.Sig) sigJSON {
 	return sigJSON{string(s.Op), s.Count, dtypeName(s.Datatype), s.RedOp.String(), s.Root}
 }
 
-func stepRange(m *stages.Member) string {
+func stepRange(m *ranks.Member) string {
 	if m.FirstStep < 0 {
 		return ""
 	}

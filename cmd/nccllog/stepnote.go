@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/nccllog/nccllog/stages"
+	"github.com/nccllog/nccllog/stages/steps"
 )
 
 // noteNoSteps says on stderr why --steps selected nothing, where split or calls (the commands
@@ -12,7 +12,7 @@ import (
 // has no progress line nccllog reads, or none of a step in the range. It is a note, not an
 // error: the exit status stays 0.
 func noteNoSteps(w io.Writer, v *view) {
-	span, ok := stages.StepSpanOf(v.res.Set)
+	span, ok := steps.StepSpanOf(v.res.Set)
 	r := v.opts.cfg.Steps
 	if !ok || r == nil || span.Selected > 0 {
 		return

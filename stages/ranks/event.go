@@ -1,0 +1,188 @@
+package ranks
+
+import (
+	"fmt"
+
+	"github.com/nccllog/nccllog/parser"
+	"github.com/nccllog/nccllog/stages"
+)
+
+// event is a RankEvent as the ranks stage holds it between parsing and the ordered fold:
+// without pointers, so that the collector neither scans nor write-barriers the millions of
+// them a log holds, and a third of RankEvent's size. Its strings (file, host, op) are
+// indexes into its list's string table; the few communicator, WARN and watchdog lines keep
+// their details in the list's side table.
+type event struct {
+	line, step, pid, dev, label int64
+	opCount                     uint64
+	count, root, nranks, global int64
+	comm                        uint64
+	datatype                    parser.Datatype
+	redOp                       parser.RedOp
+	file, host, op              uint32
+	rare                        int32 // index into events.rare; -1 for a collective call
+	kind                        parser.Kind
+}
+
+// rareEvent is what a communicator, WARN or watchdog line adds to its event.
+type rareEvent struct {
+	comm     parser.CommEvent
+	text     string
+	watchdog *parser.Watchdog
+}
+
+func (e *event) Settle(step int64) { e.step = step }
+
+// Anchor makes the line number absolute; the file is set by events.anchor, which owns the
+// string table.
+func (e *event) Anchor(_ string, base int64) { e.line += base }
+
+// events is a held list of events with the tables their indexes point into.
+type events struct {
+	stages.Held[event, *event]
+	strs []string // file, host and op names, each once
+	rare []rareEvent
+}
+
+// intern returns s's index in the string table. Lists hold a few distinct strings (a file,
+// some hosts, the ops), and consecutive lines mostly repeat the one before.
+func (l *events) intern(s string) uint32 {
+	if len(l.strs) == 0 {
+		l.strs = append(l.strs, "") // index 0, the file of an event not anchored yet
+	}
+	for i := len(l.strs) - 1; i >= 0; i-- {
+		if l.strs[i] == s {
+			return uint32(i)
+		}
+	}
+	l.strs = append(l.strs, s)
+	return uint32(len(l.strs) - 1)
+}
+
+// add keeps line n (text, parsed as p); it reports false for a line Ranks takes nothing from.
+func (l *events) add(n int64, text []byte, p *parser.Line) bool {
+	e := event{line: n, step: -1, pid: p.Env.Pid, dev: p.Env.Dev, label: p.Rank, rare: -1, kind: p.Kind,
+		host: l.intern(p.Env.Host)}
+	switch p.Kind {
+	case parser.KindCollective:
+		c := &p.Coll
+		e.opCount, e.count, e.root, e.nranks, e.global = c.OpCount, c.Count, c.Root, c.NRanks, c.GlobalRank
+		e.comm, e.datatype, e.redOp, e.op = c.Comm, c.Datatype, c.RedOp, l.intern(string(c.Op))
+	case parser.KindComm:
+		e.rare = l.addRare(rareEvent{comm: p.Comm})
+	case parser.KindWarn:
+		e.rare = l.addRare(rareEvent{text: stages.Excerpt(text)})
+	case parser.KindWatchdog:
+		if p.Watchdog == nil {
+			return false // the parser fills it for every watchdog line; nothing to fold without it
+		}
+		w := *p.Watchdog
+		e.rare = l.addRare(rareEvent{watchdog: &w})
+	default:
+		return false
+	}
+	l.Held.Add(e)
+	return true
+}
+
+func (l *events) addRare(r rareEvent) int32 {
+	l.rare = append(l.rare, r)
+	return int32(len(l.rare) - 1)
+}
+
+// anchor gives the events not yet anchored their file and absolute line numbers.
+func (l *events) anchor(o stages.Origin) {
+	from := l.Anchored
+	l.Held.Anchor(o)
+	f := l.intern(o.File)
+	for i := from; i < len(l.Items); i++ {
+		l.Items[i].file = f
+	}
+}
+
+// merge appends o's events. Where l holds none it takes o's buffers and tables rather than
+// copy them; otherwise o's indexes are translated into l's tables.
+func (l *events) merge(o *events) {
+	if len(l.Items) == 0 {
+		l.Held.Merge(&o.Held)
+		l.strs, o.strs = o.strs, l.strs[:0]
+		l.rare, o.rare = o.rare, l.rare[:0]
+		return
+	}
+	from := len(l.Items)
+	l.Held.Merge(&o.Held)
+	xlat := make([]uint32, len(o.strs))
+	for i, s := range o.strs {
+		xlat[i] = l.intern(s)
+	}
+	off := int32(len(l.rare))
+	l.rare = append(l.rare, o.rare...)
+	for i := from; i < len(l.Items); i++ {
+		e := &l.Items[i]
+		e.file, e.host, e.op = xlat[e.file], xlat[e.host], xlat[e.op]
+		if e.rare >= 0 {
+			e.rare += off
+		}
+	}
+}
+
+// reset empties l, keeping its buffers.
+func (l *events) reset() {
+	l.Held.Reset()
+	l.strs, l.rare = l.strs[:0], clear0(l.rare)
+}
+
+// committed empties l once its events are folded.
+func (l *events) committed() {
+	l.Held.Committed()
+	l.strs, l.rare = l.strs[:0], clear0(l.rare)
+}
+
+// clear0 empties r, dropping what its elements point to.
+func clear0(r []rareEvent) []rareEvent {
+	clear(r)
+	return stages.Reuse(r)
+}
+
+// rankEvent is event i as Ranks folds it, with its strings.
+func (l *events) rankEvent(i int) RankEvent {
+	e := &l.Items[i]
+	re := RankEvent{File: l.strs[e.file], Line: e.line, Step: e.step, Kind: e.kind, Host: l.strs[e.host],
+		Pid: e.pid, Dev: e.dev, Label: e.label}
+	switch {
+	case e.rare >= 0:
+		r := &l.rare[e.rare]
+		re.Text, re.Watchdog = r.text, r.watchdog
+		if e.kind == parser.KindComm {
+			re.Comm = &r.comm
+		}
+	default:
+		re.Coll = parser.Collective{Op: parser.Op(l.strs[e.op]), OpCount: e.opCount, Count: e.count,
+			Datatype: e.datatype, RedOp: e.redOp, Root: e.root, Comm: e.comm, NRanks: e.nranks,
+			GlobalRank: e.global}
+	}
+	return re
+}
+
+// addRankEvent keeps e, whose file and line are absolute already (a partial result's).
+func (l *events) addRankEvent(e *RankEvent) error {
+	v := event{line: e.Line, step: e.Step, pid: e.Pid, dev: e.Dev, label: e.Label, rare: -1, kind: e.Kind,
+		file: l.intern(e.File), host: l.intern(e.Host)}
+	switch {
+	case e.Kind == parser.KindCollective:
+		c := &e.Coll
+		v.opCount, v.count, v.root, v.nranks, v.global = c.OpCount, c.Count, c.Root, c.NRanks, c.GlobalRank
+		v.comm, v.datatype, v.redOp, v.op = c.Comm, c.Datatype, c.RedOp, l.intern(string(c.Op))
+	case e.Kind == parser.KindComm && e.Comm != nil:
+		v.rare = l.addRare(rareEvent{comm: *e.Comm})
+	case e.Kind == parser.KindWarn:
+		v.rare = l.addRare(rareEvent{text: e.Text})
+	case e.Kind == parser.KindWatchdog && e.Watchdog != nil:
+		v.rare = l.addRare(rareEvent{watchdog: e.Watchdog})
+	default:
+		return fmt.Errorf("held line %s:%d: a %s line without its fields", e.File, e.Line, e.Kind)
+	}
+	l.Items = append(l.Items, v)
+	l.Anchored = len(l.Items)
+	return nil
+}

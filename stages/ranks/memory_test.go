@@ -1,0 +1,100 @@
+package ranks
+
+import (
+	"runtime"
+	"testing"
+
+	"github.com/nccllog/nccllog/parser"
+	"github.com/nccllog/nccllog/stages"
+	"github.com/nccllog/nccllog/stages/internal/stagetest"
+)
+
+// commsOf folds n communicators of one rank each (an Init line and a call), over 64
+// processes, into a Ranks that keeps at most maxComms in detail; cycle: one process's one
+// comm pointer, destroyed after its call and handed out again.
+func commsOf(n, maxComms int, cycle bool) *Ranks {
+	r := NewRanks(&stages.Config{})
+	r.maxComms = maxComms
+	for i := range int64(n) {
+		pid, ptr := 100+i%64, 0x55d000000000+uint64(i)*0x40
+		if cycle {
+			pid, ptr = 100, 0x55d0f1170760
+		}
+		ev := parser.CommEvent{Event: "Init COMPLETE", Comm: ptr, Rank: 0, NRanks: 1, CudaDev: 0,
+			NvmlDev: 0, CommID: uint64(i+1) * 0x9e3779b97f4a7c15, Split: -1, NNodes: -1, LocalRks: -1, LocalRk: -1}
+		e := RankEvent{Line: 3 * i, Step: -1, Kind: parser.KindComm, Host: "node", Pid: pid, Dev: 0, Label: -1, Comm: &ev}
+		r.Add("job.log", &e)
+		c := RankEvent{Line: 3*i + 1, Step: -1, Kind: parser.KindCollective, Host: "node", Pid: pid, Dev: 0, Label: -1,
+			Coll: parser.Collective{Op: "AllReduce", Count: 1024, Datatype: 7, Comm: ptr, NRanks: 1, Task: -1, GlobalRank: -1}}
+		r.Add("job.log", &c)
+		if cycle {
+			end := ev
+			end.Event = "Destroy COMPLETE"
+			d := RankEvent{Line: 3*i + 2, Step: -1, Kind: parser.KindComm, Host: "node", Pid: pid, Dev: 0, Label: -1, Comm: &end}
+			r.Add("job.log", &d)
+		}
+	}
+	return r
+}
+
+// TestCommsPastCapMemory: past the cap, a communicator costs a few dozen bytes (its key and
+// its pointer's binding), not its detail; and one comm pointer handed out again and again
+// costs nothing per cycle beyond its key.
+func TestCommsPastCapMemory(t *testing.T) {
+	const maxComms = 1000
+	for _, cycle := range []bool{false, true} {
+		small := stagetest.Retained(func() any { return commsOf(4*maxComms, maxComms, cycle) })
+		large := stagetest.Retained(func() any { return commsOf(24*maxComms, maxComms, cycle) })
+		per := (large - small) / (20 * maxComms)
+		t.Logf("cycle %v: %d bytes for %d communicators, %d for %d: %d a communicator past the cap",
+			cycle, small, 4*maxComms, large, 24*maxComms, per)
+		if per > 96 {
+			t.Errorf("cycle %v: a communicator past the cap keeps %d bytes, want at most 96", cycle, per)
+		}
+	}
+}
+
+// TestMergeIntoEmptyKeepsTables: the first input's Ranks merged into the run's empty one
+// hands over its signature table rather than copying it (a log of a million call shapes held
+// two tables of a million).
+func TestMergeIntoEmptyKeepsTables(t *testing.T) {
+	o := NewRanks(&stages.Config{})
+	for i := range int64(50_000) {
+		e := bigStepCall(i, i/100, 0, uint64(i))
+		e.Coll.Count = 1 + i
+		o.Add(e.File, &e)
+	}
+	r := NewRanks(&stages.Config{})
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	r.Merge(o)
+	runtime.ReadMemStats(&after)
+	if n := after.TotalAlloc - before.TotalAlloc; n > 1<<20 {
+		t.Errorf("merging 50,000 call shapes into an empty Ranks allocated %d bytes, want under 1 MiB", n)
+	}
+	gs := r.Groups()
+	if len(gs) != 1 || gs[0].MaxCalls() != 50_000 || gs[0].StepOf(49_999) != 499 {
+		t.Fatalf("merged: %d communicators", len(gs))
+	}
+	if s, _, ok := r.RefCall(gs[0], 49_999); !ok || s.Count != 50_000 {
+		t.Errorf("call 49,999 is %+v, want count 50,000", s)
+	}
+}
+
+// TestSigTableMemory: a call signature costs its 48 bytes in the table and a few more to find
+// it, not a map entry besides (ranks over a million distinct call shapes).
+func TestSigTableMemory(t *testing.T) {
+	const n = 200_000
+	build := func() any {
+		st := newSigTable()
+		for i := range int64(n) {
+			st.id(Sig{Op: stagetest.ShapeOps[i%4], Count: 1 + i/40, Datatype: stagetest.ShapeTypes[i/4%10], Root: -1})
+		}
+		return st
+	}
+	per := stagetest.Retained(build) / n
+	t.Logf("%d bytes a signature", per)
+	if per > 80 {
+		t.Errorf("a signature costs %d bytes, want at most 80", per)
+	}
+}

@@ -1,0 +1,291 @@
+package ranks
+
+import (
+	"cmp"
+	"hash/fnv"
+	"slices"
+	"strings"
+
+	"github.com/nccllog/nccllog/parser"
+	"github.com/nccllog/nccllog/stages"
+)
+
+// Ranks follows every process's communicators through its log: it binds each comm pointer to
+// a communicator rank from the Init lines, groups the ranks of each communicator across
+// processes, and aligns their calls by position (opCount is not an operation id). Its memory
+// grows with ranks × communicators and with the length of one reference sequence per
+// communicator, not with the calls of every rank.
+type Ranks struct {
+	cfg    *stages.Config
+	sigs   *sigTable
+	steps  *stepTable
+	procs  map[procKey]*proc
+	groups map[GroupKey]*Group
+	pgs    map[pgRankKey]*PGRank // PyTorch process groups' ranks, from the watchdog lines
+	// maxComms is how many communicators are kept in detail (MaxComms; tests set fewer);
+	// over holds the others, and closed the communicators to fold first when the cap is met.
+	maxComms int
+	over     Overflow
+	closed   []*Group
+	// overBinding is every pointer's binding to a communicator counted in the overflow only:
+	// such a pointer costs an entry in its process's over set, not a binding.
+	overBinding *binding
+}
+
+type procKey struct {
+	file string
+	host string
+	pid  int64
+}
+
+// proc is one process: the communicator each of its comm pointers is bound to now.
+type proc struct {
+	bind map[uint64]*binding
+	// over holds the pointers bound to communicators counted in the overflow only.
+	over    map[uint64]struct{}
+	sizeSeq map[int64]int64 // communicators of each size used without an Init line
+	// open is, per size, the communicator of that size this process last used without a
+	// commId: a pointer of the same size on another device (or with another rank) joins it,
+	// as where one process drives several GPUs (ncclCommInitAll, nccl-tests -g N).
+	open     map[int64]*openComm
+	warn     string
+	warnLine int64
+	members  []*Member
+	folded   int // members of folded communicators not yet dropped from members
+}
+
+// binding is what a comm pointer stands for: a rank of a communicator kept in detail, or
+// (over) one counted in the overflow only.
+type binding struct {
+	m     *Member
+	g     *Group
+	ended bool
+	over  bool
+}
+
+// NewRanks returns an empty Ranks.
+func NewRanks(cfg *stages.Config) *Ranks {
+	return &Ranks{cfg: cfg, sigs: newSigTable(), steps: newStepTable(), procs: make(map[procKey]*proc), groups: make(map[GroupKey]*Group),
+		pgs: make(map[pgRankKey]*PGRank), maxComms: MaxComms,
+		overBinding: &binding{over: true}}
+}
+
+// RankEvent is a line that matters to Ranks: a collective call, a communicator line, a WARN
+// or a PyTorch watchdog line, with where it was.
+type RankEvent struct {
+	File string
+	Line int64
+	Step int64
+	Kind parser.Kind
+	Host string
+	Pid  int64
+	Dev  int64 // the envelope's [dev], -1 when absent
+	// Label is the launcher's rank label (torchrun `[rank3]:`), -1 when the line has none.
+	Label int64 `json:",omitempty"`
+	Coll  parser.Collective
+	Comm  *parser.CommEvent // communicator lines only (they are few)
+	Text  string            // the WARN's message
+	// Watchdog is what a watchdog line says (watchdog lines only).
+	Watchdog *parser.Watchdog `json:",omitempty"`
+}
+
+// Add folds one event of the input file into the state. Events of a file come in order.
+func (r *Ranks) Add(file string, e *RankEvent) {
+	if e.Kind == parser.KindWatchdog {
+		if e.Watchdog != nil {
+			r.watchdog(file, e) // no NCCL envelope: not a process's line
+		}
+		return
+	}
+	p := r.proc(procKey{file, e.Host, e.Pid})
+	switch e.Kind {
+	case parser.KindCollective:
+		r.call(p, file, e)
+	case parser.KindComm:
+		r.comm(p, file, e)
+	case parser.KindWarn:
+		p.warn, p.warnLine = e.Text, e.Line
+	}
+}
+
+// binding is what p's pointer ptr stands for now: its binding, the overflow's, or nil.
+func (r *Ranks) binding(p *proc, ptr uint64) *binding {
+	if b := p.bind[ptr]; b != nil {
+		return b
+	}
+	if _, ok := p.over[ptr]; ok {
+		return r.overBinding
+	}
+	return nil
+}
+
+func (r *Ranks) proc(k procKey) *proc {
+	p := r.procs[k]
+	if p == nil {
+		p = &proc{bind: make(map[uint64]*binding, 1)} // sizeSeq and open: on first use (few processes need them)
+		r.procs[k] = p
+	}
+	return p
+}
+
+func (r *Ranks) call(p *proc, file string, e *RankEvent) {
+	c := &e.Coll
+	b := r.binding(p, c.Comm)
+	if b == nil || b.ended {
+		dev := e.Dev
+		if c.GlobalRank >= 0 {
+			dev = -1 // the rank tells the ranks apart; RCCL's replayer logs every one on one device
+		}
+		key, dev := p.inferredKey(c.NRanks, dev, c.GlobalRank)
+		b = r.bindNew(p, file, e, c.Comm, key, "inferred", c.GlobalRank, dev)
+		if c.GlobalRank >= 0 && !b.over {
+			b.m.RankFrom = "globalrank"
+		}
+	}
+	s := Sig{Op: c.Op, Count: c.Count, Datatype: c.Datatype, RedOp: c.RedOp, Root: c.Root}
+	if b.over {
+		if r.cfg.Selects(e.Step) {
+			r.overflowCall(s, c.NRanks)
+		}
+		return
+	}
+	var sid uint32
+	if r.cfg.Selects(e.Step) {
+		sid = r.sigs.id(s.compared())
+		b.m.addVolume(s, max(c.NRanks, b.g.NRanks), e.Step)
+	}
+	b.g.addCall(b.m, sid, s, r.steps.id(e.Step), c.OpCount)
+	b.m.Last, b.m.LastLine = s, e.Line
+	if e.Step >= 0 {
+		b.m.LastStep = max(b.m.LastStep, e.Step)
+	}
+}
+
+func (r *Ranks) comm(p *proc, file string, e *RankEvent) {
+	ev := e.Comm
+	b := r.binding(p, ev.Comm)
+	switch ev.Event {
+	case "Init START", "Init COMPLETE":
+		if b != nil && !b.ended && b.over {
+			return // another Init line of a communicator counted in the overflow
+		}
+		if b != nil && !b.ended && (b.g.Key.CommID == ev.CommID || ev.CommID == 0) {
+			b.m.Rank, b.m.CudaDev, b.m.RankFrom = ev.Rank, ev.CudaDev, "init"
+			return
+		}
+		key, evidence := r.initKey(p, ev)
+		if b := r.bindNew(p, file, e, ev.Comm, key, evidence, ev.Rank, ev.CudaDev); !b.over {
+			b.m.RankFrom = "init"
+		}
+	case parser.EventLayout:
+		if b != nil && !b.ended && !b.over {
+			b.m.Rank, b.m.RankFrom = ev.Rank, "init"
+			b.g.Nodes, b.g.LocalRanks = max(b.g.Nodes, ev.NNodes), max(b.g.LocalRanks, ev.LocalRks)
+		}
+	default: // Destroy, Abort, Revoke
+		r.end(p, ev.Comm, ev.Event)
+	}
+}
+
+// end notes a Destroy, Abort or Revoke line of p's pointer ptr.
+func (r *Ranks) end(p *proc, ptr uint64, event string) {
+	b := r.binding(p, ptr)
+	if b == nil || b.ended {
+		return
+	}
+	what, phase, _ := strings.Cut(event, " ")
+	// The pointer may be handed out again once Destroy or Abort has completed.
+	ended := phase == "COMPLETE" && what != "Revoke"
+	if b.over {
+		if ended {
+			delete(p.over, ptr) // a later call on it binds it anew, as after any Destroy
+		}
+		return
+	}
+	b.ended, b.m.End = ended, what
+	if b.ended {
+		r.ended(b)
+	}
+}
+
+// initKey is the group of a communicator named by an Init line: its commId, or for a split
+// without one, its parent's group with the split count and color.
+func (r *Ranks) initKey(p *proc, ev *parser.CommEvent) (GroupKey, string) {
+	if ev.CommID != 0 {
+		return GroupKey{CommID: ev.CommID, NRanks: ev.NRanks}, "commId"
+	}
+	if parent := p.bind[ev.Parent]; ev.Parent != 0 && parent != nil && !parent.over {
+		h := fnv.New64a()
+		pk := parent.g.Key
+		for _, v := range []int64{int64(pk.CommID), pk.NRanks, pk.Seq, ev.Split, ev.Color} {
+			var b [8]byte
+			for i := range b {
+				b[i] = byte(v >> (8 * i))
+			}
+			h.Write(b[:])
+		}
+		return GroupKey{CommID: h.Sum64(), NRanks: ev.NRanks}, "split"
+	}
+	key, _ := p.inferredKey(ev.NRanks, ev.CudaDev, ev.Rank)
+	return key, "inferred"
+}
+
+func (r *Ranks) bindNew(p *proc, file string, e *RankEvent, ptr uint64, key GroupKey, evidence string, rank, dev int64) *binding {
+	g := r.groups[key]
+	if g == nil && (r.over.has(key) || !r.room()) {
+		if !r.over.has(key) {
+			r.over.addKey(key)
+		}
+		r.over.Ranks++
+		delete(p.bind, ptr)
+		if p.over == nil {
+			p.over = make(map[uint64]struct{})
+		}
+		p.over[ptr] = struct{}{}
+		return r.overBinding
+	}
+	if g == nil {
+		g = &Group{Key: key, NRanks: key.NRanks, Evidence: evidence, steps: r.steps}
+		r.groups[key] = g
+	}
+	m := newMember(e.Host, e.Pid, file, rank, dev)
+	m.LaunchRank = e.Label
+	m.group = key
+	g.Members = append(g.Members, m)
+	p.members = append(p.members, m)
+	b := &binding{m: m, g: g}
+	p.bind[ptr] = b
+	delete(p.over, ptr)
+	return b
+}
+
+// Groups returns the communicators, largest first, then by key; each with its ranks sorted
+// and the last WARN of each rank's process attached.
+func (r *Ranks) Groups() []*Group {
+	for _, p := range r.procs {
+		p.members = slices.DeleteFunc(p.members, func(m *Member) bool { return m.folded })
+		p.folded = 0
+		var last int64
+		for _, m := range p.members {
+			last = max(last, m.LastLine)
+		}
+		for _, m := range p.members {
+			m.Warn, m.WarnLine, m.ProcLast = p.warn, p.warnLine, last
+		}
+	}
+	r.regroupInferred()
+	r.adoptInferred()
+	out := make([]*Group, 0, len(r.groups))
+	for _, g := range r.groups {
+		g.sortMembers()
+		r.realign(g)
+		g.shaky = shakyOverlap(g)
+		out = append(out, g)
+	}
+	markCut(out)
+	slices.SortFunc(out, func(a, b *Group) int {
+		return cmp.Or(cmp.Compare(b.NRanks, a.NRanks), cmp.Compare(a.Key.Seq, b.Key.Seq),
+			cmp.Compare(a.Key.CommID, b.Key.CommID))
+	})
+	return out
+}

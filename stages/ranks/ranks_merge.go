@@ -1,0 +1,147 @@
+package ranks
+
+import (
+	"maps"
+	"slices"
+	"sort"
+)
+
+// Merge adds o, the state of inputs that come after r's, to r. Communicators met in both are
+// joined: their reference sequences are compared, and where they first differ, the ranks
+// that came with o and agreed with o's reference are marked as diverging there. Communicators
+// past r's cap go to its overflow, in key order; one kept in detail here whose ranks o
+// counted in its overflow is marked truncated.
+func (r *Ranks) Merge(o *Ranks) {
+	if r.empty() {
+		// The first input's state: its tables become r's rather than being copied.
+		r.sigs, r.steps = o.sigs, o.steps
+	}
+	remap := func(id uint32) uint32 {
+		if id == 0 || r.sigs == o.sigs {
+			return id
+		}
+		return r.sigs.id(o.sigs.sig(id))
+	}
+	restep := func(id uint32) uint32 {
+		if r.steps == o.steps {
+			return id
+		}
+		return r.steps.id(o.steps.step(id))
+	}
+	r.mergePGs(o)
+	for _, g := range r.groups {
+		if o.over.has(g.Key) {
+			g.truncated = true
+		}
+	}
+	r.over.merge(&o.over)
+	joined := make(map[*Group]*Group)
+	for _, key := range slices.SortedFunc(maps.Keys(o.groups), compareKeys) {
+		og := o.groups[key]
+		// o is merged once and let go: its sequences are put in r's ids where they lie.
+		ref := og.ref
+		if r.sigs != o.sigs || r.steps != o.steps {
+			for i, c := range ref {
+				ref[i] = refCall{remap(c.sig), restep(c.step), c.op}
+			}
+		}
+		for _, m := range og.Members {
+			for i := range m.hist {
+				m.hist[i].sig, m.hist[i].step = remap(m.hist[i].sig), restep(m.hist[i].step)
+			}
+		}
+		og.steps = r.steps
+		g := r.groups[key]
+		switch {
+		case g == nil && (r.over.has(key) || !r.room()):
+			r.over.fold(og)
+			continue
+		case g == nil:
+			og.ref, g = ref, og
+			r.groups[key] = og
+		default:
+			r.join(g, og, ref)
+			joined[og] = g
+		}
+		if closed(g) {
+			r.closed = append(r.closed, g)
+		}
+	}
+	for k, p := range o.procs {
+		if r.procs[k] != nil {
+			continue
+		}
+		r.procs[k] = p
+		// A comm pointer bound to a communicator joined into r's is bound to r's: the joined
+		// one, with its reference sequence, is let go.
+		for _, b := range p.bind {
+			if g := joined[b.g]; g != nil {
+				b.g = g
+			}
+		}
+	}
+}
+
+// empty reports whether r holds nothing yet: no process, communicator, signature or step.
+func (r *Ranks) empty() bool {
+	return len(r.procs) == 0 && len(r.groups) == 0 && len(r.pgs) == 0 && r.over.Comms() == 0 &&
+		len(r.sigs.sigs) == 1 && len(r.steps.steps) == 1
+}
+
+// offset is the position in g's sequence of the first position of og's (whose calls are
+// ref), by opCount where both have opCounts that go up; 0 otherwise. Where og starts before
+// g, positions are added in front of g's sequence first.
+func offset(g, og *Group, ref []refCall) int64 {
+	n := len(g.ref)
+	if n == 0 || len(ref) == 0 || g.opsDown || og.opsDown || ref[0].op == 0 || g.ref[n-1].op == 0 {
+		return 0
+	}
+	op := ref[0].op
+	if op < g.ref[0].op {
+		g.prepend(int64(min(g.ref[0].op-op, maxPrepend)), op)
+		return 0
+	}
+	return int64(sort.Search(n, func(i int) bool { return g.ref[i].op >= op }))
+}
+
+// join merges the ranks of og (with reference ref, in r's ids) into g.
+func (r *Ranks) join(g, og *Group, ref []refCall) {
+	d := offset(g, og, ref)
+	for _, m := range og.Members {
+		m.Start += d
+		if m.FirstDiv >= 0 {
+			m.FirstDiv += d
+		}
+	}
+	k := int64(-1)
+	for i, b := range ref {
+		j := int64(i) + d
+		if j >= int64(len(g.ref)) {
+			g.ref = append(g.ref, ref[i:]...)
+			break
+		}
+		a := &g.ref[j]
+		if a.step == 0 {
+			a.step = b.step
+		}
+		switch {
+		case a.sig == 0:
+			a.sig = b.sig // its step, where known, stays
+		case b.sig != 0 && a.sig != b.sig && k < 0:
+			k = j
+		}
+	}
+	if k >= 0 {
+		for _, m := range og.Members {
+			if (m.FirstDiv < 0 || m.FirstDiv > k) && m.Start <= k && m.Through() > k {
+				m.FirstDiv, m.DivSig = k, r.sigs.sig(ref[k-d].sig)
+			}
+		}
+	}
+	g.Members = append(g.Members, og.Members...)
+	g.opsDown = g.opsDown || og.opsDown
+	g.Nodes, g.LocalRanks = max(g.Nodes, og.Nodes), max(g.LocalRanks, og.LocalRanks)
+	if g.Evidence == "inferred" && og.Evidence != "inferred" {
+		g.Evidence = og.Evidence
+	}
+}

@@ -1,7 +1,0 @@
-package stages
-
-// A RankEvent is held (see held) while it waits for its step.
-
-func (e *RankEvent) settle(step int64) { e.Step = step }
-
-func (e *RankEvent) anchor(file string, base int64) { e.File, e.Line = file, e.Line+base }
