@@ -7,45 +7,23 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"runtime/metrics"
-	"sync"
 	"testing"
-	"time"
 
 	"github.com/nccllog/nccllog/internal/gen"
 	"github.com/nccllog/nccllog/stages"
 	"github.com/nccllog/nccllog/stages/all"
 )
 
-// livePeak collects garbage every few milliseconds and samples the live heap it finds until
-// stop is called, which returns the highest sample. Unlike the heap in use, it leaves out
-// garbage not collected yet, which grows as a loaded machine delays the collector.
-func livePeak() (stop func() uint64) {
-	var (
-		peak uint64
-		wg   sync.WaitGroup
-	)
-	done := make(chan struct{})
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		sample := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
-		for {
-			runtime.GC() // a whole collection: what it finds live is what the run holds
-			metrics.Read(sample)
-			peak = max(peak, sample[0].Value.Uint64())
-			select {
-			case <-done:
-				return
-			case <-time.After(2 * time.Millisecond):
-			}
-		}
-	}()
-	return func() uint64 {
-		close(done)
-		wg.Wait()
-		return peak
-	}
+// retainedBy runs run with the heap collected before and after it, and returns how many
+// heap bytes what it returns keeps alive: a count the collector's timing cannot change.
+func retainedBy(run func() any) (any, int64) {
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	v := run()
+	runtime.GC()
+	runtime.ReadMemStats(&after)
+	return v, int64(after.HeapAlloc) - int64(before.HeapAlloc)
 }
 
 // noProgressAfter writes a log of two steps followed by about size bytes of calls that no
@@ -75,13 +53,21 @@ func noProgressAfter(t *testing.T, size int64) string {
 // TestWaitingHeldBounded: the stages of split --steps 1, calls --steps 1, calls, hang and
 // check (ranks) and report over 64 MiB that no progress line closes, from a file and from
 // standard input, and over a job's per-process files (only rank 0's has progress lines),
-// keep the live heap far below what holding those lines, their calls or their rank events
-// would take (split --steps 1 and calls --steps 1 had 65-164 MiB of heap in use).
+// hold no more while lines wait for their step than the lines of the wait cap and two chunks
+// would make, and keep little once the run is over (split --steps 1 and calls --steps 1 had
+// 65-164 MiB of heap in use). What is measured is what the Merger holds after each chunk
+// and the heap the Result keeps after a collection, not a sampled peak: the same on a busy
+// machine as on an idle one.
 func TestWaitingHeldBounded(t *testing.T) {
 	if raceEnabled {
 		t.Skip("the race detector's shadow memory makes heap sizes meaningless")
 	}
-	const limit = 48 << 20
+	const (
+		window   = stages.WaitCap + 2*DefaultChunkSize // what may wait before it is bounded
+		minLine  = 64                                  // the generator's shortest call or progress line, with margin
+		maxItems = window / minLine
+		kept     = 8 << 20 // the Result of a 64 MiB log: counts, and 2,048 calls a rank
+	)
 	hung := noProgressAfter(t, 64<<20)
 	files, err := gen.WriteFiles(t.TempDir(), gen.Config{Seed: 3, Size: 64 << 20})
 	if err != nil {
@@ -104,38 +90,56 @@ func TestWaitingHeldBounded(t *testing.T) {
 			what = fmt.Sprintf("%v --steps %d over %s", c.stages, c.steps.From, c.input)
 		}
 		plan := stages.MustPlan(stages.Config{Steps: c.steps}, all.Registry(), c.stages...)
-		var inputs []Input
-		switch c.input {
-		case "hung":
-			inputs = []Input{{Name: hung}}
-		case "stdin":
-			f, err := os.Open(hung)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer f.Close()
-			inputs = []Input{{Name: "-", Stdin: f}}
-		case "files":
-			for _, f := range files {
-				inputs = append(inputs, Input{Name: f})
-			}
+		inputs := waitingInputs(t, c.input, hung, files)
+		var most stages.Waiting
+		merged := func(m *stages.Merger) {
+			w := m.Waiting()
+			most.Items, most.Kept = max(most.Items, w.Items), max(most.Kept, w.Kept)
 		}
-		runtime.GC()
-		stop := livePeak()
 		rec := &countingOut{}
-		res, err := RunAll(context.Background(), inputs, Options{Jobs: 2, Plan: plan}, rec)
-		peak := stop()
+		var err error
+		v, heap := retainedBy(func() any {
+			var res *stages.Result
+			res, err = RunAll(context.Background(), inputs, Options{Jobs: 2, Plan: plan, merged: merged}, rec)
+			return res
+		})
 		if err != nil {
 			t.Fatal(err)
 		}
-		t.Logf("%s: peak live heap %d MiB; wrote %d bytes, %d calls", what, peak>>20, rec.bytes, rec.calls)
+		res := v.(*stages.Result)
+		t.Logf("%s: at most %d values and %d bytes waiting; the result keeps %d KiB; wrote %d bytes, %d calls",
+			what, most.Items, most.Kept, heap>>10, rec.bytes, rec.calls)
 		if res.Lines().Total == 0 || c.steps != nil && rec.bytes == 0 && rec.calls == 0 {
 			t.Errorf("%s: read %d lines and wrote nothing", what, res.Lines().Total)
 		}
-		if peak > limit {
-			t.Errorf("%s: peak live heap %d MiB, over %d MiB", what, peak>>20, limit>>20)
+		if most.Items > maxItems || most.Kept > window {
+			t.Errorf("%s: %d values and %d bytes waited for a step, over %d and %d", what, most.Items, most.Kept, maxItems, window)
+		}
+		if heap > kept {
+			t.Errorf("%s: the result keeps %d KiB, over %d KiB", what, heap>>10, kept>>10)
 		}
 	}
+}
+
+// waitingInputs is the inputs of TestWaitingHeldBounded: hung, hung from standard input, or
+// the job's files.
+func waitingInputs(t *testing.T, input, hung string, files []string) []Input {
+	switch input {
+	case "hung":
+		return []Input{{Name: hung}}
+	case "stdin":
+		f, err := os.Open(hung)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { f.Close() })
+		return []Input{{Name: "-", Stdin: f}}
+	}
+	var inputs []Input
+	for _, f := range files {
+		inputs = append(inputs, Input{Name: f})
+	}
+	return inputs
 }
 
 // countingOut counts what a run writes, keeping none of it.

@@ -32,6 +32,9 @@ type Options struct {
 	dropEvery int
 	// waitCap overrides stages.WaitCap, for tests of stretches longer than it.
 	waitCap int
+	// merged, if set, is called with the input's Merger after each chunk is merged, for tests
+	// of what it holds.
+	merged func(*stages.Merger)
 	// parsers lends the workers their Parsers; RunAll shares one among its inputs. Nil: the
 	// run makes its own.
 	parsers *parsers
@@ -101,7 +104,7 @@ func Run(ctx context.Context, in Input, opt Options, out stages.Out) (*stages.Re
 		defer close(results)
 		return workers.Wait()
 	})
-	g.Go(func() error { return merge(ctx, m, name, results, f.release, prog) })
+	g.Go(func() error { return merge(ctx, m, name, results, f.release, prog, opt.merged) })
 	err = g.Wait()
 	if err == nil {
 		err = readErr
@@ -175,7 +178,8 @@ func work(ctx context.Context, name string, plan *stages.Plan, ps *parsers, in <
 
 // merge feeds the analysed chunks to the Merger in input order, hands each chunk's memory
 // back once merged, and counts its bytes in prog.
-func merge(ctx context.Context, m *stages.Merger, name string, in <-chan done, release func(done), prog *progress) (err error) {
+func merge(ctx context.Context, m *stages.Merger, name string, in <-chan done, release func(done), prog *progress,
+	merged func(*stages.Merger)) (err error) {
 	defer faultsPanic()()
 	defer catchFault(name, &err)
 	waiting := make(map[int]done)
@@ -195,6 +199,9 @@ func merge(ctx context.Context, m *stages.Merger, name string, in <-chan done, r
 			d.chunk.Release()
 			release(d)
 			prog.upTo(d.upTo)
+			if merged != nil {
+				merged(m)
+			}
 		}
 		if err := ctx.Err(); err != nil {
 			return err

@@ -197,3 +197,22 @@ func (m *Merger) replay(step int64) error {
 		return m.Total.Commit(m.out)
 	})
 }
+
+// Waiting is what a Merger holds in memory while lines wait for their step.
+type Waiting struct {
+	// Items is how many values (calls, rank events, line ranges) the waiting Partials hold.
+	Items int64
+	// Kept is how many of the stretch's input bytes are kept to be spilled should it grow.
+	Kept int64
+}
+
+// Waiting reports what m holds for the stretch that waits for its step: once the stretch
+// passes the Bound's cap both drop, the values to a reading ahead or a spill, the bytes to
+// the spill file.
+func (m *Merger) Waiting() Waiting {
+	w := Waiting{Kept: int64(len(m.wait.raw))}
+	for _, i := range m.wait.parts {
+		w.Items += int64(m.pending.Parts[i].(Holder).Held())
+	}
+	return w
+}
