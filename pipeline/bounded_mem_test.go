@@ -59,6 +59,9 @@ func noProgressAfter(t *testing.T, size int64) string {
 // and the heap the Result keeps after a collection, not a sampled peak: the same on a busy
 // machine as on an idle one.
 func TestWaitingHeldBounded(t *testing.T) {
+	if testing.Short() {
+		t.Skip("the memory bound of a 64 MiB log read eleven ways runs without -short")
+	}
 	if raceEnabled {
 		t.Skip("the race detector's shadow memory makes heap sizes meaningless")
 	}

@@ -67,6 +67,9 @@ func named(w want, name string) want {
 // whether the log is read mapped, with read(2), compressed or from standard input, and
 // split and calls with steps selected write exactly the step's lines.
 func TestLongStepsKeepExactSteps(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a 10 MB log through five readings runs without -short")
+	}
 	if raceEnabled {
 		t.Skip("a 10 MB log through five readings is too slow under the race detector")
 	}

@@ -54,6 +54,9 @@ func (e endless) Read(p []byte) (int, error) {
 // an error naming the input and the line, after the lines before it, having held no more than
 // about MaxLine bytes of it (an endless line, as /dev/zero gives, took all memory).
 func TestLineLongerThanMaxLine(t *testing.T) {
+	if testing.Short() {
+		t.Skip("the memory bound of lines of 4 x MaxLine runs without -short")
+	}
 	in := io.MultiReader(strings.NewReader("first\nsecond\n"), io.LimitReader(endless('x'), 4*MaxLine))
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
