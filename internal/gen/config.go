@@ -75,6 +75,16 @@ type Config struct {
 	// completed NCCL work: S-1."). WatchdogSeq must be at least 1.
 	WatchdogRank *int
 	WatchdogSeq  int
+
+	// Failure names a failure scenario (one of Failures; see the package
+	// doc): the job fails half way through as real jobs do, printing the
+	// launcher's, Python's, PyTorch's and NCCL's lines; Summary.Truth says
+	// what failed first. FailureRank picks the failing rank (nil: the second
+	// rank of the second host); GlueWatchdog glues half of shared-timeout's
+	// watchdog lines into other processes' NCCL lines.
+	Failure      string
+	FailureRank  *int
+	GlueWatchdog bool
 }
 
 // Rank returns a pointer to r, for the rank fields of Config:
@@ -85,6 +95,7 @@ func Rank(r int) *int { return &r }
 type Summary struct {
 	Lines, CollLines, ProgressLines int64
 	Bytes                           int64
+	Truth                           *Truth // the failure scenario's ground truth; nil without Failure
 }
 
 const (
@@ -156,7 +167,10 @@ func (c Config) normalize() (Config, version, error) {
 	if err != nil {
 		return c, v, err
 	}
-	return c, v, c.check()
+	if err := c.check(); err != nil {
+		return c, v, err
+	}
+	return c, v, c.checkFailure(v)
 }
 
 func (c Config) check() error {
