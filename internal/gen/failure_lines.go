@@ -2,6 +2,7 @@ package gen
 
 import (
 	"strconv"
+	"strings"
 	"time"
 )
 
@@ -51,11 +52,11 @@ func addChain(l *lines, p *proc, tid, res int, locs ...string) {
 	}
 }
 
-// text adds lines that carry no NCCL head (Python's, PyTorch's, C++'s).
+// text adds lines that carry no NCCL head (Python's, PyTorch's, C++'s) as
+// one write: writeFailPhase keeps them together, each with the launcher's
+// prefix.
 func (l *lines) text(ss ...string) {
-	for _, s := range ss {
-		l.add([]byte(s))
-	}
+	l.add([]byte(strings.Join(ss, "\n")))
 }
 
 // addSocketClosed adds what a peer's service thread prints when the process
@@ -81,8 +82,8 @@ func addLocalClosed(l *lines, p, gone *proc) {
 // then the C++ runtime's terminate line (the process dies with SIGABRT).
 func (g *gen) addRemoteErrorExit(l *lines, p *proc, lastErr string) {
 	r := strconv.Itoa(p.rank)
-	l.add(append(g.glogHead(1316), "[PG 0 Rank "+r+"] Process group watchdog thread terminated with exception: NCCL error: remote process exited or there was a network error, NCCL version "+g.v.text...))
-	l.text("ncclRemoteError: A call failed possibly due to a network error or a remote process exiting prematurely.",
+	l.text(string(g.glogHead(1316))+"[PG 0 Rank "+r+"] Process group watchdog thread terminated with exception: NCCL error: remote process exited or there was a network error, NCCL version "+g.v.text,
+		"ncclRemoteError: A call failed possibly due to a network error or a remote process exiting prematurely.",
 		"Last error:", lastErr,
 		"terminate called after throwing an instance of 'c10::DistBackendError'")
 }

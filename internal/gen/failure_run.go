@@ -1,5 +1,7 @@
 package gen
 
+import "bytes"
+
 // A failure scenario runs the job normally up to the middle (half of Steps,
 // or once half of Size is written), then stalls it: the failing rank never
 // enqueues the second world call of that step (PyTorch SeqNum fail.seq) and
@@ -84,7 +86,9 @@ func (g *gen) writeFailPhase(durMs int64, build func(p *proc) lines) {
 		if all[r][i] == nil {
 			g.blank(p)
 		} else {
-			g.end(p, append(g.begin(p), all[r][i]...))
+			for line := range bytes.SplitSeq(all[r][i], []byte{'\n'}) {
+				g.end(p, append(g.begin(p), line...))
+			}
 		}
 		p.silent = true
 	})

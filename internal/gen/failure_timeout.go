@@ -1,6 +1,9 @@
 package gen
 
-import "bytes"
+import (
+	"bytes"
+	"slices"
+)
 
 // writeSharedTimeout writes the shared-timeout scenario: every rank waits in
 // the same work (no rank is missing from it: the network or the job as a
@@ -22,15 +25,16 @@ func (g *gen) writeSharedTimeout() {
 	g.writeGluedPhase(teardownMs, build)
 }
 
-// gluer writes a phase's lines to the interleaved output, holding back one
-// NCCL INFO line so that the next watchdog timeout line of another process
-// can be written into its middle; the held line's rest follows on a line of
-// its own.
+// gluer writes a phase's lines to the interleaved output, holding back
+// NCCL INFO lines (at most one per process, as a block-buffered stdout holds
+// a process's unflushed text) so that a later watchdog timeout line of
+// another process can be written into the middle of one; the held line's
+// rest follows on a line of its own.
 type gluer struct {
-	g     *gen
-	held  []byte // a whole line, newline included
-	owner int    // rank of the held line
-	left  int    // how many more lines to glue
+	g      *gen
+	held   [][]byte // whole lines, newline included, oldest first
+	owners []int    // the rank of each held line
+	left   int      // how many more lines to glue
 }
 
 func (gl *gluer) write(b []byte) {
@@ -42,51 +46,60 @@ func (gl *gluer) write(b []byte) {
 	g.sum.Lines += int64(bytes.Count(b, []byte{'\n'}))
 }
 
-func (gl *gluer) flush() {
-	if gl.held != nil {
-		gl.write(gl.held)
-		gl.held = nil
-	}
+// take removes and returns the k-th held line.
+func (gl *gluer) take(k int) []byte {
+	b := gl.held[k]
+	gl.held = slices.Delete(gl.held, k, k+1)
+	gl.owners = slices.Delete(gl.owners, k, k+1)
+	return b
 }
 
 // line writes line (a whole line of rank r, newline included); timeout says
 // whether it is a watchdog timeout line.
 func (gl *gluer) line(r int, line []byte, timeout bool) {
+	if k := slices.Index(gl.owners, r); k >= 0 {
+		gl.write(gl.take(k)) // r's earlier line goes out first
+	}
 	switch {
-	case gl.held != nil && timeout && gl.owner != r && gl.left > 0:
-		cut := bytes.Index(gl.held, []byte(" NCCL INFO ")) + len(" NCCL INFO ")
-		cut += (len(gl.held) - cut) / 2
-		glued := append(append([]byte(nil), gl.held[:cut]...), line...)
-		gl.write(append(glued, gl.held[cut:]...))
-		gl.held = nil
+	case timeout && gl.left > 0 && len(gl.held) > 0:
+		held := gl.take(0)
+		cut := bytes.Index(held, []byte(" NCCL INFO ")) + len(" NCCL INFO ")
+		cut += (len(held) - cut) / 2
+		glued := append(append([]byte(nil), held[:cut]...), line...)
+		gl.write(append(glued, held[cut:]...))
 		gl.left--
-		return
-	case gl.held != nil && gl.owner == r:
-		gl.flush()
+	case len(gl.held) < gl.left && bytes.Contains(line, []byte(" NCCL INFO ")):
+		gl.held = append(gl.held, line)
+		gl.owners = append(gl.owners, r)
+	default:
+		gl.write(line)
 	}
-	if bytes.Contains(line, []byte(" NCCL INFO ")) {
-		gl.flush()
-		gl.held, gl.owner = line, r
-		return
-	}
-	gl.write(line)
 }
 
-// writeGluedPhase is writeFailPhase for one interleaved output, gluing up
-// to half of the watchdog timeout lines (the first line of each rank's).
+// writeGluedPhase is writeFailPhase for one interleaved output, gluing half
+// of the watchdog timeout lines (the first line of each rank's): the first
+// half of the ranks time out and abort first, the second half's timeout
+// lines land in the NCCL lines the first half's stdout still holds.
 func (g *gen) writeGluedPhase(durMs int64, build func(p *proc) lines) {
 	procs := g.topo.procs
 	all := make([]lines, len(procs))
-	n := make([]int, len(procs))
 	for r := range procs {
 		all[r] = build(&procs[r])
-		n[r] = len(all[r])
 	}
-	gl := &gluer{g: g, left: len(procs) / 2}
-	g.interleave(n, durMs, func(r, i int) {
-		p := &procs[r]
-		b := append(append(append([]byte(nil), g.ts...), p.prefix...), all[r][i]...)
-		gl.line(r, append(b, '\n'), i == 0)
-	})
-	gl.flush()
+	half := len(procs) / 2
+	gl := &gluer{g: g, left: len(procs) - half}
+	for _, wave := range [2][2]int{{0, half}, {half, len(procs)}} {
+		n := make([]int, len(procs))
+		for r := wave[0]; r < wave[1]; r++ {
+			n[r] = len(all[r])
+		}
+		g.interleave(n, durMs/2, func(r, i int) {
+			p := &procs[r]
+			b := append(append(append([]byte(nil), g.ts...), p.prefix...), all[r][i]...)
+			gl.line(r, append(b, '\n'), i == 0)
+		})
+	}
+	for _, b := range gl.held {
+		gl.write(b)
+	}
 }
