@@ -1,5 +1,26 @@
 // Package gen writes deterministic, realistic multi-rank NCCL_DEBUG=INFO training logs.
 // It makes large inputs for benchmarks and small inputs with known contents for tests.
+//
+// # Failure scenarios
+//
+// Config.Failure makes the job fail half way as real jobs do, each process
+// printing what it prints then (launcher, Python, PyTorch and NCCL lines, in
+// order across processes, interleaved as ever), and Summary.Truth (or
+// Config.Truth) tells what failed first, where, and which ranks only follow:
+//   - exit-slurm, exit-torchrun, exit-mpirun: one process exits after a Python
+//     traceback and its launcher names it; the others log "Connection closed by
+//     remote peer <its host>", abort and die (kind process-exit);
+//   - oom: one rank's traceback ends in torch.OutOfMemoryError, it aborts alone,
+//     the others' watchdogs time out (oom);
+//   - ib-error: one rank's NIC reports a completion error with status=12, it
+//     aborts and every other process follows (network-error);
+//   - init-fail: every rank's init fails with the same WARN chain, Init START
+//     without COMPLETE (init-failure, shared);
+//   - shared-timeout: every rank's watchdog times out on the same work, with
+//     GlueWatchdog half of those lines glued into other processes' NCCL lines
+//     (watchdog-timeout, shared);
+//   - ras: two ranks hang an operation behind and an NCCL RAS report naming
+//     them is pasted at the end (ras-report).
 package gen
 
 import (
