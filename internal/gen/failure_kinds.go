@@ -47,11 +47,27 @@ func (g *gen) ibPeerAddr() string {
 	return hostIP(p.host) + "<" + strconv.Itoa(p.port()) + ">"
 }
 
-// ibCompletionError is 2.21.5's transport/net_ib.cc:1909 WARN for a work
-// completion with status 12 (IBV_WC_RETRY_EXC_ERR: the link or the peer is
-// gone) on an InfiniBand port (no GIDs, which RoCE adds).
-func (g *gen) ibCompletionError() string {
-	return "NET/IB : Got completion from peer " + g.ibPeerAddr() + " with status=12 opcode=0 len=0 vendor err 129 (Recv)"
+// ibCompletionError returns the location and text of NET/IB's WARN for a
+// work completion with status 12 (IBV_WC_RETRY_EXC_ERR: the link or the peer
+// is gone) on an InfiniBand port (no GIDs, which RoCE adds), in each
+// version's words (transport/net_ib.cc of 2.21.5 to 2.28.9,
+// transport/net_ib/p2p.cc of 2.29.7).
+func (g *gen) ibCompletionError() (loc, msg string) {
+	peer := g.ibPeerAddr()
+	v := g.v
+	switch {
+	case v.atLeast(29):
+		return "transport/net_ib/p2p.cc:651", "NET/IB: Got completion from peer " + peer +
+			" with status=IBV_WC_RETRY_EXC_ERR(12) opcode=IBV_WC_SEND(0) vendor_err=129  hca mlx5_0"
+	case v.minor == 28 && v.patch >= 7:
+		return "transport/net_ib.cc:2543", "NET/IB: Got completion from peer " + peer +
+			" with status=IBV_WC_RETRY_EXC_ERR(12) opcode=IBV_WC_SEND(0) reqSize=0 vendor_err=129 req_type=Recv hca mlx5_0"
+	case !v.atLeast(22):
+		return "transport/net_ib.cc:1909", "NET/IB : Got completion from peer " + peer + " with status=12 opcode=0 len=0 vendor err 129 (Recv)"
+	}
+	lines := map[int]string{22: "1984", 23: "2121", 24: "2244", 25: "2244", 26: "2358", 27: "2449", 28: "2470"}
+	return "transport/net_ib.cc:" + lines[v.minor], "NET/IB: Got completion from peer " + peer +
+		" with status=12 opcode=0 len=0 vendor err 129 (Recv) hca mlx5_0"
 }
 
 // writeIBError writes the ib-error scenario: the failing rank's proxy
@@ -66,8 +82,8 @@ func (g *gen) writeIBError() {
 			return nil
 		}
 		var l lines
-		msg := g.ibCompletionError()
-		g.addWarn(&l, p, p.progTid(), "transport/net_ib.cc:1909", msg)
+		loc, msg := g.ibCompletionError()
+		g.addWarn(&l, p, p.progTid(), loc, msg)
 		thread := " [Progress Thread]"
 		if !g.v.atLeast(19) {
 			thread = " [Proxy Thread]"

@@ -241,6 +241,25 @@ func TestIBError(t *testing.T) {
 	}
 }
 
+// TestIBErrorVersions: the completion error in each version's words.
+func TestIBErrorVersions(t *testing.T) {
+	for v, want := range map[string]string{
+		"2.21.5": "] transport/net_ib.cc:1909 NCCL WARN NET/IB : Got completion from peer 10.0.0.10<%d> with status=12 opcode=0 len=0 vendor err 129 (Recv)",
+		"2.24.3": "] transport/net_ib.cc:2244 NCCL WARN NET/IB: Got completion from peer 10.0.0.10<%d> with status=12 opcode=0 len=0 vendor err 129 (Recv) hca mlx5_0",
+		"2.28.9": "] transport/net_ib.cc:2543 NCCL WARN NET/IB: Got completion from peer 10.0.0.10<%d> with status=IBV_WC_RETRY_EXC_ERR(12) opcode=IBV_WC_SEND(0) reqSize=0 vendor_err=129 req_type=Recv hca mlx5_0",
+		"2.29.7": "] transport/net_ib/p2p.cc:651 NCCL WARN NET/IB: Got completion from peer 10.0.0.10<%d> with status=IBV_WC_RETRY_EXC_ERR(12) opcode=IBV_WC_SEND(0) vendor_err=129  hca mlx5_0",
+	} {
+		c := failCfg("ib-error")
+		c.NCCLVersion = v
+		lines, _, procs := runFailure(t, c)
+		w := fmt.Sprintf(want, procs[1].port())
+		i := index(lines, 0, w)
+		if i < 0 || !strings.HasSuffix(lines[i], w) {
+			t.Errorf("%s: no line ending %q", v, w)
+		}
+	}
+}
+
 // TestInitFailure: every rank starts the world init, fails with the same
 // WARN and backtrace, and none completes it or calls a collective.
 func TestInitFailure(t *testing.T) {
