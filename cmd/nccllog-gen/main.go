@@ -47,6 +47,32 @@ lines stay as they are without the fault):
                                   wait, and print PyTorch's watchdog timeout
                                   lines for it (this fault changes their lines)
 
+Failure scenarios, for testing diagnosis (--failure SCENARIO; the job runs
+normally to half of --steps or --size, then fails as real jobs do, printing
+the launcher's, Python's, PyTorch's and NCCL's lines; the default failing rank
+is the second rank of the second host):
+  exit-slurm, exit-torchrun, exit-mpirun
+                    --failure-rank N exits with code 1 after a Python
+                    traceback; the launcher names it (srun "task N: Exited
+                    with exit code 1", torchrun's ChildFailedError root
+                    cause, Open MPI's "The first process to do so was");
+                    the other ranks see "Connection closed by remote peer
+                    <its host>", abort and die
+  oom               rank N's traceback ends in torch.OutOfMemoryError; it
+                    aborts alone and the others' watchdogs time out
+  ib-error          rank N's NIC reports "NET/IB : Got completion from peer
+                    ... status=12"; it aborts and every other process follows
+  init-fail         every rank's init fails (ibv_modify_qp times out): Init
+                    START with no COMPLETE, WARN chain, ncclSystemError
+  shared-timeout    every rank's watchdog times out on the same work; with
+                    --glue-watchdog half of those lines start in the middle
+                    of another process's NCCL line
+  ras               rank N and another hang one operation behind; an NCCL RAS
+                    report naming both is pasted at the end (--nccl-version
+                    2.24 or later, 8 ranks or more)
+--failure-host H makes the failing rank the second rank of host H (or its
+only one).
+
 Mixes, for benchmarks (--mix NAME --size SIZE [--seed N] [-o FILE]; the
 other flags do not apply): collective (the default log), init (the init
 lines of 4,096-rank jobs), job (torchrun output: NCCL lines between the
@@ -135,6 +161,10 @@ func parseArgs(args []string, stdout io.Writer) (gen.Config, destination, error)
 	mismatchKind := fs.String("mismatch-kind", "count", "fault: what differs in the --mismatch-call: count (count+1) or dtype")
 	abortRank := fs.Int("abort-rank", 0, "fault: global rank `N` prints Abort COMPLETE lines for its communicators after its last call, then stops")
 	missingRank := fs.Int("missing-rank", 0, "fault: global rank `N` prints nothing at all (no file with --per-rank-dir)")
+	failure := fs.String("failure", "", "failure scenario `SCENARIO`: "+strings.Join(gen.Failures, ", "))
+	failureRank := fs.Int("failure-rank", 0, "failure: global rank `N` that fails first (default: the second rank of the second host)")
+	failureHost := fs.Int("failure-host", 0, "failure: host index `H` whose second rank fails first (instead of --failure-rank)")
+	glue := fs.Bool("glue-watchdog", false, "failure shared-timeout: glue half of the watchdog lines into other processes' NCCL lines")
 	mix := fs.String("mix", "", "write the benchmark mix `NAME` (collective, init, job, text, binary) of --size bytes instead")
 	distinct := fs.String("distinct", "", "write the distinct-things input `KIND` (comms, cycle, shapes, steps, files) with --count things instead")
 	count := fs.Int64("count", 1000, "how many distinct things --distinct writes")
@@ -167,6 +197,9 @@ func parseArgs(args []string, stdout io.Writer) (gen.Config, destination, error)
 		}
 	}
 	if err := setFaults(fs, &cfg, *stopRank, *stopAfter, *mismatchRank, *mismatchCall, *mismatchKind, *abortRank, *missingRank); err != nil {
+		return cfg, dest, usageError{err}
+	}
+	if err := setFailure(fs, &cfg, *failure, *failureRank, *failureHost, *glue); err != nil {
 		return cfg, dest, usageError{err}
 	}
 	if dest.dir != "" && (fs.Changed("output") || cfg.Prefix != "") {
@@ -211,6 +244,29 @@ func setFaults(fs *pflag.FlagSet, cfg *gen.Config, stopRank, stopAfter, mismatch
 	}
 	if fs.Changed("missing-rank") {
 		cfg.MissingRank = gen.Rank(missingRank)
+	}
+	return nil
+}
+
+// setFailure copies the failure flags that were given into cfg.
+func setFailure(fs *pflag.FlagSet, cfg *gen.Config, failure string, rank, host int, glue bool) error {
+	cfg.Failure, cfg.GlueWatchdog = failure, glue
+	switch {
+	case failure == "" && (fs.Changed("failure-rank") || fs.Changed("failure-host") || glue):
+		return errors.New("--failure-rank, --failure-host and --glue-watchdog need --failure")
+	case fs.Changed("failure-rank") && fs.Changed("failure-host"):
+		return errors.New("give --failure-rank or --failure-host, not both")
+	case fs.Changed("failure-rank"):
+		cfg.FailureRank = gen.Rank(rank)
+	case fs.Changed("failure-host"):
+		per := cfg.RanksPerHost
+		if per == 0 {
+			per = min(8, cfg.Ranks)
+		}
+		if host < 0 || host*per >= cfg.Ranks {
+			return fmt.Errorf("--failure-host %d is not a host (the job has %d)", host, (cfg.Ranks+per-1)/per)
+		}
+		cfg.FailureRank = gen.Rank(min(host*per+1, cfg.Ranks-1))
 	}
 	return nil
 }

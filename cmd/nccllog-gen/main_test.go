@@ -45,6 +45,15 @@ func TestRunExitCodes(t *testing.T) {
 		{[]string{"--steps", "2", "--ranks", "4", "--teardown", "--stop-rank", "0", "--stop-after", "3",
 			"--mismatch-rank", "1", "--mismatch-call", "2", "--mismatch-kind", "dtype", "--abort-rank", "0", "--missing-rank", "3"}, 0},
 		{[]string{"--stop-after", "3"}, 2},
+		{[]string{"--steps", "4", "--failure", "exit-slurm", "--failure-host", "0"}, 0},
+		{[]string{"--steps", "4", "--failure", "shared-timeout", "--glue-watchdog"}, 0},
+		{[]string{"--steps", "4", "--failure", "ras", "--nccl-version", "2.24.3", "--failure-rank", "3"}, 0},
+		{[]string{"--failure", "crash"}, 2},
+		{[]string{"--failure-rank", "3"}, 2},
+		{[]string{"--failure", "oom", "--failure-rank", "3", "--failure-host", "1"}, 2},
+		{[]string{"--failure", "oom", "--failure-host", "2"}, 2},
+		{[]string{"--failure", "oom", "--glue-watchdog"}, 2},
+		{[]string{"--failure", "ras"}, 2},
 		{[]string{"--stop-rank", "16"}, 2},
 		{[]string{"--stop-rank", "1", "--stop-after", "-1"}, 2},
 		{[]string{"--mismatch-kind", "dtype"}, 2},
@@ -126,5 +135,18 @@ func TestPerRankDir(t *testing.T) {
 	}
 	if a, _ := os.ReadFile(paths[1]); !bytes.Contains(a, []byte(" - Abort COMPLETE\n")) {
 		t.Errorf("rank 1's file has no Abort COMPLETE line")
+	}
+}
+
+// TestFailureHost: --failure-host H makes the second rank of host H fail first.
+func TestFailureHost(t *testing.T) {
+	cfg, _, err := parseArgs([]string{"--failure", "oom", "--failure-host", "1", "--ranks", "8", "--ranks-per-host", "4"}, &bytes.Buffer{})
+	if err != nil || cfg.FailureRank == nil || *cfg.FailureRank != 5 {
+		t.Fatalf("parseArgs: %+v, %v; want FailureRank 5", cfg, err)
+	}
+	var out bytes.Buffer
+	if code := run([]string{"--steps", "4", "--failure", "oom", "--failure-host", "1"}, &out, &bytes.Buffer{}); code != 0 ||
+		!strings.Contains(out.String(), "gpu-node-01:") || !strings.Contains(out.String(), "torch.OutOfMemoryError") {
+		t.Errorf("exit %d, or no OOM in the output", code)
 	}
 }

@@ -1,5 +1,26 @@
 // Package gen writes deterministic, realistic multi-rank NCCL_DEBUG=INFO training logs.
 // It makes large inputs for benchmarks and small inputs with known contents for tests.
+//
+// # Failure scenarios
+//
+// Config.Failure makes the job fail half way as real jobs do, each process
+// printing what it prints then (launcher, Python, PyTorch and NCCL lines, in
+// order across processes, interleaved as ever), and Summary.Truth (or
+// Config.Truth) tells what failed first, where, and which ranks only follow:
+//   - exit-slurm, exit-torchrun, exit-mpirun: one process exits after a Python
+//     traceback and its launcher names it; the others log "Connection closed by
+//     remote peer <its host>", abort and die (kind process-exit);
+//   - oom: one rank's traceback ends in torch.OutOfMemoryError, it aborts alone,
+//     the others' watchdogs time out (oom);
+//   - ib-error: one rank's NIC reports a completion error with status=12, it
+//     aborts and every other process follows (network-error);
+//   - init-fail: every rank's init fails with the same WARN chain, Init START
+//     without COMPLETE (init-failure, shared);
+//   - shared-timeout: every rank's watchdog times out on the same work, with
+//     GlueWatchdog half of those lines glued into other processes' NCCL lines
+//     (watchdog-timeout, shared);
+//   - ras: two ranks hang an operation behind and an NCCL RAS report naming
+//     them is pasted at the end (ras-report).
 package gen
 
 import (
@@ -75,6 +96,16 @@ type Config struct {
 	// completed NCCL work: S-1."). WatchdogSeq must be at least 1.
 	WatchdogRank *int
 	WatchdogSeq  int
+
+	// Failure names a failure scenario (one of Failures; see the package
+	// doc): the job fails half way through as real jobs do, printing the
+	// launcher's, Python's, PyTorch's and NCCL's lines; Summary.Truth says
+	// what failed first. FailureRank picks the failing rank (nil: the second
+	// rank of the second host); GlueWatchdog glues half of shared-timeout's
+	// watchdog lines into other processes' NCCL lines.
+	Failure      string
+	FailureRank  *int
+	GlueWatchdog bool
 }
 
 // Rank returns a pointer to r, for the rank fields of Config:
@@ -85,6 +116,7 @@ func Rank(r int) *int { return &r }
 type Summary struct {
 	Lines, CollLines, ProgressLines int64
 	Bytes                           int64
+	Truth                           *Truth // the failure scenario's ground truth; nil without Failure
 }
 
 const (
@@ -156,7 +188,10 @@ func (c Config) normalize() (Config, version, error) {
 	if err != nil {
 		return c, v, err
 	}
-	return c, v, c.check()
+	if err := c.check(); err != nil {
+		return c, v, err
+	}
+	return c, v, c.checkFailure(v)
 }
 
 func (c Config) check() error {

@@ -92,6 +92,8 @@ func (g *gen) afterWorldCall(p *proc, op *planOp) {
 	switch {
 	case p.rank == f.stop && p.worldCalls == f.stopAfter:
 		g.halt(p)
+	case g.fail.seq > 0:
+		g.stallAfterWorldCall(p, op)
 	case f.watchdog < 0:
 	case p.rank == f.watchdog && p.worldCalls == f.watchdogSeq-1:
 		g.halt(p)
@@ -108,6 +110,10 @@ func (g *gen) afterWorldCall(p *proc, op *planOp) {
 // ranks, interleaved. Without Teardown or AbortRank it writes nothing and
 // draws no random numbers.
 func (g *gen) writeEnd() {
+	if g.fail.scenario != "" {
+		g.writeFailureEnd()
+		return
+	}
 	g.writeWatchdog()
 	if !g.cfg.Teardown && !g.cfg.CleanAbort && g.faults.abort < 0 {
 		return

@@ -23,6 +23,7 @@ type gen struct {
 	bw       *bufio.Writer // the interleaved output (io.Discard for WriteFiles)
 	topo     *topology
 	faults   faults
+	fail     failure
 	live     int // processes that are not silent
 	sum      Summary
 	err      error
@@ -46,18 +47,29 @@ func Write(w io.Writer, cfg Config) (Summary, error) {
 	if err := g.bw.Flush(); err != nil && g.err == nil {
 		g.err = err
 	}
+	if g.fail.scenario != "" {
+		t := g.truth()
+		g.sum.Truth = &t
+	}
 	return g.sum, g.err
 }
 
 // run writes the whole log: init, the steps, and the end of the run.
 func (g *gen) run() {
 	c := g.cfg
+	if g.fail.scenario == "init-fail" {
+		g.writeInitFailure()
+		return
+	}
 	g.writeInit()
 	initBytes := g.sum.Bytes
 	g.stopBeforeSteps()
-	for step := 0; c.Steps == 0 || step < c.Steps; step++ {
+	for step := 0; c.Steps == 0 || step < c.Steps || g.failPending(); step++ {
+		if g.failNow(step) {
+			g.startFailure()
+		}
 		g.writeStep(step, initBytes)
-		if g.err != nil || (c.Size > 0 && g.sum.Bytes >= c.Size) || g.live == 0 {
+		if g.err != nil || (c.Size > 0 && g.sum.Bytes >= c.Size && !g.failPending()) || g.live == 0 {
 			break
 		}
 	}
@@ -71,6 +83,7 @@ func newGen(w io.Writer, c Config, v version) *gen {
 	g.rng = rand.New(rand.NewPCG(uint64(c.Seed), pcgStream))
 	g.topo = newTopology(c, g.rng)
 	g.faults = newFaults(c)
+	g.fail = newFailure(c)
 	for i := range g.topo.procs {
 		p := &g.topo.procs[i]
 		p.prefix = launcherPrefix(c.Prefix, p.rank)
