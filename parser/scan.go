@@ -146,8 +146,18 @@ type recentName struct {
 }
 
 // scan reads line into l. It returns false where the grammar must decide, and otherwise the
-// shape of the line: lines of one shape are read by the same path through the scanner.
+// shape of the line: lines of one shape are read by the same path through the scanner. The
+// line's time is read as the grammar reads it, and only where its first byte may open one.
 func (s *scanner) scan(line []byte, l *Line) (shape uint64, ok bool) {
+	shape, ok = s.scanLine(line, l)
+	if ok && len(line) > 0 && mayOpenStamp(line[0]) {
+		l.Time = lineStamp(trimCR(line))
+	}
+	return shape, ok
+}
+
+// scanLine is scan without the line's time.
+func (s *scanner) scanLine(line []byte, l *Line) (shape uint64, ok bool) {
 	b := trimCR(line)
 	start, rank := scanPrefixes(b)
 	*l = Line{Rank: rank}
