@@ -43,10 +43,8 @@ func buildGrammar() *Grammar {
 func (g *Grammar) Parse(line []byte) Line {
 	b := trimCR(line)
 	l := g.parseText(string(b))
-	if len(b) > 0 && mayOpenStamp(b[0]) {
-		if st := lineStamp(b); !st.IsZero() {
-			l.Time = st // wall time, where the line has it, over a TRACE line's time since init
-		}
+	if st := headStamp(b); !st.IsZero() {
+		l.Time = st // wall time, where the line has it, over a TRACE line's time since init
 	}
 	return l
 }

@@ -1,15 +1,50 @@
 package parser
 
+import "bytes"
+
+// headStamp returns the time at the head of line b, as lineStamp reads it, after two cheap
+// tests that nearly every untimed line fails: its first byte may open a time, and its
+// first stampWindow bytes hold a clock `dd:dd:`. Both parsers call it, on the whole line.
+func headStamp(b []byte) Stamp {
+	if len(b) == 0 || !mayOpenStamp(b[0]) || !hasClock(b) {
+		return Stamp{}
+	}
+	return lineStamp(b)
+}
+
+// stampWindow bounds where a time is looked for: one must start within the first
+// stampWindow-stampMax bytes of its line (behind prefixes and other times), so that its
+// clock lies within the first stampWindow.
+const (
+	stampWindow = 256
+	stampMax    = 48 // more than the longest time: `[2025-06-11T14:03:27.123456789+02:00]`
+)
+
+// hasClock reports whether the first stampWindow bytes of b hold `:dd:`, as every time but
+// a TRACE line's does.
+func hasClock(b []byte) bool {
+	w := b[:min(len(b), stampWindow)]
+	for {
+		k := bytes.IndexByte(w, ':')
+		if k < 0 || k+3 >= len(w) {
+			return false
+		}
+		if w[k+3] == ':' && isDigit(w[k+1]) && isDigit(w[k+2]) {
+			return true
+		}
+		w = w[k+1:]
+	}
+}
+
 // lineStamp returns the time at the head of a line: the last time in the run of launcher
 // prefixes, times and white space that opens it, which is the one nearest the NCCL envelope
 // (a collector's `2025-06-11T14:03:27.512Z `, then srun's `3: `, then NCCL's own
 // `[2025-06-11 14:03:27] `: NCCL's is taken). The run ends at the first text that is
-// neither, so a time inside a message is never read. Both parsers call it on the whole line,
-// and only where mayOpenStamp(b[0]): an envelope that opens the line holds no time.
+// neither, so a time inside a message is never read, and so does stampWindow.
 func lineStamp(b []byte) Stamp {
 	var last Stamp
 	i := spEnd(b, 0)
-	for i < len(b) {
+	for i < len(b) && i <= stampWindow-stampMax {
 		if st, end := stampAt(b, i); end > 0 {
 			last, i = st, spEnd(b, end)
 			continue
