@@ -132,10 +132,12 @@ func dateStamp(b []byte, i int) (Stamp, int) {
 		return Stamp{}, 0
 	}
 	sep := b[i+4]
-	y, ok1 := digits(b, i, 4)
-	mo, ok2 := digits(b, i+5, 2)
-	d, ok3 := digits(b, i+8, 2)
-	if !ok1 || !ok2 || !ok3 || sep != '-' && sep != '/' || b[i+7] != sep {
+	y1, ok1 := dig2(b, i)
+	y2, ok2 := dig2(b, i+2)
+	mo, ok3 := dig2(b, i+5)
+	d, ok4 := dig2(b, i+8)
+	y := y1*100 + y2
+	if !(ok1 && ok2 && ok3 && ok4) || sep != '-' && sep != '/' || b[i+7] != sep {
 		return Stamp{}, 0
 	}
 	t := b[i+10]
@@ -239,10 +241,10 @@ func clockAt(b []byte, i int) (int64, int) {
 	if i+8 > len(b) || b[i+2] != ':' || b[i+5] != ':' {
 		return 0, 0
 	}
-	h, ok1 := digits(b, i, 2)
-	m, ok2 := digits(b, i+3, 2)
-	s, ok3 := digits(b, i+6, 2)
-	if !ok1 || !ok2 || !ok3 || h > 23 || m > 59 || s > 59 {
+	h, ok1 := dig2(b, i)
+	m, ok2 := dig2(b, i+3)
+	s, ok3 := dig2(b, i+6)
+	if !(ok1 && ok2 && ok3) || h > 23 || m > 59 || s > 59 {
 		return 0, 0
 	}
 	return ((h*60+m)*60 + s) * secNanos, i + 8
@@ -300,6 +302,12 @@ func zoneAt(b []byte, i int, st *Stamp) int {
 	st.Nanos -= off
 	st.Zoned = true
 	return j + 2
+}
+
+// dig2 reads the two decimal digits at b[i:i+2], which the caller has checked are there.
+func dig2(b []byte, i int) (int64, bool) {
+	x, y := b[i]-'0', b[i+1]-'0'
+	return int64(x)*10 + int64(y), x <= 9 && y <= 9
 }
 
 // digits reads n decimal digits at i.
