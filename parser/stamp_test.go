@@ -176,3 +176,32 @@ func stampSeedLines() []string {
 	}
 	return out
 }
+
+// FuzzStampsAgree fuzzes the head of a line (launcher prefixes and times) in front of an
+// NCCL WARN line and of free text, seeded with every stamp case's head,
+// and holds the scanner to the grammar on each; a time read is a real date and clock.
+func FuzzStampsAgree(f *testing.F) {
+	for _, c := range stampCases {
+		head, _, _ := strings.Cut(c.in, "gpu-node-07")
+		f.Add(head)
+	}
+	p, err := NewParser()
+	if err != nil {
+		f.Fatal(err)
+	}
+	tails := []string{"gpu-node-07:48211:48390 [0] misc/socket.cc:484 NCCL WARN x", "loader: epoch 0 batch 1"}
+	f.Fuzz(func(t *testing.T, head string) {
+		for _, tail := range tails {
+			line := []byte(head + tail)
+			checkAgreement(t, p, line)
+			st := p.Grammar().Parse(line).Time
+			if st.Form == StampNone || st.Form == StampTrace {
+				continue
+			}
+			tm := time.Unix(0, st.Nanos).UTC()
+			if st.Digits > 9 || tm.Year() < 1969 || tm.Year() > 2201 || !st.HasYear() && tm.Year() != noYear {
+				t.Errorf("%q: time %+v (%s)", line, st, tm)
+			}
+		}
+	})
+}
