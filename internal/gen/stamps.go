@@ -14,7 +14,8 @@ import (
 // before the launcher prefix on every line but the blank ones: iso (Kubernetes/Docker's
 // `2026-03-01T12:00:00.123456789Z `), slash (Go's log), bracketed (`[2026-03-01T12:00:00.123Z] `),
 // syslog (ts's `Mar 01 12:00:00 `), glog (`I0301 12:00:00.123456 `) and pylog (Python
-// logging's `2026-03-01 12:00:00,123 `). No form writes TRACE lines.
+// logging's `2026-03-01 12:00:00,123 `). No form writes TRACE lines. NCCL's own times are
+// printed whatever Config.NCCLVersion says (real NCCL prints them from 2.26.2).
 var Timestamps = []string{"none", "nccl-warn", "nccl-all", "iso", "slash", "bracketed", "syslog", "glog", "pylog"}
 
 // stampDefaults is each form's fraction digits where Config.TimestampDigits is 0.
@@ -44,6 +45,8 @@ func (c Config) checkStamps() error {
 		return fmt.Errorf("prefix timestamp and timestamps %s both time every line; choose one", c.Timestamps)
 	case c.ClockSkew != 0 && !on:
 		return fmt.Errorf("clock skew %s needs timestamps", c.ClockSkew)
+	case c.TimestampDigits != 0 && !on:
+		return fmt.Errorf("timestamp digits %d need timestamps", c.TimestampDigits)
 	}
 	return nil
 }

@@ -148,6 +148,8 @@ func TestTimestampConfigErrors(t *testing.T) {
 		{func(c *Config) { c.Timestamps, c.TimestampDigits = "pylog", 6 }, "pylog timestamps print milliseconds"},
 		{func(c *Config) { c.Timestamps, c.Prefix = "iso", "timestamp" }, "choose one"},
 		{func(c *Config) { c.ClockSkew = time.Second }, "needs timestamps"},
+		{func(c *Config) { c.TimestampDigits = 3 }, "need timestamps"},
+		{func(c *Config) { c.Timestamps, c.TimestampDigits = "iso", -2 }, "timestamp digits -2"},
 	} {
 		cfg := base
 		c.mod(&cfg)
