@@ -176,7 +176,7 @@ func (s *scanner) scan(line []byte, l *Line) (shape uint64, ok bool) {
 	} else {
 		shape, ok = s.scanBare(b, start, l, h, words)
 	}
-	if ok && mayOpenStamp(b[0]) {
+	if ok && len(b) > 0 && mayOpenStamp(b[0]) {
 		l.Time = headStamp(b)
 	}
 	return shape, ok

@@ -3,10 +3,11 @@ package parser
 import "bytes"
 
 // headStamp returns the time at the head of line b, as lineStamp reads it, after two cheap
-// tests that nearly every untimed line fails: its first byte may open a time, and its
-// first stampWindow bytes hold a clock `dd:dd:`. Both parsers call it, on the whole line.
+// tests that nearly every untimed line fails: its first bytes may open a time or a prefix
+// (mayOpenHead), and its first stampWindow bytes hold a clock `dd:dd:`. Both parsers call
+// it, on the whole line.
 func headStamp(b []byte) Stamp {
-	if len(b) == 0 || !mayOpenStamp(b[0]) || !hasClock(b) {
+	if !mayOpenHead(b) || !hasClock(b) {
 		return Stamp{}
 	}
 	return lineStamp(b)
@@ -62,6 +63,26 @@ func lineStamp(b []byte) Stamp {
 // space, a digit, a bracket, Ray's parenthesis, or the capital letter of a month or of a
 // glog level. An NCCL envelope that opens a line with its host name never does.
 func mayOpenStamp(c byte) bool { return stampOpeners[c] }
+
+// mayOpenHead is mayOpenStamp with a look at the next bytes where b opens with a digit or a
+// letter: a digit opens a date (`2025-`, `2025/`) or srun's label (digits and ':'), a
+// letter a glog head (a digit next) or a syslog time (`Jun `).
+func mayOpenHead(b []byte) bool {
+	if len(b) < 4 || !mayOpenStamp(b[0]) {
+		return false
+	}
+	switch c := b[0]; {
+	case isDigit(c):
+		k := 1
+		for k < len(b) && isDigit(b[k]) {
+			k++
+		}
+		return k < len(b) && (b[k] == ':' || k == 4 && (b[4] == '-' || b[4] == '/'))
+	case c >= 'A' && c <= 'Z':
+		return isDigit(b[1]) || b[3] == ' '
+	}
+	return true
+}
 
 var stampOpeners = func() (t [256]bool) {
 	for _, c := range []byte(" \t\n\v\f\r0123456789[(JFMASONDIWE") {

@@ -103,6 +103,9 @@ var stampCases = []stampCase{
 	{"srun_label_not_time", "14: " + info, Stamp{}},
 	{"pylog_slash_comma", "2025/06/11 14:03:27,512 text", Stamp{}},
 	{"truncated", "[2025-06-11 14:03", Stamp{}},
+	{"four_digits_only", "2025", Stamp{}},
+	{"digits_only", "20250611", Stamp{}},
+	{"capital_and_three", "Jun ", Stamp{}},
 	{"trace_ms_garbled", "gpu-node-07:48211:48211 [0] 18x43.2 initTransportsRank:1484 NCCL TRACE rank 0", Stamp{}},
 }
 
