@@ -103,18 +103,21 @@ var envelopeCases = []lineCase{
 		// nccl-platform-timestamp-every-line-doublespaced-ms-swift-grpo.log: a platform
 		// timestamp on every line.
 		name: "platform_timestamp",
+		time: wall(StampNCCL, "2026-04-28T14:14:48Z", false),
 		in:   "[2026-04-28 14:14:48] t-20260428141043-cmz7n-worker-0:2339:3738 [1] NCCL INFO Channel 01/0 : 1[1] -> 0[0] via P2P/IPC",
 		want: Line{Kind: KindInfo, Rank: -1, Env: envInfo("t-20260428141043-cmz7n-worker-0", 2339, 3738, 1)},
 	},
 	{
 		// built: NCCL's default `[%F %T] ` on an INFO line (INFO in the timestamp levels).
 		name: "nccl_timestamp_info",
+		time: wall(StampNCCL, "2026-03-01T12:00:00Z", false),
 		in:   "[2026-03-01 12:00:00] gpu-node-07:48211:48211 [0] NCCL INFO Using network IB",
 		want: Line{Kind: KindInfo, Rank: -1, Env: envInfo("gpu-node-07", 48211, 48211, 0)},
 	},
 	{
 		// built: `[%F %T.%6f] ` on an INFO line.
 		name: "nccl_timestamp_fraction_info",
+		time: wall(StampNCCL, "2025-06-11T14:03:27.512034Z", false),
 		in:   "[2025-06-11 14:03:27.512034] gpu-node-07:48211:48211 [0] NCCL INFO Using network IB",
 		want: Line{Kind: KindInfo, Rank: -1, Env: envInfo("gpu-node-07", 48211, 48211, 0)},
 	},
@@ -122,24 +125,28 @@ var envelopeCases = []lineCase{
 		// built: a custom NCCL_DEBUG_TIMESTAMP_FORMAT="[%F %T]" without the trailing space runs
 		// straight into the hostname (ref §1.4).
 		name: "nccl_timestamp_no_trailing_space",
+		time: wall(StampNCCL, "2025-06-11T14:03:27Z", false),
 		in:   "[2025-06-11 14:03:27]gpu-node-07:48211:48211 [0] NCCL INFO Using network IB",
 		want: Line{Kind: KindInfo, Rank: -1, Env: envInfo("gpu-node-07", 48211, 48211, 0)},
 	},
 	{
 		// built: srun label, then NCCL's timestamp.
 		name: "srun_then_timestamp",
+		time: wall(StampNCCL, "2026-03-01T12:00:00Z", false),
 		in:   "0: [2026-03-01 12:00:00] node-1:397:397 [0] NCCL INFO Bootstrap : Using eth0:10.12.0.7<0>",
 		want: Line{Kind: KindInfo, Rank: 0, Env: envInfo("node-1", 397, 397, 0)},
 	},
 	{
 		// built: torchrun, then NCCL's timestamp on a WARN (the default since 2.26.2).
 		name: "torchrun_then_timestamp_warn",
+		time: wall(StampNCCL, "2025-06-11T14:03:27Z", false),
 		in:   "[default5]:[2025-06-11 14:03:27] gpu-node-07:48211:48390 [5] misc/socket.cc:556 NCCL WARN socketStartConnect: Connect to 10.12.0.8<43021> failed : Connection refused",
 		want: Line{Kind: KindWarn, Rank: 5, Env: envWarn("gpu-node-07", 48211, 48390, 5)},
 	},
 	{
 		// built: mpirun, then a platform timestamp, then a collective.
 		name: "mpirun_then_timestamp_collective",
+		time: wall(StampNCCL, "2026-04-28T14:14:48Z", false),
 		in:   "[1,6]<stdout>:[2026-04-28 14:14:48] gpu-node-07:48211:48211 [6] NCCL INFO Broadcast: opCount 0 sendbuff 0x7f3a1c000000 recvbuff 0x7f3a1c000000 count 1 datatype 4 op 0 root 0 comm 0x55d4c2a8e0f0 [nranks=16] stream 0x55d4c1f3a2b0",
 		want: Line{Kind: KindCollective, Rank: 6, Env: envInfo("gpu-node-07", 48211, 48211, 6),
 			Coll: Collective{Op: "Broadcast", OpCount: 0, SendBuff: 0x7f3a1c000000, RecvBuff: 0x7f3a1c000000,
@@ -163,6 +170,7 @@ var envelopeCases = []lineCase{
 	{
 		// built: a Kubernetes (CRI) collector's ISO timestamp and stream tag (ref §6.2).
 		name: "junk_k8s_cri",
+		time: wall(StampISO, "2025-06-11T14:03:27.512034Z", true),
 		in:   "2025-06-11T14:03:27.512034Z stdout F gpu-node-07:48211:48211 [0] NCCL INFO Using network IB",
 		want: Line{Kind: KindInfo, Rank: -1, Env: envInfo("gpu-node-07", 48211, 48211, 0)},
 	},
@@ -269,6 +277,7 @@ var envelopeCases = []lineCase{
 	{
 		// The Megatron line with CRLF after its closing `|`.
 		name: "crlf_megatron",
+		time: wall(StampNCCL, "2025-04-13T23:41:12Z", false),
 		in:   " [2025-04-13 23:41:12] iteration       10/    1000 | consumed samples:          160 | elapsed time per iteration (ms): 1147.6 |\r",
 		want: Line{Kind: KindProgress, Rank: -1,
 			Prog: Progress{Framework: "megatron", Step: 10, TimeS: 1.1476, TFLOPs: 0, HasTime: true, HasTFLOPs: false}},

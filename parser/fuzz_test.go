@@ -31,6 +31,9 @@ func FuzzScannerAgreesWithGrammar(f *testing.F) {
 	for _, s := range tableSeedLines() {
 		f.Add([]byte(s))
 	}
+	for _, s := range stampSeedLines() {
+		f.Add([]byte(s))
+	}
 	for _, s := range pastedSeeds() {
 		f.Add(s)
 	}
@@ -61,6 +64,9 @@ func checkAgreement(t *testing.T, p *Parser, line []byte) {
 	p.Parse(line, &got)
 	if !cmp.Equal(read, got, nanEqual) {
 		t.Errorf("Parser.Parse differs from Grammar.Parse on %q (-grammar +parser):\n%s", line, cmp.Diff(read, got))
+	}
+	if b := trimCR(line); headStamp(b) != lineStamp(b) {
+		t.Errorf("%q holds a time %+v that both parsers leave unread (headStamp's gate)", line, lineStamp(b))
 	}
 	if want.Kind == KindProgress && !bytes.Contains(line, []byte("iteration")) && !bytes.Contains(line, []byte("step")) {
 		t.Errorf("progress line %q holds neither \"iteration\" nor \"step\"", line)

@@ -41,7 +41,16 @@ func buildGrammar() *Grammar {
 // Parse classifies one line (without its newline; a trailing CR is ignored) and reads its
 // fields.
 func (g *Grammar) Parse(line []byte) Line {
-	text := string(trimCR(line))
+	b := trimCR(line)
+	l := g.parseText(string(b))
+	if st := headStamp(b); !st.IsZero() {
+		l.Time = st // wall time, where the line has it, over a TRACE line's time since init
+	}
+	return l
+}
+
+// parseText classifies a line and reads its fields (and a TRACE line's time since init).
+func (g *Grammar) parseText(text string) Line {
 	if l, ok := g.parseNCCL(text); ok {
 		return l
 	}
@@ -152,6 +161,9 @@ func (g *Grammar) lineFromTree(t *gNCCLLine) Line {
 	l := Line{Rank: prefixRank(t.Prefix)}
 	l.Env = envelopeFromTree(t.Env)
 	l.Kind = kindOfLevel(l.Env.Level)
+	if l.Env.Level == LevelTrace && len(t.Env.Loc) > 0 {
+		l.Time, _ = traceStamp(t.Env.Loc[0])
+	}
 	if t.Msg == nil || l.Env.Level == LevelWarn || l.Kind == KindTrace {
 		return l
 	}

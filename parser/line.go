@@ -99,6 +99,9 @@ type Line struct {
 	Spliced bool
 	// Reason says why a KindMalformed line could not be read.
 	Reason string
+	// Time is the time the line carries (the one nearest its envelope); zero where it has
+	// none. Nothing is interpolated: an untimed line stays untimed.
+	Time Stamp
 	// UnknownKey is the first `key value` field of a collective line that nccllog does not
 	// know (RCCL 2.27's `acc`), read past so that the call is kept; "" when there is none.
 	UnknownKey string

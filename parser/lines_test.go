@@ -22,6 +22,8 @@ import (
 type lineCase struct {
 	name string
 	in   string
+	// time is the Line's Time (set into want): the time the line carries, if any.
+	time Stamp
 	want Line
 }
 
@@ -44,6 +46,7 @@ func checkLines(t *testing.T, cases []lineCase) {
 			t.Fatalf("duplicate case name %q", c.name)
 		}
 		seen[c.name] = true
+		c.want.Time = c.time
 		t.Run(c.name, func(t *testing.T) { checkLine(t, g, []byte(c.in), c.want) })
 	}
 }
@@ -611,6 +614,7 @@ var progressCases = []lineCase{
 		// megatron-lm-gpt2-iteration-progress-timestamped.log: no throughput field; the step
 		// time is printed in ms and read in s.
 		name: "megatron_iteration_10_no_throughput",
+		time: wall(StampNCCL, "2025-04-13T23:41:12Z", false),
 		in:   " [2025-04-13 23:41:12] iteration       10/    1000 | consumed samples:          160 | elapsed time per iteration (ms): 1147.6 | learning rate: 0.000000E+00 | global batch size:    16 | loss scale: 8388608.0 | number of skipped iterations:  10 | number of nan iterations:   0 |",
 		want: Line{Kind: KindProgress, Rank: -1, Env: noEnv,
 			Prog: Progress{Framework: "megatron", Step: 10, TimeS: 1.1476, TFLOPs: 0, HasTime: true, HasTFLOPs: false}},
@@ -618,6 +622,7 @@ var progressCases = []lineCase{
 	{
 		// megatron-lm-gpt2-iteration-progress-timestamped.log
 		name: "megatron_iteration_20_no_throughput",
+		time: wall(StampNCCL, "2025-04-13T23:41:20Z", false),
 		in:   " [2025-04-13 23:41:20] iteration       20/    1000 | consumed samples:          320 | elapsed time per iteration (ms): 820.7 | learning rate: 4.000000E-05 | global batch size:    16 | lm loss: 1.072453E+01 | loss scale: 131072.0 | grad norm: 3.874 | num zeros: 71.0 | number of skipped iterations:   6 | number of nan iterations:   0 |",
 		want: Line{Kind: KindProgress, Rank: -1, Env: noEnv,
 			Prog: Progress{Framework: "megatron", Step: 20, TimeS: 0.8207, TFLOPs: 0, HasTime: true, HasTFLOPs: false}},
@@ -626,6 +631,7 @@ var progressCases = []lineCase{
 		// built: the sample line above with Megatron-LM's `--log-throughput` field
 		// (' throughput per GPU (TFLOP/s/GPU): {throughput:.1f} |', after the elapsed time).
 		name: "built_megatron_with_throughput",
+		time: wall(StampNCCL, "2025-04-13T23:41:12Z", false),
 		in:   " [2025-04-13 23:41:12] iteration       10/    1000 | consumed samples:          160 | elapsed time per iteration (ms): 1147.6 | throughput per GPU (TFLOP/s/GPU): 68.2 | learning rate: 0.000000E+00 | global batch size:    16 | loss scale: 8388608.0 | number of skipped iterations:  10 | number of nan iterations:   0 |",
 		want: Line{Kind: KindProgress, Rank: -1, Env: noEnv,
 			Prog: Progress{Framework: "megatron", Step: 10, TimeS: 1.1476, TFLOPs: 68.2, HasTime: true, HasTFLOPs: true}},
@@ -651,6 +657,7 @@ var progressCases = []lineCase{
 		// scanner, scanProgress, copies that). Built: the Megatron sample line under torchrun's
 		// `[default3]:` redirect prefix.
 		name: "BUG_megatron_under_torchrun_keeps_rank",
+		time: wall(StampNCCL, "2025-04-13T23:41:12Z", false),
 		in:   "[default3]: [2025-04-13 23:41:12] iteration       10/    1000 | consumed samples:          160 | elapsed time per iteration (ms): 1147.6 | learning rate: 0.000000E+00 | global batch size:    16 | loss scale: 8388608.0 | number of skipped iterations:  10 | number of nan iterations:   0 |",
 		want: Line{Kind: KindProgress, Rank: 3, Env: noEnv,
 			Prog: Progress{Framework: "megatron", Step: 10, TimeS: 1.1476, TFLOPs: 0, HasTime: true, HasTFLOPs: false}},
@@ -691,6 +698,7 @@ var versionCases = []lineCase{
 	{
 		// built: 2.26.2+ with VERSION in NCCL_DEBUG_TIMESTAMP_LEVELS (§1.4), under srun.
 		name: "built_timestamped_under_srun",
+		time: wall(StampNCCL, "2025-06-11T14:03:27Z", false),
 		in:   "2: [2025-06-11 14:03:27] NCCL version 2.27.5+cuda12.9",
 		want: Line{Kind: KindVersion, Rank: 2, Env: noEnv},
 	},
@@ -873,24 +881,28 @@ var warnCases = []lineCase{
 	{
 		// ref §1.3 (2.26.2+ default timestamp)
 		name: "ref_timestamped",
+		time: wall(StampNCCL, "2025-06-11T14:03:27Z", false),
 		in:   "[2025-06-11 14:03:27] gpu-node-07:48211:48390 [0] misc/socket.cc:556 NCCL WARN socketStartConnect: Connect to 10.12.0.8<43021> failed : Connection refused",
 		want: Line{Kind: KindWarn, Rank: -1, Env: envWarn("gpu-node-07", 48211, 48390, 0)},
 	},
 	{
 		// nccl-2.27.5-sglang-16rank-initcomplete-opcount-tuning-warn.log
 		name: "sglang_timestamped_net_ib",
+		time: wall(StampNCCL, "2026-03-03T12:11:38Z", false),
 		in:   "[2026-03-03 12:11:38] tpgds-aihub0007:185303:186751 [1] transport/net_ib.cc:2453 NCCL WARN NET/IB: Got completion from peer 10.99.91.63<51161> with status=4 opcode=32614 len=32614 vendor err 81 (Send) localGid ::ffff:10.99.92.59 remoteGids::ffff:10.99.91.63 hca mlx5_1",
 		want: Line{Kind: KindWarn, Rank: -1, Env: envWarn("tpgds-aihub0007", 185303, 186751, 1)},
 	},
 	{
 		// built: ref §1.4 `%6f` fractional timestamp on a WARN.
 		name: "built_fractional_timestamp",
+		time: wall(StampNCCL, "2025-06-11T14:03:27.512034Z", false),
 		in:   "[2025-06-11 14:03:27.512034] gpu-node-07:48211:48390 [0] misc/socket.cc:556 NCCL WARN socketStartConnect: Connect to 10.12.0.8<43021> failed : Connection refused",
 		want: Line{Kind: KindWarn, Rank: -1, Env: envWarn("gpu-node-07", 48211, 48390, 0)},
 	},
 	{
 		// ref §1.3 (2.30.7: `(function)` after file:line)
 		name: "ref_2.30.7_function",
+		time: wall(StampNCCL, "2026-01-20T09:15:02Z", false),
 		in:   "[2026-01-20 09:15:02] gpu-node-07:48211:48390 [0] os/linux.cc:328 (ncclOsSocketPollConnect) NCCL WARN ncclOsSocketPollConnect to 10.12.0.8<43021> failed with error Connection refused",
 		want: Line{Kind: KindWarn, Rank: -1, Env: envWarn("gpu-node-07", 48211, 48390, 0)},
 	},
@@ -911,6 +923,7 @@ var warnCases = []lineCase{
 		// rccl-2.26.6-vllm-ray-nested-prefix-2node-init-garbled.log: nested Ray, timestamp and
 		// an absolute CMake path.
 		name: "rccl_ray_timestamped_absolute_path",
+		time: wall(StampNCCL, "2025-11-12T11:11:57Z", false),
 		in:   `(EngineCore_DP0 pid=742) (RayWorkerWrapper pid=233, ip=10.20.1.125) [2025-11-12 11:11:57] bootes:233:233 [0] /longer_pathname_so_that_rpms_can_support_packaging_the_debug_info_for_all_os_profiles/src/out/ubuntu-22.04/22.04/build/rccl/hipify/src/init.cc:140 NCCL WARN NUMA auto balancing enabled which can lead to variability in the RCCL performance! Disable by "sudo sysctl kernel.numa_balancing=0"`,
 		want: Line{Kind: KindWarn, Rank: -1, Env: envWarn("bootes", 233, 233, 0)},
 	},
@@ -948,6 +961,7 @@ var traceCases = []lineCase{
 	{
 		// ref §1.3
 		name: "ref_trace",
+		time: sinceInit("1843.225104", 6),
 		in:   "gpu-node-07:48211:48211 [0] 1843.225104 initTransportsRank:1484 NCCL TRACE rank 0 nranks 16 - BUILT 24 TREES/RINGS",
 		want: Line{Kind: KindTrace, Rank: -1, Env: Envelope{Host: "gpu-node-07", Pid: 48211, Tid: 48211, Dev: 0, Level: LevelTrace}},
 	},
@@ -972,6 +986,7 @@ var traceCases = []lineCase{
 	{
 		// built: 2.26.2+ with TRACE in the timestamp levels.
 		name: "built_timestamped_trace",
+		time: wall(StampNCCL, "2025-06-11T14:03:27Z", false),
 		in:   "[2025-06-11 14:03:27] gpu-node-07:48211:48211 [0] 1843.225104 initTransportsRank:1484 NCCL TRACE rank 0 nranks 16 - BUILT 24 TREES/RINGS",
 		want: Line{Kind: KindTrace, Rank: -1, Env: Envelope{Host: "gpu-node-07", Pid: 48211, Tid: 48211, Dev: 0, Level: LevelTrace}},
 	},
@@ -984,6 +999,7 @@ var traceCases = []lineCase{
 		// ("unreadable collective line: ...") whatever the level, so this well-formed TRACE
 		// line is reported as damaged. Only INFO (and ABORT) messages can be collective lines.
 		name: "BUG_trace_naming_opCount_is_trace",
+		time: sinceInit("2041.337201", 6),
 		in:   "gpu-node-07:48211:48211 [0] 2041.337201 computeColl:1174 NCCL TRACE opCount 1a3 slicesteps 4 spl 1 cpl 1 nbytes 4194304 -> protocol 2 nchannels 16 nthreads 512, nloops 1 nsteps 4 chunksize 524288 comm 0x55d4c2a8e0f0",
 		want: Line{Kind: KindTrace, Rank: -1, Env: Envelope{Host: "gpu-node-07", Pid: 48211, Tid: 48211, Dev: 0, Level: LevelTrace}},
 	},

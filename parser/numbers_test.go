@@ -201,6 +201,7 @@ var numberCases = []lineCase{
 	{
 		// built from the Megatron format: 61674.3 ms is 61.6743 s; iteration 050 is 50.
 		name: "megatron_ms_to_s_and_leading_zero_step",
+		time: wall(StampNCCL, "2025-11-28T18:48:17Z", false),
 		in:   " [2025-11-28 18:48:17] iteration      050/    5000 | consumed samples:        51200 | elapsed time per iteration (ms): 61674.3 | throughput per GPU (TFLOP/s/GPU): 68.2 |",
 		want: Line{Kind: KindProgress, Rank: -1,
 			Prog: Progress{Framework: "megatron", Step: 50, TimeS: 61.6743, TFLOPs: 68.2, HasTime: true, HasTFLOPs: true}},

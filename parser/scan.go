@@ -146,7 +146,8 @@ type recentName struct {
 }
 
 // scan reads line into l. It returns false where the grammar must decide, and otherwise the
-// shape of the line: lines of one shape are read by the same path through the scanner.
+// shape of the line: lines of one shape are read by the same path through the scanner. The
+// line's time is read as the grammar reads it, and only where its first byte may open one.
 func (s *scanner) scan(line []byte, l *Line) (shape uint64, ok bool) {
 	b := trimCR(line)
 	start, rank := scanPrefixes(b)
@@ -155,19 +156,30 @@ func (s *scanner) scan(line []byte, l *Line) (shape uint64, ok bool) {
 	rest := b[start:]
 	if spEnd(rest, 0) == len(rest) {
 		l.Kind = KindBlank
+		l.Time = headStamp(b)
 		return uint64(h.add(byte(KindBlank))), true
 	}
 	if sh, ok := s.scanHeadInfo(b, start, l, h); ok {
+		// The envelope follows the prefixes: a time lies among them, or nowhere.
+		if start > 0 && hasClock(b[:start]) {
+			l.Time = lineStamp(b)
+		}
 		return sh, true
 	}
 	words := wordsIn(rest)
 	if words&maskNCCL != 0 && mayHoldEnvelope(rest) {
-		if rec, ok := harnessRecord(rest, words); ok {
-			return s.scanBareRecord(rec, l, h)
+		if rec, isRec := harnessRecord(rest, words); isRec {
+			shape, ok = s.scanBareRecord(rec, l, h)
+		} else {
+			shape, ok = s.scanEnvelope(b, start, l, h)
 		}
-		return s.scanEnvelope(b, start, l, h)
+	} else {
+		shape, ok = s.scanBare(b, start, l, h, words)
 	}
-	return s.scanBare(b, start, l, h, words)
+	if ok && len(b) > 0 && mayOpenStamp(b[0]) {
+		l.Time = headStamp(b)
+	}
+	return shape, ok
 }
 
 // scanHeadInfo is the common case: an INFO envelope right after the prefixes. It answers only

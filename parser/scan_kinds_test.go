@@ -113,6 +113,9 @@ func FuzzEnvelopeDecision(f *testing.F) {
 	for _, s := range frameworkLines {
 		f.Add([]byte(s))
 	}
+	for _, s := range stampSeedLines() {
+		f.Add([]byte(s))
+	}
 	for _, s := range pastedSeeds() {
 		f.Add(s)
 	}

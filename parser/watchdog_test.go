@@ -32,6 +32,7 @@ var watchdogCases = []lineCase{
 	},
 	{
 		name: "timeout_torchrun_glog",
+		time: wall(StampGlog, "2000-10-16T03:31:38.928019586Z", false),
 		in:   "[rank4]:[E1016 03:31:38.928019586 ProcessGroupNCCL.cpp:607] [Rank 4] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=9141, OpType=_ALLGATHER_BASE, NumelIn=19008, NumelOut=152064, Timeout(ms)=600000) ran for 600071 milliseconds before timing out.",
 		want: wdLine(4, wd(WatchdogTimeout, func(w *Watchdog) {
 			w.Rank, w.Seq, w.OpType, w.NumelIn, w.NumelOut, w.TimeoutMs, w.RanForMs = 4, 9141, "_ALLGATHER_BASE", 19008, 152064, 600000, 600071
@@ -65,6 +66,7 @@ var watchdogCases = []lineCase{
 	},
 	{
 		name: "exception_pg_id_guid",
+		time: wall(StampGlog, "2000-10-16T03:31:38.928019586Z", false),
 		in:   "[rank4]:[E1016 03:31:38.928019586 ProcessGroupNCCL.cpp:607] [PG ID 2 PG GUID 9 Rank 4] Exception (either an error or timeout) detected by watchdog at work: 610, last enqueued NCCL work: 616, last completed NCCL work: 609.",
 		want: wdLine(4, wd(WatchdogException, func(w *Watchdog) {
 			w.Rank, w.PG, w.PGGUID, w.Seq, w.LastEnqueued, w.LastCompleted = 4, 2, "9", 610, 616, 609
@@ -74,6 +76,7 @@ var watchdogCases = []lineCase{
 	{
 		// built: the PG name form of some builds, `[PG 0 (default_pg) Rank 1]`.
 		name: "exception_pg_name",
+		time: wall(StampGlog, "2000-10-03T18:37:01.833575187Z", false),
 		in:   "[rank1]:[E1003 18:37:01.833575187 ProcessGroupNCCL.cpp:1664] [PG 0 (default_pg) Rank 1] Exception (either an error or timeout) detected by watchdog at work: 6463, last enqueued NCCL work: 6463, last completed NCCL work: 6462.",
 		want: wdLine(1, wd(WatchdogException, func(w *Watchdog) {
 			w.Rank, w.PG, w.PGName, w.Seq, w.LastEnqueued, w.LastCompleted = 1, 0, "default_pg", 6463, 6463, 6462
@@ -91,6 +94,7 @@ var watchdogCases = []lineCase{
 	{
 		// built: a recent build with the last started work and its name.
 		name: "failure_last_started",
+		time: wall(StampGlog, "2000-05-19T11:02:44.120000001Z", false),
 		in:   "[rank6]:[E0519 11:02:44.120000001 ProcessGroupNCCL.cpp:2168] [PG ID 1 PG GUID 1 Rank 6]  failure detected by watchdog at work sequence id: 18 PG status: last enqueued work: 39, last started work: 19 (_ALLGATHER_BASE), last completed work: 17",
 		want: wdLine(6, wd(WatchdogFailure, func(w *Watchdog) {
 			w.Rank, w.PG, w.PGGUID, w.Seq, w.LastEnqueued, w.LastStarted, w.StartedOp, w.LastCompleted = 6, 1, "1", 18, 39, 19, "_ALLGATHER_BASE", 17
@@ -129,6 +133,7 @@ var watchdogCases = []lineCase{
 	},
 	{
 		name: "dump_first_torchrun_glog",
+		time: wall(StampGlog, "2000-10-16T03:31:38.928019586Z", false),
 		in:   "[rank3]:[E1016 03:31:38.928019586 ProcessGroupNCCL.cpp:607] [PG ID 0 PG GUID 0(default_pg) Rank 3] First PG on this rank to signal dumping.",
 		want: wdLine(3, wd(WatchdogDumpFirst, func(w *Watchdog) {
 			w.Rank, w.PG, w.PGGUID, w.PGName, w.Glog = 3, 0, "0", "default_pg", glog1016
@@ -141,6 +146,7 @@ var watchdogCases = []lineCase{
 	},
 	{
 		name: "dump_observed_torchrun_glog",
+		time: wall(StampGlog, "2000-10-16T03:31:38.928019586Z", false),
 		in:   "[rank5]:[E1016 03:31:38.928019586 ProcessGroupNCCL.cpp:607] [PG ID 0 PG GUID 0(default_pg) Rank 5] Observed flight recorder dump signal from another rank via TCPStore.",
 		want: wdLine(5, wd(WatchdogDumpObserved, func(w *Watchdog) {
 			w.Rank, w.PG, w.PGGUID, w.PGName, w.Glog = 5, 0, "0", "default_pg", glog1016
@@ -150,6 +156,7 @@ var watchdogCases = []lineCase{
 		// built: the dump signal a rank receives, with its queue (`Last` capitalised, the
 		// full stop run into the next sentence).
 		name: "dump_received",
+		time: wall(StampGlog, "2000-10-16T03:31:38.928019586Z", false),
 		in:   "[rank4]:[E1016 03:31:38.928019586 ProcessGroupNCCL.cpp:607] [PG ID 0 PG GUID 0(default_pg) Rank 4] Received a dump signal due to a collective timeout from  rank 7 and we will try our best to dump the debug info. Last enqueued NCCL work: 56118, last completed NCCL work: 56118.This is most likely caused by incorrect usages of collectives.",
 		want: wdLine(4, wd(WatchdogDumpReceived, func(w *Watchdog) {
 			w.Rank, w.PG, w.PGGUID, w.PGName, w.FromRank, w.LastEnqueued, w.LastCompleted, w.Glog = 4, 0, "0", "default_pg", 7, 56118, 56118, glog1016
@@ -158,6 +165,7 @@ var watchdogCases = []lineCase{
 	{
 		// built: Ray's prefix before torchrun's; the month of the glog head is not padded.
 		name: "failure_ray_prefix_unpadded_month",
+		time: wall(StampGlog, "2000-08-08T04:21:41.161005534Z", false),
 		in:   "(WorkerDict pid=3490362) [rank1]:[E808 04:21:41.161005534 ProcessGroupNCCL.cpp:2299] [PG ID 0 PG GUID 0(default_pg) Rank 1]  failure detected by watchdog at work sequence id: 5 PG status: last enqueued work: 5, last completed work: 4",
 		want: wdLine(1, wd(WatchdogFailure, func(w *Watchdog) {
 			w.Rank, w.PG, w.PGGUID, w.PGName, w.Seq, w.LastEnqueued, w.LastCompleted = 1, 0, "0", "default_pg", 5, 5, 4
@@ -168,6 +176,7 @@ var watchdogCases = []lineCase{
 		// built: a collector's timestamp in front; torchrun's label after it is skipped with
 		// the timestamp (as for NCCL lines), the tag still names the rank.
 		name: "exception_collector_stamp",
+		time: wall(StampGlog, "2000-02-27T16:30:43.526290891Z", false),
 		in:   "[2025-02-27T16:30:43.48675097Z] [rank3]:[E227 16:30:43.526290891 ProcessGroupNCCL.cpp:1785] [PG ID 2 PG GUID 3 Rank 3] Exception (either an error or timeout) detected by watchdog at work: 32, last enqueued NCCL work: 32, last completed NCCL work: 31.",
 		want: wdLine(-1, wd(WatchdogException, func(w *Watchdog) {
 			w.Rank, w.PG, w.PGGUID, w.Seq, w.LastEnqueued, w.LastCompleted = 3, 2, "3", 32, 32, 31
@@ -177,6 +186,7 @@ var watchdogCases = []lineCase{
 	{
 		// built: a dump signal that names no rank, with nothing completed yet.
 		name: "dump_received_no_rank",
+		time: wall(StampGlog, "2000-07-03T15:37:17.178360488Z", false),
 		in:   "[rank2]:[E703 15:37:17.178360488 ProcessGroupNCCL.cpp:1987] [PG ID 0 PG GUID 0(default_pg) Rank 2] Received a dump signal from this local rank and will start to dump the debug info. Last enqueued NCCL work: 1, last completed NCCL work: -1.",
 		want: wdLine(2, wd(WatchdogDumpReceived, func(w *Watchdog) {
 			w.Rank, w.PG, w.PGGUID, w.PGName, w.LastEnqueued, w.LastCompleted = 2, 0, "0", "default_pg", 1, -1
@@ -194,11 +204,13 @@ var watchdogCases = []lineCase{
 	// --- negatives: the noise around them, and damaged records ---
 	{
 		name: "noise_some_operations_failed",
+		time: wall(StampGlog, "2000-10-16T03:31:38.928019586Z", false),
 		in:   "[rank4]:[E1016 03:31:38.928019586 ProcessGroupNCCL.cpp:621] [Rank 4] Some NCCL operations have failed or timed out. Due to the asynchronous nature of CUDA kernels, subsequent GPU operations might run on corrupted/incomplete data.",
 		want: Line{Kind: KindOther, Rank: 4},
 	},
 	{
 		name: "noise_taking_process_down",
+		time: wall(StampGlog, "2000-10-16T03:31:38.928019586Z", false),
 		in:   "[rank4]:[E1016 03:31:38.928019586 ProcessGroupNCCL.cpp:627] [Rank 4] To avoid data inconsistency, we are taking the entire process down.",
 		want: Line{Kind: KindOther, Rank: 4},
 	},

@@ -168,6 +168,10 @@ func parseArgs(args []string, stdout io.Writer) (gen.Config, destination, error)
 	mix := fs.String("mix", "", "write the benchmark mix `NAME` (collective, init, job, text, binary) of --size bytes instead")
 	distinct := fs.String("distinct", "", "write the distinct-things input `KIND` (comms, cycle, shapes, steps, files) with --count things instead")
 	count := fs.Int64("count", 1000, "how many distinct things --distinct writes")
+	stamps := fs.String("timestamps", "none", "time on every line, following the simulated clock: `FORM` "+strings.Join(gen.Timestamps, ", ")+
+		" (nccl-warn: NCCL's default, WARN lines only; nccl-all: every NCCL line; the others: a collector's or logger's on every line)")
+	stampDigits := fs.Int("timestamp-digits", 0, "fraction-of-second digits the --timestamps print: 1 to 9, 0 for the form's own, -1 for none")
+	skew := fs.Duration("clock-skew", 0, "host i's clock runs i*`DURATION` ahead (e.g. 250ms); needs --timestamps")
 	err := fs.Parse(args)
 	if errors.Is(err, pflag.ErrHelp) {
 		fmt.Fprint(stdout, about+"\nFlags:\n"+fs.FlagUsages())
@@ -185,7 +189,7 @@ func parseArgs(args []string, stdout io.Writer) (gen.Config, destination, error)
 	}
 	cfg := gen.Config{Seed: *seed, Ranks: *ranks, RanksPerHost: *perHost, Steps: *steps,
 		Prefix: *prefix, Progress: *progress, Noise: *noise, NCCLVersion: *version, Teardown: *teardown,
-		CleanAbort: *cleanAbort, GPUsPerProcess: *gpusPerProc}
+		CleanAbort: *cleanAbort, GPUsPerProcess: *gpusPerProc, Timestamps: *stamps, TimestampDigits: *stampDigits, ClockSkew: *skew}
 	if fs.Changed("watchdog-rank") {
 		cfg.WatchdogRank, cfg.WatchdogSeq = gen.Rank(*watchdogRank), *watchdogSeq
 	} else if fs.Changed("watchdog-seq") {

@@ -75,6 +75,13 @@ func TestRunExitCodes(t *testing.T) {
 		{[]string{"--distinct", "cycle", "--count", "0"}, 2},
 		{[]string{"--distinct", "files", "--count", "3"}, 2},
 		{[]string{"--distinct", "shapes", "--per-rank-dir", "x"}, 2},
+		{[]string{"--steps", "1", "--timestamps", "nccl-all", "--timestamp-digits", "6", "--clock-skew", "250ms"}, 0},
+		{[]string{"--steps", "1", "--timestamps", "iso", "--prefix", "srun"}, 0},
+		{[]string{"--timestamps", "rfc822"}, 2},
+		{[]string{"--timestamps", "iso", "--timestamp-digits", "10"}, 2},
+		{[]string{"--clock-skew", "1s"}, 2},
+		{[]string{"--clock-skew", "soon", "--timestamps", "iso"}, 2},
+		{[]string{"--timestamps", "iso", "--prefix", "timestamp"}, 2},
 	}
 	for _, c := range cases {
 		var out, errb bytes.Buffer
@@ -94,7 +101,7 @@ func TestHelpListsFaultFlags(t *testing.T) {
 		t.Fatalf("--help: exit %d", code)
 	}
 	for _, f := range []string{"--per-rank-dir", "--teardown", "--stop-rank", "--stop-after", "--mismatch-rank",
-		"--mismatch-call", "--mismatch-kind", "--abort-rank", "--missing-rank"} {
+		"--mismatch-call", "--mismatch-kind", "--abort-rank", "--missing-rank", "--timestamps", "--timestamp-digits", "--clock-skew"} {
 		if !strings.Contains(out.String(), f) {
 			t.Errorf("--help does not mention %s", f)
 		}

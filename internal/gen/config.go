@@ -28,6 +28,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // Config says what log to generate. Zero values of Ranks, RanksPerHost,
@@ -56,6 +57,14 @@ type Config struct {
 	// threads and devices. 0 or 1: one rank per process. It must divide
 	// RanksPerHost.
 	GPUsPerProcess int
+
+	// Timestamps is the form of the time every line carries (see Timestamps; "" or "none":
+	// none). TimestampDigits is how many fraction digits it prints: 0 for the form's own
+	// (NCCL's default format prints none, Kubernetes nine), -1 for none, or 1 to 9. Times
+	// follow the simulated clock; ClockSkew sets host h's clock h*ClockSkew ahead of it.
+	Timestamps      string
+	TimestampDigits int
+	ClockSkew       time.Duration
 
 	// Faults, for testing rank analysis. Each names a global rank through a
 	// pointer (see Rank) because 0 is a rank; nil means the fault is off, so
@@ -214,6 +223,9 @@ func (c Config) check() error {
 	case "nemo", "megatron", "torchtitan", "none":
 	default:
 		return fmt.Errorf("unknown progress style %q (want nemo, megatron, torchtitan or none)", c.Progress)
+	}
+	if err := c.checkStamps(); err != nil {
+		return err
 	}
 	return c.checkFaults()
 }

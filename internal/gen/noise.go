@@ -2,7 +2,6 @@ package gen
 
 import (
 	"strconv"
-	"time"
 )
 
 // numAppTexts is how many application texts appText knows.
@@ -59,9 +58,9 @@ func (g *gen) emitNoise(p *proc, e event) {
 func (g *gen) emitWarn(p *proc) {
 	g.blank(p)
 	b := g.begin(p)
-	if g.v.atLeast(26) {
+	if g.v.atLeast(26) && !g.stamps.ncclOwn() { // else the stamper prints NCCL's time
 		b = append(b, '[')
-		b = time.UnixMilli(g.clockMs).UTC().AppendFormat(b, "2006-01-02 15:04:05")
+		b = g.wallTime(p).AppendFormat(b, "2006-01-02 15:04:05")
 		b = append(b, "] "...)
 	}
 	b = append(b, hostName(p.host)...)

@@ -27,10 +27,12 @@ type gen struct {
 	live     int // processes that are not silent
 	sum      Summary
 	err      error
-	clockMs  int64  // simulated wall clock, Unix milliseconds
-	tsSec    int64  // second that ts was formatted for
-	ts       []byte // "[YYYY-MM-DD hh:mm:ss] " when Prefix is "timestamp"
-	maxSteps int    // total steps shown in progress lines
+	clockMs  int64    // simulated wall clock, Unix milliseconds
+	tsSec    int64    // second that ts was formatted for
+	ts       []byte   // "[YYYY-MM-DD hh:mm:ss] " when Prefix is "timestamp"
+	stamps   *stamper // the time of every line where Timestamps asks for one, else nil
+	clockNs  int64    // the simulated clock to the nanosecond, where stamps is set
+	maxSteps int      // total steps shown in progress lines
 	model    model
 	st       stepScratch
 }
@@ -94,6 +96,7 @@ func newGen(w io.Writer, c Config, v version) *gen {
 		}
 	}
 	g.maxSteps = c.Steps
+	g.stamps = newStamper(c)
 	g.model = newModel(g.rng)
 	g.setClock(startTime)
 	return g
@@ -115,7 +118,7 @@ func launcherPrefix(kind string, rank int) []byte {
 
 // setClock moves the simulated clock and refreshes the timestamp prefix.
 func (g *gen) setClock(ms int64) {
-	g.clockMs = ms
+	g.clockMs, g.clockNs = ms, ms*1e6
 	if g.cfg.Prefix != "timestamp" || ms/1000 == g.tsSec {
 		return
 	}
@@ -137,6 +140,9 @@ func (g *gen) begin(p *proc) []byte {
 func (g *gen) end(p *proc, b []byte) bool {
 	if p.silent {
 		return false
+	}
+	if g.stamps != nil && len(b) > 0 {
+		b = g.stamps.line(p, b[len(p.prefix):], g.wallTime(p))
 	}
 	b = append(b, '\n')
 	if _, err := p.w.Write(b); err != nil && g.err == nil {
@@ -169,6 +175,11 @@ func (g *gen) interleave(n []int, durMs int64, emit func(rank, i int)) {
 	for done := 0; len(active) > 0; done++ {
 		if g.ts != nil {
 			g.setClock(start + durMs*int64(done)/int64(total))
+		}
+		if g.stamps != nil {
+			// To the nanosecond: a rank's lines within one millisecond keep their order.
+			g.clockNs = start*1e6 + durMs*1e6*int64(done)/int64(total)
+			g.clockMs = g.clockNs / 1e6
 		}
 		k := g.rng.IntN(len(active))
 		r := active[k]
