@@ -1,0 +1,242 @@
+package diagnose
+
+import (
+	"fmt"
+	"slices"
+)
+
+// assemble orders the origins, picks the first fault, folds its consequences under it and
+// lists the other origins after them.
+func (b *builder) assemble(lp *proc, litems []*Item) Report {
+	origins := b.origins(lp, litems)
+	first := -1
+	for i, c := range origins {
+		if c.fault {
+			first = i
+			break
+		}
+	}
+	var out []*cand
+	if first >= 0 {
+		out = append(out, origins[first])
+		origins = slices.Delete(origins, first, first+1)
+	}
+	out = b.fold(out)
+	if len(out) == 0 {
+		return Report{Status: StatusHealthy, Findings: []Finding{}}
+	}
+	out = append(out, origins...)
+	r := Report{Status: StatusFault, Reason: "the evidence proves a fault", Findings: make([]Finding, len(out))}
+	for i, c := range out {
+		if c.summary == "" {
+			c.summary = summarize(c)
+		}
+		r.Findings[i] = c.finding()
+	}
+	return r
+}
+
+// origins lists every candidate first fault, in the order before gives.
+func (b *builder) origins(lp *proc, litems []*Item) []*cand {
+	for _, c := range b.extra {
+		if p := c.procs[0]; len(c.procs) == 1 && b.own[p] != nil {
+			o := b.own[p]
+			o.absorb(c)
+			o.summary = ""
+			if o.kind == c.kind {
+				o.summary = c.summary
+			}
+			continue
+		}
+		b.loose = append(b.loose, c)
+	}
+	if lp != nil {
+		b.launcherCand(lp, litems)
+	}
+	var out []*cand
+	for _, p := range b.owners {
+		if c := b.own[p]; c != nil {
+			out = append(out, c)
+		}
+	}
+	out = append(out, b.loose...)
+	if b.ras != nil && b.ras.fault {
+		out = append(out, b.ras)
+	}
+	hasFault := slices.ContainsFunc(out, func(c *cand) bool { return c.fault })
+	if w := b.watch; w != nil && !hasFault {
+		b.watch = nil
+		w.shared = b.everyRank(w.ranks)
+		out = append(out, w)
+	}
+	if !hasFault && b.watch == nil && len(out) == 0 {
+		for _, peer := range b.peers {
+			out = append(out, b.closed[peer])
+			delete(b.closed, peer)
+		}
+	}
+	slices.SortStableFunc(out, func(x, y *cand) int {
+		switch {
+		case before(x, y):
+			return -1
+		case before(y, x):
+			return 1
+		}
+		return 0
+	})
+	return out
+}
+
+// launcherCand marks the process the launcher names first: its own finding where it has
+// one (its last words give the kind), else a process-exit finding.
+func (b *builder) launcherCand(lp *proc, litems []*Item) {
+	c := b.own[lp]
+	if c == nil {
+		for _, p := range b.owners {
+			if q := b.own[p]; q != nil && ((lp.rank >= 0 && p.rank == lp.rank) || (lp.rank < 0 && lp.host == p.host)) {
+				c = q
+				break
+			}
+		}
+	}
+	if c == nil {
+		c = newCand(KindProcessExit, true)
+		c.procs = []*proc{lp}
+		b.own[lp] = c
+		b.owners = append(b.owners, lp)
+	}
+	if kindPrio[c.kind] != 0 {
+		c.kind = KindProcessExit
+	}
+	c.launcher, c.fault = true, true
+	c.items = append(litems, c.items...)
+	c.summary = "" // summarize says the launcher's word and the exit code
+	if c2 := b.conseq[KindProcessExit]; c2 != nil {
+		c2.items = slices.DeleteFunc(c2.items, func(it *Item) bool { return slices.Contains(litems, it) })
+	}
+}
+
+// everyRank reports whether rs is every rank of the job that the log shows.
+func (b *builder) everyRank(rs []int64) bool {
+	n := b.x.world
+	if n == 0 {
+		n = int64(len(b.commProcs()))
+	}
+	return len(rs) >= 2 && (n == 0 || int64(len(rs)) >= n)
+}
+
+// fold puts the consequences under the first fault: other processes' aborts, watchdog
+// timeouts, follow-on errors, launcher exits, and peers closing connections (under the
+// finding on the host they name).
+func (b *builder) fold(out []*cand) []*cand {
+	if len(out) == 0 {
+		return nil
+	}
+	firstProcs := out[0].procs
+	for _, k := range []Kind{KindRemoteError, KindProcessExit} {
+		if c := b.conseq[k]; c != nil && len(c.items) > 0 {
+			c.follows = 0
+			out = append(out, c)
+		}
+	}
+	if w := b.watch; w != nil {
+		w.follows = 0
+		out = append(out, w)
+	}
+	for _, peer := range b.peers {
+		c := b.closed[peer]
+		if c == nil {
+			continue
+		}
+		c.follows = 0
+		for i, o := range out {
+			if o.follows < 0 && slices.Contains(hostsOf(o.procs), peer) {
+				c.follows = i
+			}
+		}
+		out = append(out, c)
+	}
+	b.foldAborts(&out, firstProcs)
+	return out
+}
+
+// foldAborts moves the abort-only findings of other processes under the first fault.
+func (b *builder) foldAborts(out *[]*cand, firstProcs []*proc) {
+	ab := newCand(KindAbort, false)
+	ab.follows = 0
+	for _, p := range b.owners {
+		c := b.own[p]
+		if c == nil || c.kind != KindAbort || c.fault || slices.Contains(firstProcs, p) {
+			continue
+		}
+		ab.absorb(c)
+		delete(b.own, p)
+	}
+	if len(ab.procs) > 0 {
+		*out = append(*out, ab)
+	}
+}
+
+// summarize writes the sentence of a finding that has none yet.
+func summarize(c *cand) string {
+	text := ""
+	if len(c.items) > 0 {
+		text = c.items[len(c.items)-1].Text
+		for _, it := range c.items {
+			if it.Ev == evException || it.Ev == evNetError || it.Ev == evCuda || it.Ev == evInvalid {
+				text = it.Text
+				if it.Name != "" && it.Ev == evException {
+					text = it.Name + ": " + it.Text
+				}
+				break
+			}
+		}
+	}
+	after := ""
+	if c.follows >= 0 {
+		after = fmt.Sprintf(" (follows finding %d)", c.follows)
+	}
+	switch c.kind {
+	case KindProcessExit:
+		s := who(c) + " exited first"
+		if code := exitCode(c.items); code != "" {
+			s += " with exit code " + code
+		}
+		return s + ", as the launcher reports; the other ranks' errors follow from it."
+	case KindOOM:
+		return who(c) + " ran out of GPU memory first: " + short(text)
+	case KindCudaError:
+		return who(c) + " hit a CUDA error first: " + short(text)
+	case KindCrash:
+		return who(c) + " failed first: " + short(text)
+	case KindNetworkError:
+		return who(c) + " had a network error first: " + short(text)
+	case KindInvalidUsage:
+		return who(c) + " made an invalid NCCL call: " + short(text)
+	case KindInitFailure:
+		return who(c) + ": communicator init never completed, after: " + short(text)
+	case KindAbort:
+		return who(c) + " aborted" + after + "."
+	case KindWatchdogTimeout:
+		if c.shared {
+			return fmt.Sprintf("Every rank (%d) timed out in the same collective with no other error: a cause they share (the network, or a stall outside NCCL).", len(c.ranks))
+		}
+		return fmt.Sprintf("%s PyTorch watchdog timed out%s.", plural(len(c.ranks), "rank's", "ranks'"), after)
+	case KindRASReport:
+		return "An NCCL RAS report names rank(s) " + rankList(sortedRanks(c.ranks)) + " as outliers: " + short(text)
+	case KindConnectionClosed:
+		if c.follows < 0 {
+			return fmt.Sprintf("A process on %s went away first: %s logged \"Connection closed by remote peer %s\".", c.peer, plural(len(c.procs), "process", "processes"), c.peer)
+		}
+		return fmt.Sprintf("%s logged \"Connection closed by remote peer %s\"%s.", plural(len(c.procs), "process", "processes"), c.peer, after)
+	case KindRemoteError:
+		return fmt.Sprintf("%s printed follow-on errors (ncclRemoteError, DistBackendError, service-thread WARNs)%s.", plural(len(c.procs), "process", "processes"), after)
+	}
+	return who(c) + ": " + short(text)
+}
+
+func sortedRanks(rs []int64) []int64 {
+	out := slices.Clone(rs)
+	slices.Sort(out)
+	return out
+}
