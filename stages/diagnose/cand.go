@@ -34,7 +34,9 @@ type cand struct {
 	follows  int // index among the findings, -1: none
 }
 
-func newCand(k Kind, fault bool) *cand { return &cand{kind: k, fault: fault, order: 1 << 62, follows: -1} }
+func newCand(k Kind, fault bool) *cand {
+	return &cand{kind: k, fault: fault, order: 1 << 62, follows: -1}
+}
 
 // add takes item i (at input position pos) as evidence.
 func (c *cand) add(it *Item, pos int, p *proc) {

@@ -36,20 +36,20 @@ func (s Status) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
 type Kind uint8
 
 const (
-	KindProcessExit Kind = iota // a process exited (the launcher names it)
-	KindOOM                     // a process ran out of GPU memory
-	KindCudaError               // a CUDA error
-	KindCrash                   // a process's own exception, terminate or signal
-	KindInitFailure             // a communicator's init never completed, with an error
-	KindNetworkError            // a NIC, link, socket or bootstrap failure
-	KindInvalidUsage            // NCCL refused a call (invalid root, type, ...)
-	KindAbort                   // a process aborted its communicators alone
-	KindBehind                  // a rank issued fewer calls than the others, which waited
-	KindMismatch                // ranks issued different calls at one position
-	KindWatchdogTimeout         // PyTorch's watchdog timed out a collective
-	KindRASReport               // an NCCL RAS report names outlier ranks
-	KindConnectionClosed        // peers logged that a host's process closed its connections
-	KindRemoteError             // a process failed because another did (ncclRemoteError, ...)
+	KindProcessExit      Kind = iota // a process exited (the launcher names it)
+	KindOOM                          // a process ran out of GPU memory
+	KindCudaError                    // a CUDA error
+	KindCrash                        // a process's own exception, terminate or signal
+	KindInitFailure                  // a communicator's init never completed, with an error
+	KindNetworkError                 // a NIC, link, socket or bootstrap failure
+	KindInvalidUsage                 // NCCL refused a call (invalid root, type, ...)
+	KindAbort                        // a process aborted its communicators alone
+	KindBehind                       // a rank issued fewer calls than the others, which waited
+	KindMismatch                     // ranks issued different calls at one position
+	KindWatchdogTimeout              // PyTorch's watchdog timed out a collective
+	KindRASReport                    // an NCCL RAS report names outlier ranks
+	KindConnectionClosed             // peers logged that a host's process closed its connections
+	KindRemoteError                  // a process failed because another did (ncclRemoteError, ...)
 	numKinds
 )
 
