@@ -25,7 +25,11 @@ func (b *builder) assemble(lp *proc, litems []*Item) Report {
 	if len(out) == 0 {
 		return Report{Status: StatusHealthy, Findings: []Finding{}}
 	}
-	out = append(out, origins...)
+	for _, c := range origins {
+		if !c.folded {
+			out = append(out, c)
+		}
+	}
 	r := Report{Status: StatusFault, Reason: "the evidence proves a fault", Findings: make([]Finding, len(out))}
 	for i, c := range out {
 		if c.summary == "" {
@@ -170,7 +174,7 @@ func (b *builder) foldAborts(out *[]*cand, firstProcs []*proc) {
 			continue
 		}
 		ab.absorb(c)
-		delete(b.own, p)
+		c.folded = true
 	}
 	if len(ab.procs) > 0 {
 		*out = append(*out, ab)

@@ -31,7 +31,8 @@ type cand struct {
 	peer     string // connection-closed: the host the peers name
 	comm     string
 	summary  string
-	follows  int // index among the findings, -1: none
+	follows  int  // index among the findings, -1: none
+	folded   bool // taken into a consequence
 }
 
 func newCand(k Kind, fault bool) *cand {
