@@ -43,6 +43,11 @@ func (b *builder) assemble(lp *proc, litems []*Item) Report {
 // origins lists every candidate first fault, in the order before gives.
 func (b *builder) origins(lp *proc, litems []*Item) []*cand {
 	for _, c := range b.extra {
+		if b.rasNames(c) {
+			b.ras.absorb(c)
+			b.ras.kind = KindRASReport
+			continue
+		}
 		if p := c.procs[0]; len(c.procs) == 1 && b.own[p] != nil {
 			o := b.own[p]
 			o.absorb(c)
@@ -89,6 +94,16 @@ func (b *builder) origins(lp *proc, litems []*Item) []*cand {
 		return 0
 	})
 	return out
+}
+
+// rasNames reports whether a RAS report that proves a fault names c's ranks (a rank
+// behind that RAS lists as an outlier is the same finding).
+func (b *builder) rasNames(c *cand) bool {
+	if b.ras == nil || !b.ras.fault {
+		return false
+	}
+	rs := ranksOf(c.procs)
+	return len(rs) > 0 && !slices.ContainsFunc(rs, func(r int64) bool { return !containsRank(b.ras.ranks, r) })
 }
 
 // launcherCand marks the process the launcher names first: its own finding where it has
