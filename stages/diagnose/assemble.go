@@ -9,23 +9,11 @@ import (
 // lists the other origins after them.
 func (b *builder) assemble(lp *proc, litems []*Item) Report {
 	origins := b.origins(lp, litems)
-	first := -1
-	for i, c := range origins {
-		if c.fault {
-			first = i
-			break
-		}
+	if !b.proven(origins) {
+		return suspects(origins)
 	}
-	var out []*cand
-	if first >= 0 {
-		out = append(out, origins[first])
-		origins = slices.Delete(origins, first, first+1)
-	}
-	out = b.fold(out)
-	if len(out) == 0 {
-		return Report{Status: StatusHealthy, Findings: []Finding{}}
-	}
-	for _, c := range origins {
+	out := b.fold([]*cand{origins[0]})
+	for _, c := range origins[1:] {
 		if !c.folded {
 			out = append(out, c)
 		}
@@ -36,6 +24,37 @@ func (b *builder) assemble(lp *proc, litems []*Item) Report {
 			c.summary = summarize(c)
 		}
 		r.Findings[i] = c.finding()
+	}
+	return r
+}
+
+// proven reports whether the evidence proves a fault: an origin that does by itself, or
+// errors that only a fault makes (watchdog timeouts, peers closing, remote errors).
+func (b *builder) proven(origins []*cand) bool {
+	if len(origins) == 0 {
+		return false
+	}
+	rem := b.conseq[KindRemoteError]
+	return slices.ContainsFunc(origins, func(c *cand) bool { return c.fault }) || b.watch != nil ||
+		len(b.closed) > 0 || (rem != nil && len(rem.items) > 0)
+}
+
+// suspects is the report where no evidence proves a fault: unknown where some rank stands
+// out (behind, or aborted while the log shows no other rank ending), healthy otherwise.
+func suspects(origins []*cand) Report {
+	r := Report{Status: StatusHealthy, Findings: []Finding{}}
+	for _, c := range origins {
+		if c.kind != KindBehind && c.kind != KindAbort {
+			continue
+		}
+		if c.summary == "" {
+			c.summary = summarize(c)
+		}
+		r.Findings = append(r.Findings, c.finding())
+	}
+	if len(r.Findings) > 0 {
+		r.Status = StatusUnknown
+		r.Reason = "no evidence proves a fault, but ranks stopped at different calls (or one aborted) as where a job hangs or where its log was cut"
 	}
 	return r
 }
@@ -72,13 +91,12 @@ func (b *builder) origins(lp *proc, litems []*Item) []*cand {
 	if b.ras != nil && b.ras.fault {
 		out = append(out, b.ras)
 	}
-	hasFault := slices.ContainsFunc(out, func(c *cand) bool { return c.fault })
-	if w := b.watch; w != nil && !hasFault {
+	if w := b.watch; w != nil && len(out) == 0 {
 		b.watch = nil
 		w.shared = b.everyRank(w.ranks)
 		out = append(out, w)
 	}
-	if !hasFault && b.watch == nil && len(out) == 0 {
+	if len(out) == 0 {
 		for _, peer := range b.peers {
 			out = append(out, b.closed[peer])
 			delete(b.closed, peer)
@@ -213,7 +231,7 @@ func summarize(c *cand) string {
 	}
 	after := ""
 	if c.follows >= 0 {
-		after = fmt.Sprintf(" (follows finding %d)", c.follows)
+		after = " after it"
 	}
 	switch c.kind {
 	case KindProcessExit:

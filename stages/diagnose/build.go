@@ -37,9 +37,8 @@ func Build(set *stages.Set) Report {
 	b.extra = ranksFindings(set, b.x)
 	r := b.assemble(lp, litems)
 	r.Left = e.Seen - int64(len(e.Items))
-	if r.Status != StatusFault {
-		r.Status, r.Reason = thin(set, r.Findings)
-		r.Findings = []Finding{}
+	if r.Status == StatusHealthy {
+		r.Status, r.Reason = thin(set)
 	}
 	return r
 }
@@ -133,7 +132,7 @@ func ownKind(it *Item) (Kind, bool) {
 }
 
 // thin says whether a job without a proven fault is healthy, or too thin to tell.
-func thin(set *stages.Set, _ []Finding) (Status, string) {
+func thin(set *stages.Set) (Status, string) {
 	l := stages.LinesOf(set)
 	nccl := int64(0)
 	for _, k := range []parser.Kind{parser.KindCollective, parser.KindComm, parser.KindInfo, parser.KindWarn, parser.KindTrace} {

@@ -8,9 +8,9 @@ import (
 	"github.com/nccllog/nccllog/stages/ranks"
 )
 
-// ranksFindings are the ranks family's verdicts that prove a fault: a mismatch at a call
-// position (the ranks on the smaller side), and a rank behind where the others stopped at
-// the same call waiting for it (not where the input's end explains it).
+// ranksFindings are the ranks family's verdicts: a mismatch at a call position (the ranks on
+// the smaller side) and a rank that aborted alone, which prove a fault, and a rank behind
+// where the others stopped at the same call waiting for it, which is a suspect only.
 func ranksFindings(set *stages.Set, x *procIndex) []*cand {
 	if _, ok := stages.Part[*ranks.RanksPart](set); !ok {
 		return nil
@@ -52,10 +52,12 @@ func mismatchCand(f *ranks.CheckFinding, x *procIndex) *cand {
 func behindCand(h *ranks.HangFinding, s *ranks.Suspect, x *procIndex) *cand {
 	m := s.Member
 	k := KindBehind
-	if slices.Contains(s.Evidence, "aborted") {
+	if slices.Contains(s.Evidence, "abort") {
 		k = KindAbort
 	}
-	c := newCand(k, true)
+	// A rank behind the others looks the same whether the job hung there or the log was cut
+	// there: only an abort proves a fault by itself.
+	c := newCand(k, k == KindAbort)
 	c.comm = fmt.Sprintf("%#x", h.Group.Key.CommID)
 	c.procs = []*proc{x.get(m.Host, m.Pid)}
 	c.refs = append(c.refs, Ref{File: m.File, Line: m.LastLine, Text: "last call of this rank"})
@@ -63,7 +65,7 @@ func behindCand(h *ranks.HangFinding, s *ranks.Suspect, x *procIndex) *cand {
 	if k == KindAbort {
 		verb = "aborted alone"
 	}
-	c.summary = fmt.Sprintf("%s %s %d calls behind the others on communicator %s, which waited for it.",
-		who(c), verb, s.Behind, c.comm)
+	c.summary = fmt.Sprintf("%s %s %s behind the others on communicator %s, which waited for it.",
+		who(c), verb, plural(int(s.Behind), "call", "calls"), c.comm)
 	return c
 }
