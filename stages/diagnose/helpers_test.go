@@ -18,7 +18,7 @@ import (
 // discard is an Out for runs whose stages stream nothing.
 type discard struct{}
 
-func (discard) Lines([]byte) error       { return nil }
+func (discard) Lines([]byte) error      { return nil }
 func (discard) Call(*stages.Call) error { return nil }
 
 // diagnoseBytes runs diagnose (with ranks, as the command does) over data written to a file
