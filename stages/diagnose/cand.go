@@ -46,8 +46,8 @@ func (c *cand) add(it *Item, pos int, p *proc) {
 	if p != nil && !slices.Contains(c.procs, p) {
 		c.procs = append(c.procs, p)
 	}
-	if !it.Time.IsZero() && (c.at.IsZero() || (comparable(it.Time, c.at) && it.Time.Nanos < c.at.Nanos)) {
-		c.at = it.Time
+	if !it.Time.IsZero() && (c.at.IsZero() || (comparable(it.Time.Stamp, c.at) && it.Time.Nanos < c.at.Nanos)) {
+		c.at = it.Time.Stamp
 	}
 }
 
@@ -58,7 +58,7 @@ func (c *cand) mark(m *Mark, text string, p *proc) {
 		c.procs = append(c.procs, p)
 	}
 	if !m.Time.IsZero() && c.at.IsZero() {
-		c.at = m.Time
+		c.at = m.Time.Stamp
 	}
 }
 

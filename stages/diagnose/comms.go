@@ -11,9 +11,9 @@ type commKey struct {
 
 // Mark is where a communicator event was read.
 type Mark struct {
-	File string       `json:"file"`
-	Line int64        `json:"line"`
-	Time parser.Stamp `json:"time"`
+	File string `json:"file"`
+	Line int64  `json:"line"`
+	Time When   `json:"time"`
 }
 
 // commState is what one process's lines say of one communicator's life: whether it started,
@@ -61,7 +61,7 @@ func (c *commState) marks(f func(*Mark)) {
 // commEvent reads a communicator lifecycle line into st; false for lines that are none of
 // the four events.
 func commEvent(st *commState, n int64, l *parser.Line) bool {
-	m := &Mark{Line: n, Time: l.Time}
+	m := &Mark{Line: n, Time: When{l.Time}}
 	var to **Mark
 	switch l.Comm.Event {
 	case "Init START":

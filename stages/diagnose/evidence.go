@@ -91,11 +91,11 @@ type Item struct {
 	Code int64 `json:"code"`
 	Seq  int64 `json:"seq"`
 	// Name is an exception's or signal's name, a torchrun field's name, a RAS part.
-	Name string       `json:"name,omitempty"`
-	Time parser.Stamp `json:"time"`
-	File string       `json:"file"`
-	Line int64        `json:"line"`
-	Text string       `json:"text"`
+	Name string `json:"name,omitempty"`
+	Time When   `json:"time"`
+	File string `json:"file"`
+	Line int64  `json:"line"`
+	Text string `json:"text"`
 }
 
 // maxText bounds an item's text.
@@ -111,7 +111,7 @@ func clip(b []byte) string {
 
 // newItem starts an item for line n of kind ev.
 func newItem(ev Ev, n int64, l *parser.Line) Item {
-	it := Item{Ev: ev, Pid: -1, Rank: l.Rank, GPU: -1, Code: -1, Seq: -1, Line: n, Time: l.Time}
+	it := Item{Ev: ev, Pid: -1, Rank: l.Rank, GPU: -1, Code: -1, Seq: -1, Line: n, Time: When{l.Time}}
 	if l.Env.HasEnvelope() {
 		it.Host, it.Pid, it.GPU = l.Env.Host, l.Env.Pid, l.Env.Dev
 	}
