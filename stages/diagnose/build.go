@@ -21,6 +21,8 @@ type builder struct {
 	watch  *cand
 	ras    *cand
 	extra  []*cand // origins from the ranks family
+	byProc map[*proc][]*commState
+	cprocs []*proc // byProc's keys in input order
 }
 
 // Build returns the Report of the evidence in set, joined with the ranks family's verdicts

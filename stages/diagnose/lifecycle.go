@@ -41,26 +41,31 @@ func (b *builder) aborts() {
 
 // commProcs lists the processes with communicator lines, in input order.
 func (b *builder) commProcs() []*proc {
-	var ps []*proc
-	seen := map[*proc]bool{}
+	b.indexComms()
+	return b.cprocs
+}
+
+// indexComms lists each process's communicators, once.
+func (b *builder) indexComms() {
+	if b.byProc != nil {
+		return
+	}
+	b.byProc = map[*proc][]*commState{}
 	for _, c := range b.e.Comms {
 		p := b.x.get(c.Host, c.Pid)
-		if !seen[p] {
-			seen[p] = true
-			ps = append(ps, p)
+		if b.byProc[p] == nil {
+			b.cprocs = append(b.cprocs, p)
 		}
+		b.byProc[p] = append(b.byProc[p], c)
 	}
-	return ps
 }
 
 // ends is p's first Abort COMPLETE, and whether it destroyed a communicator.
 func (b *builder) ends(p *proc) (*Mark, bool) {
+	b.indexComms()
 	var a *Mark
 	d := false
-	for _, c := range b.e.Comms {
-		if c.Host != p.host || c.Pid != p.pid {
-			continue
-		}
+	for _, c := range b.byProc[p] {
 		if a == nil {
 			a = c.Abort
 		}
@@ -71,8 +76,9 @@ func (b *builder) ends(p *proc) (*Mark, bool) {
 
 // pendingInit is p's first communicator whose Init START has no Init COMPLETE (nor an end).
 func (b *builder) pendingInit(p *proc) *commState {
-	for _, c := range b.e.Comms {
-		if c.Host == p.host && c.Pid == p.pid && c.Start != nil && c.Complete == nil && c.Abort == nil && c.Destroy == nil {
+	b.indexComms()
+	for _, c := range b.byProc[p] {
+		if c.Start != nil && c.Complete == nil && c.Abort == nil && c.Destroy == nil {
 			return c
 		}
 	}
