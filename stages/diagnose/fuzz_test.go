@@ -3,6 +3,7 @@ package diagnose_test
 import (
 	"encoding/json"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/nccllog/nccllog/parser"
@@ -82,4 +83,30 @@ func mustJSON(v any) []byte {
 		panic(err)
 	}
 	return b
+}
+
+// TestRestoreRefusesDamage: a partial result whose evidence cannot be true of any logs is
+// refused: more items than its keys count, an unknown evidence kind, a count below zero, a
+// communicator listed twice or a rank outside it.
+func TestRestoreRefusesDamage(t *testing.T) {
+	plan := stages.MustPlan(stages.Config{}, all.Registry(), "diagnose")
+	item := `{"ev":"net-error","host":"h","pid":1,"rank":0,"gpu":0,"code":-1,"seq":-1,"time":[0,0,0,false],"file":"f","line":3,"text":"x"}`
+	key := `{"host":"h","pid":1,"rank":0,"ev":"net-error","n":1}`
+	comm := `{"host":"h","pid":1,"comm":10,"rank":0,"nranks":2,"gpu":0}`
+	good := `{"items":[` + item + `],"counts":[` + key + `],"comms":[` + comm + `],"seen":1,"comms_left":0}`
+	if err := stagetest.RestoreJSON(diagnose.PartOf(stages.NewSet(plan)), []byte(good)); err != nil {
+		t.Fatalf("a sound partial is refused: %v", err)
+	}
+	for name, bad := range map[string]string{
+		"uncounted item": `{"items":[` + item + `,` + item + `],"counts":[` + key + `],"comms":[],"seen":2,"comms_left":0}`,
+		"unknown kind":   `{"items":[],"counts":[{"host":"h","pid":1,"rank":0,"ev":"bogus","n":1}],"comms":[],"seen":1,"comms_left":0}`,
+		"negative seen":  `{"items":[],"counts":[],"comms":[],"seen":-1,"comms_left":0}`,
+		"comm twice":     `{"items":[],"counts":[],"comms":[` + comm + `,` + comm + `],"seen":0,"comms_left":0}`,
+		"rank outside":   `{"items":[],"counts":[],"comms":[{"host":"h","pid":1,"comm":10,"rank":5,"nranks":2,"gpu":0}],"seen":0,"comms_left":0}`,
+		"bad time":       `{"items":[` + strings.Replace(item, "[0,0,0,false]", "[0,200,0,false]", 1) + `],"counts":[` + key + `],"comms":[],"seen":1,"comms_left":0}`,
+	} {
+		if err := stagetest.RestoreJSON(diagnose.PartOf(stages.NewSet(plan)), []byte(bad)); err == nil {
+			t.Errorf("%s: accepted", name)
+		}
+	}
 }
