@@ -38,27 +38,23 @@ func rootCause(e *Evidence, x *procIndex) (*proc, []*Item) {
 		for j := i + 1; j < len(e.Items) && e.Items[j].Ev == evRootField; j++ {
 			f := &e.Items[j]
 			its = append(its, f)
-			switch f.Name {
-			case "host":
+			// Any field may carry them: torchrun prints `exitcode : 1 (pid: 9238)`.
+			if f.Host != "" && who.Host == "" {
 				who.Host = f.Host
-				if who.Host == "" {
-					who.Host = f.Text
-				}
-			case "rank":
+			}
+			if f.Name == "rank" && f.Rank >= 0 {
 				who.Rank = f.Rank
-			case "pid":
+			}
+			if f.Pid >= 0 && who.Pid < 0 {
 				who.Pid = f.Pid
 			}
 		}
+		// The rank names the process where NCCL's lines tie it to one: torchrun's host name
+		// may be spelt otherwise than NCCL's.
+		if p := x.byRank[who.Rank]; who.Rank >= 0 && p != nil {
+			return p, its
+		}
 		if who.Rank >= 0 || who.Host != "" {
-			if who.Host == "" || who.Pid < 0 {
-				q := who
-				q.Host, q.Pid = "", -1
-				if p := x.of(&q); p != nil && q.Rank >= 0 && x.byRank[q.Rank] != nil {
-					return p, its
-				}
-				who.Pid = -1
-			}
 			return x.of(&who), its
 		}
 	}

@@ -133,7 +133,7 @@ func TestRootCauseFirst(t *testing.T) {
 		name string
 		set  func(f *parser.Failure)
 	}{{"host", func(f *parser.Failure) { f.Host = "node-b" }}, {"rank", func(f *parser.Failure) { f.Task = 2 }},
-		{"exitcode", func(f *parser.Failure) { f.ExitCode, f.HasExit = -9, true }}} {
+		{"exitcode", func(f *parser.Failure) { f.ExitCode, f.HasExit, f.Pid = -9, true, 102 }}} {
 		f := blank()
 		f.Event, f.Field = parser.FailureRootField, fl.name
 		fl.set(&f)
