@@ -142,7 +142,9 @@ func (b *builder) launcherCand(lp *proc, litems []*Item) {
 		b.own[lp] = c
 		b.owners = append(b.owners, lp)
 	}
-	if kindPrio[c.kind] != 0 {
+	// Its last words give the kind where they name one (out of memory, a CUDA error, a
+	// signal); an application's exception (KeyError, ...) is the exit's reason, not a kind.
+	if !(c.kind == KindOOM || c.kind == KindCudaError || (c.kind == KindCrash && slices.ContainsFunc(c.items, func(it *Item) bool { return it.Ev == evSignal }))) {
 		c.kind = KindProcessExit
 	}
 	c.launcher, c.fault = true, true
@@ -150,6 +152,12 @@ func (b *builder) launcherCand(lp *proc, litems []*Item) {
 	c.summary = "" // summarize says the launcher's word and the exit code
 	if c2 := b.conseq[KindProcessExit]; c2 != nil {
 		c2.items = slices.DeleteFunc(c2.items, func(it *Item) bool { return slices.Contains(litems, it) })
+		c2.procs = nil
+		for _, it := range c2.items {
+			if p := b.x.of(it); p != nil && p != lp && !slices.Contains(c.procs, p) {
+				c2.procs = appendProc(c2.procs, p)
+			}
+		}
 	}
 }
 
@@ -235,11 +243,21 @@ func summarize(c *cand) string {
 	}
 	switch c.kind {
 	case KindProcessExit:
+		if c.follows >= 0 {
+			if len(c.procs) == 0 {
+				return "The launcher reported the job's end" + after + "."
+			}
+			return who(c) + " ended" + after + ", as the launcher reports."
+		}
 		s := who(c) + " exited first"
 		if code := exitCode(c.items); code != "" {
 			s += " with exit code " + code
 		}
-		return s + ", as the launcher reports; the other ranks' errors follow from it."
+		s += ", as the launcher reports"
+		if words := lastWords(c); words != "" {
+			s += ", after " + short(words)
+		}
+		return s + "; the other ranks' errors follow from it."
 	case KindOOM:
 		return who(c) + " ran out of GPU memory first: " + short(text)
 	case KindCudaError:
@@ -260,7 +278,13 @@ func summarize(c *cand) string {
 		}
 		return fmt.Sprintf("%s PyTorch watchdog timed out%s.", plural(len(c.ranks), "rank's", "ranks'"), after)
 	case KindRASReport:
-		return "An NCCL RAS report names rank(s) " + rankList(sortedRanks(c.ranks)) + " as outliers: " + short(text)
+		s := "An NCCL RAS report names rank(s) " + rankList(sortedRanks(c.ranks)) + " as outliers"
+		for _, it := range c.items {
+			if it.Ev == evRAS && it.Name == "finding" && it.Text != "" {
+				return s + ": " + short(it.Text)
+			}
+		}
+		return s + "."
 	case KindConnectionClosed:
 		if c.follows < 0 {
 			return fmt.Sprintf("A process on %s went away first: %s logged \"Connection closed by remote peer %s\".", c.peer, plural(len(c.procs), "process", "processes"), c.peer)
@@ -270,6 +294,17 @@ func summarize(c *cand) string {
 		return fmt.Sprintf("%s printed follow-on errors (ncclRemoteError, DistBackendError, service-thread WARNs)%s.", plural(len(c.procs), "process", "processes"), after)
 	}
 	return who(c) + ": " + short(text)
+}
+
+// lastWords is the exception a process printed last, "" where none.
+func lastWords(c *cand) string {
+	w := ""
+	for _, it := range c.items {
+		if it.Ev == evException || it.Ev == evTerminate {
+			w = it.Name + ": " + it.Text
+		}
+	}
+	return w
 }
 
 func sortedRanks(rs []int64) []int64 {

@@ -51,6 +51,10 @@ func (b *builder) item(it *Item, pos int) {
 	switch it.Ev {
 	case evException, evTerminate, evSignal, evCuda, evInvalid, evNetError, evBootstrap, evSystem:
 		k, origin := ownKind(it)
+		if strings.Contains(it.Name, "ChildFailedError") {
+			b.consequence(KindProcessExit, it, pos, p) // torchrun's own word, not a process's
+			return
+		}
 		if !origin {
 			b.consequence(KindRemoteError, it, pos, p)
 			return

@@ -58,6 +58,28 @@ func generate(t testing.TB, c gen.Config) ([]byte, gen.Truth) {
 	return b.Bytes(), tr
 }
 
+// readsFailures reports whether the parser reads data's own failure lines (launcher lines,
+// tracebacks and their exceptions), whatever prefixes and times they carry.
+func readsFailures(t testing.TB, data []byte) bool {
+	t.Helper()
+	p, err := parser.NewParser()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range bytes.Split(data, []byte("\n")) {
+		for _, w := range []string{"Traceback (most recent call last)", "srun: error:", "Root Cause (first observed failure)", "OutOfMemoryError: ", "Process name: "} {
+			if !bytes.Contains(line, []byte(w)) {
+				continue
+			}
+			var l parser.Line
+			if p.Parse(line, &l); l.Kind != parser.KindFailure {
+				return false
+			}
+		}
+	}
+	return failureLinesRead(t)
+}
+
 // failureLinesRead reports whether the parser reads launcher and Python failure lines
 // (KindFailure): until it does, the tests that need them are skipped.
 func failureLinesRead(t testing.TB) bool {

@@ -107,13 +107,13 @@ func TestScenarios(t *testing.T) {
 // TestScenariosTimed: with each line's time (a collector's, NCCL's own, glog's), the first
 // finding is the same process.
 func TestScenariosTimed(t *testing.T) {
-	failRead := failureLinesRead(t)
 	for _, s := range scenarios() {
 		for _, form := range []string{"iso", "nccl-all", "syslog"} {
 			t.Run(s.name+"/"+form, func(t *testing.T) {
 				c := s.cfg
 				c.Timestamps = form
 				data, tr := generate(t, c)
+				failRead := readsFailures(t, data)
 				r := diagnoseBytes(t, "timed.log", data, 0)
 				if c.Failure == "ras" && !failRead {
 					t.Skip("RAS lines are not read yet (parser.KindFailure)")
