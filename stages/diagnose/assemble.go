@@ -157,6 +157,7 @@ func (b *builder) launcherCand(lp *proc, litems []*Item) {
 			if p := b.x.of(it); p != nil && p != lp && !slices.Contains(c.procs, p) {
 				c2.procs = appendProc(c2.procs, p)
 			}
+			c2.ranks = taskRange(c2.ranks, it, lp.rank)
 		}
 	}
 }
@@ -294,6 +295,19 @@ func summarize(c *cand) string {
 		return fmt.Sprintf("%s printed follow-on errors (ncclRemoteError, DistBackendError, service-thread WARNs)%s.", plural(len(c.procs), "process", "processes"), after)
 	}
 	return who(c) + ": " + short(text)
+}
+
+// maxTaskRange bounds the ranks one launcher line's range adds (a hostile `tasks 0-9999999`).
+const maxTaskRange = 1 << 14
+
+// taskRange adds the tasks of a launcher line's range to rs, but first.
+func taskRange(rs []int64, it *Item, first int64) []int64 {
+	for r := it.Rank; r >= 0 && r <= it.RankLast && r < it.Rank+maxTaskRange; r++ {
+		if r != first && !containsRank(rs, r) {
+			rs = append(rs, r)
+		}
+	}
+	return rs
 }
 
 // lastWords is the exception a process printed last, "" where none.

@@ -141,7 +141,7 @@ func before(a, b *cand) bool {
 
 // who names a finding's processes for a sentence.
 func who(c *cand) string {
-	if len(c.procs) == 1 {
+	if len(c.procs) == 1 && len(c.ranks) == 0 {
 		p := c.procs[0]
 		switch {
 		case p.rank >= 0 && p.pid >= 0:
@@ -154,6 +154,12 @@ func who(c *cand) string {
 		return p.name()
 	}
 	rs := ranksOf(c.procs)
+	for _, r := range c.ranks {
+		if !slices.Contains(rs, r) {
+			rs = append(rs, r)
+		}
+	}
+	slices.Sort(rs)
 	if len(rs) > 0 {
 		return "ranks " + rankList(rs)
 	}

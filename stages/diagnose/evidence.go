@@ -84,7 +84,10 @@ type Item struct {
 	// Rank is the global rank the line shows: the launcher's label, the task or rank a
 	// launcher or RAS line names, a watchdog line's rank.
 	Rank int64 `json:"rank"`
-	GPU  int64 `json:"gpu"`
+	// RankLast ends a range of tasks a launcher line names (`tasks 0-7: Killed`); equal to
+	// Rank for one, -1 where Rank is.
+	RankLast int64 `json:"rank_last"`
+	GPU      int64 `json:"gpu"`
 	// Peer is the host a line names as the other end (Connection closed by remote peer X).
 	Peer string `json:"peer,omitempty"`
 	// Code is the ncclResult (res=N, -> N) or exit code shown; Seq a watchdog's work.
@@ -111,7 +114,7 @@ func clip(b []byte) string {
 
 // newItem starts an item for line n of kind ev.
 func newItem(ev Ev, n int64, l *parser.Line) Item {
-	it := Item{Ev: ev, Pid: -1, Rank: l.Rank, GPU: -1, Code: -1, Seq: -1, Line: n, Time: When{l.Time}}
+	it := Item{Ev: ev, Pid: -1, Rank: l.Rank, RankLast: l.Rank, GPU: -1, Code: -1, Seq: -1, Line: n, Time: When{l.Time}}
 	if l.Env.HasEnvelope() {
 		it.Host, it.Pid, it.GPU = l.Env.Host, l.Env.Pid, l.Env.Dev
 	}
@@ -133,7 +136,7 @@ func failureItem(n int64, l *parser.Line) (Item, bool) {
 		it.Host = f.Host
 	}
 	if f.Task >= 0 {
-		it.Rank = f.Task
+		it.Rank, it.RankLast = f.Task, max(f.Task, f.TaskLast)
 	}
 	if f.Pid >= 0 {
 		it.Pid = f.Pid

@@ -90,7 +90,7 @@ func mustJSON(v any) []byte {
 // communicator listed twice or a rank outside it.
 func TestRestoreRefusesDamage(t *testing.T) {
 	plan := stages.MustPlan(stages.Config{}, all.Registry(), "diagnose")
-	item := `{"ev":"net-error","host":"h","pid":1,"rank":0,"gpu":0,"code":-1,"seq":-1,"time":[0,0,0,false],"file":"f","line":3,"text":"x"}`
+	item := `{"ev":"net-error","host":"h","pid":1,"rank":0,"rank_last":0,"gpu":0,"code":-1,"seq":-1,"time":[0,0,0,false],"file":"f","line":3,"text":"x"}`
 	key := `{"host":"h","pid":1,"rank":0,"ev":"net-error","n":1}`
 	comm := `{"host":"h","pid":1,"comm":10,"rank":0,"nranks":2,"gpu":0}`
 	good := `{"items":[` + item + `],"counts":[` + key + `],"comms":[` + comm + `],"seen":1,"comms_left":0}`

@@ -70,6 +70,7 @@ func (p *Part) Add(l *stages.Line) {
 // keep adds it where its key has room.
 func (p *Part) keep(it Item) {
 	p.seen++
+	it.RankLast = max(it.RankLast, it.Rank) // one rank where no range was read
 	k := keyOf(&it)
 	n, seen := p.counts[k]
 	switch {

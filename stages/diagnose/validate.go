@@ -35,7 +35,7 @@ func validate(e *Evidence) error {
 		it := &e.Items[i]
 		k := keyOf(it)
 		kept[k]++
-		if kept[k] > min(counts[k], maxPerKey) || it.Line < 0 || it.Ev == evNone {
+		if kept[k] > min(counts[k], maxPerKey) || it.Line < 0 || it.Ev == evNone || (it.Rank >= 0 && it.RankLast < it.Rank) {
 			return stages.Damaged("diagnose item %d (%s:%d) is not counted under its key", i, it.File, it.Line)
 		}
 	}
