@@ -43,6 +43,9 @@ func printDiagnose(w *output, v *view) error {
 			}
 		}
 	}
+	if r.More > 0 {
+		w.printf("(%s more findings not listed)\n", count(int64(r.More)))
+	}
 	if r.Left > 0 {
 		w.printf("(%s more evidence lines of the same kinds were not kept)\n", count(r.Left))
 	}

@@ -18,7 +18,11 @@ func (b *builder) assemble(lp *proc, litems []*Item) Report {
 			out = append(out, c)
 		}
 	}
-	r := Report{Status: StatusFault, Reason: "the evidence proves a fault", Findings: make([]Finding, len(out))}
+	r := Report{Status: StatusFault, Reason: "the evidence proves a fault"}
+	if len(out) > maxFindings {
+		r.More, out = len(out)-maxFindings, out[:maxFindings]
+	}
+	r.Findings = make([]Finding, len(out))
 	for i, c := range out {
 		if c.summary == "" {
 			c.summary = summarize(c)
@@ -27,6 +31,10 @@ func (b *builder) assemble(lp *proc, litems []*Item) Report {
 	}
 	return r
 }
+
+// maxFindings bounds the findings a report lists (a log where thousands of hosts each close
+// on their own); More counts the others.
+const maxFindings = 256
 
 // proven reports whether the evidence proves a fault: an origin that does by itself, or
 // errors that only a fault makes (watchdog timeouts, peers closing, remote errors).

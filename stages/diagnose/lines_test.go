@@ -183,3 +183,19 @@ func TestTimeOrders(t *testing.T) {
 		t.Fatalf("first finding %s %v at %q: %s", f0.Kind, f0.Ranks, f0.Time, f0.Summary)
 	}
 }
+
+// TestFindingsCapped: a log where hundreds of peers each close on their own lists 256
+// findings and counts the others, rather than growing with the input.
+func TestFindingsCapped(t *testing.T) {
+	j := &job{}
+	started(j)
+	for i := range 300 { // 300 processes, each naming its own peer
+		l := envLine(parser.KindWarn, 0)
+		l.Env.Host, l.Env.Level = fmt.Sprintf("src-%d", i), parser.LevelWarn
+		j.add(l, fmt.Sprintf("src-%d:100:100 [0] misc/socket.cc:50 NCCL WARN socketProgress: Connection closed by remote peer peer-%d<1>", i, i))
+	}
+	r := j.report(t, 1000)
+	if r.Status != diagnose.StatusFault || len(r.Findings) != 256 || r.More != 300-256 {
+		t.Fatalf("status %s, %d findings listed, %d more", r.Status, len(r.Findings), r.More)
+	}
+}

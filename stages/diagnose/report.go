@@ -99,8 +99,10 @@ type Report struct {
 	Status   Status    `json:"status"`
 	Reason   string    `json:"reason"`
 	Findings []Finding `json:"findings"`
-	// Left is how many evidence lines were not kept (beyond the caps).
+	// Left is how many evidence lines were not kept (beyond the caps); More how many
+	// findings were not listed (past 256).
 	Left int64 `json:"left,omitempty"`
+	More int   `json:"more,omitempty"`
 }
 
 // FormatTime writes a line's time as printed: RFC 3339 to the digits printed, with a note
