@@ -43,7 +43,7 @@ func TestHealthy(t *testing.T) {
 }
 
 // TestCutsNeverFault: excerpts of healthy jobs (head, tail and middle cuts at random lines,
-// as of a job still running) are never a fault, nor are the heads of the failing jobs that
+// as of a job still running; one node's lines) are never a fault, nor are the heads of the failing jobs that
 // end before their failure began.
 func TestCutsNeverFault(t *testing.T) {
 	rng := rand.New(rand.NewSource(7))
@@ -63,6 +63,18 @@ func TestCutsNeverFault(t *testing.T) {
 					t.Errorf("%s lines %d-%d of %d: fault:\n%s", s.name, cut[0]+1, cut[1], len(lines), js(r))
 				}
 			}
+		}
+	}
+	for _, s := range healthy() { // one node's lines of a two-node job
+		data, _ := generate(t, s.cfg)
+		var node []byte
+		for _, l := range bytes.SplitAfter(data, []byte("\n")) {
+			if bytes.Contains(l, []byte("gpu-node-00:")) {
+				node = append(node, l...)
+			}
+		}
+		if r := diagnoseBytes(t, "node.log", node, 0); r.Status == diagnose.StatusFault {
+			t.Errorf("%s: the lines of gpu-node-00 alone are a fault:\n%s", s.name, js(r))
 		}
 	}
 	for _, s := range scenarios() {
