@@ -249,6 +249,12 @@ func (s *scanner) scanBare(b []byte, start int, l *Line, h shape, words uint32) 
 			return s.scanBareRecord(rest, l, h)
 		}
 	}
+	if l.Kind == KindOther && mayBeFailure(b, start, words) {
+		if !scanFailure(b, start, l) {
+			return 0, false // rare failure lines: the grammar reads them
+		}
+		return uint64(h.add(byte(KindFailure)).add(byte(l.Fail.Event))), true
+	}
 	return uint64(h.add(byte(l.Kind)).addWord([]byte(l.Reason))), true
 }
 
