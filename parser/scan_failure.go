@@ -24,7 +24,7 @@ var failureHeads = func() (t [256][]string) {
 		"error_file:", "traceback ", "mpirun detected", "Primary job", "Process ", "Exit code:",
 		"Traceback (", "terminate called", "what():", "Segmentation fault", "Aborted (core", "Fatal Python",
 		"*** SIG", "Job summary", "Group ", "Communicator", "Errors", "Warnings", "DEAD", "INCOMPLETE",
-		"TIMEOUT", "#", "Missing communicator", "Initialization error", "Asynchronous error", "Rank ",
+		"TIMEOUT", "Missing communicator", "Initialization error", "Asynchronous error", "Rank ",
 	} {
 		t[h[0]] = append(t[h[0]], h)
 	}
@@ -48,6 +48,9 @@ func mayBeFailure(b []byte, start int, words uint32) bool {
 		if lit(h, 0, w) {
 			return true
 		}
+	}
+	if h[0] == '#' {
+		return len(h) > 1 && isDigit(h[1]) // a RAS entry `#0-0 (hash) MISMATCH`
 	}
 	if isDigit(h[0]) {
 		return bytes.Contains(h, []byte(" ranks ")) || bytes.Contains(h, []byte(" job process")) || bytes.Contains(h, []byte("      "))

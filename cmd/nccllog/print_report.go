@@ -13,6 +13,7 @@ type linesJSON struct {
 	Blank      int64 `json:"blank"`
 	Collective int64 `json:"collective"`
 	Comm       int64 `json:"comm"`
+	Failure    int64 `json:"failure"`
 	Info       int64 `json:"info"`
 	Malformed  int64 `json:"malformed"`
 	Other      int64 `json:"other"`
@@ -33,7 +34,7 @@ func linesValue(l *stages.Lines) linesJSON {
 		Blank: k[parser.KindBlank], Collective: k[parser.KindCollective], Comm: k[parser.KindComm],
 		Info: k[parser.KindInfo], Malformed: k[parser.KindMalformed], Other: k[parser.KindOther],
 		Progress: k[parser.KindProgress], Trace: k[parser.KindTrace], Version: k[parser.KindVersion],
-		Warn: k[parser.KindWarn], Watchdog: k[parser.KindWatchdog],
+		Warn: k[parser.KindWarn], Watchdog: k[parser.KindWatchdog], Failure: k[parser.KindFailure],
 		Spliced: l.Spliced, Total: l.Total, UnknownKey: l.UnknownKey, Unread: l.Unread,
 	}
 }
@@ -128,7 +129,7 @@ func section(w *output, title string) { w.printf("\n== %s ==\n", title) }
 // lineClassOrder is how the line classes are listed.
 var lineClassOrder = []parser.Kind{parser.KindCollective, parser.KindComm, parser.KindProgress,
 	parser.KindInfo, parser.KindWarn, parser.KindTrace, parser.KindVersion, parser.KindWatchdog,
-	parser.KindBlank, parser.KindOther, parser.KindMalformed}
+	parser.KindFailure, parser.KindBlank, parser.KindOther, parser.KindMalformed}
 
 func printLineClasses(w *output, l *stages.Lines) {
 	t := newTable(w, "  class", "lines")
