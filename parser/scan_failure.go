@@ -16,31 +16,34 @@ func init() {
 }
 
 // failureHeads are, by first byte, the words that may open a failure line after the
-// prefixes and indent (gFailMsg); an exception line and the rows of a RAS report are told
-// apart by mayOpenFailure.
+// prefixes and indent (gFailMsg); torchrun's fields, exception lines and the rows of a RAS
+// report are told apart by mayBeFailure.
 var failureHeads = func() (t [256][]string) {
 	for _, h := range [...]string{
-		"srun:", "slurmstepd:", "Root Cause", "Other Failures:", "Failures:", "time ", "host ", "rank ", "exitcode ",
-		"error_file:", "traceback ", "mpirun detected", "Primary job", "Process ", "Exit code:",
-		"Traceback (", "terminate called", "what():", "Segmentation fault", "Aborted (core", "Fatal Python",
-		"*** SIG", "Job summary", "Group ", "Communicator", "Errors", "Warnings", "DEAD", "INCOMPLETE",
-		"TIMEOUT", "Missing communicator", "Initialization error", "Asynchronous error", "Rank ",
+		"srun:", "slurmstepd:", "Root Cause", "Other Failures:", "Failures:", "mpirun detected", "Primary job",
+		"Process name:", "Exit code:", "Traceback (", "terminate called", "what():", "Segmentation fault",
+		"Aborted (core", "Fatal Python", "*** SIG", "Job summary", "Group     Comms", "Communicators...",
+		"Communicator ranks", "Missing communicator", "Initialization error", "Asynchronous error",
 	} {
 		t[h[0]] = append(t[h[0]], h)
 	}
 	return t
 }()
 
+// rasSections are the RAS report's section heads, each a line of its own.
+var rasSections = [...]string{"Errors", "Warnings", "DEAD", "INCOMPLETE", "TIMEOUT"}
+
 // mayBeFailure reports whether the grammar may read b (a whole line, read as other text, whose
-// prefixes end at start; words is wordsIn of its text) as failure evidence: a head of
-// failureHeads opens its text, or it is an exception line or a RAS row, or a glued head is
-// in it. Lines for which it is false are never KindFailure.
+// prefixes end at start; words is wordsIn of its text) as failure evidence. Lines for which
+// it is false are never KindFailure; it is cheap on other text (one table look-up by the
+// first byte, and a search for ':' where that byte may open an exception's name).
 func mayBeFailure(b []byte, start int, words uint32) bool {
 	if words&maskFailGlue != 0 {
 		return true
 	}
 	rest := b[start:]
-	h := rest[spEnd(rest, 0):]
+	i := spEnd(rest, 0)
+	h := rest[i:]
 	if len(h) == 0 {
 		return false
 	}
@@ -49,14 +52,32 @@ func mayBeFailure(b []byte, start int, words uint32) bool {
 			return true
 		}
 	}
-	if h[0] == '#' {
+	switch c := h[0]; {
+	case i > 0 && len(h) > 10 && h[10] == ':' && (c == 't' || c == 'h' || c == 'r' || c == 'e'):
+		return true // torchrun's `  time      : ...`
+	case c == '#':
 		return len(h) > 1 && isDigit(h[1]) // a RAS entry `#0-0 (hash) MISMATCH`
+	case isDigit(c):
+		return bytes.Contains(h, []byte(" ranks ")) || bytes.Contains(h, []byte(" job process")) || bytes.HasSuffix(bytes.TrimRight(h, " \t\r\n\f"), []byte("OK")) || bytes.Contains(h, []byte("MISMATCH")) || bytes.Contains(h, []byte("ERROR"))
+	case c == 'R':
+		if lit(h, 0, "Rank ") {
+			return bytes.Contains(h, []byte(" -- "))
+		}
+	case c == 'P':
+		if lit(h, 0, "Process ") {
+			return bytes.Contains(h, []byte(" on node "))
+		}
 	}
-	if isDigit(h[0]) {
-		return bytes.Contains(h, []byte(" ranks ")) || bytes.Contains(h, []byte(" job process")) || bytes.Contains(h, []byte("      "))
+	for _, s := range rasSections {
+		if lit(h, 0, s) && len(bytes.TrimRight(h[len(s):], " \t\r\n\f")) == 0 {
+			return true
+		}
 	}
-	k := bytes.IndexByte(h, ':')
-	return k > 5 && (bytes.HasSuffix(h[:k], []byte("Error")) || bytes.HasSuffix(h[:k], []byte("Exception")))
+	if c := h[0]; c < 'A' || c > 'z' {
+		return false
+	}
+	end, _ := tokenEnd(h, 0)
+	return end < len(h) && h[end] == ':' && isExceptionName(string(h[:end]))
 }
 
 // scanFailure reads the failure lines a job prints most, a Python traceback's head and its
