@@ -5,13 +5,16 @@ import (
 )
 
 // parseFailure reads a line of failure evidence: text (the whole line) has read as other
-// text, and mayBeFailure holds. The line's own head is tried first, then a head glued on
-// after other text.
-func (g *Grammar) parseFailure(text string) (Line, bool) {
+// text, and mayBeFailure holds. The line's own head is tried first, then, where the line
+// holds one of the heads that may be glued on after other text (glued), that head.
+func (g *Grammar) parseFailure(text string, glued bool) (Line, bool) {
 	if t, err := g.failure.ParseString("", text); err == nil {
 		if f, ok := failureFromMsg(t.Msg, t.Indent != ""); ok {
 			return Line{Kind: KindFailure, Rank: prefixRank(t.Prefix), Fail: &f}, true
 		}
+	}
+	if !glued {
+		return Line{}, false // the glued grammar's heads hold those words: it cannot read the line
 	}
 	t, err := g.failGlued.ParseString("", text)
 	if err != nil {
@@ -31,10 +34,11 @@ func (g *Grammar) parseFailure(text string) (Line, bool) {
 func (g *Grammar) parseFailureLine(text string) (Line, bool) {
 	b := []byte(text)
 	start, _ := scanPrefixes(b)
-	if !mayBeFailure(b, start, wordsIn(b[start:])) {
+	words := wordsIn(b[start:])
+	if !mayBeFailure(b, start, words) {
 		return Line{}, false
 	}
-	return g.parseFailure(text)
+	return g.parseFailure(text, words&maskFailGlue != 0)
 }
 
 // noFailure is a Failure with every number absent.

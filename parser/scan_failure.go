@@ -30,7 +30,12 @@ var failureHeads = func() (t [256][]string) {
 	return t
 }()
 
-// rasSections are the RAS report's section heads, each a line of its own.
+// maxExceptionName is the longest exception name a line is read with (the dotted path of a
+// Python exception: `torch.distributed.elastic.multiprocessing.errors.ChildFailedError` is 64).
+const maxExceptionName = 160
+
+// rasSections are the RAS report's section heads, each a line of its own (16 bytes at most,
+// trailing white space included, and opening with a letter from D to W).
 var rasSections = [...]string{"Errors", "Warnings", "DEAD", "INCOMPLETE", "TIMEOUT"}
 
 // mayBeFailure reports whether the grammar may read b (a whole line, read as other text, whose
@@ -55,10 +60,11 @@ func mayBeFailure(b []byte, start int, words uint32) bool {
 	switch c := h[0]; {
 	case i > 0 && len(h) > 10 && h[10] == ':' && (c == 't' || c == 'h' || c == 'r' || c == 'e'):
 		return true // torchrun's `  time      : ...`
-	case c == '#':
-		return len(h) > 1 && isDigit(h[1]) // a RAS entry `#0-0 (hash) MISMATCH`
+	case c == '#': // a RAS entry `#0-0 (hash) MISMATCH`
+		return len(h) > 1 && isDigit(h[1]) && (bytes.Contains(h, []byte("MISMATCH")) ||
+			bytes.Contains(h, []byte("ERROR")) || bytes.Contains(h, []byte("INCOMPLETE")))
 	case isDigit(c):
-		return bytes.Contains(h, []byte(" ranks ")) || bytes.Contains(h, []byte(" job process")) || bytes.HasSuffix(bytes.TrimRight(h, " \t\r\n\f"), []byte("OK")) || bytes.Contains(h, []byte("MISMATCH")) || bytes.Contains(h, []byte("ERROR"))
+		return mayBeRASRow(h)
 	case c == 'R':
 		if lit(h, 0, "Rank ") {
 			return bytes.Contains(h, []byte(" -- "))
@@ -68,12 +74,18 @@ func mayBeFailure(b []byte, start int, words uint32) bool {
 			return bytes.Contains(h, []byte(" on node "))
 		}
 	}
-	for _, s := range rasSections {
-		if lit(h, 0, s) && len(bytes.TrimRight(h[len(s):], " \t\r\n\f")) == 0 {
-			return true
+	if c := h[0]; c >= 'D' && c <= 'W' && len(h) <= 16 {
+		for _, s := range rasSections {
+			if lit(h, 0, s) && len(bytes.TrimRight(h[len(s):], " \t\r\n\f")) == 0 {
+				return true
+			}
 		}
 	}
 	if c := h[0]; c < 'A' || c > 'z' {
+		return false
+	}
+	// An exception's name is followed by ':'; most text has none near its start.
+	if bytes.IndexByte(h[:min(len(h), maxExceptionName+1)], ':') < 0 {
 		return false
 	}
 	end, _ := tokenEnd(h, 0)
@@ -83,6 +95,23 @@ func mayBeFailure(b []byte, start int, words uint32) bool {
 // scanFailure reads the failure lines a job prints most, a Python traceback's head and its
 // exception line, as the grammar reads them (b is the whole line, its text starts at start);
 // ok is false for every other line, which the grammar decides.
+func (s *scanner) scanFailure(b []byte, start int, l *Line) bool {
+	rest := b[start:]
+	if f, ok := s.fails[string(rest)]; ok {
+		l.Kind, l.Fail = KindFailure, f
+		return true
+	}
+	if !scanFailure(b, start, l) {
+		return false
+	}
+	if len(s.fails) >= maxFails {
+		clear(s.fails)
+	}
+	s.fails[string(rest)] = l.Fail
+	return true
+}
+
+// scanFailure reads a failure line for s.scanFailure, with no memory of lines before.
 func scanFailure(b []byte, start int, l *Line) bool {
 	rest := b[start:]
 	h := rest[spEnd(rest, 0):]
@@ -104,4 +133,21 @@ func scanFailure(b []byte, start int, l *Line) bool {
 	f.Event, f.Exception, f.Text = FailureException, string(h[:end]), failureText(string(h[spEnd(h, m):]))
 	l.Kind, l.Fail = KindFailure, &f
 	return true
+}
+
+// mayBeRASRow reports whether h, which opens with a digit, may be a row of a RAS report: a
+// number, white space, then the row (`2 ranks have launched up to operation 38`, `1 job
+// process`, a communicators table row ending in its status). Other text that opens with a
+// digit is passed over without a search.
+func mayBeRASRow(h []byte) bool {
+	i := 0
+	for i < len(h) && isDigit(h[i]) {
+		i++
+	}
+	if i == len(h) || !isSp(h[i]) {
+		return false
+	}
+	return bytes.Contains(h, []byte(" ranks ")) || bytes.Contains(h, []byte(" job process")) ||
+		bytes.HasSuffix(bytes.TrimRight(h, " \t\r\n\f"), []byte("OK")) || bytes.Contains(h, []byte("MISMATCH")) ||
+		bytes.Contains(h, []byte("ERROR"))
 }
