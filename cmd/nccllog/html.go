@@ -40,7 +40,9 @@ func (h *htmlOut) commit(r *view, ok bool) error {
 // htmlData fills the page's data from a run's results.
 func htmlData(r *view) *htmlreport.Data {
 	d := &htmlreport.Data{Title: "nccllog report: " + inputNames(r), Version: r.lines.Version,
-		Lines: lineClasses(r.lines), Ops: opStats(r.agg), Hist: hist(r.agg), Dropped: dropped(r.agg)}
+		Lines: lineClasses(r.lines)}
+	stats := r.agg.StatsReport()
+	d.Ops, d.Hist, d.Dropped = opStats(stats), hist(r.agg.HistReport()), dropped(stats.Dropped)
 	for _, f := range r.res.Inputs {
 		d.Inputs = append(d.Inputs, htmlreport.Input{Name: f.Name, Lines: f.Lines.Total})
 	}
@@ -108,40 +110,28 @@ func lineClasses(l *stages.Lines) []htmlreport.ClassCount {
 	return out
 }
 
-func opStats(a *agg.Agg) []htmlreport.OpStat {
+func opStats(rep agg.StatsReport) []htmlreport.OpStat {
 	var out []htmlreport.OpStat
-	for _, s := range a.Stats() {
-		out = append(out, htmlreport.OpStat{Op: string(s.Op), Calls: s.Calls, Min: s.Min, Max: s.Max, Total: s.Total, Avg: s.Avg()})
+	for _, s := range rep.Ops {
+		out = append(out, htmlreport.OpStat{Op: s.Op, Calls: s.Calls, Min: s.MinBytes, Max: s.MaxBytes, Total: s.TotalBytes, Avg: s.AvgBytes})
 	}
 	return out
 }
 
-// hist lays the buckets out as one row per op and one column per size bucket (Agg.Hist
-// lists only the buckets an op has calls in).
-func hist(a *agg.Agg) htmlreport.Hist {
+// hist is the histogram as the page draws it: one row per op, one column per size bucket.
+func hist(rep agg.HistReport) htmlreport.Hist {
 	var h htmlreport.Hist
-	lo := append([]int64{0}, agg.DefaultEdges...)
-	for i, l := range lo {
-		hi := int64(-1)
-		if i+1 < len(lo) {
-			hi = lo[i+1]
-		}
-		h.Buckets = append(h.Buckets, bucketLabel(agg.Bucket{Lo: l, Hi: hi}))
+	for _, b := range agg.GridBuckets() {
+		h.Buckets = append(h.Buckets, bucketLabel(b.LoBytes, b.HiBytes))
 	}
-	for _, b := range a.Hist(agg.DefaultEdges) {
-		if len(h.Ops) == 0 || h.Ops[len(h.Ops)-1] != string(b.Op) {
-			h.Ops = append(h.Ops, string(b.Op))
-			h.Counts = append(h.Counts, make([]int64, len(lo)))
-		}
-		h.Counts[len(h.Ops)-1][slices.Index(lo, b.Lo)] += b.Calls
-	}
+	h.Ops, h.Counts = rep.Grid()
 	return h
 }
 
-func dropped(a *agg.Agg) []htmlreport.Dropped {
+func dropped(rows []agg.DroppedRow) []htmlreport.Dropped {
 	var out []htmlreport.Dropped
-	for _, d := range a.DroppedRows() {
-		out = append(out, htmlreport.Dropped{Op: string(d.Op), Reason: d.Reason, Calls: d.Calls})
+	for _, d := range rows {
+		out = append(out, htmlreport.Dropped{Op: d.Op, Reason: d.Reason, Calls: d.Calls})
 	}
 	return out
 }
