@@ -7,6 +7,7 @@ import (
 	"github.com/parquet-go/parquet-go/compress/zstd"
 
 	"github.com/nccllog/nccllog/stages"
+	"github.com/nccllog/nccllog/stages/stream"
 )
 
 // parquetRowGroup is how many calls make one row group: the writer holds one row group's
@@ -24,7 +25,7 @@ const (
 
 // rowBatch is rows with the storage their nullable fields point into, reused batch after batch.
 type rowBatch struct {
-	rows []callRow
+	rows []stream.CallRow
 	ints []int64
 }
 
@@ -33,7 +34,7 @@ type rowBatch struct {
 // not per page (they cost a sixth of the encoding). Rows are made on the caller's goroutine
 // and encoded on another.
 type parquetSink struct {
-	names   ptrNames
+	rows    stream.RowBuilder
 	cur     *rowBatch
 	full    chan *rowBatch
 	free    chan *rowBatch
@@ -42,13 +43,13 @@ type parquetSink struct {
 }
 
 func newParquetSink(buf *bufio.Writer) *parquetSink {
-	w := parquet.NewGenericWriter[callRow](buf, parquet.Compression(&zstd.Codec{Level: zstd.SpeedFastest}),
+	w := parquet.NewGenericWriter[stream.CallRow](buf, parquet.Compression(&zstd.Codec{Level: zstd.SpeedFastest}),
 		parquet.MaxRowsPerRowGroup(parquetRowGroup), parquet.DataPageStatistics(false), parquet.PageBufferSize(64<<10),
 		parquet.CreatedBy("nccllog", "", ""))
 	s := &parquetSink{full: make(chan *rowBatch, parquetInFlight), free: make(chan *rowBatch, parquetInFlight+1),
 		done: make(chan error, 1)}
 	for range parquetInFlight + 1 {
-		s.free <- &rowBatch{rows: make([]callRow, 0, parquetBatch), ints: make([]int64, 0, 3*parquetBatch)}
+		s.free <- &rowBatch{rows: make([]stream.CallRow, 0, parquetBatch), ints: make([]int64, 0, 3*parquetBatch)}
 	}
 	s.cur = <-s.free
 	go s.encode(w, buf)
@@ -57,7 +58,7 @@ func newParquetSink(buf *bufio.Writer) *parquetSink {
 
 // encode writes every batch it is given; after an error it only recycles them, so the
 // caller never blocks, and close returns the error.
-func (s *parquetSink) encode(w *parquet.GenericWriter[callRow], buf *bufio.Writer) {
+func (s *parquetSink) encode(w *parquet.GenericWriter[stream.CallRow], buf *bufio.Writer) {
 	var err error
 	for b := range s.full {
 		if err == nil {
@@ -78,22 +79,7 @@ func (s *parquetSink) encode(w *parquet.GenericWriter[callRow], buf *bufio.Write
 
 func (s *parquetSink) add(file string, c *stages.Call) error {
 	b := s.cur
-	r := callRow{File: file, Line: c.Line, Host: c.Env.Host, Comm: s.names.comm(c),
-		Op: string(c.Coll.Op), OpCount: c.Coll.OpCount, Count: c.Coll.Count, Dtype: c.Coll.Datatype.String(),
-		Bytes: c.Bytes(), RedOp: int64(c.Coll.RedOp), Root: c.Coll.Root, NRanks: c.Coll.NRanks,
-		Stream: s.names.stream(c), Counted: !c.Dropped}
-	if c.Env.HasEnvelope() {
-		b.ints = append(b.ints, c.Env.Pid)
-		r.Pid = &b.ints[len(b.ints)-1]
-	}
-	if c.Step >= 0 {
-		b.ints = append(b.ints, c.Step)
-		r.Step = &b.ints[len(b.ints)-1]
-	}
-	if c.Rank >= 0 {
-		b.ints = append(b.ints, c.Rank)
-		r.Rank = &b.ints[len(b.ints)-1]
-	}
+	r := s.rows.Row(file, c, &b.ints)
 	b.rows = append(b.rows, r)
 	if len(b.rows) == parquetBatch {
 		s.full <- b
@@ -114,20 +100,4 @@ func (s *parquetSink) close() error {
 	}
 	close(s.full)
 	return <-s.done
-}
-
-// ptrNames spells communicator and stream pointers as calls prints them, remembering the
-// few a log uses so that a call costs a map lookup, not a conversion and an allocation.
-type ptrNames map[uint64]string
-
-func (p *ptrNames) of(v uint64) string {
-	if *p == nil || len(*p) > 1<<16 {
-		*p = make(ptrNames)
-	}
-	s, ok := (*p)[v]
-	if !ok {
-		s = ptr(v)
-		(*p)[v] = s
-	}
-	return s
 }
