@@ -1,15 +1,14 @@
 package main
 
 import (
-	"cmp"
 	"io"
-	"slices"
 	"strings"
 
 	"github.com/nccllog/nccllog/internal/htmlreport"
 	"github.com/nccllog/nccllog/stages"
 	"github.com/nccllog/nccllog/stages/agg"
 	"github.com/nccllog/nccllog/stages/ranks"
+	"github.com/nccllog/nccllog/stages/steps"
 )
 
 // stagesOfHTML are what report --html computes beyond report: ranks, for the findings of hang
@@ -139,29 +138,21 @@ func dropped(rows []agg.DroppedRow) []htmlreport.Dropped {
 // htmlSteps joins the progress lines' time and TFLOP/s with what one rank issued in each step,
 // summed over communicators, for every step either knows.
 func htmlSteps(r *view) []htmlreport.Step {
-	by := make(map[int64]*htmlreport.Step)
-	at := func(n int64) *htmlreport.Step {
-		if by[n] == nil {
-			by[n] = &htmlreport.Step{Step: n}
-		}
-		return by[n]
-	}
-	for _, p := range r.steps.Points() {
-		s := at(p.Step)
-		s.HasTime, s.TimeS, s.HasFLOPs, s.TFLOPs = p.HasTime, p.TimeS, p.HasTFLOPs, p.TFLOPs
-	}
-	for _, g := range r.ranks.Groups() {
-		for n, v := range r.ranks.StepVolume(g) {
-			if r.opts.cfg.Selects(n) {
-				s := at(n)
-				s.Calls, s.Bytes, s.BusBytes = s.Calls+v.Calls, s.Bytes+v.Bytes, s.BusBytes+v.BusBytes
+	volumes := func(yield func(int64, steps.Volume) bool) {
+		for _, g := range r.ranks.Groups() {
+			for n, v := range r.ranks.StepVolume(g) {
+				if r.opts.cfg.Selects(n) && !yield(n, steps.Volume{Calls: v.Calls, Bytes: v.Bytes, BusBytes: v.BusBytes}) {
+					return
+				}
 			}
 		}
 	}
-	out := make([]htmlreport.Step, 0, len(by))
-	for _, s := range by {
-		out = append(out, *s)
+	joined := steps.JoinVolumes(r.steps.Points(), volumes)
+	out := make([]htmlreport.Step, 0, len(joined))
+	for _, s := range joined {
+		p := s.Point
+		out = append(out, htmlreport.Step{Step: p.Step, HasTime: p.HasTime, TimeS: p.TimeS, HasFLOPs: p.HasTFLOPs,
+			TFLOPs: p.TFLOPs, Calls: s.Calls, Bytes: s.Bytes, BusBytes: s.BusBytes})
 	}
-	slices.SortFunc(out, func(a, b htmlreport.Step) int { return cmp.Compare(a.Step, b.Step) })
 	return out
 }
