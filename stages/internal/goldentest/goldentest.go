@@ -20,9 +20,10 @@ import (
 
 // Log is one input of a golden case: a generated job, or a file of the repository.
 type Log struct {
-	Name string      // the case's name, and its golden file's
-	Gen  *gen.Config // the job to generate; nil: read File
-	File string      // relative to the test's package
+	Name  string           // the case's name, and its golden file's
+	Gen   *gen.Config      // the job to generate
+	Setup *gen.SetupConfig // or the set-up log to generate; neither: read File
+	File  string           // relative to the test's package
 }
 
 // SampleLog is the repository's bundled sample, seen from a stages/<family> package.
@@ -44,24 +45,24 @@ func Logs() []Log {
 // the run's Result.
 func Run(t *testing.T, l Log, plan *stages.Plan, out stages.Out) *stages.Result {
 	t.Helper()
-	path := l.File
-	if l.Gen != nil {
-		path = filepath.Join(t.TempDir(), l.Name+".log")
-		f, err := os.Create(path)
+	in := pipeline.Input{Name: l.File}
+	if l.Gen != nil || l.Setup != nil {
+		var b bytes.Buffer
+		var err error
+		if l.Gen != nil {
+			_, err = gen.Write(&b, *l.Gen)
+		} else {
+			err = gen.WriteSetup(&b, *l.Setup)
+		}
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := gen.Write(f, *l.Gen); err != nil {
-			t.Fatal(err)
-		}
-		if err := f.Close(); err != nil {
-			t.Fatal(err)
-		}
+		in = pipeline.Input{Name: "-", Stdin: &b} // named alike on every run
 	}
 	if out == nil {
 		out = discard{}
 	}
-	res, err := pipeline.RunAll(context.Background(), []pipeline.Input{{Name: path}}, pipeline.Options{Jobs: 2, Plan: plan}, out)
+	res, err := pipeline.RunAll(context.Background(), []pipeline.Input{in}, pipeline.Options{Jobs: 2, Plan: plan}, out)
 	if err != nil {
 		t.Fatalf("%s: %v", l.Name, err)
 	}
