@@ -48,7 +48,7 @@ type ProblemReport struct {
 func (l *Lines) ProblemsReport() []ProblemReport {
 	out := []ProblemReport{}
 	for _, p := range l.Problems {
-		out = append(out, ProblemReport{p.File, p.Line, p.Reason, p.Excerpt})
+		out = append(out, ProblemReport(p))
 	}
 	return out
 }
