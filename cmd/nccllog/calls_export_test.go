@@ -183,3 +183,24 @@ func lastLine(s string) string {
 	s = strings.TrimSuffix(s, "\n")
 	return s[strings.LastIndexByte(s, '\n')+1:]
 }
+
+// TestParquetRootName: the Parquet file's root schema keeps the name it has always had (the
+// writer names it after the row's Go type), so that files stay the same byte for byte.
+func TestParquetRootName(t *testing.T) {
+	f, err := os.Open(exportCalls(t, "parquet", sampleLog))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		t.Fatal(err)
+	}
+	pf, err := parquet.OpenFile(f, st.Size())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if name := pf.Schema().Name(); name != "callRow" {
+		t.Errorf("root schema %q, want callRow", name)
+	}
+}

@@ -23,9 +23,13 @@ const (
 	parquetInFlight = 4
 )
 
+// callRow is the calls family's row under the name the Parquet file's root schema has always
+// had (the writer names it after the Go type), so that the file stays the same byte for byte.
+type callRow stream.CallRow
+
 // rowBatch is rows with the storage their nullable fields point into, reused batch after batch.
 type rowBatch struct {
-	rows []stream.CallRow
+	rows []callRow
 	ints []int64
 }
 
@@ -43,13 +47,13 @@ type parquetSink struct {
 }
 
 func newParquetSink(buf *bufio.Writer) *parquetSink {
-	w := parquet.NewGenericWriter[stream.CallRow](buf, parquet.Compression(&zstd.Codec{Level: zstd.SpeedFastest}),
+	w := parquet.NewGenericWriter[callRow](buf, parquet.Compression(&zstd.Codec{Level: zstd.SpeedFastest}),
 		parquet.MaxRowsPerRowGroup(parquetRowGroup), parquet.DataPageStatistics(false), parquet.PageBufferSize(64<<10),
 		parquet.CreatedBy("nccllog", "", ""))
 	s := &parquetSink{full: make(chan *rowBatch, parquetInFlight), free: make(chan *rowBatch, parquetInFlight+1),
 		done: make(chan error, 1)}
 	for range parquetInFlight + 1 {
-		s.free <- &rowBatch{rows: make([]stream.CallRow, 0, parquetBatch), ints: make([]int64, 0, 3*parquetBatch)}
+		s.free <- &rowBatch{rows: make([]callRow, 0, parquetBatch), ints: make([]int64, 0, 3*parquetBatch)}
 	}
 	s.cur = <-s.free
 	go s.encode(w, buf)
@@ -58,7 +62,7 @@ func newParquetSink(buf *bufio.Writer) *parquetSink {
 
 // encode writes every batch it is given; after an error it only recycles them, so the
 // caller never blocks, and close returns the error.
-func (s *parquetSink) encode(w *parquet.GenericWriter[stream.CallRow], buf *bufio.Writer) {
+func (s *parquetSink) encode(w *parquet.GenericWriter[callRow], buf *bufio.Writer) {
 	var err error
 	for b := range s.full {
 		if err == nil {
@@ -79,7 +83,7 @@ func (s *parquetSink) encode(w *parquet.GenericWriter[stream.CallRow], buf *bufi
 
 func (s *parquetSink) add(file string, c *stages.Call) error {
 	b := s.cur
-	r := s.rows.Row(file, c, &b.ints)
+	r := callRow(s.rows.Row(file, c, &b.ints))
 	b.rows = append(b.rows, r)
 	if len(b.rows) == parquetBatch {
 		s.full <- b
