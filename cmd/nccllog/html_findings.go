@@ -30,7 +30,7 @@ func checkFindings(fs []ranks.CheckFinding) []htmlreport.Finding {
 	for _, f := range fs {
 		h := htmlreport.Finding{Kind: "check", Comm: commLabel(f.Group)}
 		switch f.Kind {
-		case "mismatch":
+		case ranks.KindMismatch:
 			h.Summary = fmt.Sprintf("call %d%s: %s differs", f.Index, withStep(f.Step), f.What)
 			for _, s := range f.Sides {
 				h.Details = append(h.Details, ranksWord(s.Members)+": "+sigText(s.Sig))
@@ -38,7 +38,7 @@ func checkFindings(fs []ranks.CheckFinding) []htmlreport.Finding {
 			if len(f.Short) > 0 {
 				h.Details = append(h.Details, ranksWord(f.Short)+": never got to this call")
 			}
-		case "length":
+		case ranks.KindLength:
 			h.Summary = fmt.Sprintf("sequences of different lengths: the longest has %s calls", count(f.Index))
 			for _, m := range f.Short {
 				h.Details = append(h.Details, "rank "+m.Label()+": "+count(m.Calls)+" calls")

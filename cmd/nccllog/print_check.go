@@ -22,7 +22,7 @@ func printCheck(w *output, r *view) error {
 		out := checkOut{Comms: len(r.ranks.Groups()), Coverage: coverages(r.ranks), Findings: []findingJSON{},
 			Overflow: overflowValue(r.ranks)}
 		for _, f := range findings {
-			v := findingJSON{Call: f.Index, Comm: commLabel(f.Group), DiffersIn: f.What, Kind: f.Kind,
+			v := findingJSON{Call: f.Index, Comm: commLabel(f.Group), DiffersIn: f.What, Kind: f.Kind.String(),
 				NRanks: f.Group.NRanks, Short: []shortJSON{}, Sides: []sideJSON{}, Step: known(f.Step)}
 			for _, s := range f.Sides {
 				v.Sides = append(v.Sides, sideJSON{sigValue(s.Sig), rankList(s.Members), len(s.Members)})
@@ -58,7 +58,7 @@ func printCheck(w *output, r *view) error {
 func printFinding(w *output, f ranks.CheckFinding) {
 	g := f.Group
 	switch f.Kind {
-	case "mismatch":
+	case ranks.KindMismatch:
 		w.printf("comm %s (%d ranks): call %d%s: %s\n", commLabel(g), g.NRanks, f.Index, withStep(f.Step), differText(f.What))
 		for _, s := range f.Sides {
 			w.printf("  %-18s %s\n", ranksWord(s.Members), sigText(s.Sig))
@@ -66,7 +66,7 @@ func printFinding(w *output, f ranks.CheckFinding) {
 		if len(f.Short) > 0 {
 			w.printf("  %-18s never got to this call\n", ranksWord(f.Short))
 		}
-	case "length":
+	case ranks.KindLength:
 		w.printf("comm %s (%d ranks): sequences of different lengths: the longest has %s calls\n", commLabel(g), g.NRanks, count(f.Index))
 		for _, m := range f.Short {
 			w.printf("  rank %-13s %s calls\n", m.Label(), count(m.Calls))
@@ -79,7 +79,7 @@ func printFinding(w *output, f ranks.CheckFinding) {
 func checkCSV(w *output, findings []ranks.CheckFinding) error {
 	var rows [][]string
 	for _, f := range findings {
-		head := []string{commLabel(f.Group), itoa(f.Group.NRanks), f.Kind, f.What, itoa(f.Index), optInt(known(f.Step))}
+		head := []string{commLabel(f.Group), itoa(f.Group.NRanks), f.Kind.String(), f.What, itoa(f.Index), optInt(known(f.Step))}
 		for _, s := range f.Sides {
 			v := sigValue(s.Sig)
 			rows = append(rows, append(append([]string{}, head...), rankList(s.Members), "", v.Op, itoa(v.Count), v.Dtype, v.RedOp, itoa(v.Root)))

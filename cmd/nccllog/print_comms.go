@@ -60,7 +60,7 @@ func printComms(w *output, r *view) error {
 				byOp[op] = volumeJSON{v.Calls, v.Bytes, v.BusBytes}
 			}
 			out.Comms = append(out.Comms, commJSON{ByOp: byOp, BusBytes: t.bus, Bytes: t.bytes, Calls: t.calls,
-				CallsPerRankMax: t.maxCalls, Comm: commLabel(g), FirstStep: known(t.first), Grouping: g.Evidence,
+				CallsPerRankMax: t.maxCalls, Comm: commLabel(g), FirstStep: known(t.first), Grouping: g.Evidence.String(),
 				Inferred: g.Inferred(), LastStep: known(t.last), NRanks: g.NRanks, RanksSeen: len(g.Members)})
 		}
 		out.Overflow = overflowValue(r.ranks)
@@ -69,7 +69,7 @@ func printComms(w *output, r *view) error {
 		var rows [][]string
 		for _, g := range groups {
 			t := totalsOf(g)
-			rows = append(rows, []string{commLabel(g), itoa(g.NRanks), itoa(int64(len(g.Members))), g.Evidence,
+			rows = append(rows, []string{commLabel(g), itoa(g.NRanks), itoa(int64(len(g.Members))), g.Evidence.String(),
 				itoa(t.calls), itoa(t.maxCalls), itoa(t.bytes), ftoa(t.bus), optInt(known(t.first)),
 				optInt(known(t.last)), t.opNames()})
 		}
@@ -87,7 +87,7 @@ func printComms(w *output, r *view) error {
 			steps = itoa(tt.first) + "-" + itoa(tt.last)
 		}
 		t.row(commLabel(g), itoa(g.NRanks), itoa(int64(len(g.Members))), count(tt.maxCalls), size(tt.bytes),
-			sizeF(tt.bus), steps, g.Evidence, tt.opNames())
+			sizeF(tt.bus), steps, g.Evidence.String(), tt.opNames())
 	}
 	overflowRow(t, r.ranks)
 	t.flush()

@@ -17,15 +17,15 @@ func evidenceText(s ranks.Suspect, f ranks.HangFinding) []string {
 	var out []string
 	for _, e := range s.Evidence {
 		switch e {
-		case "behind":
+		case ranks.EvBehind:
 			out = append(out, behindText(s, f))
-		case "abort":
+		case ranks.EvAbort:
 			out = append(out, "its communicator ends in Abort")
-		case "ended-early":
+		case ranks.EvEndedEarly:
 			out = append(out, "its communicator ends in "+m.End+" while other ranks' do not")
-		case "warn":
+		case ranks.EvWarn:
 			out = append(out, fmt.Sprintf("its process WARNed (%s:%d): %s", m.File, m.WarnLine, m.Warn))
-		case "ends-in-warn":
+		case ranks.EvEndsInWarn:
 			out = append(out, fmt.Sprintf("its log ends in a WARN after its last call (%s:%d): %s", m.File, m.WarnLine, m.Warn))
 		}
 	}
@@ -169,7 +169,7 @@ func hangJSONOut(w *output, findings []ranks.HangFinding, pgs []ranks.PGFinding,
 		for _, s := range f.Suspects {
 			ss = append(ss, suspectValue(s, f))
 		}
-		comms = append(comms, commJSON{commLabel(f.Group), f.Group.NRanks, f.Present, f.MaxCalls, f.Group.Evidence,
+		comms = append(comms, commJSON{commLabel(f.Group), f.Group.NRanks, f.Present, f.MaxCalls, f.Group.Evidence.String(),
 			coverageValue(f.Coverage, f.Group), hangVerdict(f), orEmpty(ss)})
 	}
 	out := struct {

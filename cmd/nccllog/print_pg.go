@@ -97,7 +97,7 @@ func printPGFinding(w *output, f ranks.PGFinding) {
 	w.printf("%s\n", pgHead(f))
 	t := newTable(w, "  rank", "host:pid", "enqueued", "started", "completed", "timed out", "ran for ms", "state", "line")
 	for _, r := range f.Rows {
-		c := []string{"  " + itoa(r.Rank), procText(r), "-", "-", "-", "-", "-", r.State, where(r.W)}
+		c := []string{"  " + itoa(r.Rank), procText(r), "-", "-", "-", "-", "-", r.State.String(), where(r.W)}
 		if q := r.W; q != nil {
 			c[2], c[3], c[4], c[5], c[6] = seqCell(q.LastEnqueued), seqCell(q.LastStarted), seqCell(q.LastCompleted),
 				seqCell(q.TimedOut), seqCell(q.RanForMs)

@@ -68,7 +68,7 @@ func pgValue(f ranks.PGFinding) pgJSON {
 }
 
 func pgRowValue(r ranks.PGRow) pgRowJSON {
-	v := pgRowJSON{Rank: r.Rank, Host: r.Host, Pid: r.Pid, State: r.State, Where: where(r.W),
+	v := pgRowJSON{Rank: r.Rank, Host: r.Host, Pid: r.Pid, State: r.State.String(), Where: where(r.W),
 		Started: clock(r.StartMonth, r.StartDay, r.StartNanos)}
 	if m := r.Member; m != nil {
 		v.NCCLCalls = &m.Calls

@@ -106,7 +106,7 @@ func printRanks(w *output, r *view) error {
 			for _, m := range g.Members {
 				ranks = append(ranks, rankValue(m, need))
 			}
-			out.Comms = append(out.Comms, rankCommJSON{Comm: commLabel(g), Grouping: g.Evidence, NRanks: g.NRanks, Ranks: ranks})
+			out.Comms = append(out.Comms, rankCommJSON{Comm: commLabel(g), Grouping: g.Evidence.String(), NRanks: g.NRanks, Ranks: ranks})
 		}
 		out.Overflow = overflowValue(r.ranks)
 		return writeJSON(w, out)

@@ -13,9 +13,9 @@ import (
 // commLabel names a communicator: its commId, a split's derived id, or its inferred place.
 func commLabel(g *ranks.Group) string {
 	switch g.Evidence {
-	case "commId":
+	case ranks.GroupedCommID:
 		return fmt.Sprintf("0x%016x", g.Key.CommID)
-	case "split":
+	case ranks.GroupedSplit:
 		return fmt.Sprintf("split-%08x", g.Key.CommID>>32)
 	}
 	return fmt.Sprintf("size%d#%d", g.Key.NRanks, g.Key.Seq)
@@ -24,9 +24,9 @@ func commLabel(g *ranks.Group) string {
 // groupedBy says how the ranks of a communicator were put together.
 func groupedBy(g *ranks.Group) string {
 	switch g.Evidence {
-	case "commId":
+	case ranks.GroupedCommID:
 		return "grouped by commId"
-	case "split":
+	case ranks.GroupedSplit:
 		return "grouped by parent communicator and split color"
 	}
 	return "grouping inferred: no Init line with a commId; ranks matched by communicator size and order of first use"
