@@ -8,13 +8,14 @@ import (
 	"testing"
 
 	"github.com/nccllog/nccllog/internal/gen"
+	"github.com/nccllog/nccllog/stages/ranks"
 )
 
 // coverageOnly is the part of hang's JSON that says what the input covers.
 type coverageOnly struct {
 	Comms []struct {
-		NRanks   int64         `json:"nranks"`
-		Suspects []suspectJSON `json:"suspects"`
+		NRanks   int64                 `json:"nranks"`
+		Suspects []ranks.SuspectReport `json:"suspects"`
 		Coverage struct {
 			RanksPresent int64 `json:"ranks_present"`
 			SomeNodes    bool  `json:"some_nodes_only"`
