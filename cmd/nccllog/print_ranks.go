@@ -18,13 +18,6 @@ func stepTimes(r *view) map[int64]float64 {
 	return t
 }
 
-func known(v int64) *int64 {
-	if v < 0 {
-		return nil
-	}
-	return &v
-}
-
 func printRanks(w *output, r *view) error {
 	rep := r.ranks.RanksReport(stepTimes(r))
 	switch r.opts.format {

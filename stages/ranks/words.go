@@ -1,7 +1,6 @@
 package ranks
 
 import (
-	"strconv"
 	"strings"
 
 	"github.com/dustin/go-humanize"
@@ -82,5 +81,3 @@ func withStep(s int64) string {
 	}
 	return ", step " + itoa(s)
 }
-
-func ftoa(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
