@@ -34,10 +34,10 @@ type FindingReport struct {
 	Step      *int64        `json:"step"`
 	// Head is its first line in check's text; Lines the lines under it, each a label (padded
 	// by the printer) and a text; Summary and Details the same in the HTML page's words.
-	Head    string     `json:"-"`
+	Head    string      `json:"-"`
 	Lines   [][2]string `json:"-"`
-	Summary string     `json:"-"`
-	Details []string   `json:"-"`
+	Summary string      `json:"-"`
+	Details []string    `json:"-"`
 }
 
 // SideReport is one way the ranks issued the call.

@@ -5,7 +5,6 @@ import (
 	"strings"
 )
 
-
 // CoverageReport is how much of a communicator the input holds, printed before any verdict.
 type CoverageReport struct {
 	NRanks       int64    `json:"nranks"`
@@ -31,7 +30,6 @@ type CoverageReport struct {
 	Line string `json:"-"`
 }
 
-
 func coverageReport(c Coverage, g *Group) CoverageReport {
 	v := CoverageReport{NRanks: c.NRanks, RanksPresent: c.Present, RanksAbsent: c.AbsentN, Absent: orEmpty(c.Absent),
 		FirstCall: known(c.First), LastCall: known(c.Last), FirstStep: known(c.FirstStep), LastStep: known(c.LastStep),
@@ -42,7 +40,6 @@ func coverageReport(c Coverage, g *Group) CoverageReport {
 	}
 	return v
 }
-
 
 // coverageLine says in one line what the input holds of a communicator.
 func coverageLine(c Coverage, g *Group) string {
@@ -61,7 +58,6 @@ func coverageLine(c Coverage, g *Group) string {
 	return t
 }
 
-
 func stepsText(c Coverage) string {
 	switch {
 	case c.FirstStep < 0 && c.LastStep < 0:
@@ -71,7 +67,6 @@ func stepsText(c Coverage) string {
 	}
 	return fmt.Sprintf(" (steps %d-%d)", c.FirstStep, c.LastStep)
 }
-
 
 // coverageNotes say what limits a verdict on the communicator: a log of some nodes only, an
 // excerpt, ranks that cannot be one communicator.
@@ -99,7 +94,6 @@ func coverageNotes(c Coverage, g *Group) []string {
 	return out
 }
 
-
 // cutNote says which ranks stop where the input ends, and why that is no sign of a hang.
 func cutNote(c Coverage, g *Group) string {
 	why := map[CutWhy]string{
@@ -119,7 +113,6 @@ func cutNote(c Coverage, g *Group) string {
 	return fmt.Sprintf("%s stop at calls %d-%d, %s; that alone is no sign of a hang, but the ranks far behind them are judged",
 		ranksWord(cut), c.CutFrom-1, g.MaxCalls()-1, why)
 }
-
 
 // edges lists where each rank's lines start (or stop), grouped by call.
 func edges(g *Group, start bool) string {
@@ -144,4 +137,3 @@ func edges(g *Group, start bool) string {
 	}
 	return strings.Join(parts, ", ")
 }
-

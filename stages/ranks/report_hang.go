@@ -21,13 +21,13 @@ type HangReport struct {
 
 // HangComm is one communicator's coverage, verdict and suspects.
 type HangComm struct {
-	Comm      string         `json:"comm"`
-	NRanks    int64          `json:"nranks"`
-	RanksSeen int64          `json:"ranks_seen"`
-	MaxCalls  int64          `json:"max_calls"`
-	Grouping  Grouping       `json:"grouping"`
-	Coverage  CoverageReport `json:"coverage"`
-	Verdict   string         `json:"verdict"`
+	Comm      string          `json:"comm"`
+	NRanks    int64           `json:"nranks"`
+	RanksSeen int64           `json:"ranks_seen"`
+	MaxCalls  int64           `json:"max_calls"`
+	Grouping  Grouping        `json:"grouping"`
+	Coverage  CoverageReport  `json:"coverage"`
+	Verdict   string          `json:"verdict"`
 	Suspects  []SuspectReport `json:"suspects"`
 }
 

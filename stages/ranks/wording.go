@@ -21,7 +21,6 @@ func (g *Group) Label() string {
 	return fmt.Sprintf("size%d#%d", g.Key.NRanks, g.Key.Seq)
 }
 
-
 // groupedBy says how the ranks of a communicator were put together.
 func groupedBy(g *Group) string {
 	switch g.Evidence {
@@ -32,7 +31,6 @@ func groupedBy(g *Group) string {
 	}
 	return "grouping inferred: no Init line with a commId; ranks matched by communicator size and order of first use"
 }
-
 
 // rankList prints members compactly: 0-6,8 (processes without a known rank as host:pid).
 func rankList(ms []*Member) string {
@@ -53,7 +51,6 @@ func rankList(ms []*Member) string {
 	return strings.Join(parts, ",")
 }
 
-
 // ranksWord is "rank 5" or "ranks 0-4,6-7".
 func ranksWord(ms []*Member) string {
 	if len(ms) == 1 {
@@ -61,7 +58,6 @@ func ranksWord(ms []*Member) string {
 	}
 	return "ranks " + rankList(ms)
 }
-
 
 // ranksText is "rank 3" or "ranks 0-7".
 func ranksText(v []int64) string {
@@ -71,14 +67,12 @@ func ranksText(v []int64) string {
 	return "ranks " + intList(v)
 }
 
-
 func dtypeName(d parser.Datatype) string {
 	if n := d.Name(); n != "" {
 		return n
 	}
 	return "datatype" + itoa(int64(d))
 }
-
 
 // sigText prints a call as the ranks must agree on it.
 func sigText(s Sig) string {
@@ -95,7 +89,6 @@ func sigText(s Sig) string {
 	return t
 }
 
-
 func stepRange(m *Member) string {
 	if m.FirstStep < 0 {
 		return ""
@@ -106,7 +99,6 @@ func stepRange(m *Member) string {
 	return itoa(m.FirstStep) + "-" + itoa(m.LastStep)
 }
 
-
 // differText is "count differs" or "count and datatype differ" for a finding's fields.
 func differText(what string) string {
 	fields := strings.Split(what, ",")
@@ -116,7 +108,6 @@ func differText(what string) string {
 	return strings.Join(fields[:len(fields)-1], ", ") + " and " + fields[len(fields)-1] + " differ"
 }
 
-
 // hasHave is "1 rank has" or "3 ranks have".
 func hasHave(n int64) string {
 	if n == 1 {
@@ -124,4 +115,3 @@ func hasHave(n int64) string {
 	}
 	return count(n) + " ranks have"
 }
-
