@@ -1,6 +1,7 @@
 package ranks_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"flag"
@@ -96,13 +97,17 @@ func eachInput(t *testing.T, cfg gen.Config, f func(t *testing.T, a analyzed)) {
 	}
 }
 
-// checkGolden holds v, as JSON the way the CLI writes it, to the file at path; -update
-// rewrites it.
-func checkGolden(t *testing.T, path string, v any) {
+// checkGolden holds v, as JSON the way the CLI writes it, to the file at path, with the
+// folder tmp (a test's temporary folder: "" for none) left out of the file names it holds;
+// -update rewrites it.
+func checkGolden(t *testing.T, path, tmp string, v any) {
 	t.Helper()
 	got, err := json.MarshalIndent(v, "", "  ")
 	if err != nil {
 		t.Fatal(err)
+	}
+	if tmp != "" {
+		got = bytes.ReplaceAll(got, []byte(tmp+string(filepath.Separator)), nil)
 	}
 	got = append(got, '\n')
 	if *update {

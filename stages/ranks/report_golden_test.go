@@ -26,6 +26,7 @@ func reportsOf(a analyzed) reports {
 // rewrite them after a deliberate change.
 func TestReportsGolden(t *testing.T) {
 	cases := map[string][]string{"two-jobs": {filepath.Join("testdata", "ranks", "two-jobs")}}
+	tmp := map[string]string{} // the temporary folder of each generated job
 	for _, dir := range []string{"ranks", "watchdog"} {
 		logs, err := filepath.Glob(filepath.Join("testdata", dir, "*.log"))
 		if err != nil || len(logs) == 0 {
@@ -44,11 +45,11 @@ func TestReportsGolden(t *testing.T) {
 		"watchdog":    {WatchdogRank: gen.Rank(5), WatchdogSeq: 30},
 	} {
 		all, _ := genLog(t, cfg, "")
-		cases["gen-"+name] = []string{all}
+		cases["gen-"+name], tmp["gen-"+name] = []string{all}, filepath.Dir(all)
 	}
 	for name, in := range cases {
 		t.Run(name, func(t *testing.T) {
-			checkGolden(t, filepath.Join("testdata", "golden", name+".json"), reportsOf(analyze(t, in...)))
+			checkGolden(t, filepath.Join("testdata", "golden", name+".json"), tmp[name], reportsOf(analyze(t, in...)))
 		})
 	}
 	// Every golden file is some case's: a case renamed or dropped leaves none behind.
