@@ -48,7 +48,7 @@ func htmlData(r *view) *htmlreport.Data {
 	d.Comms, d.Rank = processVolumes(r.ranks.Groups())
 	d.Ranks = len(d.Rank)
 	d.Steps = htmlSteps(r)
-	d.Findings = append(hangFindings(r.ranks.Hang()), checkFindings(r.ranks.Check())...)
+	d.Findings = append(hangFindings(r.ranks.HangReport()), checkFindings(r.ranks.CheckReport())...)
 	return d
 }
 
