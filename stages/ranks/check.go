@@ -84,10 +84,14 @@ func (r *Ranks) firstMismatch(g *Group) (CheckFinding, bool) {
 	return f, true
 }
 
-// sortSides puts the largest side first (the odd ones out last).
+// sortSides puts the largest side first (the odd ones out last); sides of one size go in
+// rank order, and where ranks are not known (an inferred communicator's), by process, so that
+// the order never depends on the map the sides were gathered in.
 func sortSides(s []Side) {
 	slices.SortFunc(s, func(a, b Side) int {
-		return cmp.Or(cmp.Compare(len(b.Members), len(a.Members)), cmp.Compare(rankOrder(a.Members[0]), rankOrder(b.Members[0])))
+		ma, mb := a.Members[0], b.Members[0]
+		return cmp.Or(cmp.Compare(len(b.Members), len(a.Members)), cmp.Compare(rankOrder(ma), rankOrder(mb)),
+			cmp.Compare(ma.Host, mb.Host), cmp.Compare(ma.Pid, mb.Pid), cmp.Compare(ma.CudaDev, mb.CudaDev))
 	})
 }
 
