@@ -8,7 +8,7 @@ import (
 
 // TestTimeOf: each form's rendering, with its digits; TRACE's since-init time is not a wall time.
 func TestTimeOf(t *testing.T) {
-	const at = 1749650607512034123 // 2025-06-11T14:03:27.512034123
+	const at = 1749650607512034123    // 2025-06-11T14:03:27.512034123
 	const noYear = 960732207000000000 // 2000-06-11T14:03:27
 	for _, c := range []struct {
 		s    parser.Stamp
