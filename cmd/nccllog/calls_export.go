@@ -39,7 +39,7 @@ func newCallsExport(w *output, o *options) *callsExport {
 	case "ndjson":
 		e.sink = &ndjsonSink{w: dest}
 	case "trace":
-		e.sink = newTraceSink(dest)
+		e.sink = newTraceSink(dest, o.output)
 	default:
 		e.sink = &tableSink{cw: newCallWriter(dest, o.format), w: dest}
 	}

@@ -1,7 +1,9 @@
 package main
 
 import (
+	"compress/gzip"
 	"encoding/json"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -128,5 +130,27 @@ func TestCallsTraceRefusesUntimed(t *testing.T) {
 	in = traceLog + "2025-06-11T14:03:29Z gpu-node-00:12:12 [0] NCCL INFO AllReduce: opCount 3 sendbuff 0x1 recvbuff 0x2 count 8 datatype 7 op 0 root 0 comm 0x7f00 [nranks=2] stream 0x9\n"
 	if _, stderr, code := traceOf(t, in); code != exitData || !strings.Contains(stderr, `"<stdin>" line 4: the call's time (iso) does not compare`) {
 		t.Errorf("mixed zones: status %d, stderr %q", code, stderr)
+	}
+}
+
+// TestCallsTraceGzip: a .gz name writes the same trace, gzip-compressed.
+func TestCallsTraceGzip(t *testing.T) {
+	want, _, _ := traceOf(t, traceLog)
+	out := filepath.Join(t.TempDir(), "job.json.gz")
+	if _, stderr, code := runCLI(t, traceLog, "calls", "--format", "trace", "-o", out, "-"); code != exitOK {
+		t.Fatalf("status %d: %s", code, stderr)
+	}
+	f, err := os.Open(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := io.ReadAll(zr)
+	if err != nil || string(got) != want {
+		t.Errorf("gunzipped %q (%v), want %q", got, err, want)
 	}
 }
