@@ -3,10 +3,16 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"regexp"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+	"github.com/parquet-go/parquet-go"
+
 	"github.com/nccllog/nccllog/internal/gen"
+	"github.com/nccllog/nccllog/stages/stream"
 )
 
 // timedLog is a small generated job whose every line carries a time of the form.
@@ -94,5 +100,31 @@ func TestCallsTimeExact(t *testing.T) {
 	table, _, _ := runCLI(t, in, "calls", "-")
 	if !regexp.MustCompile(`0x7f00         2025-06-11T14:03:27.512034\n.*2025-06-11T14:03:28.5Z\n.*0x7f00\n$`).MatchString(table) {
 		t.Errorf("table:\n%s", table)
+	}
+}
+
+// TestCallsTimeParquet: Parquet's time columns hold what NDJSON writes.
+func TestCallsTimeParquet(t *testing.T) {
+	for _, form := range []string{"iso", "glog"} {
+		in := filepath.Join(t.TempDir(), "job.log")
+		if err := os.WriteFile(in, []byte(timedLog(t, form, 0)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		rows, err := parquet.ReadFile[stream.CallRow](exportCalls(t, "parquet", in))
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := readNDJSON(t, exportCalls(t, "ndjson", in))
+		if len(rows) != len(want) || len(rows) == 0 {
+			t.Fatalf("%s: %d rows, want %d", form, len(rows), len(want))
+		}
+		for i := range rows {
+			if diff := cmp.Diff(want[i], rows[i]); diff != "" {
+				t.Fatalf("%s row %d (-ndjson +parquet):\n%s", form, i, diff)
+			}
+			if rows[i].Time == nil && rows[i].NoYear == nil {
+				t.Fatalf("%s row %d: no time", form, i)
+			}
+		}
 	}
 }
