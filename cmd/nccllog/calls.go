@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/csv"
 	"encoding/json"
+	"fmt"
 	"strconv"
 
 	"github.com/nccllog/nccllog/stages"
@@ -32,12 +33,12 @@ func (c *callWriter) header() {
 		c.w.Write([]byte(`{"calls": [`))
 	default:
 		c.w.printf("%8s %6s  %-22s %-14s %9s %12s %-9s %10s %6s %s\n",
-			"line", "step", "host:pid", "op", "opcount", "count", "dtype", "bytes", "nranks", "comm")
+			"line", "step", "host:pid", "op", "opcount", "count", "dtype", "bytes", "nranks", "comm           time")
 	}
 }
 
 var callHeader = []string{"line", "step", "host", "pid", "rank", "op", "opcount", "count", "dtype",
-	"bytes", "redop", "root", "nranks", "comm", "stream", "counted", "file"}
+	"bytes", "redop", "root", "nranks", "comm", "stream", "counted", "file", "time", "time_no_year", "since_init_ms"}
 
 func (c *callWriter) Lines([]byte) error { return nil }
 
@@ -51,7 +52,8 @@ func (c *callWriter) Call(call *stages.Call) error {
 		v := stream.RecordOf(call)
 		return c.csv.Write([]string{itoa(v.Line), optInt(v.Step), v.Host, optInt(v.Pid), optInt(v.Rank),
 			v.Op, strconv.FormatUint(v.OpCount, 10), itoa(v.Count), v.Dtype, itoa(v.Bytes),
-			itoa(v.RedOp), itoa(v.Root), itoa(v.NRanks), v.Comm, v.Stream, strconv.FormatBool(v.Counted), call.File})
+			itoa(v.RedOp), itoa(v.Root), itoa(v.NRanks), v.Comm, v.Stream, strconv.FormatBool(v.Counted), call.File,
+			optString(v.Time), optString(v.NoYear), optFloat(v.SinceInitMs)})
 	case "json":
 		b, err := json.Marshal(stream.RecordOf(call))
 		if err != nil {
@@ -65,8 +67,12 @@ func (c *callWriter) Call(call *stages.Call) error {
 		return c.w.err
 	}
 	v := stream.RecordOf(call)
+	comm := orUnknown(v.Comm)
+	if t := (stream.CallTime{Time: v.Time, NoYear: v.NoYear, SinceInitMs: v.SinceInitMs}).Text(); t != "" {
+		comm = fmt.Sprintf("%-14s %s", comm, t)
+	}
 	c.w.printf("%8d %6s  %-22s %-14s %#9x %12d %-9s %10s %6d %s\n", v.Line, optInt(v.Step),
-		process(v), v.Op, v.OpCount, v.Count, v.Dtype, size(v.Bytes), v.NRanks, orUnknown(v.Comm))
+		process(v), v.Op, v.OpCount, v.Count, v.Dtype, size(v.Bytes), v.NRanks, comm)
 	return c.w.err
 }
 
@@ -89,6 +95,20 @@ func optInt(p *int64) string {
 		return ""
 	}
 	return itoa(*p)
+}
+
+func optString(p *string) string {
+	if p == nil {
+		return ""
+	}
+	return *p
+}
+
+func optFloat(p *float64) string {
+	if p == nil {
+		return ""
+	}
+	return strconv.FormatFloat(*p, 'f', -1, 64)
 }
 
 // process is the table's host:pid, or ? for a call that belongs to no known process.

@@ -38,6 +38,8 @@ func newCallsExport(w *output, o *options) *callsExport {
 		e.sink = newParquetSink(bufio.NewWriterSize(e.file, 1<<20))
 	case "ndjson":
 		e.sink = &ndjsonSink{w: dest}
+	case "trace":
+		e.sink = newTraceSink(dest, o.output)
 	default:
 		e.sink = &tableSink{cw: newCallWriter(dest, o.format), w: dest}
 	}

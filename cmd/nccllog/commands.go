@@ -51,7 +51,7 @@ var commands = []*command{
 	{name: "steps", summary: "step time and TFLOP/s per GPU from the progress lines",
 		stages: []string{"steps"}, formats: []string{"table", "json", "csv", "awk"}, print: printSteps},
 	{name: "calls", summary: "every collective call, in log order",
-		stages: []string{"calls", "stepspan"}, formats: []string{"table", "json", "csv", "ndjson", "parquet"}, streams: callsOut},
+		stages: []string{"calls", "stepspan"}, formats: []string{"table", "json", "csv", "ndjson", "parquet", "trace"}, streams: callsOut},
 	{name: "split", summary: "the lines of the selected steps, byte for byte",
 		stages: []string{"split", "stepspan"}, streams: splitOut},
 	{name: "ranks", summary: "per rank of each communicator: calls, bytes and bus volume by op, steps",

@@ -25,6 +25,10 @@ type CallRecord struct {
 	Comm    string `json:"comm"`   // "" where the log does not show the pointer (redacted)
 	Stream  string `json:"stream"` // "" likewise, or where the line has no stream
 	Counted bool   `json:"counted"`
+	// Time is the call's time (see CallTime): null where the line has none or no year.
+	Time        *string  `json:"time"`
+	NoYear      *string  `json:"time_no_year,omitempty"`
+	SinceInitMs *float64 `json:"since_init_ms,omitempty"`
 }
 
 // RecordOf is c as calls lists it.
@@ -33,6 +37,8 @@ func RecordOf(c *stages.Call) CallRecord {
 		Count: c.Coll.Count, Dtype: c.Coll.Datatype.String(), Bytes: c.Bytes(), RedOp: int64(c.Coll.RedOp),
 		Root: c.Coll.Root, NRanks: c.Coll.NRanks, Comm: Pointer(c, parser.PtrComm), Stream: Pointer(c, parser.PtrStream),
 		Counted: !c.Dropped}
+	t := TimeOf(c.Time)
+	v.Time, v.NoYear, v.SinceInitMs = t.Time, t.NoYear, t.SinceInitMs
 	if c.Env.HasEnvelope() {
 		p := c.Env.Pid
 		v.Pid = &p
@@ -67,6 +73,10 @@ type CallRow struct {
 	NRanks  int64  `json:"nranks" parquet:"nranks"`
 	Stream  string `json:"stream" parquet:"stream,dict"`
 	Counted bool   `json:"counted" parquet:"counted"`
+	// Time, NoYear and SinceInitMs are the call's time (see CallTime), null where it has none.
+	Time        *string  `json:"time" parquet:"time,optional"`
+	NoYear      *string  `json:"time_no_year,omitempty" parquet:"time_no_year,optional"`
+	SinceInitMs *float64 `json:"since_init_ms,omitempty" parquet:"since_init_ms,optional"`
 }
 
 // RowOf is c, of the input named file, as the exports write it.
@@ -74,7 +84,8 @@ func RowOf(file string, c *stages.Call) CallRow {
 	v := RecordOf(c)
 	return CallRow{File: file, Line: v.Line, Host: v.Host, Pid: v.Pid, Rank: v.Rank, Comm: v.Comm, Step: v.Step,
 		Op: v.Op, OpCount: v.OpCount, Count: v.Count, Dtype: v.Dtype, Bytes: v.Bytes, RedOp: v.RedOp,
-		Root: v.Root, NRanks: v.NRanks, Stream: v.Stream, Counted: v.Counted}
+		Root: v.Root, NRanks: v.NRanks, Stream: v.Stream, Counted: v.Counted, Time: v.Time, NoYear: v.NoYear,
+		SinceInitMs: v.SinceInitMs}
 }
 
 // Pointer spells c's communicator or stream pointer (f), "" where it is unread.
@@ -112,6 +123,8 @@ func (b *RowBuilder) Row(file string, c *stages.Call, ints *[]int64) CallRow {
 		Op: string(c.Coll.Op), OpCount: c.Coll.OpCount, Count: c.Coll.Count, Dtype: c.Coll.Datatype.String(),
 		Bytes: c.Bytes(), RedOp: int64(c.Coll.RedOp), Root: c.Coll.Root, NRanks: c.Coll.NRanks,
 		Stream: b.pointer(c, parser.PtrStream), Counted: !c.Dropped}
+	t := TimeOf(c.Time)
+	r.Time, r.NoYear, r.SinceInitMs = t.Time, t.NoYear, t.SinceInitMs
 	at := func(v int64) *int64 {
 		*ints = append(*ints, v)
 		return &(*ints)[len(*ints)-1]
