@@ -178,7 +178,7 @@ const (
 
 // ranksCell prints sorted ranks compactly, 0-6,8, cut after cellRanges runs.
 func ranksCell(rs []int64) string {
-	parts := rankRuns(rs)
+	parts := ranks.RankRuns(rs)
 	if len(parts) == 0 {
 		return "-"
 	}
@@ -194,22 +194,4 @@ func hostsCell(hs []string) string {
 		return strings.Join(hs, ",")
 	}
 	return strings.Join(hs[:cellHosts], ",") + ",… (" + plural(int64(len(hs)), "host") + ")"
-}
-
-// rankRuns cuts sorted ranks into runs of consecutive ones: 0-6, 8.
-func rankRuns(rs []int64) []string {
-	var parts []string
-	for i := 0; i < len(rs); {
-		j := i
-		for j+1 < len(rs) && rs[j+1] == rs[j]+1 {
-			j++
-		}
-		if j > i {
-			parts = append(parts, itoa(rs[i])+"-"+itoa(rs[j]))
-		} else {
-			parts = append(parts, itoa(rs[i]))
-		}
-		i = j + 1
-	}
-	return parts
 }

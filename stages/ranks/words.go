@@ -58,7 +58,11 @@ func orEmpty[T any](s []T) []T {
 }
 
 // intList prints 0-7,9 for a sorted list.
-func intList(rs []int64) string {
+func intList(rs []int64) string { return strings.Join(RankRuns(rs), ",") }
+
+// RankRuns cuts sorted ranks into runs of consecutive ones: 0-6, 8. The info printer's rank
+// cells use it too.
+func RankRuns(rs []int64) []string {
 	var parts []string
 	for i := 0; i < len(rs); {
 		j := i
@@ -72,7 +76,7 @@ func intList(rs []int64) string {
 		}
 		i = j + 1
 	}
-	return strings.Join(parts, ",")
+	return parts
 }
 
 func withStep(s int64) string {
