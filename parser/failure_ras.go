@@ -20,8 +20,14 @@ func rasFailure(f Failure, r *gFailRAS) (Failure, bool) {
 		f.RAS, f.Comm = RASCommStatus, strings.Clone(r.Row.Group)
 		f.Text = r.Row.Status + " " + strings.Join(r.Row.Errors, "")
 	case r.Entry != nil:
+		if g, ok := strings.CutPrefix(r.Entry.Group, "#"); !ok || !isDec(g) {
+			return f, false // an entry's group is `#<n>`
+		}
 		f.RAS, f.Comm, f.Text = RASFinding, strings.Clone(r.Entry.Comm), strings.Join(r.Entry.What, "")
 	case r.Finding != nil:
+		if w := r.Finding[0]; !rasFindingHeads[w] && !isDec(w) {
+			return f, false // `<n> ranks have ...` counts its ranks
+		}
 		f.RAS, f.Text = RASFinding, failureText(strings.Join(r.Finding, ""))
 	case r.Rank != nil:
 		k := r.Rank
@@ -37,4 +43,13 @@ func rasFailure(f Failure, r *gFailRAS) (Failure, bool) {
 		return f, false
 	}
 	return f, true
+}
+
+// rasFindingHeads are the words that open a RAS finding other than a count of ranks.
+var rasFindingHeads = map[string]bool{"Communicator": true, "Missing": true, "Initialization": true, "Asynchronous": true}
+
+// isDec reports whether s is a decimal number.
+func isDec(s string) bool {
+	_, err := parseDec(s)
+	return err == nil
 }

@@ -93,9 +93,24 @@ func FuzzFailureAgree(f *testing.F) {
 		f.Add(l)
 	}
 	p, _ := NewParser()
+	g, _ := NewGrammar()
 	f.Fuzz(func(t *testing.T, line []byte) {
 		if bytes.IndexByte(line, '\n') < 0 {
 			checkAgreement(t, p, line)
+			checkFailureGate(t, p, g, line)
 		}
 	})
+}
+
+// checkFailureGate fails where a line read as other text is one the failure grammars read
+// when mayBeFailure does not stand before them: the gate would have lost it.
+func checkFailureGate(t *testing.T, p *Parser, g *Grammar, line []byte) {
+	var l Line
+	p.Parse(line, &l)
+	if l.Kind != KindOther {
+		return
+	}
+	if _, ok := g.parseFailure(string(line), true); ok {
+		t.Errorf("mayBeFailure turns away a failure line: %q", line)
+	}
 }

@@ -136,19 +136,31 @@ func (s *gFailSignal) name() string {
 // last part starts with a capital and ends in Error or Exception (RuntimeError,
 // torch.OutOfMemoryError, torch.distributed.DistBackendError); NCCL's own result names
 // (ncclRemoteError) start in lower case and are not.
-func isExceptionName(s string) bool {
-	last := s[strings.LastIndexByte(s, '.')+1:]
-	if len(last) == 0 || last[0] < 'A' || last[0] > 'Z' || !(strings.HasSuffix(last, "Error") || strings.HasSuffix(last, "Exception")) {
+func isExceptionName[T text](s T) bool {
+	dot := -1
+	for i := len(s) - 1; i >= 0; i-- {
+		if s[i] == '.' {
+			dot = i
+			break
+		}
+	}
+	last := s[dot+1:]
+	if len(last) == 0 || last[0] < 'A' || last[0] > 'Z' || !(hasSuffix(last, "Error") || hasSuffix(last, "Exception")) {
 		return false
 	}
 	prev := byte('.')
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		isID := c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
-		if !isID && (c != '.' || prev == '.') {
-			return false
+		if !isID && (c != '.' || prev == '.') || prev == '.' && c >= '0' && c <= '9' {
+			return false // an empty part, or one opening with a digit: no Python name
 		}
 		prev = c
 	}
 	return s[0] != '.'
+}
+
+// hasSuffix reports whether s ends in suffix.
+func hasSuffix[T text](s T, suffix string) bool {
+	return len(s) >= len(suffix) && string(s[len(s)-len(suffix):]) == suffix
 }

@@ -96,8 +96,9 @@ type gRASRow struct {
 
 // gRASEntry is the head of an Errors or Warnings entry: `#<group>-<comm> (<hash>) <WHAT>`.
 type gRASEntry struct {
-	Comm string   `parser:"Word '-' Word Sp '(' @Word ')' Sp"`
-	What []string `parser:"@( 'MISMATCH' | 'ERROR' | 'INCOMPLETE' ) Sp?"`
+	Group string   `parser:"@Word '-' Word Sp"`
+	Comm  string   `parser:"'(' @Word ')' Sp"`
+	What  []string `parser:"@( 'MISMATCH' | 'ERROR' | 'INCOMPLETE' ) Sp?"`
 }
 
 // gRASRank is `Rank <r> [<what>] -- GPU <g> managed by process <pid> on node <addr>` (or `--
