@@ -10,6 +10,7 @@ import (
 	"github.com/nccllog/nccllog/internal/gen"
 	"github.com/nccllog/nccllog/parser"
 	"github.com/nccllog/nccllog/stages"
+	"github.com/nccllog/nccllog/stages/agg"
 	"github.com/nccllog/nccllog/stages/all"
 )
 
@@ -27,15 +28,18 @@ const (
 func partialPlans(t testing.TB) []*stages.Plan {
 	t.Helper()
 	var out []*stages.Plan
+	perOp := all.Registry()
+	perOp.Register(agg.AggStage{PerOp: true})
 	for _, p := range []struct {
 		cfg   stages.Config
+		reg   *stages.Registry
 		names []string
 	}{
-		{stages.Config{}, []string{"agg", "steps"}},
-		{stages.Config{AggPerOp: true}, []string{"agg"}},
-		{stages.Config{Portable: true}, []string{"agg", "steps", "ranks", "info"}},
+		{stages.Config{}, all.Registry(), []string{"agg", "steps"}},
+		{stages.Config{}, perOp, []string{"agg"}},
+		{stages.Config{Portable: true}, all.Registry(), []string{"agg", "steps", "ranks", "info"}},
 	} {
-		plan, err := stages.NewPlan(p.cfg, all.Registry(), p.names...)
+		plan, err := stages.NewPlan(p.cfg, p.reg, p.names...)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -11,6 +11,9 @@ type Call struct {
 	Env     parser.Envelope
 	Coll    parser.Collective
 	Dropped bool // left out of the analyses (count <= 0 or unknown datatype)
+	// Time is the time the call's line carries, as printed (zero where it has none): the time
+	// NCCL enqueued the call, not when it ran or ended.
+	Time parser.Stamp
 }
 
 // Bytes is count × element size (0 for an unknown datatype), at most MaxBytes.

@@ -63,9 +63,6 @@ type Config struct {
 	// Portable: the run writes a partial result, so stages whose state cannot be written
 	// as it is keep what it is made of (see Portable).
 	Portable bool
-	// AggPerOp: the agg stage keeps per-op sums and the histogram only, not a count per
-	// distinct (op, count, datatype), for commands that print per-op rows (stats, hist).
-	AggPerOp bool
 }
 
 // Selects reports whether the lines of step (-1: no step) are selected.

@@ -12,7 +12,6 @@ import (
 	"github.com/nccllog/nccllog/pipeline"
 	"github.com/nccllog/nccllog/stages"
 	"github.com/nccllog/nccllog/stages/agg"
-	"github.com/nccllog/nccllog/stages/all"
 	"github.com/nccllog/nccllog/stages/info"
 	"github.com/nccllog/nccllog/stages/ranks"
 	"github.com/nccllog/nccllog/stages/steps"
@@ -102,7 +101,7 @@ func execute(ctx context.Context, c *command, o *options, e env) int {
 		fmt.Fprintf(e.stderr, "nccllog: %s\n", errorLine(err))
 		return exitData
 	}
-	plan, err := stages.NewPlan(o.cfg, all.Registry(), append(c.stages, o.more...)...)
+	plan, err := stages.NewPlan(o.cfg, c.registry(), append(c.stages, o.more...)...)
 	if err != nil {
 		fmt.Fprintf(e.stderr, "nccllog: internal: %v\n", err)
 		return exitData

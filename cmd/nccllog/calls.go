@@ -3,10 +3,11 @@ package main
 import (
 	"encoding/csv"
 	"encoding/json"
+	"fmt"
 	"strconv"
 
-	"github.com/nccllog/nccllog/parser"
 	"github.com/nccllog/nccllog/stages"
+	"github.com/nccllog/nccllog/stages/stream"
 )
 
 // callWriter prints calls as they come: a fixed-width table, CSV, or one JSON array.
@@ -32,31 +33,12 @@ func (c *callWriter) header() {
 		c.w.Write([]byte(`{"calls": [`))
 	default:
 		c.w.printf("%8s %6s  %-22s %-14s %9s %12s %-9s %10s %6s %s\n",
-			"line", "step", "host:pid", "op", "opcount", "count", "dtype", "bytes", "nranks", "comm")
+			"line", "step", "host:pid", "op", "opcount", "count", "dtype", "bytes", "nranks", "comm           time")
 	}
 }
 
 var callHeader = []string{"line", "step", "host", "pid", "rank", "op", "opcount", "count", "dtype",
-	"bytes", "redop", "root", "nranks", "comm", "stream", "counted", "file"}
-
-type callJSON struct {
-	Line    int64  `json:"line"`
-	Step    *int64 `json:"step"`
-	Host    string `json:"host"` // "" for a call pasted without its envelope: no known process
-	Pid     *int64 `json:"pid"`  // null there
-	Rank    *int64 `json:"launcher_rank"`
-	Op      string `json:"op"`
-	OpCount uint64 `json:"opcount"`
-	Count   int64  `json:"count"`
-	Dtype   string `json:"dtype"`
-	Bytes   int64  `json:"bytes"`
-	RedOp   int64  `json:"redop"`
-	Root    int64  `json:"root"`
-	NRanks  int64  `json:"nranks"`
-	Comm    string `json:"comm"`   // "" where the log does not show the pointer (redacted)
-	Stream  string `json:"stream"` // "" likewise, or where the line has no stream
-	Counted bool   `json:"counted"`
-}
+	"bytes", "redop", "root", "nranks", "comm", "stream", "counted", "file", "time", "time_no_year", "since_init_ms"}
 
 func (c *callWriter) Lines([]byte) error { return nil }
 
@@ -67,12 +49,13 @@ func (c *callWriter) Call(call *stages.Call) error {
 	c.n++
 	switch c.format {
 	case "csv":
-		v := toCallJSON(call)
+		v := stream.RecordOf(call)
 		return c.csv.Write([]string{itoa(v.Line), optInt(v.Step), v.Host, optInt(v.Pid), optInt(v.Rank),
 			v.Op, strconv.FormatUint(v.OpCount, 10), itoa(v.Count), v.Dtype, itoa(v.Bytes),
-			itoa(v.RedOp), itoa(v.Root), itoa(v.NRanks), v.Comm, v.Stream, strconv.FormatBool(v.Counted), call.File})
+			itoa(v.RedOp), itoa(v.Root), itoa(v.NRanks), v.Comm, v.Stream, strconv.FormatBool(v.Counted), call.File,
+			optString(v.Time), optString(v.NoYear), optFloat(v.SinceInitMs)})
 	case "json":
-		b, err := json.Marshal(toCallJSON(call))
+		b, err := json.Marshal(stream.RecordOf(call))
 		if err != nil {
 			return err
 		}
@@ -83,9 +66,13 @@ func (c *callWriter) Call(call *stages.Call) error {
 		c.w.Write(append([]byte(sep), b...))
 		return c.w.err
 	}
-	v := toCallJSON(call)
+	v := stream.RecordOf(call)
+	comm := orUnknown(v.Comm)
+	if t := (stream.CallTime{Time: v.Time, NoYear: v.NoYear, SinceInitMs: v.SinceInitMs}).Text(); t != "" {
+		comm = fmt.Sprintf("%-14s %s", comm, t)
+	}
 	c.w.printf("%8d %6s  %-22s %-14s %#9x %12d %-9s %10s %6d %s\n", v.Line, optInt(v.Step),
-		process(v), v.Op, v.OpCount, v.Count, v.Dtype, size(v.Bytes), v.NRanks, orUnknown(v.Comm))
+		process(v), v.Op, v.OpCount, v.Count, v.Dtype, size(v.Bytes), v.NRanks, comm)
 	return c.w.err
 }
 
@@ -103,26 +90,6 @@ func (c *callWriter) finish() error {
 	return c.w.err
 }
 
-func toCallJSON(c *stages.Call) callJSON {
-	v := callJSON{Line: c.Line, Host: c.Env.Host, Op: string(c.Coll.Op), OpCount: c.Coll.OpCount,
-		Count: c.Coll.Count, Dtype: c.Coll.Datatype.String(), Bytes: c.Bytes(), RedOp: int64(c.Coll.RedOp),
-		Root: c.Coll.Root, NRanks: c.Coll.NRanks, Comm: pointer(c, parser.PtrComm), Stream: pointer(c, parser.PtrStream),
-		Counted: !c.Dropped}
-	if c.Env.HasEnvelope() {
-		p := c.Env.Pid
-		v.Pid = &p
-	}
-	if c.Step >= 0 {
-		s := c.Step
-		v.Step = &s
-	}
-	if c.Rank >= 0 {
-		r := c.Rank
-		v.Rank = &r
-	}
-	return v
-}
-
 func optInt(p *int64) string {
 	if p == nil {
 		return ""
@@ -130,8 +97,22 @@ func optInt(p *int64) string {
 	return itoa(*p)
 }
 
+func optString(p *string) string {
+	if p == nil {
+		return ""
+	}
+	return *p
+}
+
+func optFloat(p *float64) string {
+	if p == nil {
+		return ""
+	}
+	return strconv.FormatFloat(*p, 'f', -1, 64)
+}
+
 // process is the table's host:pid, or ? for a call that belongs to no known process.
-func process(v callJSON) string {
+func process(v stream.CallRecord) string {
 	if v.Pid == nil {
 		return "?"
 	}
@@ -144,39 +125,6 @@ func orUnknown(p string) string {
 		return "?"
 	}
 	return p
-}
-
-// pointer spells c's communicator or stream pointer (f), "" where it is unread.
-func pointer(c *stages.Call, f parser.PtrFields) string {
-	if c.Coll.Unread&f != 0 {
-		return ""
-	}
-	return ptr(pointerOf(c, f))
-}
-
-func pointerOf(c *stages.Call, f parser.PtrFields) uint64 {
-	if f == parser.PtrStream {
-		return c.Coll.Stream
-	}
-	return c.Coll.Comm
-}
-
-// comm and stream are pointer for the parquet export, with the spellings p keeps.
-func (p *ptrNames) comm(c *stages.Call) string   { return p.pointer(c, parser.PtrComm) }
-func (p *ptrNames) stream(c *stages.Call) string { return p.pointer(c, parser.PtrStream) }
-
-func (p *ptrNames) pointer(c *stages.Call, f parser.PtrFields) string {
-	if c.Coll.Unread&f != 0 {
-		return ""
-	}
-	return p.of(pointerOf(c, f))
-}
-
-func ptr(v uint64) string {
-	if v == 0 {
-		return "(nil)"
-	}
-	return "0x" + strconv.FormatUint(v, 16)
 }
 
 func callsOut(w *output, o *options) streamer { return newCallWriter(w, o.format) }

@@ -5,35 +5,8 @@ import (
 	"encoding/json"
 
 	"github.com/nccllog/nccllog/stages"
+	"github.com/nccllog/nccllog/stages/stream"
 )
-
-// callRow is one call as the ndjson and parquet exports write it.
-type callRow struct {
-	File    string `json:"file" parquet:"file,dict"`
-	Line    int64  `json:"line" parquet:"line"`
-	Host    string `json:"host" parquet:"host,dict"`
-	Pid     *int64 `json:"pid" parquet:"pid,optional"` // null: no known process (no envelope)
-	Rank    *int64 `json:"launcher_rank" parquet:"launcher_rank,optional"`
-	Comm    string `json:"comm" parquet:"comm,dict"`
-	Step    *int64 `json:"step" parquet:"step,optional"`
-	Op      string `json:"op" parquet:"op,dict"`
-	OpCount uint64 `json:"opcount" parquet:"opcount"`
-	Count   int64  `json:"count" parquet:"count"`
-	Dtype   string `json:"dtype" parquet:"dtype,dict"`
-	Bytes   int64  `json:"bytes" parquet:"bytes"`
-	RedOp   int64  `json:"redop" parquet:"redop"`
-	Root    int64  `json:"root" parquet:"root"` // the root, or the peer of Send/Recv
-	NRanks  int64  `json:"nranks" parquet:"nranks"`
-	Stream  string `json:"stream" parquet:"stream,dict"`
-	Counted bool   `json:"counted" parquet:"counted"`
-}
-
-func toCallRow(file string, c *stages.Call) callRow {
-	v := toCallJSON(c)
-	return callRow{File: file, Line: v.Line, Host: v.Host, Pid: v.Pid, Rank: v.Rank, Comm: v.Comm, Step: v.Step,
-		Op: v.Op, OpCount: v.OpCount, Count: v.Count, Dtype: v.Dtype, Bytes: v.Bytes, RedOp: v.RedOp,
-		Root: v.Root, NRanks: v.NRanks, Stream: v.Stream, Counted: v.Counted}
-}
 
 // callSink writes calls in one format; close writes what ends the format.
 type callSink interface {
@@ -65,6 +38,8 @@ func newCallsExport(w *output, o *options) *callsExport {
 		e.sink = newParquetSink(bufio.NewWriterSize(e.file, 1<<20))
 	case "ndjson":
 		e.sink = &ndjsonSink{w: dest}
+	case "trace":
+		e.sink = newTraceSink(dest, o.output)
 	default:
 		e.sink = &tableSink{cw: newCallWriter(dest, o.format), w: dest}
 	}
@@ -107,7 +82,7 @@ func (e *callsExport) commit(_ *view, ok bool) error {
 type ndjsonSink struct{ w *output }
 
 func (s *ndjsonSink) add(file string, c *stages.Call) error {
-	b, err := json.Marshal(toCallRow(file, c))
+	b, err := json.Marshal(stream.RowOf(file, c))
 	if err != nil {
 		return err
 	}

@@ -13,11 +13,13 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/parquet-go/parquet-go"
+
+	"github.com/nccllog/nccllog/stages/stream"
 )
 
 // callsJSON is calls --format json, the reference the exports are held to.
 type callsJSON struct {
-	Calls []callJSON `json:"calls"`
+	Calls []stream.CallRecord `json:"calls"`
 }
 
 // exportCalls runs calls with args and -o into a temp dir and returns the file.
@@ -31,17 +33,17 @@ func exportCalls(t *testing.T, format string, args ...string) string {
 	return out
 }
 
-func readNDJSON(t *testing.T, path string) []callRow {
+func readNDJSON(t *testing.T, path string) []stream.CallRow {
 	t.Helper()
 	f, err := os.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	var rows []callRow
+	var rows []stream.CallRow
 	s := bufio.NewScanner(f)
 	for s.Scan() {
-		var r callRow
+		var r stream.CallRow
 		if err := json.Unmarshal(s.Bytes(), &r); err != nil {
 			t.Fatalf("line %d: %v", len(rows)+1, err)
 		}
@@ -53,7 +55,7 @@ func readNDJSON(t *testing.T, path string) []callRow {
 func TestCallsExportParquetAndNDJSON(t *testing.T) {
 	var ref callsJSON
 	decode(t, []string{"calls", "--format", "json", sampleLog}, &ref)
-	rows, err := parquet.ReadFile[callRow](exportCalls(t, "parquet", sampleLog))
+	rows, err := parquet.ReadFile[stream.CallRow](exportCalls(t, "parquet", sampleLog))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -63,7 +65,7 @@ func TestCallsExportParquetAndNDJSON(t *testing.T) {
 	left := 0
 	for i, r := range rows {
 		want := ref.Calls[i]
-		got := callJSON{Line: r.Line, Step: r.Step, Host: r.Host, Pid: r.Pid, Rank: r.Rank, Op: r.Op, OpCount: r.OpCount,
+		got := stream.CallRecord{Line: r.Line, Step: r.Step, Host: r.Host, Pid: r.Pid, Rank: r.Rank, Op: r.Op, OpCount: r.OpCount,
 			Count: r.Count, Dtype: r.Dtype, Bytes: r.Bytes, RedOp: r.RedOp, Root: r.Root, NRanks: r.NRanks,
 			Comm: r.Comm, Stream: r.Stream, Counted: r.Counted}
 		if d := cmp.Diff(want, got); d != "" || r.File != sampleLog {
@@ -180,4 +182,25 @@ func TestCallsOpCountDecimal(t *testing.T) {
 func lastLine(s string) string {
 	s = strings.TrimSuffix(s, "\n")
 	return s[strings.LastIndexByte(s, '\n')+1:]
+}
+
+// TestParquetRootName: the Parquet file's root schema keeps the name it has always had (the
+// writer names it after the row's Go type), so that files stay the same byte for byte.
+func TestParquetRootName(t *testing.T) {
+	f, err := os.Open(exportCalls(t, "parquet", sampleLog))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		t.Fatal(err)
+	}
+	pf, err := parquet.OpenFile(f, st.Size())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if name := pf.Schema().Name(); name != "callRow" {
+		t.Errorf("root schema %q, want callRow", name)
+	}
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/parquet-go/parquet-go/compress/zstd"
 
 	"github.com/nccllog/nccllog/stages"
+	"github.com/nccllog/nccllog/stages/stream"
 )
 
 // parquetRowGroup is how many calls make one row group: the writer holds one row group's
@@ -22,6 +23,10 @@ const (
 	parquetInFlight = 4
 )
 
+// callRow is the calls family's row under the name the Parquet file's root schema has always
+// had (the writer names it after the Go type), so that the file stays the same byte for byte.
+type callRow stream.CallRow
+
 // rowBatch is rows with the storage their nullable fields point into, reused batch after batch.
 type rowBatch struct {
 	rows []callRow
@@ -33,7 +38,7 @@ type rowBatch struct {
 // not per page (they cost a sixth of the encoding). Rows are made on the caller's goroutine
 // and encoded on another.
 type parquetSink struct {
-	names   ptrNames
+	rows    stream.RowBuilder
 	cur     *rowBatch
 	full    chan *rowBatch
 	free    chan *rowBatch
@@ -78,22 +83,7 @@ func (s *parquetSink) encode(w *parquet.GenericWriter[callRow], buf *bufio.Write
 
 func (s *parquetSink) add(file string, c *stages.Call) error {
 	b := s.cur
-	r := callRow{File: file, Line: c.Line, Host: c.Env.Host, Comm: s.names.comm(c),
-		Op: string(c.Coll.Op), OpCount: c.Coll.OpCount, Count: c.Coll.Count, Dtype: c.Coll.Datatype.String(),
-		Bytes: c.Bytes(), RedOp: int64(c.Coll.RedOp), Root: c.Coll.Root, NRanks: c.Coll.NRanks,
-		Stream: s.names.stream(c), Counted: !c.Dropped}
-	if c.Env.HasEnvelope() {
-		b.ints = append(b.ints, c.Env.Pid)
-		r.Pid = &b.ints[len(b.ints)-1]
-	}
-	if c.Step >= 0 {
-		b.ints = append(b.ints, c.Step)
-		r.Step = &b.ints[len(b.ints)-1]
-	}
-	if c.Rank >= 0 {
-		b.ints = append(b.ints, c.Rank)
-		r.Rank = &b.ints[len(b.ints)-1]
-	}
+	r := callRow(s.rows.Row(file, c, &b.ints))
 	b.rows = append(b.rows, r)
 	if len(b.rows) == parquetBatch {
 		s.full <- b
@@ -114,20 +104,4 @@ func (s *parquetSink) close() error {
 	}
 	close(s.full)
 	return <-s.done
-}
-
-// ptrNames spells communicator and stream pointers as calls prints them, remembering the
-// few a log uses so that a call costs a map lookup, not a conversion and an allocation.
-type ptrNames map[uint64]string
-
-func (p *ptrNames) of(v uint64) string {
-	if *p == nil || len(*p) > 1<<16 {
-		*p = make(ptrNames)
-	}
-	s, ok := (*p)[v]
-	if !ok {
-		s = ptr(v)
-		(*p)[v] = s
-	}
-	return s
 }

@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/parquet-go/parquet-go"
+
+	"github.com/nccllog/nccllog/stages/stream"
 )
 
 // ncclTestsLog is an nccl-tests all_reduce_perf run of one process driving two GPUs (-g 2,
@@ -119,7 +121,7 @@ func TestPastedRecords(t *testing.T) {
 	if !strings.Contains(csvOut, "\n4,,,,,AllReduce,") {
 		t.Errorf("CSV: want empty host and pid on line 4:\n%s", csvOut)
 	}
-	rows, err := parquet.ReadFile[callRow](exportCalls(t, "parquet", in))
+	rows, err := parquet.ReadFile[stream.CallRow](exportCalls(t, "parquet", in))
 	if err != nil || len(rows) != 6 || rows[1].Pid != nil || rows[0].Pid == nil || *rows[0].Pid != 13135 || rows[0].Comm != "" {
 		t.Errorf("parquet: %v, rows %+v", err, rows)
 	}

@@ -1,5 +1,11 @@
 package main
 
+import (
+	"github.com/nccllog/nccllog/stages"
+	"github.com/nccllog/nccllog/stages/agg"
+	"github.com/nccllog/nccllog/stages/all"
+)
+
 // command is one subcommand: which stages it runs, and how it prints their result.
 type command struct {
 	name    string
@@ -15,24 +21,37 @@ type command struct {
 	found func(v *view) bool
 	// partial: the command writes a partial result, which its stages must be able to hold.
 	partial bool
-	// perOp: the command prints per-op rows only, so the agg stage keeps per-op sums, not a
-	// count per distinct (op, count, datatype).
-	perOp bool
+	// configured are stages with the command's options, in place of the registry's stages
+	// of the same names.
+	configured []stages.Stage
 }
+
+// registry is where the command's plan looks its stages up.
+func (c *command) registry() *stages.Registry {
+	r := all.Registry()
+	for _, s := range c.configured {
+		r.Register(s)
+	}
+	return r
+}
+
+// perOp is the agg stage of commands that print per-op rows only: it keeps per-op sums, not a
+// count per distinct (op, count, datatype).
+var perOp = []stages.Stage{agg.AggStage{PerOp: true}}
 
 var commands = []*command{
 	{name: "report", summary: "all analyses in one pass, with how every line was read",
 		stages: []string{"agg", "steps"}, formats: []string{"table", "json"}, print: printReportOrHTML},
 	{name: "stats", summary: "per-op calls and min/avg/max/total message bytes",
-		stages: []string{"agg"}, formats: []string{"table", "json", "csv", "awk"}, print: printStats, perOp: true},
+		stages: []string{"agg"}, formats: []string{"table", "json", "csv", "awk"}, print: printStats, configured: perOp},
 	{name: "hist", summary: "per-op message-size histogram",
-		stages: []string{"agg"}, formats: []string{"table", "json", "csv", "awk"}, print: printHist, perOp: true},
+		stages: []string{"agg"}, formats: []string{"table", "json", "csv", "awk"}, print: printHist, configured: perOp},
 	{name: "agg", summary: "calls per distinct (op, count, datatype)",
 		stages: []string{"agg"}, formats: []string{"table", "json", "csv", "awk"}, print: printAgg},
 	{name: "steps", summary: "step time and TFLOP/s per GPU from the progress lines",
 		stages: []string{"steps"}, formats: []string{"table", "json", "csv", "awk"}, print: printSteps},
 	{name: "calls", summary: "every collective call, in log order",
-		stages: []string{"calls", "stepspan"}, formats: []string{"table", "json", "csv", "ndjson", "parquet"}, streams: callsOut},
+		stages: []string{"calls", "stepspan"}, formats: []string{"table", "json", "csv", "ndjson", "parquet", "trace"}, streams: callsOut},
 	{name: "split", summary: "the lines of the selected steps, byte for byte",
 		stages: []string{"split", "stepspan"}, streams: splitOut},
 	{name: "ranks", summary: "per rank of each communicator: calls, bytes and bus volume by op, steps",

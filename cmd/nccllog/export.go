@@ -29,7 +29,7 @@ func exportOut(w *output, c *command, o *options) streamer {
 	switch {
 	case c.name == "report" && o.html != "":
 		return &htmlOut{path: o.html}
-	case c.name == "calls" && (o.output != "" || o.format == "ndjson"):
+	case c.name == "calls" && (o.output != "" || o.format == "ndjson" || o.format == "trace"):
 		return newCallsExport(w, o)
 	}
 	return nil

@@ -71,7 +71,6 @@ func (c *command) parseFlags(args []string) (*options, *pflag.FlagSet, error) {
 func (o *options) validate(c *command) error {
 	o.cfg.Strict, o.cfg.StopAtMalformed = o.strict, o.strict
 	o.cfg.Portable = c.partial
-	o.cfg.AggPerOp = c.perOp
 	if o.steps != "" {
 		r, err := stages.ParseStepRange(o.steps)
 		if err != nil {

@@ -125,14 +125,6 @@ func sizeF(v float64) string { return size(int64(v + 0.5)) }
 
 func ftoa(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
 
-// calls is "1 call" or "1,234 calls".
-func calls(n int64) string {
-	if n == 1 {
-		return "1 call"
-	}
-	return count(n) + " calls"
-}
-
 // plural is "1 rank", "2 ranks", "1,024 processes".
 func plural(n int64, word string) string {
 	if n == 1 {

@@ -4,7 +4,6 @@ import (
 	"testing"
 
 	"github.com/nccllog/nccllog/stages"
-	"github.com/nccllog/nccllog/stages/all"
 )
 
 func TestGCPercent(t *testing.T) {
@@ -24,7 +23,7 @@ func TestGCPercent(t *testing.T) {
 		if cmd == nil {
 			t.Fatalf("no command %s", c.cmd)
 		}
-		plan := stages.MustPlan(stages.Config{}, all.Registry(), cmd.stages...)
+		plan := stages.MustPlan(stages.Config{}, cmd.registry(), cmd.stages...)
 		p, ok := gcPercent(plan, env(c.gogc))
 		if ok != c.want || ok && p != heldGCPercent {
 			t.Errorf("%s with GOGC=%q: %d %v, want set %v", c.cmd, c.gogc, p, ok, c.want)

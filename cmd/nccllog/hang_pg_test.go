@@ -1,8 +1,6 @@
 package main
 
 import (
-	"bufio"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -32,73 +30,6 @@ type pgOnly struct {
 			Evidence []string `json:"evidence"`
 		} `json:"suspects"`
 	} `json:"process_groups"`
-}
-
-// watchdogOnly writes the watchdog lines of the log in into a file of their own: a job whose
-// NCCL_DEBUG was off.
-func watchdogOnly(t *testing.T, in string) string {
-	t.Helper()
-	f, err := os.Open(in)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	var b strings.Builder
-	for sc := bufio.NewScanner(f); sc.Scan(); {
-		if strings.Contains(sc.Text(), "ProcessGroupNCCL.cpp") {
-			b.WriteString(sc.Text() + "\n")
-		}
-	}
-	out := filepath.Join(t.TempDir(), "watchdog.log")
-	if b.Len() == 0 || os.WriteFile(out, []byte(b.String()), 0o644) != nil {
-		t.Fatalf("no watchdog lines in %s", in)
-	}
-	return out
-}
-
-// TestHangWatchdogStraggler: with the watchdog fault, hang's process group 0 names the rank
-// that never enqueued the work the others timed out on as its one suspect, joined to its
-// NCCL lines (host, calls on the world communicator); so it does from the watchdog lines
-// alone, and with torchrun's prefix.
-func TestHangWatchdogStraggler(t *testing.T) {
-	cfg := gen.Config{WatchdogRank: gen.Rank(5), WatchdogSeq: 30}
-	check := func(t *testing.T, in string, joined bool) {
-		var h pgOnly
-		runJSON(t, &h, exitFound, "hang", "--format", "json", in)
-		if len(h.PGs) != 1 {
-			t.Fatalf("process groups %+v, want 1", h.PGs)
-		}
-		pg := h.PGs[0]
-		if pg.PG != 0 || pg.Seq == nil || *pg.Seq != 30 || pg.TimedOut != 7 || pg.Started == "" {
-			t.Errorf("group %d: timed out on %v by %d ranks, started %q; want group 0, work 30, 7 ranks, a start", pg.PG, pg.Seq, pg.TimedOut, pg.Started)
-		}
-		if len(pg.Suspects) != 1 || pg.Suspects[0].Rank != 5 {
-			t.Fatalf("suspects %+v, want rank 5 alone", pg.Suspects)
-		}
-		if len(pg.Ranks) != 8 || pg.Ranks[5].State != "no-line" {
-			t.Errorf("ranks %+v, want 8, rank 5 without a watchdog line", pg.Ranks)
-		}
-		if !joined {
-			return
-		}
-		if pg.NRanks == nil || *pg.NRanks != 8 || pg.Suspects[0].Host == "" || pg.Ranks[5].NCCLCalls == nil ||
-			!strings.Contains(strings.Join(pg.Suspects[0].Evidence, " "), "its NCCL lines on comm") {
-			t.Errorf("not joined to the NCCL lines: %+v", pg)
-		}
-		for _, r := range pg.Ranks {
-			if r.Host == "" {
-				t.Errorf("rank %d: no host", r.Rank)
-			}
-		}
-	}
-	for _, prefix := range []string{"", "torchrun"} {
-		all, dir := faultLog(t, cfg, prefix)
-		t.Run("interleaved"+prefix, func(t *testing.T) { check(t, all, true) })
-		t.Run("watchdog-only"+prefix, func(t *testing.T) { check(t, watchdogOnly(t, all), false) })
-		if prefix == "" {
-			t.Run("per-rank-files", func(t *testing.T) { check(t, dir, true) })
-		}
-	}
 }
 
 // TestHangWatchdogFixtures: hang reads the watchdog lines of a job without NCCL lines: the

@@ -168,6 +168,14 @@ and comm. --format ndjson and parquet write one row per call with its file, line
 launcher rank, comm, step, op, opcount, count, dtype, bytes, redop, root (the peer of
 Send/Recv), nranks, stream and counted (false for calls the analyses leave out). csv, json,
 ndjson and parquet write opcount as a decimal integer (850 for NCCL's opCount 352).
+time is the time the call's line carries (when NCCL enqueued it), in RFC 3339 with the digits
+the log printed, Z only where the log printed a zone; without one it is the logging host's
+local clock, with no offset. Forms without a year (syslog, glog) go in time_no_year instead
+(06-11T14:03:27.928019), NCCL TRACE's time since init in since_init_ms; all are empty or null
+for an untimed line. --format trace writes a Chrome Trace Event file (chrome://tracing,
+ui.perfetto.dev): one process per host:pid, each call a 1 us slice at its time with op, bytes,
+count, dtype, comm, opCount and step. Untimed calls are refused ("the log's lines carry no
+time; --format trace needs NCCL_DEBUG_TIMESTAMP_LEVELS=ALL or a collector's timestamps").
 -o FILE writes any format to FILE, whole or not at all (a link's target is replaced; a FIFO or
 a device such as /dev/stdout is written into as calls come); parquet needs it. Read it with
 DuckDB:

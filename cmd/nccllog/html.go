@@ -1,15 +1,14 @@
 package main
 
 import (
-	"cmp"
 	"io"
-	"slices"
 	"strings"
 
 	"github.com/nccllog/nccllog/internal/htmlreport"
 	"github.com/nccllog/nccllog/stages"
 	"github.com/nccllog/nccllog/stages/agg"
 	"github.com/nccllog/nccllog/stages/ranks"
+	"github.com/nccllog/nccllog/stages/steps"
 )
 
 // stagesOfHTML are what report --html computes beyond report: ranks, for the findings of hang
@@ -40,14 +39,16 @@ func (h *htmlOut) commit(r *view, ok bool) error {
 // htmlData fills the page's data from a run's results.
 func htmlData(r *view) *htmlreport.Data {
 	d := &htmlreport.Data{Title: "nccllog report: " + inputNames(r), Version: r.lines.Version,
-		Lines: lineClasses(r.lines), Ops: opStats(r.agg), Hist: hist(r.agg), Dropped: dropped(r.agg)}
+		Lines: lineClasses(r.lines)}
+	stats := r.agg.StatsReport()
+	d.Ops, d.Hist, d.Dropped = opStats(stats), hist(r.agg.HistReport()), dropped(stats.Dropped)
 	for _, f := range r.res.Inputs {
 		d.Inputs = append(d.Inputs, htmlreport.Input{Name: f.Name, Lines: f.Lines.Total})
 	}
 	d.Comms, d.Rank = processVolumes(r.ranks.Groups())
 	d.Ranks = len(d.Rank)
 	d.Steps = htmlSteps(r)
-	d.Findings = append(hangFindings(r.ranks.Hang()), checkFindings(r.ranks.Check())...)
+	d.Findings = append(hangFindings(r.ranks.HangReport()), checkFindings(r.ranks.CheckReport())...)
 	return d
 }
 
@@ -108,40 +109,28 @@ func lineClasses(l *stages.Lines) []htmlreport.ClassCount {
 	return out
 }
 
-func opStats(a *agg.Agg) []htmlreport.OpStat {
+func opStats(rep agg.StatsReport) []htmlreport.OpStat {
 	var out []htmlreport.OpStat
-	for _, s := range a.Stats() {
-		out = append(out, htmlreport.OpStat{Op: string(s.Op), Calls: s.Calls, Min: s.Min, Max: s.Max, Total: s.Total, Avg: s.Avg()})
+	for _, s := range rep.Ops {
+		out = append(out, htmlreport.OpStat{Op: s.Op, Calls: s.Calls, Min: s.MinBytes, Max: s.MaxBytes, Total: s.TotalBytes, Avg: s.AvgBytes})
 	}
 	return out
 }
 
-// hist lays the buckets out as one row per op and one column per size bucket (Agg.Hist
-// lists only the buckets an op has calls in).
-func hist(a *agg.Agg) htmlreport.Hist {
+// hist is the histogram as the page draws it: one row per op, one column per size bucket.
+func hist(rep agg.HistReport) htmlreport.Hist {
 	var h htmlreport.Hist
-	lo := append([]int64{0}, agg.DefaultEdges...)
-	for i, l := range lo {
-		hi := int64(-1)
-		if i+1 < len(lo) {
-			hi = lo[i+1]
-		}
-		h.Buckets = append(h.Buckets, bucketLabel(agg.Bucket{Lo: l, Hi: hi}))
+	for _, b := range agg.GridBuckets() {
+		h.Buckets = append(h.Buckets, bucketLabel(b.LoBytes, b.HiBytes))
 	}
-	for _, b := range a.Hist(agg.DefaultEdges) {
-		if len(h.Ops) == 0 || h.Ops[len(h.Ops)-1] != string(b.Op) {
-			h.Ops = append(h.Ops, string(b.Op))
-			h.Counts = append(h.Counts, make([]int64, len(lo)))
-		}
-		h.Counts[len(h.Ops)-1][slices.Index(lo, b.Lo)] += b.Calls
-	}
+	h.Ops, h.Counts = rep.Grid()
 	return h
 }
 
-func dropped(a *agg.Agg) []htmlreport.Dropped {
+func dropped(rows []agg.DroppedRow) []htmlreport.Dropped {
 	var out []htmlreport.Dropped
-	for _, d := range a.DroppedRows() {
-		out = append(out, htmlreport.Dropped{Op: string(d.Op), Reason: d.Reason, Calls: d.Calls})
+	for _, d := range rows {
+		out = append(out, htmlreport.Dropped{Op: d.Op, Reason: d.Reason, Calls: d.Calls})
 	}
 	return out
 }
@@ -149,29 +138,21 @@ func dropped(a *agg.Agg) []htmlreport.Dropped {
 // htmlSteps joins the progress lines' time and TFLOP/s with what one rank issued in each step,
 // summed over communicators, for every step either knows.
 func htmlSteps(r *view) []htmlreport.Step {
-	by := make(map[int64]*htmlreport.Step)
-	at := func(n int64) *htmlreport.Step {
-		if by[n] == nil {
-			by[n] = &htmlreport.Step{Step: n}
-		}
-		return by[n]
-	}
-	for _, p := range r.steps.Points() {
-		s := at(p.Step)
-		s.HasTime, s.TimeS, s.HasFLOPs, s.TFLOPs = p.HasTime, p.TimeS, p.HasTFLOPs, p.TFLOPs
-	}
-	for _, g := range r.ranks.Groups() {
-		for n, v := range r.ranks.StepVolume(g) {
-			if r.opts.cfg.Selects(n) {
-				s := at(n)
-				s.Calls, s.Bytes, s.BusBytes = s.Calls+v.Calls, s.Bytes+v.Bytes, s.BusBytes+v.BusBytes
+	volumes := func(yield func(int64, steps.Volume) bool) {
+		for _, g := range r.ranks.Groups() {
+			for n, v := range r.ranks.StepVolume(g) {
+				if r.opts.cfg.Selects(n) && !yield(n, steps.Volume{Calls: v.Calls, Bytes: v.Bytes, BusBytes: v.BusBytes}) {
+					return
+				}
 			}
 		}
 	}
-	out := make([]htmlreport.Step, 0, len(by))
-	for _, s := range by {
-		out = append(out, *s)
+	joined := steps.JoinVolumes(r.steps.Points(), volumes)
+	out := make([]htmlreport.Step, 0, len(joined))
+	for _, s := range joined {
+		p := s.Point
+		out = append(out, htmlreport.Step{Step: p.Step, HasTime: p.HasTime, TimeS: p.TimeS, HasFLOPs: p.HasTFLOPs,
+			TFLOPs: p.TFLOPs, Calls: s.Calls, Bytes: s.Bytes, BusBytes: s.BusBytes})
 	}
-	slices.SortFunc(out, func(a, b htmlreport.Step) int { return cmp.Compare(a.Step, b.Step) })
 	return out
 }

@@ -8,43 +8,23 @@ import (
 )
 
 // hangFindings are hang's suspects, in the words hang prints.
-func hangFindings(fs []ranks.HangFinding) []htmlreport.Finding {
+func hangFindings(h ranks.HangReport) []htmlreport.Finding {
 	var out []htmlreport.Finding
-	for _, f := range fs {
-		for _, s := range f.Suspects {
-			who := "rank " + itoa(s.Rank)
-			if s.Member != nil {
-				who = "rank " + s.Member.Label() + " (" + s.Member.Host + ":" + itoa(s.Member.Pid) + ")"
-			}
-			out = append(out, htmlreport.Finding{Kind: "hang", Comm: commLabel(f.Group),
-				Summary: fmt.Sprintf("%s may have hung the job (score %d; %d ranks, %d with lines)", who, s.Score, f.Group.NRanks, f.Present),
-				Details: evidenceText(s, f)})
+	for _, c := range h.Comms {
+		for _, s := range c.Suspects {
+			out = append(out, htmlreport.Finding{Kind: "hang", Comm: c.Comm,
+				Summary: fmt.Sprintf("%s may have hung the job (score %d; %d ranks, %d with lines)", s.Name, s.Score, c.NRanks, c.RanksSeen),
+				Details: s.Evidence})
 		}
 	}
 	return out
 }
 
 // checkFindings are check's disagreements, in the words check prints.
-func checkFindings(fs []ranks.CheckFinding) []htmlreport.Finding {
+func checkFindings(c ranks.CheckReport) []htmlreport.Finding {
 	var out []htmlreport.Finding
-	for _, f := range fs {
-		h := htmlreport.Finding{Kind: "check", Comm: commLabel(f.Group)}
-		switch f.Kind {
-		case "mismatch":
-			h.Summary = fmt.Sprintf("call %d%s: %s differs", f.Index, withStep(f.Step), f.What)
-			for _, s := range f.Sides {
-				h.Details = append(h.Details, ranksWord(s.Members)+": "+sigText(s.Sig))
-			}
-			if len(f.Short) > 0 {
-				h.Details = append(h.Details, ranksWord(f.Short)+": never got to this call")
-			}
-		case "length":
-			h.Summary = fmt.Sprintf("sequences of different lengths: the longest has %s calls", count(f.Index))
-			for _, m := range f.Short {
-				h.Details = append(h.Details, "rank "+m.Label()+": "+count(m.Calls)+" calls")
-			}
-		}
-		out = append(out, h)
+	for _, f := range c.Findings {
+		out = append(out, htmlreport.Finding{Kind: "check", Comm: f.Comm, Summary: f.Summary, Details: f.Details})
 	}
 	return out
 }

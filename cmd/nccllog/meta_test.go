@@ -68,7 +68,7 @@ func TestCompletionBash(t *testing.T) {
 	}{
 		{[]string{"c"}, []string{"calls", "comms", "check", "completion"}},
 		{[]string{"h"}, []string{"hist", "hang", "help"}},
-		{[]string{"calls", "--format", ""}, []string{"table", "json", "csv", "ndjson", "parquet"}},
+		{[]string{"calls", "--format", ""}, []string{"table", "json", "csv", "ndjson", "parquet", "trace"}},
 		{[]string{"report", "--h"}, []string{"--html", "--help"}},
 		{[]string{"agg", "-f", "a"}, []string{"awk"}},
 		{[]string{"split", "--boundary", ""}, []string{"end", "start"}},
@@ -77,7 +77,7 @@ func TestCompletionBash(t *testing.T) {
 		{[]string{"help", "s"}, []string{"stats", "steps", "split", "summarize"}},
 		{[]string{"help", "b"}, []string{"boundary"}},
 		// bash splits --flag=value at '=' into three words.
-		{[]string{"calls", "--format", "=", ""}, []string{"table", "json", "csv", "ndjson", "parquet"}},
+		{[]string{"calls", "--format", "=", ""}, []string{"table", "json", "csv", "ndjson", "parquet", "trace"}},
 		{[]string{"calls", "--format", "=", "n"}, []string{"ndjson"}},
 		{[]string{"report", "--html", "=", "ru"}, []string{"run 1", "run 2"}},
 		{[]string{"hang", "ru"}, []string{"run 1", "run 2"}},

@@ -14,6 +14,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/parquet-go/parquet-go"
+
+	"github.com/nccllog/nccllog/stages/stream"
 )
 
 // mknod makes a character device in a temporary directory (as /dev has them), skipping t
@@ -100,11 +102,11 @@ func TestOutputIntoFIFO(t *testing.T) {
 		t.Fatalf("parquet into a FIFO: status %d, stderr %q", code, stderr)
 	}
 	b := read()
-	rows, err := parquet.Read[callRow](bytes.NewReader(b), int64(len(b)))
+	rows, err := parquet.Read[stream.CallRow](bytes.NewReader(b), int64(len(b)))
 	if err != nil {
 		t.Fatalf("parquet read from the FIFO (%d bytes): %v", len(b), err)
 	}
-	file, err := parquet.ReadFile[callRow](exportCalls(t, "parquet", sampleLog))
+	file, err := parquet.ReadFile[stream.CallRow](exportCalls(t, "parquet", sampleLog))
 	if err != nil || len(rows) < 2000 {
 		t.Fatalf("%d rows in a file: %v", len(file), err)
 	}

@@ -42,7 +42,7 @@ func commsPastCap(t *testing.T, dir, kind string, n int64) {
 		t.Fatalf("summarize: exit %d: %s", code, stderr)
 	}
 	for _, in := range []string{log, part} {
-		var out commsJSON
+		var out ranks.CommsReport
 		stdout, stderr, code := runCLI(t, "", "comms", "--format", "json", in)
 		if code != exitOK || jsonUnmarshal(stdout, &out) != nil {
 			t.Fatalf("%s: exit %d, %s", in, code, stderr)

@@ -189,6 +189,9 @@ func TestPartialLongString(t *testing.T) {
 // TestPartialBomb: what a partial decompresses to is bounded by its size: 64 MiB of JSON
 // whitespace (which the format allows anywhere) from a few KB is refused.
 func TestPartialBomb(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: the memory bound of a 64 MiB partial runs without -short")
+	}
 	dir := t.TempDir()
 	p := loadPartial(t, summarizedJob(t, dir))
 	b, err := json.Marshal(p)

@@ -6,53 +6,38 @@ import (
 	"github.com/nccllog/nccllog/stages/agg"
 )
 
-type groupJSON struct {
-	Op           string `json:"op"`
-	Count        int64  `json:"count"`
-	Dtype        string `json:"dtype"`
-	BytesPerCall int64  `json:"bytes_per_call"`
-	Calls        int64  `json:"calls"`
-}
-
-func aggRows(a *agg.Agg) []groupJSON {
-	rows := []groupJSON{}
-	for _, g := range a.Rows() {
-		rows = append(rows, groupJSON{string(g.Op), g.Count, g.Datatype.Name(), g.Bytes(), g.Calls})
-	}
-	return rows
-}
-
 func printAgg(w *output, r *view) error {
+	rep := r.agg.Report()
 	switch r.opts.format {
 	case "json":
-		return writeJSON(w, aggOut{droppedRows(r.agg), aggRows(r.agg)})
+		return writeJSON(w, rep)
 	case "csv":
 		var rows [][]string
-		for _, g := range aggRows(r.agg) {
+		for _, g := range rep.Groups {
 			rows = append(rows, []string{g.Op, itoa(g.Count), g.Dtype, itoa(g.BytesPerCall), itoa(g.Calls)})
 		}
 		return writeCSV(w, []string{"op", "count", "dtype", "bytes_per_call", "calls"}, rows)
 	case "awk":
-		return printAggAWK(w, r.agg)
+		return printAggAWK(w, rep)
 	}
 	if noCalls(w, r) {
 		return nil
 	}
 	t := newTable(w, "op", "count", "dtype", "bytes/call", "calls", "total")
-	for _, g := range r.agg.Rows() {
-		t.row(string(g.Op), count(g.Count), g.Datatype.Name(), size(g.Bytes()), count(g.Calls), size(g.Bytes()*g.Calls))
+	for _, g := range rep.Groups {
+		t.row(g.Op, count(g.Count), g.Dtype, size(g.BytesPerCall), count(g.Calls), size(g.TotalBytes()))
 	}
 	t.flush()
-	printDropped(w, r.agg)
+	printDropped(w, rep.Dropped)
 	return nil
 }
 
 // printAggAWK prints what the AWK chain printed, byte for byte: rows sorted on the text
 // "op count dtype bytes".
-func printAggAWK(w *output, a *agg.Agg) error {
+func printAggAWK(w *output, rep agg.Report) error {
 	type row struct{ key, line string }
 	var rows []row
-	for _, g := range aggRows(a) {
+	for _, g := range rep.Groups {
 		key := g.Op + " " + itoa(g.Count) + " " + g.Dtype + " " + itoa(g.BytesPerCall)
 		rows = append(rows, row{key, awkAggLine(itoa(g.Calls), g.Op, itoa(g.Count), g.Dtype, itoa(g.BytesPerCall))})
 	}

@@ -19,28 +19,29 @@ type healthyGroup struct {
 // printHealthy prints the communicators of a job where no rank is a suspect: one line per
 // group of communicators that say the same thing, and in full those that carry a note (a log
 // of some nodes, an excerpt, no verdict), where the note is the finding.
-func printHealthy(w *output, findings []ranks.HangFinding) {
+func printHealthy(w *output, comms []ranks.HangComm) {
 	groups := map[string]*healthyGroup{}
-	for _, f := range findings {
-		if plainFinding(f) {
-			t := healthyText(f)
+	for i := range comms {
+		if c := &comms[i]; plainComm(c) {
+			t := healthyText(c)
 			if groups[t] == nil {
 				groups[t] = &healthyGroup{text: t}
 			}
-			groups[t].labels = append(groups[t].labels, commLabel(f.Group))
+			groups[t].labels = append(groups[t].labels, c.Comm)
 		}
 	}
 	blank, printed := false, map[*healthyGroup]bool{}
-	for _, f := range findings {
-		if !plainFinding(f) {
+	for i := range comms {
+		c := &comms[i]
+		if !plainComm(c) {
 			if blank {
 				w.printf("\n")
 			}
-			printHangFinding(w, f)
+			printHangComm(w, c)
 			blank = false
 			continue
 		}
-		if g := groups[healthyText(f)]; !printed[g] {
+		if g := groups[healthyText(c)]; !printed[g] {
 			w.printf("%s\n", g.line())
 			printed[g], blank = true, true
 		}
@@ -50,15 +51,14 @@ func printHealthy(w *output, findings []ranks.HangFinding) {
 	}
 }
 
-// plainFinding: the communicator has no suspect and no note, so its verdict says it all.
-func plainFinding(f ranks.HangFinding) bool {
-	return len(f.Suspects) == 0 && len(coverageNotes(f.Coverage, f.Group)) == 0
+// plainComm: the communicator has no suspect and no note, so its verdict says it all.
+func plainComm(c *ranks.HangComm) bool {
+	return len(c.Suspects) == 0 && len(c.Coverage.Notes) == 0
 }
 
 // healthyText is the communicator's coverage line and verdict without its label.
-func healthyText(f ranks.HangFinding) string {
-	line := coverageLine(f.Coverage, f.Group)
-	return strings.TrimPrefix(line, "comm "+commLabel(f.Group)+": ") + "; " + hangVerdict(f)
+func healthyText(c *ranks.HangComm) string {
+	return strings.TrimPrefix(c.Coverage.Line, "comm "+c.Comm+": ") + "; " + c.Verdict
 }
 
 // line is "comm X: text" for one communicator, "3 comms (X, Y, Z): text" for more, naming

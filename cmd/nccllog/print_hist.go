@@ -2,37 +2,19 @@ package main
 
 import (
 	"sort"
+	"strings"
 
 	"github.com/nccllog/nccllog/stages/agg"
 )
 
-type bucketJSON struct {
-	Op      string `json:"op"`
-	LoBytes int64  `json:"lo_bytes"`
-	HiBytes *int64 `json:"hi_bytes"`
-	Calls   int64  `json:"calls"`
-}
-
-func histRows(a *agg.Agg) []bucketJSON {
-	rows := []bucketJSON{}
-	for _, b := range a.Hist(agg.DefaultEdges) {
-		row := bucketJSON{Op: string(b.Op), LoBytes: b.Lo, Calls: b.Calls}
-		if b.Hi >= 0 {
-			hi := b.Hi
-			row.HiBytes = &hi
-		}
-		rows = append(rows, row)
-	}
-	return rows
-}
-
 func printHist(w *output, r *view) error {
+	rep := r.agg.HistReport()
 	switch r.opts.format {
 	case "json":
-		return writeJSON(w, histOut{histRows(r.agg)})
+		return writeJSON(w, rep)
 	case "csv":
 		var rows [][]string
-		for _, b := range histRows(r.agg) {
+		for _, b := range rep.Buckets {
 			hi := ""
 			if b.HiBytes != nil {
 				hi = itoa(*b.HiBytes)
@@ -41,55 +23,43 @@ func printHist(w *output, r *view) error {
 		}
 		return writeCSV(w, []string{"op", "lo_bytes", "hi_bytes", "calls"}, rows)
 	case "awk":
-		return printHistAWK(w, r.agg)
+		return printHistAWK(w, rep)
 	}
 	if noCalls(w, r) {
 		return nil
 	}
 	t := newTable(w, "op", "size", "calls", "")
-	for _, b := range r.agg.Hist(agg.DefaultEdges) {
-		t.row(string(b.Op), bucketLabel(b), count(b.Calls), bar(b.Calls, r.agg))
+	top := rep.Top()
+	for _, b := range rep.Buckets {
+		t.row(b.Op, bucketLabel(b.LoBytes, b.HiBytes), count(b.Calls), bar(b.Calls, top))
 	}
 	t.flush()
 	return nil
 }
 
-func bucketLabel(b agg.Bucket) string {
-	if b.Hi < 0 {
-		return ">= " + size(b.Lo)
+// bucketLabel names the bucket [lo, hi), or >= lo where hi is nil (the last).
+func bucketLabel(lo int64, hi *int64) string {
+	if hi == nil {
+		return ">= " + size(lo)
 	}
-	return "[" + size(b.Lo) + ", " + size(b.Hi) + ")"
+	return "[" + size(lo) + ", " + size(*hi) + ")"
 }
 
-// bar draws a call count relative to the largest bucket.
-func bar(n int64, a *agg.Agg) string {
-	var top int64
-	for _, b := range a.Hist(agg.DefaultEdges) {
-		top = max(top, b.Calls)
-	}
+// bar draws a call count relative to the largest bucket's, top.
+func bar(n, top int64) string {
 	const width = 30
-	k := int(n * width / max(top, 1))
+	k := int(n * width / top)
 	if k == 0 && n > 0 {
 		k = 1
 	}
-	s := make([]rune, k)
-	for i := range s {
-		s[i] = '█'
-	}
-	return string(s) + " "
+	return strings.Repeat("█", k) + " "
 }
 
-var awkBucketNames = []string{"<64KB", "64KB-1MB", "1MB-16MB", ">16MB"}
-
 // printHistAWK prints what the AWK chain printed, byte for byte (default edges only).
-func printHistAWK(w *output, a *agg.Agg) error {
+func printHistAWK(w *output, rep agg.HistReport) error {
 	var lines []string
-	for _, b := range a.Hist(agg.DefaultEdges) {
-		i := 0
-		for i < len(agg.DefaultEdges) && b.Lo >= agg.DefaultEdges[i] {
-			i++
-		}
-		lines = append(lines, string(b.Op)+":"+awkBucketNames[i]+" "+itoa(b.Calls))
+	for _, b := range rep.Buckets {
+		lines = append(lines, b.Op+":"+b.AWKBucket()+" "+itoa(b.Calls))
 	}
 	sort.Strings(lines)
 	for _, l := range lines {

@@ -56,11 +56,7 @@ func printOutliers(w *output, os []info.Outlier) {
 func printIdentity(w *output, rep *info.InfoReport) {
 	w.printf("\n== identity ==\n%s on %s\n", plural(int64(rep.Processes), "process"), plural(int64(len(rep.Hosts)), "host"))
 	for _, v := range rep.Versions {
-		what := v.Value
-		if v.What != "version" {
-			what = v.What + " " + v.Value
-		}
-		w.printf("%s: %s (ranks %s)\n", what, plural(int64(v.Processes), "process"), ranksCell(v.Ranks))
+		w.printf("%s: %s (ranks %s)\n", v.Label(), plural(int64(v.Processes), "process"), ranksCell(v.Ranks))
 	}
 	for _, v := range rep.BareVersions {
 		w.printf("%s version %s (%s without an envelope, first %s)\n", v.Lib, v.Version, plural(v.Lines, "line"), v.Evidence)
@@ -111,11 +107,7 @@ func printTuning(w *output, rows []info.TuneRow) {
 	w.printf("\n== tuning (rank 0 of each communicator) ==\n")
 	t := newTable(w, "op", "bytes", "algo", "proto", "sizes", "lines")
 	for _, r := range rows {
-		op := r.Op
-		if op == "" {
-			op = "(any)"
-		}
-		t.row(op, size(r.LoBytes)+" - "+size(r.HiBytes), r.Algo, r.Proto, itoa(int64(r.Sizes)), count(r.Lines))
+		t.row(r.OpLabel(), size(r.LoBytes)+" - "+size(r.HiBytes), r.Algo, r.Proto, itoa(int64(r.Sizes)), count(r.Lines))
 	}
 	t.flush()
 }
@@ -127,11 +119,7 @@ func printTimings(w *output, rows []info.TimingRow) {
 	w.printf("\n== init timings, slowest first (s) ==\n")
 	t := newTable(w, "total", "what", "rank", "nranks", "host:pid", "parts", "evidence")
 	for _, r := range rows[:min(len(rows), shownTimings)] {
-		what := r.What
-		if r.API != "" {
-			what += " " + r.API
-		}
-		t.row(fmt.Sprintf("%.2f", r.TotalS), what, itoa(r.Rank), itoa(r.NRanks), fmt.Sprintf("%s:%d", r.Host, r.Pid), r.Parts, r.Evidence.String())
+		t.row(fmt.Sprintf("%.2f", r.TotalS), r.Label(), itoa(r.Rank), itoa(r.NRanks), fmt.Sprintf("%s:%d", r.Host, r.Pid), r.Parts, r.Evidence.String())
 	}
 	t.flush()
 	if n := len(rows) - shownTimings; n > 0 {
@@ -190,7 +178,7 @@ const (
 
 // ranksCell prints sorted ranks compactly, 0-6,8, cut after cellRanges runs.
 func ranksCell(rs []int64) string {
-	parts := rankRuns(rs)
+	parts := ranks.RankRuns(rs)
 	if len(parts) == 0 {
 		return "-"
 	}
@@ -206,22 +194,4 @@ func hostsCell(hs []string) string {
 		return strings.Join(hs, ",")
 	}
 	return strings.Join(hs[:cellHosts], ",") + ",… (" + plural(int64(len(hs)), "host") + ")"
-}
-
-// rankRuns cuts sorted ranks into runs of consecutive ones: 0-6, 8.
-func rankRuns(rs []int64) []string {
-	var parts []string
-	for i := 0; i < len(rs); {
-		j := i
-		for j+1 < len(rs) && rs[j+1] == rs[j]+1 {
-			j++
-		}
-		if j > i {
-			parts = append(parts, itoa(rs[i])+"-"+itoa(rs[j]))
-		} else {
-			parts = append(parts, itoa(rs[i]))
-		}
-		i = j + 1
-	}
-	return parts
 }

@@ -1,171 +1,70 @@
 package main
 
 import (
-	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/nccllog/nccllog/stages/ranks"
 )
 
-// pgLabel names a process group as its watchdog lines do: `process group 0 (default_pg,
-// GUID 0)`.
-func pgLabel(f ranks.PGFinding) string {
-	s := "process group " + itoa(f.PG.ID)
-	if f.PG.ID < 0 && f.PG.GUID == "" {
-		s = "process group not named in the tag"
-	}
-	var more []string
-	if f.Name != "" {
-		more = append(more, f.Name)
-	}
-	if f.PG.GUID != "" {
-		more = append(more, "GUID "+f.PG.GUID)
-	}
-	if len(more) > 0 {
-		s += " (" + strings.Join(more, ", ") + ")"
-	}
-	return s
-}
-
-// pgHead says what the watchdog lines of a group cover and what its ranks timed out on.
-func pgHead(f ranks.PGFinding) string {
-	withLines := 0
-	for _, r := range f.Rows {
-		if r.W != nil {
-			withLines++
-		}
-	}
-	s := pgLabel(f) + ": "
-	if f.Comm != nil {
-		s = fmt.Sprintf("%s%s ranks (comm %s), ", s, itoa(f.NRanks), commLabel(f.Comm))
-	}
-	s += plural(int64(withLines), "rank") + " with watchdog lines"
-	if f.Seq >= 0 {
-		s += fmt.Sprintf("; %d timed out on work %d%s", f.TimedOut, f.Seq, opText(f.OpType))
-	}
-	if t := clock(f.StartMonth, f.StartDay, f.StartNanos); t != "" {
-		s += ", which started at " + t
-	}
-	return s
-}
-
-func opText(op string) string {
-	if op == "" {
-		return ""
-	}
-	return " (" + op + ")"
-}
-
-// clock is MM-DD HH:MM:SS.mmm, or "" where the time is not known.
-func clock(month, day, nanos int64) string {
-	if nanos < 0 {
-		return ""
-	}
-	ms := nanos / 1e6
-	return fmt.Sprintf("%02d-%02d %02d:%02d:%02d.%03d", month, day, ms/3600000, ms/60000%60, ms/1000%60, ms%1000)
-}
-
-func seqCell(v int64) string {
-	if v < 0 {
-		return "-"
-	}
-	return itoa(v)
-}
-
-// where is the file:line of a rank's timeout line, else of its queue line.
-func where(w *ranks.PGRank) string {
-	switch {
-	case w == nil:
-		return ""
-	case w.TimeoutLine > 0:
-		return fmt.Sprintf("%s:%d", w.File, w.TimeoutLine)
-	case w.QueueLine > 0:
-		return fmt.Sprintf("%s:%d", w.File, w.QueueLine)
-	}
-	return fmt.Sprintf("%s:%d", w.File, w.LastLine)
-}
-
-func procText(r ranks.PGRow) string {
-	if r.Host == "" {
-		return "-"
-	}
-	return r.Host + ":" + itoa(r.Pid)
-}
-
-// printPGFinding prints a process group's ranks, then its suspects or its verdict.
-func printPGFinding(w *output, f ranks.PGFinding) {
-	w.printf("%s\n", pgHead(f))
+// printPG prints a process group's ranks, then its suspects or its verdict.
+func printPG(w *output, p *ranks.PGReport) {
+	w.printf("%s\n", p.Head)
 	t := newTable(w, "  rank", "host:pid", "enqueued", "started", "completed", "timed out", "ran for ms", "state", "line")
-	for _, r := range f.Rows {
-		c := []string{"  " + itoa(r.Rank), procText(r), "-", "-", "-", "-", "-", r.State, where(r.W)}
-		if q := r.W; q != nil {
-			c[2], c[3], c[4], c[5], c[6] = seqCell(q.LastEnqueued), seqCell(q.LastStarted), seqCell(q.LastCompleted),
-				seqCell(q.TimedOut), seqCell(q.RanForMs)
-		}
-		t.row(c...)
+	for _, r := range p.Ranks {
+		t.row("  "+itoa(r.Rank), procText(r.Host, r.Pid), seqCell(r.LastEnqueued), seqCell(r.LastStarted),
+			seqCell(r.LastCompleted), seqCell(r.TimedOut), seqCell(r.RanForMs), r.State.String(), r.Where)
 	}
 	t.flush()
-	if len(f.Suspects) == 0 {
-		w.printf("  %s\n\n", pgVerdict(f))
+	if len(p.Suspects) == 0 {
+		w.printf("  %s\n\n", p.Verdict)
 		return
 	}
-	for i, s := range f.Suspects {
-		w.printf("  %d. rank %d%s, score %d\n", i+1, s.Row.Rank, procIn(s.Row), s.Score)
-		for _, e := range pgEvidence(s, f) {
+	for i, s := range p.Suspects {
+		in := ""
+		if s.Host != "" {
+			in = " (" + procText(s.Host, s.Pid) + ")"
+		}
+		w.printf("  %d. rank %d%s, score %d\n", i+1, s.Rank, in, s.Score)
+		for _, e := range s.Evidence {
 			w.printf("       %s\n", e)
 		}
 	}
 	w.printf("\n")
 }
 
-func procIn(r *ranks.PGRow) string {
-	if r.Host == "" {
-		return ""
+// seqCell is a work's number, "-" where none is known.
+func seqCell(v *int64) string {
+	if v == nil {
+		return "-"
 	}
-	return " (" + procText(*r) + ")"
+	return itoa(*v)
 }
 
-// pgVerdict says in one sentence what a group without suspects shows.
-func pgVerdict(f ranks.PGFinding) string {
-	switch {
-	case len(f.Suspects) == 1:
-		return "1 suspect stands out"
-	case len(f.Suspects) > 1:
-		return itoa(int64(len(f.Suspects))) + " suspects stand out"
-	case f.Seq < 0:
-		return "no rank reports a timeout or failure in it (dump signals alone say nothing against a rank); nothing to judge"
+func procText(host string, pid int64) string {
+	if host == "" {
+		return "-"
 	}
-	return fmt.Sprintf("every rank with watchdog lines had enqueued work %d; none stands out (a fault they share, such as the network, or a rank whose lines are not here)", f.Seq)
+	return host + ":" + itoa(pid)
 }
 
-// pgEvidence says in words why a rank of a process group is a suspect.
-func pgEvidence(s ranks.PGSuspect, f ranks.PGFinding) []string {
-	r := s.Row
-	others := fmt.Sprintf("%s timed out on work %d%s", plural(int64(f.TimedOut), "rank"), f.Seq, opText(f.OpType))
-	var out []string
-	if r.W == nil {
-		out = append(out, fmt.Sprintf("printed no watchdog line while %s: it likely never reached that collective", others))
-	} else {
-		q := r.W
-		out = append(out, fmt.Sprintf("its queue (%s) stops below work %d: last enqueued %s, last completed %s, while %s: it never reached that collective (stuck before it: compute, data loading, an exception, another process group)",
-			where(q), f.Seq, seqCell(q.LastEnqueued), seqCell(q.LastCompleted), others))
+// pgCSVRows are hang's CSV rows for the suspects of process groups: the comm column names
+// the group, the columns that are about NCCL calls stay empty.
+func pgCSVRows(pgs []ranks.PGReport) [][]string {
+	var rows [][]string
+	for _, p := range pgs {
+		n := ""
+		if p.NRanks != nil {
+			n = itoa(*p.NRanks)
+		}
+		for _, s := range p.Suspects {
+			pid := ""
+			if s.Host != "" {
+				pid = itoa(s.Pid)
+			}
+			rows = append(rows, []string{p.Label, n, itoa(s.Rank), s.Host, pid, itoa(int64(s.Score)),
+				optInt(s.Calls), "", strconv.FormatBool(s.Absent), "", "", strings.Join(s.Evidence, "; ")})
+		}
 	}
-	switch m := r.Member; {
-	case !s.Behind || m == nil:
-	case m.Calls == 0:
-		out = append(out, fmt.Sprintf("it issued no call on comm %s, while the furthest rank got to call %d",
-			commLabel(f.Comm), f.Comm.MaxCalls()-1))
-	default:
-		out = append(out, fmt.Sprintf("its NCCL lines on comm %s stop after %s (last %s:%d), before the furthest rank's call %d",
-			commLabel(f.Comm), calls(m.Calls), m.File, m.LastLine, f.Comm.MaxCalls()-1))
-	}
-	return out
-}
-
-func pgSuspects(fs []ranks.PGFinding) int {
-	n := 0
-	for _, f := range fs {
-		n += len(f.Suspects)
-	}
-	return n
+	return rows
 }

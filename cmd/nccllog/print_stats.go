@@ -8,47 +8,31 @@ import (
 	"github.com/nccllog/nccllog/stages/agg"
 )
 
-type statsJSON struct {
-	Op         string  `json:"op"`
-	Calls      int64   `json:"calls"`
-	MinBytes   int64   `json:"min_bytes"`
-	AvgBytes   float64 `json:"avg_bytes"`
-	MaxBytes   int64   `json:"max_bytes"`
-	TotalBytes int64   `json:"total_bytes"`
-}
-
-func statsRows(a *agg.Agg) []statsJSON {
-	rows := []statsJSON{}
-	for _, s := range a.Stats() {
-		rows = append(rows, statsJSON{string(s.Op), s.Calls, s.Min, s.Avg(), s.Max, s.Total})
-	}
-	return rows
-}
-
 func printStats(w *output, r *view) error {
+	rep := r.agg.StatsReport()
 	switch r.opts.format {
 	case "json":
-		return writeJSON(w, statsOut{droppedRows(r.agg), statsRows(r.agg)})
+		return writeJSON(w, rep)
 	case "csv":
-		return writeCSV(w, []string{"op", "calls", "min_bytes", "avg_bytes", "max_bytes", "total_bytes"}, statsCSV(r.agg))
+		return writeCSV(w, []string{"op", "calls", "min_bytes", "avg_bytes", "max_bytes", "total_bytes"}, statsCSV(rep))
 	case "awk":
-		return printStatsAWK(w, r.agg)
+		return printStatsAWK(w, rep)
 	}
 	if noCalls(w, r) {
 		return nil
 	}
 	t := newTable(w, "op", "calls", "min", "avg", "max", "total")
-	for _, s := range r.agg.Stats() {
-		t.row(string(s.Op), count(s.Calls), size(s.Min), sizeF(s.Avg()), size(s.Max), size(s.Total))
+	for _, s := range rep.Ops {
+		t.row(s.Op, count(s.Calls), size(s.MinBytes), sizeF(s.AvgBytes), size(s.MaxBytes), size(s.TotalBytes))
 	}
 	t.flush()
-	printDropped(w, r.agg)
+	printDropped(w, rep.Dropped)
 	return nil
 }
 
-func statsCSV(a *agg.Agg) [][]string {
+func statsCSV(rep agg.StatsReport) [][]string {
 	var rows [][]string
-	for _, s := range statsRows(a) {
+	for _, s := range rep.Ops {
 		rows = append(rows, []string{s.Op, itoa(s.Calls), itoa(s.MinBytes),
 			strconv.FormatFloat(s.AvgBytes, 'f', -1, 64), itoa(s.MaxBytes), itoa(s.TotalBytes)})
 	}
@@ -56,11 +40,11 @@ func statsCSV(a *agg.Agg) [][]string {
 }
 
 // printStatsAWK prints what the AWK chain printed, byte for byte.
-func printStatsAWK(w *output, a *agg.Agg) error {
+func printStatsAWK(w *output, rep agg.StatsReport) error {
 	var lines []string
-	for _, s := range a.Stats() {
-		lines = append(lines, string(s.Op)+" calls="+itoa(s.Calls)+" min="+itoa(s.Min)+" avg="+awkNumber(s.Avg())+
-			" max="+itoa(s.Max)+" total="+itoa(s.Total))
+	for _, s := range rep.Ops {
+		lines = append(lines, s.Op+" calls="+itoa(s.Calls)+" min="+itoa(s.MinBytes)+" avg="+awkNumber(s.AvgBytes)+
+			" max="+itoa(s.MaxBytes)+" total="+itoa(s.TotalBytes))
 	}
 	sort.Strings(lines)
 	for _, l := range lines {
@@ -78,30 +62,15 @@ func awkNumber(v float64) string {
 	return strconv.FormatFloat(v, 'g', 6, 64)
 }
 
-type droppedJSON struct {
-	Op     string `json:"op"`
-	Reason string `json:"reason"`
-	Calls  int64  `json:"calls"`
-}
-
-func droppedRows(a *agg.Agg) []droppedJSON {
-	rows := []droppedJSON{}
-	for _, d := range a.DroppedRows() {
-		rows = append(rows, droppedJSON{string(d.Op), d.Reason, d.Calls})
-	}
-	return rows
-}
-
 // printDropped says which calls the analyses left out, as a note under a table.
-func printDropped(w *output, a *agg.Agg) {
-	rows := a.DroppedRows()
+func printDropped(w *output, rows []agg.DroppedRow) {
 	if len(rows) == 0 {
 		return
 	}
 	w.printf("\nleft out (count <= 0 or unknown datatype, as the AWK chain did):\n")
 	t := newTable(w, "op", "reason", "calls")
 	for _, d := range rows {
-		t.row(string(d.Op), d.Reason, count(d.Calls))
+		t.row(d.Op, d.Reason, count(d.Calls))
 	}
 	t.flush()
 }
@@ -112,9 +81,10 @@ func writeJSON(w *output, v any) error {
 	return enc.Encode(v)
 }
 
-// noCalls says so when there is nothing to tabulate, with the likely reason.
+// noCalls says so when there is nothing to tabulate (no call counted, none left out), with
+// the likely reason.
 func noCalls(w *output, r *view) bool {
-	if r.agg.Calls() > 0 || len(r.agg.DroppedRows()) > 0 {
+	if !r.agg.Empty() {
 		return false
 	}
 	switch {

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/nccllog/nccllog/internal/gen"
+	"github.com/nccllog/nccllog/stages/ranks"
 )
 
 // faultLog writes a generated 8-rank log with cfg's faults, once interleaved (with prefix) and
@@ -37,21 +38,21 @@ func faultLog(t *testing.T, cfg gen.Config, prefix string) (interleaved, dir str
 
 type hangJSON struct {
 	Comms []struct {
-		Comm     string        `json:"comm"`
-		NRanks   int64         `json:"nranks"`
-		MaxCalls int64         `json:"max_calls"`
-		Suspects []suspectJSON `json:"suspects"`
+		Comm     string                `json:"comm"`
+		NRanks   int64                 `json:"nranks"`
+		MaxCalls int64                 `json:"max_calls"`
+		Suspects []ranks.SuspectReport `json:"suspects"`
 	} `json:"comms"`
 }
 
 type checkJSON struct {
 	Findings []struct {
-		Comm      string     `json:"comm"`
-		NRanks    int64      `json:"nranks"`
-		Kind      string     `json:"kind"`
-		DiffersIn string     `json:"differs_in"`
-		Call      int64      `json:"call"`
-		Sides     []sideJSON `json:"sides"`
+		Comm      string             `json:"comm"`
+		NRanks    int64              `json:"nranks"`
+		Kind      string             `json:"kind"`
+		DiffersIn string             `json:"differs_in"`
+		Call      int64              `json:"call"`
+		Sides     []ranks.SideReport `json:"sides"`
 	} `json:"findings"`
 }
 
@@ -95,10 +96,10 @@ func TestHangFindsStoppedRank(t *testing.T) {
 		var h hangJSON
 		runJSON(t, &h, exitFound, "hang", "--format", "json", in)
 		w := worldOf(t, h.Comms, func(c struct {
-			Comm     string        `json:"comm"`
-			NRanks   int64         `json:"nranks"`
-			MaxCalls int64         `json:"max_calls"`
-			Suspects []suspectJSON `json:"suspects"`
+			Comm     string                `json:"comm"`
+			NRanks   int64                 `json:"nranks"`
+			MaxCalls int64                 `json:"max_calls"`
+			Suspects []ranks.SuspectReport `json:"suspects"`
 		}) int64 {
 			return c.NRanks
 		})
@@ -244,8 +245,8 @@ func TestCommPointerReuse(t *testing.T) {
 	os.WriteFile(path, []byte(b.String()), 0o644)
 	var v struct {
 		Comms []struct {
-			Comm  string     `json:"comm"`
-			Ranks []rankJSON `json:"ranks"`
+			Comm  string             `json:"comm"`
+			Ranks []ranks.RankReport `json:"ranks"`
 		} `json:"comms"`
 	}
 	runJSON(t, &v, exitOK, "ranks", "--format", "json", path)
@@ -281,9 +282,9 @@ func TestDestroyEndsBinding(t *testing.T) {
 	os.WriteFile(path, []byte(b.String()), 0o644)
 	var v struct {
 		Comms []struct {
-			Comm     string     `json:"comm"`
-			Grouping string     `json:"grouping"`
-			Ranks    []rankJSON `json:"ranks"`
+			Comm     string             `json:"comm"`
+			Grouping string             `json:"grouping"`
+			Ranks    []ranks.RankReport `json:"ranks"`
 		} `json:"comms"`
 	}
 	runJSON(t, &v, exitOK, "ranks", "--format", "json", path)

@@ -11,6 +11,7 @@ import (
 
 	"github.com/nccllog/nccllog/internal/sharedtest"
 	"github.com/nccllog/nccllog/parser"
+	"github.com/nccllog/nccllog/stages/ranks"
 )
 
 // sampleCounts is how many collective, comm (init/layout/destroy) and progress lines each real
@@ -92,7 +93,7 @@ func TestSamplesAttribution(t *testing.T) {
 		want := sampleCounts[name][0]
 		var v struct {
 			Comms []struct {
-				Ranks []rankJSON `json:"ranks"`
+				Ranks []ranks.RankReport `json:"ranks"`
 			} `json:"comms"`
 		}
 		runJSON(t, &v, exitOK, "ranks", "--format", "json", f)

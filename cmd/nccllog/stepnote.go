@@ -14,7 +14,7 @@ import (
 func noteNoSteps(w io.Writer, v *view) {
 	span, ok := steps.StepSpanOf(v.res.Set)
 	r := v.opts.cfg.Steps
-	if !ok || r == nil || span.Selected > 0 {
+	if !ok || !span.SelectedNothing(r) {
 		return
 	}
 	if span.Markers == 0 {

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/nccllog/nccllog/stages"
 )
 
 // nonFiniteLog is a NeMo log whose progress lines print inf and nan as Python does (a step
@@ -37,8 +39,8 @@ func TestStepsNonFiniteJSON(t *testing.T) {
 		t.Fatalf("report --format json: exit %d, stderr %q", code, stderr)
 	}
 	var rep struct {
-		Steps map[string]any `json:"steps"`
-		Parse parseJSON      `json:"parse"`
+		Steps map[string]any     `json:"steps"`
+		Parse stages.ParseReport `json:"parse"`
 	}
 	if err := json.Unmarshal([]byte(out), &rep); err != nil {
 		t.Fatalf("%v\n%s", err, out)

@@ -23,6 +23,9 @@ import (
 // Find returns the Chromium to drive, or skips the test (fails it under NCCLLOG_CHROMIUM=1).
 func Find(t testing.TB) string {
 	t.Helper()
+	if testing.Short() {
+		t.Skip("-short: the browser tests run without -short")
+	}
 	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
 		if p, err := exec.LookPath(name); err == nil {
 			return p

@@ -33,6 +33,9 @@ func programs() []string {
 // is idle. The daemons are stopped by pid when t ends. It skips t (fails it under
 // NCCLLOG_SLURM=1) where Slurm or munge is missing, not run as root, or does not come up.
 func Start(t testing.TB, nodes ...string) *Cluster {
+	if testing.Short() {
+		t.Skip("-short: the Slurm cluster starts without -short")
+	}
 	t.Helper()
 	bins, err := lookBins()
 	if err != nil {

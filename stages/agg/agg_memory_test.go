@@ -11,17 +11,17 @@ import (
 // does grow with them.
 func TestAggPerOpMemory(t *testing.T) {
 	const n = 200_000
-	shapes := func(cfg *stages.Config) func() any {
+	shapes := func(stage AggStage) func() any {
 		return func() any {
-			p := AggStage{}.New(cfg).(*AggPart)
+			p := stage.New(&stages.Config{}).(*AggPart)
 			for i := range int64(n) {
 				p.Agg.Add(stagetest.ShapeOps[i%4], 1+i/40, stagetest.ShapeTypes[i/4%10])
 			}
 			return p
 		}
 	}
-	full := stagetest.Retained(shapes(&stages.Config{}))
-	perOp := stagetest.Retained(shapes(&stages.Config{AggPerOp: true}))
+	full := stagetest.Retained(shapes(AggStage{}))
+	perOp := stagetest.Retained(shapes(AggStage{PerOp: true}))
 	t.Logf("%d distinct shapes: %d bytes with the table, %d per op", n, full, perOp)
 	if perOp > 64<<10 {
 		t.Errorf("per-op sums of %d distinct shapes keep %d bytes, want under 64 KiB", n, perOp)

@@ -20,7 +20,7 @@ type Bucket struct {
 }
 
 // Hist returns, per op, the calls in each bucket cut by edges (ascending), ordered by op and
-// then by size. Buckets without calls are left out. An Agg of per-op sums (Config.AggPerOp)
+// then by size. Buckets without calls are left out. An Agg of per-op sums (AggStage.PerOp)
 // has the buckets of DefaultEdges only.
 func (a *Agg) Hist(edges []int64) []Bucket {
 	if a.perOp != nil {

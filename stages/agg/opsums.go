@@ -11,7 +11,7 @@ import (
 )
 
 // OpSum is what stats and hist print of one op: its size distribution and its calls in each
-// bucket cut by DefaultEdges. An Agg made for them (Config.AggPerOp) keeps one OpSum per op
+// bucket cut by DefaultEdges. An Agg made for them (AggStage.PerOp) keeps one OpSum per op
 // instead of a count per distinct (op, count, datatype), so its memory does not grow with
 // the call shapes of the log.
 type OpSum struct {

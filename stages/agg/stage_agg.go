@@ -9,14 +9,18 @@ import (
 
 // AggStage counts the calls of the selected steps per (op, count, datatype); per-op stats
 // and the size histogram are derived from it.
-type AggStage struct{}
+type AggStage struct {
+	// PerOp: the stage keeps per-op sums and the histogram only, not a count per distinct
+	// (op, count, datatype), for commands that print per-op rows (stats, hist).
+	PerOp bool
+}
 
 func (AggStage) Name() string          { return "agg" }
 func (AggStage) Reads() stages.Reads   { return stages.ReadsSelected }
 func (AggStage) Kinds() stages.KindSet { return stages.Kinds(parser.KindCollective) }
 
-func (AggStage) New(cfg *stages.Config) stages.Partial {
-	if cfg.AggPerOp {
+func (s AggStage) New(*stages.Config) stages.Partial {
+	if s.PerOp {
 		return &AggPart{Agg: newPerOpAgg()}
 	}
 	return &AggPart{Agg: NewAgg()}

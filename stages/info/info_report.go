@@ -44,6 +44,15 @@ type FactRow struct {
 	Hosts     []string `json:"hosts"`
 }
 
+// Label is a version row as the identity section prints it: the version alone, or what it is
+// of (CUDA driver) before it.
+func (f FactRow) Label() string {
+	if f.What == "version" {
+		return f.Value
+	}
+	return f.What + " " + f.Value
+}
+
 // ProcRow is one process: its rank in the largest communicator it initialised (-1: no Init
 // line names it) and that communicator's size.
 type ProcRow struct {

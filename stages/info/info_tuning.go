@@ -2,6 +2,7 @@ package info
 
 import (
 	"cmp"
+	"fmt"
 	"slices"
 
 	"github.com/nccllog/nccllog/parser"
@@ -31,7 +32,7 @@ func (in *Info) addTuneKey(k tuneKey, n int64) {
 
 // TuneRow is a range of sizes of one op that NCCL ran with one algorithm and protocol.
 type TuneRow struct {
-	Op      string `json:"op"` // "" before 2.23, whose lines do not name the op
+	Op      string `json:"op"` // "" before 2.23, whose lines do not name the op (see OpLabel)
 	LoBytes int64  `json:"lo_bytes"`
 	HiBytes int64  `json:"hi_bytes"`
 	Algo    string `json:"algo"`
@@ -66,17 +67,43 @@ func (in *Info) tuneRows() []TuneRow {
 	return rows
 }
 
+// TimingKind says which timings line a TimingRow is; JSON spells it init or bootstrap.
+type TimingKind uint8
+
+const (
+	TimingInit      TimingKind = iota // an Init timings line
+	TimingBootstrap                   // a Bootstrap timings line
+)
+
+func (k TimingKind) String() string { return [...]string{"init", "bootstrap"}[k] }
+
+// MarshalText spells k as String does.
+func (k TimingKind) MarshalText() ([]byte, error) { return []byte(k.String()), nil }
+
+// UnmarshalText reads the words MarshalText writes.
+func (k *TimingKind) UnmarshalText(b []byte) error {
+	switch string(b) {
+	case "init":
+		*k = TimingInit
+	case "bootstrap":
+		*k = TimingBootstrap
+	default:
+		return fmt.Errorf("a timings line is init or bootstrap, not %q", b)
+	}
+	return nil
+}
+
 // TimingRow is one Init timings or Bootstrap timings line (seconds).
 type TimingRow struct {
-	What     string   `json:"what"` // "init" or "bootstrap"
-	API      string   `json:"api,omitempty"`
-	Host     string   `json:"host"`
-	Pid      int64    `json:"pid"`
-	Rank     int64    `json:"rank"`
-	NRanks   int64    `json:"nranks"`
-	TotalS   float64  `json:"total_s"`
-	Parts    string   `json:"parts"`
-	Evidence Evidence `json:"evidence"`
+	What     TimingKind `json:"what"`
+	API      string     `json:"api,omitempty"`
+	Host     string     `json:"host"`
+	Pid      int64      `json:"pid"`
+	Rank     int64      `json:"rank"`
+	NRanks   int64      `json:"nranks"`
+	TotalS   float64    `json:"total_s"`
+	Parts    string     `json:"parts"`
+	Evidence Evidence   `json:"evidence"`
 }
 
 // maxTimings bounds the timing lines kept: a few per communicator per rank.
@@ -91,10 +118,10 @@ func (in *Info) addTiming(p *procInfo, s *parser.Setup, ev Evidence) {
 	if len(in.timings) >= maxTimings {
 		return
 	}
-	r := TimingRow{What: "init", API: s.Timing.API, Host: p.key.Host, Pid: p.key.Pid, Rank: s.Timing.Rank,
+	r := TimingRow{What: TimingInit, API: s.Timing.API, Host: p.key.Host, Pid: p.key.Pid, Rank: s.Timing.Rank,
 		NRanks: s.Timing.NRanks, TotalS: s.Timing.Total, Parts: s.Timing.Parts, Evidence: ev}
 	if s.Kind == parser.SetupBootTimings {
-		r.What = "bootstrap"
+		r.What = TimingBootstrap
 	}
 	in.timings = append(in.timings, r)
 }
@@ -108,4 +135,21 @@ func (in *Info) slowest() []TimingRow {
 			cmp.Compare(a.Evidence.Line, b.Evidence.Line))
 	})
 	return rows
+}
+
+// Label is what the timing line was of: its kind, and the API that ran the init where the
+// line names it.
+func (r TimingRow) Label() string {
+	if r.API == "" {
+		return r.What.String()
+	}
+	return r.What.String() + " " + r.API
+}
+
+// OpLabel is the row's op, or (any) where the line does not name it (before 2.23).
+func (r TuneRow) OpLabel() string {
+	if r.Op == "" {
+		return "(any)"
+	}
+	return r.Op
 }

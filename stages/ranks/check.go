@@ -19,7 +19,7 @@ type Side struct {
 // input's end explains where they stop, Coverage.EndsCut and Coverage.Cut).
 type CheckFinding struct {
 	Group *Group
-	Kind  string
+	Kind  FindingKind
 	What  string
 	Index int64 // the call's position in each rank's sequence
 	Step  int64 // the step of that call, -1 where none is known
@@ -58,7 +58,7 @@ func (r *Ranks) firstMismatch(g *Group) (CheckFinding, bool) {
 		return CheckFinding{}, false
 	}
 	ref := g.ref[k]
-	f := CheckFinding{Group: g, Kind: "mismatch", Index: k, Step: r.steps.step(ref.step)}
+	f := CheckFinding{Group: g, Kind: KindMismatch, Index: k, Step: r.steps.step(ref.step)}
 	bySig := map[Sig]*Side{}
 	for _, m := range g.Members {
 		s := r.sigs.sig(ref.sig)
@@ -84,10 +84,14 @@ func (r *Ranks) firstMismatch(g *Group) (CheckFinding, bool) {
 	return f, true
 }
 
-// sortSides puts the largest side first (the odd ones out last).
+// sortSides puts the largest side first (the odd ones out last); sides of one size go in
+// rank order, and where ranks are not known (an inferred communicator's), by process, so that
+// the order never depends on the map the sides were gathered in.
 func sortSides(s []Side) {
 	slices.SortFunc(s, func(a, b Side) int {
-		return cmp.Or(cmp.Compare(len(b.Members), len(a.Members)), cmp.Compare(rankOrder(a.Members[0]), rankOrder(b.Members[0])))
+		ma, mb := a.Members[0], b.Members[0]
+		return cmp.Or(cmp.Compare(len(b.Members), len(a.Members)), cmp.Compare(rankOrder(ma), rankOrder(mb)),
+			cmp.Compare(ma.Host, mb.Host), cmp.Compare(ma.Pid, mb.Pid), cmp.Compare(ma.CudaDev, mb.CudaDev))
 	})
 }
 
@@ -119,7 +123,7 @@ func differs(sides []Side) string {
 // those where the input's end explains it (cov).
 func lengthFinding(g *Group, cov *Coverage) (CheckFinding, bool) {
 	top := g.MaxCalls()
-	f := CheckFinding{Group: g, Kind: "length", Index: top, Step: -1}
+	f := CheckFinding{Group: g, Kind: KindLength, Index: top, Step: -1}
 	if cov.EndsCut {
 		return f, false
 	}

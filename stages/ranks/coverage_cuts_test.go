@@ -63,7 +63,7 @@ func hangShapeOnly(t *testing.T, name string, k int, r *Ranks) bool {
 	for _, f := range r.Hang() {
 		behind := map[int64]bool{}
 		for _, s := range f.Suspects {
-			if !slices.Equal(s.Evidence, []string{"behind"}) {
+			if !slices.Equal(s.Evidence, []Evidence{EvBehind}) {
 				t.Fatalf("%s, first %d events: %s suspect with evidence %v", name, k, s.Member.Label(), s.Evidence)
 			}
 			behind[s.Behind] = true
@@ -75,7 +75,7 @@ func hangShapeOnly(t *testing.T, name string, k int, r *Ranks) bool {
 		alarm = alarm || len(f.Suspects) > 0
 	}
 	for _, f := range r.Check() {
-		if f.Kind != "length" {
+		if f.Kind != KindLength {
 			t.Fatalf("%s, first %d events: a %s finding: %+v", name, k, f.Kind, f)
 		}
 		for _, m := range f.Short {

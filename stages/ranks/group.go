@@ -22,7 +22,7 @@ type Group struct {
 	Key    GroupKey
 	NRanks int64
 	// Evidence says how its ranks were grouped: "commId", "split" or "inferred".
-	Evidence string
+	Evidence Grouping
 	Members  []*Member
 	// Nodes and LocalRanks are from the 2.20+ layout line ("nRanks 16 nNodes 2 localRanks 8"),
 	// 0 where no rank printed it.
@@ -60,7 +60,7 @@ type refCall struct {
 const maxPrepend = 1 << 16
 
 // Inferred reports whether the grouping is a guess (no commId or parent to go by).
-func (g *Group) Inferred() bool { return g.Evidence == "inferred" }
+func (g *Group) Inferred() bool { return g.Evidence == GroupedInferred }
 
 // MaxCalls is the furthest position any rank got to in the sequence (the most calls any rank
 // issued, where every rank's log holds the communicator from its first call).

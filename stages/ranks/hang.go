@@ -21,7 +21,7 @@ type Suspect struct {
 	NextStep int64
 	Absent   bool
 	// Evidence are the kinds of evidence against the rank (see hangEvidence).
-	Evidence []string
+	Evidence []Evidence
 }
 
 // HangFinding is where the ranks of one communicator stopped.
@@ -50,7 +50,7 @@ type hangCtx struct {
 // evidence is one kind of evidence against a rank: its name (as Suspect.Evidence holds it)
 // and what it adds to the score, or ok false where it does not apply. A new kind of evidence
 // is one more entry in hangEvidence.
-type evidence func(c *hangCtx, m *Member) (kind string, score int, ok bool)
+type evidence func(c *hangCtx, m *Member) (kind Evidence, score int, ok bool)
 
 // hangEvidence is every kind of evidence that counts on its own, in the order it is listed.
 // (A process's WARN that is not the end of its log only supports these: see suspects.)
@@ -126,7 +126,7 @@ func (r *Ranks) hangOf(g *Group, actx *absentCtx) HangFinding {
 
 // hit is one piece of evidence found against a rank.
 type hit struct {
-	kind  string
+	kind  Evidence
 	score int
 }
 
@@ -135,7 +135,7 @@ type hit struct {
 // WARN) is no evidence against any one of them and is left out.
 func (c *hangCtx) suspects() []Suspect {
 	hits := make([][]hit, len(c.g.Members))
-	count := map[string]int{}
+	count := map[Evidence]int{}
 	for i, m := range c.g.Members {
 		for _, ev := range hangEvidence() {
 			if kind, score, ok := ev(c, m); ok {
@@ -156,12 +156,12 @@ func (c *hangCtx) suspects() []Suspect {
 		if s.Score == 0 {
 			continue
 		}
-		if m.Warn != "" && !slices.Contains(s.Evidence, "ends-in-warn") {
+		if m.Warn != "" && !slices.Contains(s.Evidence, EvEndsInWarn) {
 			// A WARN is common in healthy jobs too: it only supports other evidence.
 			s.Score += 15
-			s.Evidence = append(s.Evidence, "warn")
+			s.Evidence = append(s.Evidence, EvWarn)
 		}
-		if slices.Contains(s.Evidence, "behind") {
+		if slices.Contains(s.Evidence, EvBehind) {
 			s.Next, s.NextStep, _ = c.r.RefCall(c.g, m.Through())
 		}
 		out = append(out, s)
@@ -172,31 +172,31 @@ func (c *hangCtx) suspects() []Suspect {
 // behind: the rank stopped before the furthest call of the others; not where the input's end
 // explains where it stops (Coverage.EndsCut, Coverage.Cut), nor where the ranks' places in
 // the sequence are not known (Group.shaky).
-func behind(c *hangCtx, m *Member) (string, int, bool) {
+func behind(c *hangCtx, m *Member) (Evidence, int, bool) {
 	b := c.top - m.Through()
 	if b <= 0 || c.cov.EndsCut || c.cov.Cut(m) || c.g.shaky {
-		return "", 0, false
+		return 0, 0, false
 	}
-	return "behind", 50 + int(40*b/max(c.top, 1)), true
+	return EvBehind, 50 + int(40*b/max(c.top, 1)), true
 }
 
 // aborted: the rank's communicator ends in Abort while a rank that still has it got further.
 // (Where none got further, the others may be on their way to their Abort, as in a log cut
 // during a healthy shutdown that aborts every communicator.)
-func aborted(c *hangCtx, m *Member) (string, int, bool) {
-	return "abort", 60, m.End == "Abort" && c.liveTop > m.Through()
+func aborted(c *hangCtx, m *Member) (Evidence, int, bool) {
+	return EvAbort, 60, m.End == "Abort" && c.liveTop > m.Through()
 }
 
 // endedEarly: the rank's communicator ends in Destroy while a rank that still has it got
 // further. (Where none got further, the others may be on their way to their Destroy, as in a
 // log cut during a healthy teardown.)
-func endedEarly(c *hangCtx, m *Member) (string, int, bool) {
-	return "ended-early", 30, m.End != "" && m.End != "Abort" && c.liveTop > m.Through()
+func endedEarly(c *hangCtx, m *Member) (Evidence, int, bool) {
+	return EvEndedEarly, 30, m.End != "" && m.End != "Abort" && c.liveTop > m.Through()
 }
 
 // endsInWarn: the process's log ends with a WARN (no call on any communicator after it).
-func endsInWarn(c *hangCtx, m *Member) (string, int, bool) {
-	return "ends-in-warn", 40, m.Warn != "" && m.WarnLine > m.ProcLast
+func endsInWarn(c *hangCtx, m *Member) (Evidence, int, bool) {
+	return EvEndsInWarn, 40, m.Warn != "" && m.WarnLine > m.ProcLast
 }
 
 // judged reports whether g's ranks without lines can be judged from what the input holds.

@@ -5,20 +5,11 @@ import (
 	"slices"
 )
 
-// PG row states: what a rank's queue says about the work the group timed out on.
-const (
-	PGEntered    = "entered"     // it enqueued the work and waits in it (or timed out on it): a victim
-	PGNotReached = "not-reached" // its last enqueued work is below it: it never reached the collective
-	PGPast       = "past"        // it completed the work
-	PGUnknown    = "unknown"     // its lines report no queue (dump signals only)
-	PGNoLine     = "no-line"     // no watchdog line from this rank
-)
-
 // PGRow is one rank of a process group: its watchdog state (nil where it printed no watchdog
 // line), the process and NCCL rank its lines are tied to, and its state.
 type PGRow struct {
 	Rank  int64
-	State string
+	State PGState
 	W     *PGRank // nil: no watchdog line from this rank
 	// Host and Pid are the process of the rank's NCCL lines (same file and launcher label, or
 	// the file's one process; for the default group, the world communicator's rank); "" / 0
@@ -138,7 +129,7 @@ func timedOutSeq(ps []*PGRank) (seq int64, n int) {
 	return seq, n
 }
 
-func (f *PGFinding) state(p *PGRank) string {
+func (f *PGFinding) state(p *PGRank) PGState {
 	switch e := p.reach(); {
 	case e < 0:
 		return PGUnknown

@@ -77,12 +77,12 @@ func TestPGHangFixtures(t *testing.T) {
 		seq      int64
 		timedOut int
 		suspects []int64
-		states   []string
+		states   []PGState
 		start    string
 	}{
-		{"straggler-queue.log", 57, 3, []int64{2}, []string{PGEntered, PGEntered, PGNotReached, PGEntered}, "04-11 23:54:10.500"},
-		{"network.log", 57, 4, nil, []string{PGEntered, PGEntered, PGEntered, PGEntered}, "04-11 23:54:10.500"},
-		{"dumps-only.log", -1, 0, nil, []string{PGUnknown, PGUnknown, PGUnknown}, ""},
+		{"straggler-queue.log", 57, 3, []int64{2}, []PGState{PGEntered, PGEntered, PGNotReached, PGEntered}, "04-11 23:54:10.500"},
+		{"network.log", 57, 4, nil, []PGState{PGEntered, PGEntered, PGEntered, PGEntered}, "04-11 23:54:10.500"},
+		{"dumps-only.log", -1, 0, nil, []PGState{PGUnknown, PGUnknown, PGUnknown}, ""},
 	} {
 		path := filepath.Join("testdata", "watchdog", tc.file)
 		lines := readLines(t, path)
@@ -96,7 +96,7 @@ func TestPGHangFixtures(t *testing.T) {
 			for _, s := range f.Suspects {
 				sus = append(sus, s.Row.Rank)
 			}
-			var states []string
+			var states []PGState
 			for _, r := range f.Rows {
 				states = append(states, r.State)
 			}

@@ -137,7 +137,7 @@ func (r *Ranks) call(p *proc, file string, e *RankEvent) {
 			dev = -1 // the rank tells the ranks apart; RCCL's replayer logs every one on one device
 		}
 		key, dev := p.inferredKey(c.NRanks, dev, c.GlobalRank)
-		b = r.bindNew(p, file, e, c.Comm, key, "inferred", c.GlobalRank, dev)
+		b = r.bindNew(p, file, e, c.Comm, key, GroupedInferred, c.GlobalRank, dev)
 		if c.GlobalRank >= 0 && !b.over {
 			b.m.RankFrom = "globalrank"
 		}
@@ -210,9 +210,9 @@ func (r *Ranks) end(p *proc, ptr uint64, event string) {
 
 // initKey is the group of a communicator named by an Init line: its commId, or for a split
 // without one, its parent's group with the split count and color.
-func (r *Ranks) initKey(p *proc, ev *parser.CommEvent) (GroupKey, string) {
+func (r *Ranks) initKey(p *proc, ev *parser.CommEvent) (GroupKey, Grouping) {
 	if ev.CommID != 0 {
-		return GroupKey{CommID: ev.CommID, NRanks: ev.NRanks}, "commId"
+		return GroupKey{CommID: ev.CommID, NRanks: ev.NRanks}, GroupedCommID
 	}
 	if parent := p.bind[ev.Parent]; ev.Parent != 0 && parent != nil && !parent.over {
 		h := fnv.New64a()
@@ -224,13 +224,13 @@ func (r *Ranks) initKey(p *proc, ev *parser.CommEvent) (GroupKey, string) {
 			}
 			h.Write(b[:])
 		}
-		return GroupKey{CommID: h.Sum64(), NRanks: ev.NRanks}, "split"
+		return GroupKey{CommID: h.Sum64(), NRanks: ev.NRanks}, GroupedSplit
 	}
 	key, _ := p.inferredKey(ev.NRanks, ev.CudaDev, ev.Rank)
-	return key, "inferred"
+	return key, GroupedInferred
 }
 
-func (r *Ranks) bindNew(p *proc, file string, e *RankEvent, ptr uint64, key GroupKey, evidence string, rank, dev int64) *binding {
+func (r *Ranks) bindNew(p *proc, file string, e *RankEvent, ptr uint64, key GroupKey, evidence Grouping, rank, dev int64) *binding {
 	g := r.groups[key]
 	if g == nil && (r.over.has(key) || !r.room()) {
 		if !r.over.has(key) {

@@ -141,7 +141,7 @@ func (r *Ranks) join(g, og *Group, ref []refCall) {
 	g.Members = append(g.Members, og.Members...)
 	g.opsDown = g.opsDown || og.opsDown
 	g.Nodes, g.LocalRanks = max(g.Nodes, og.Nodes), max(g.LocalRanks, og.LocalRanks)
-	if g.Evidence == "inferred" && og.Evidence != "inferred" {
+	if g.Evidence == GroupedInferred && og.Evidence != GroupedInferred {
 		g.Evidence = og.Evidence
 	}
 }

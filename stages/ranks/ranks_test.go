@@ -88,7 +88,7 @@ func TestHangCleanAbort(t *testing.T) {
 	if got := suspectLabels(f); !slices.Equal(got, []string{"2"}) {
 		t.Errorf("suspects %v, want [2]", got)
 	}
-	if ev := f.Suspects[0].Evidence; !slices.Equal(ev, []string{"behind"}) {
+	if ev := f.Suspects[0].Evidence; !slices.Equal(ev, []Evidence{EvBehind}) {
 		t.Errorf("evidence %v, want [behind] (every rank aborted)", ev)
 	}
 }
@@ -109,7 +109,7 @@ func TestExcerptAlignedByOpCount(t *testing.T) {
 		t.Errorf("coverage %+v: want an excerpt whose ranks start and stop at different calls", c)
 	}
 	fs := ranksOf(t, fixture("excerpt-mismatch.log")).Check()
-	if len(fs) != 1 || fs[0].Kind != "mismatch" || fs[0].What != "count" || fs[0].Index != 2 {
+	if len(fs) != 1 || fs[0].Kind != KindMismatch || fs[0].What != "count" || fs[0].Index != 2 {
 		t.Fatalf("findings %+v, want one count mismatch at call 2 (opCount f)", fs)
 	}
 }
@@ -146,7 +146,7 @@ func TestOneProcessManyGPUs(t *testing.T) {
 	if got := suspectLabels(f); !slices.Equal(got, []string{"gpu1:13135/dev2"}) {
 		t.Errorf("suspects %v, want the process's device 2", got)
 	}
-	if fs := ranksOf(t, fixture("one-process-4gpu-dev2-behind.log")).Check(); len(fs) != 1 || fs[0].Kind != "length" {
+	if fs := ranksOf(t, fixture("one-process-4gpu-dev2-behind.log")).Check(); len(fs) != 1 || fs[0].Kind != KindLength {
 		t.Errorf("check: %+v, want one length finding", fs)
 	}
 }

@@ -211,7 +211,7 @@ func (r *Ranks) rebuildGroups(gs []*Group, sets [][]*Member) {
 			g = gs[i]
 		} else {
 			key := GroupKey{NRanks: gs[0].NRanks, Seq: gs[len(gs)-1].Key.Seq + int64(i-len(gs)+1)}
-			g = &Group{Key: key, NRanks: key.NRanks, Evidence: "inferred", steps: r.steps, regrouped: true}
+			g = &Group{Key: key, NRanks: key.NRanks, Evidence: GroupedInferred, steps: r.steps, regrouped: true}
 			r.groups[key] = g
 		}
 		g.Members, g.ref, g.opsDown, g.aligned = nil, nil, false, false

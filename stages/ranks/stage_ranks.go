@@ -123,7 +123,7 @@ type OverflowSnapshot struct {
 type GroupSnapshot struct {
 	Key               GroupKey
 	NRanks            int64
-	Evidence          string
+	Evidence          Grouping
 	Nodes, LocalRanks int64
 	OpsDown, Aligned  bool
 	Truncated         bool `json:",omitempty"`

@@ -69,3 +69,8 @@ func StepSpanOf(s *stages.Set) (StepSpan, bool) {
 	}
 	return StepSpan{}, false
 }
+
+// SelectedNothing reports whether a run that selects the steps of r (nil: every line) found
+// no progress line of a step in it: then Markers says whether the input has any, and First
+// and Last which steps they are of.
+func (s StepSpan) SelectedNothing(r *stages.StepRange) bool { return r != nil && s.Selected == 0 }

@@ -23,7 +23,7 @@ type CallsPart struct {
 func (p *CallsPart) Add(l *stages.Line) {
 	c := &l.P.Coll
 	p.calls.Add(stages.Call{Line: l.N, Step: -1, Rank: l.P.Rank, Env: l.P.Env, Coll: *c,
-		Dropped: c.Count <= 0 || c.Datatype.Size() == 0})
+		Dropped: c.Count <= 0 || c.Datatype.Size() == 0, Time: l.P.Time})
 }
 
 func (p *CallsPart) Settle(step int64, selected bool) { p.calls.Settle(step, selected) }

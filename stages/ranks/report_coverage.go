@@ -1,14 +1,12 @@
-package main
+package ranks
 
 import (
 	"fmt"
 	"strings"
-
-	"github.com/nccllog/nccllog/stages/ranks"
 )
 
-// coverageJSON is how much of a communicator the input holds, printed before any verdict.
-type coverageJSON struct {
+// CoverageReport is how much of a communicator the input holds, printed before any verdict.
+type CoverageReport struct {
 	NRanks       int64    `json:"nranks"`
 	RanksPresent int64    `json:"ranks_present"`
 	RanksAbsent  int64    `json:"ranks_absent"`
@@ -24,17 +22,19 @@ type coverageJSON struct {
 	EndsDiffer   bool     `json:"ends_differ"`
 	EndsCut      bool     `json:"ends_cut"`
 	CutFrom      *int64   `json:"cut_from"`
-	CutWhy       string   `json:"cut_why,omitempty"`
+	CutWhy       CutWhy   `json:"cut_why,omitempty"`
 	SomeNodes    bool     `json:"some_nodes_only"`
 	Conflict     string   `json:"conflict,omitempty"`
 	Notes        []string `json:"notes"`
+	// Line says in one line what the input holds of the communicator (the text the notes go under).
+	Line string `json:"-"`
 }
 
-func coverageValue(c ranks.Coverage, g *ranks.Group) coverageJSON {
-	v := coverageJSON{NRanks: c.NRanks, RanksPresent: c.Present, RanksAbsent: c.AbsentN, Absent: orEmpty(c.Absent),
+func coverageReport(c Coverage, g *Group) CoverageReport {
+	v := CoverageReport{NRanks: c.NRanks, RanksPresent: c.Present, RanksAbsent: c.AbsentN, Absent: orEmpty(c.Absent),
 		FirstCall: known(c.First), LastCall: known(c.Last), FirstStep: known(c.FirstStep), LastStep: known(c.LastStep),
-		Excerpt: c.Excerpt, StartsDiffer: c.StartsDiffer, EndsDiffer: c.EndsDiffer, EndsCut: c.EndsCut, CutFrom: known(c.CutFrom), CutWhy: string(c.CutWhy), SomeNodes: c.SomeNodes(),
-		Conflict: c.Conflict, Notes: orEmpty(coverageNotes(c, g))}
+		Excerpt: c.Excerpt, StartsDiffer: c.StartsDiffer, EndsDiffer: c.EndsDiffer, EndsCut: c.EndsCut, CutFrom: known(c.CutFrom), CutWhy: c.CutWhy, SomeNodes: c.SomeNodes(),
+		Conflict: c.Conflict, Notes: orEmpty(coverageNotes(c, g)), Line: coverageLine(c, g)}
 	if c.Nodes > 0 {
 		v.Nodes, v.NodesPresent = &c.Nodes, &c.NodesSeen
 	}
@@ -42,8 +42,8 @@ func coverageValue(c ranks.Coverage, g *ranks.Group) coverageJSON {
 }
 
 // coverageLine says in one line what the input holds of a communicator.
-func coverageLine(c ranks.Coverage, g *ranks.Group) string {
-	t := fmt.Sprintf("comm %s: %s, %d with lines", commLabel(g), plural(c.NRanks, "rank"), c.Present)
+func coverageLine(c Coverage, g *Group) string {
+	t := fmt.Sprintf("comm %s: %s, %d with lines", g.Label(), plural(c.NRanks, "rank"), c.Present)
 	if c.Nodes > 1 {
 		t += fmt.Sprintf(" on %d of %d nodes", c.NodesSeen, c.Nodes)
 	}
@@ -58,7 +58,7 @@ func coverageLine(c ranks.Coverage, g *ranks.Group) string {
 	return t
 }
 
-func stepsText(c ranks.Coverage) string {
+func stepsText(c Coverage) string {
 	switch {
 	case c.FirstStep < 0 && c.LastStep < 0:
 		return ""
@@ -70,7 +70,7 @@ func stepsText(c ranks.Coverage) string {
 
 // coverageNotes say what limits a verdict on the communicator: a log of some nodes only, an
 // excerpt, ranks that cannot be one communicator.
-func coverageNotes(c ranks.Coverage, g *ranks.Group) []string {
+func coverageNotes(c Coverage, g *Group) []string {
 	var out []string
 	if c.Conflict != "" {
 		out = append(out, "these cannot be the ranks of one communicator: "+c.Conflict+"; no verdict for it")
@@ -81,7 +81,7 @@ func coverageNotes(c ranks.Coverage, g *ranks.Group) []string {
 	if c.SomeNodes() {
 		t := fmt.Sprintf("this log covers %d of %d nodes", c.NodesSeen, c.Nodes)
 		if len(c.NodeRanks) > 0 {
-			t += " (" + ranksOf(c.NodeRanks) + ")"
+			t += " (" + ranksText(c.NodeRanks) + ")"
 		}
 		out = append(out, t+"; the other nodes' ranks are not judged")
 	}
@@ -95,16 +95,16 @@ func coverageNotes(c ranks.Coverage, g *ranks.Group) []string {
 }
 
 // cutNote says which ranks stop where the input ends, and why that is no sign of a hang.
-func cutNote(c ranks.Coverage, g *ranks.Group) string {
-	why := map[ranks.CutWhy]string{
-		ranks.CutExcerpt:  "as an excerpt cuts them",
-		ranks.CutInFlight: "a few calls apart, as a log that ends while the job issues calls stops them (the job still running, stopped by a time limit, or the log cut)",
-		ranks.CutProcs:    "as the log ends while their processes issue calls on another communicator, a few calls apart (the job still running, stopped by a time limit, or the log cut)",
+func cutNote(c Coverage, g *Group) string {
+	why := map[CutWhy]string{
+		CutExcerpt:  "as an excerpt cuts them",
+		CutInFlight: "a few calls apart, as a log that ends while the job issues calls stops them (the job still running, stopped by a time limit, or the log cut)",
+		CutProcs:    "as the log ends while their processes issue calls on another communicator, a few calls apart (the job still running, stopped by a time limit, or the log cut)",
 	}[c.CutWhy]
 	if c.EndsCut {
 		return "the ranks' lines stop at different calls (" + edges(g, false) + "), " + why + "; that alone is no sign of a hang"
 	}
-	var cut []*ranks.Member
+	var cut []*Member
 	for _, m := range g.Members {
 		if c.Cut(m) {
 			cut = append(cut, m)
@@ -115,9 +115,9 @@ func cutNote(c ranks.Coverage, g *ranks.Group) string {
 }
 
 // edges lists where each rank's lines start (or stop), grouped by call.
-func edges(g *ranks.Group, start bool) string {
+func edges(g *Group, start bool) string {
 	var order []int64
-	by := map[int64][]*ranks.Member{}
+	by := map[int64][]*Member{}
 	for _, m := range g.Members {
 		if m.Calls == 0 {
 			continue
@@ -136,17 +136,4 @@ func edges(g *ranks.Group, start bool) string {
 		parts = append(parts, ranksWord(by[k])+" at call "+itoa(k))
 	}
 	return strings.Join(parts, ", ")
-}
-
-// intList prints 0-7,9 for a sorted list.
-func intList(v []int64) string {
-	return strings.Join(rankRuns(v), ",")
-}
-
-// ranksOf is "rank 3" or "ranks 0-7".
-func ranksOf(v []int64) string {
-	if len(v) == 1 {
-		return "rank " + intList(v)
-	}
-	return "ranks " + intList(v)
 }

@@ -1,0 +1,214 @@
+package main
+
+import (
+	"compress/gzip"
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/nccllog/nccllog/parser"
+	"github.com/nccllog/nccllog/stages"
+	"github.com/nccllog/nccllog/stages/stream"
+)
+
+// errUntimed is the message for a call whose line carries no time.
+const errUntimed = "the log's lines carry no time; --format trace needs NCCL_DEBUG_TIMESTAMP_LEVELS=ALL or a collector's timestamps"
+
+// traceProc is a (host, pid) of the log, one process (track) of the trace.
+type traceProc struct {
+	host string
+	pid  int64 // -1: a call without its envelope
+}
+
+// traceSink writes calls as a Chrome Trace Event file (which Perfetto reads too), as they
+// come: one process per (host, pid) of the log, sorted by host, each call a 1 µs slice at its
+// time. A call's time is when NCCL enqueued it, not how long it ran: the slice marks a
+// moment. Times are microseconds since the first call's, which otherData.time_zero gives.
+type traceSink struct {
+	w      *output
+	procs  map[traceProc]int // the trace's pid of each process, from 1
+	hosts  map[string]int    // a host's place, from 0
+	nHost  []int             // how many processes each host has
+	zero   parser.Stamp      // the first call's time
+	buf    []byte
+	n      int
+	closed bool
+	gz     *gzip.Writer // nil: not compressed
+	file   *output      // what gz writes to
+}
+
+// newTraceSink writes to w; where the file's name ends in .gz, gzip-compressed (at its fastest
+// level: a twelfth of the size, and both trace viewers open .json.gz as it is).
+func newTraceSink(w *output, name string) *traceSink {
+	s := &traceSink{w: w, procs: make(map[traceProc]int), hosts: make(map[string]int)}
+	if strings.HasSuffix(name, ".gz") {
+		s.file = w
+		s.gz, _ = gzip.NewWriterLevel(w, gzip.BestSpeed) // a valid level: no error
+		s.w = newOutput(s.gz)
+	}
+	return s
+}
+
+func (s *traceSink) add(file string, c *stages.Call) error {
+	if err := s.check(file, c); err != nil {
+		return err
+	}
+	s.buf = s.buf[:0]
+	if s.n == 0 {
+		s.zero = c.Time
+		s.buf = s.header(s.buf, c.Time)
+	}
+	id := s.process(c)
+	s.buf = s.event(s.buf, id, c)
+	s.n++
+	s.w.Write(s.buf)
+	return s.w.err
+}
+
+// check refuses a call whose time cannot go on the timeline.
+func (s *traceSink) check(file string, c *stages.Call) error {
+	switch {
+	case c.Time.IsZero():
+		return fmt.Errorf("%q line %d: %s", file, c.Line, errUntimed)
+	case c.Time.Form == parser.StampTrace:
+		return fmt.Errorf("%q line %d: the call's time is NCCL TRACE's time since init, not a wall-clock time; --format trace needs NCCL_DEBUG_TIMESTAMP_LEVELS=ALL or a collector's timestamps", file, c.Line)
+	case s.n > 0 && (c.Time.HasYear() != s.zero.HasYear() || c.Time.Zoned != s.zero.Zoned):
+		return fmt.Errorf("%q line %d: the call's time (%s) does not compare with the first call's (%s): one has a year or a zone the other lacks", file, c.Line, c.Time.Form, s.zero.Form)
+	}
+	return nil
+}
+
+func (s *traceSink) header(b []byte, t parser.Stamp) []byte {
+	zero := stream.TimeOf(t)
+	b = append(b, `{"displayTimeUnit":"ms","otherData":{"time_zero":`...)
+	b = appendJSON(b, zero.Text())
+	b = append(b, `,"note":"ts is microseconds since time_zero, the first call's time as the log printed it (without a zone: the host's local clock); each call is a 1 us slice at the time NCCL enqueued it, not its duration"},"traceEvents":[`...)
+	return b
+}
+
+// process returns c's process's pid in the trace, writing its metadata the first time.
+func (s *traceSink) process(c *stages.Call) int {
+	k := traceProc{c.Env.Host, -1}
+	if c.Env.HasEnvelope() {
+		k.pid = c.Env.Pid
+	}
+	if id, ok := s.procs[k]; ok {
+		return id
+	}
+	id := len(s.procs) + 1
+	s.procs[k] = id
+	h, ok := s.hosts[k.host]
+	if !ok {
+		h = len(s.nHost)
+		s.hosts[k.host] = h
+		s.nHost = append(s.nHost, 0)
+	}
+	s.nHost[h]++
+	name := "?"
+	if k.pid >= 0 {
+		name = k.host + ":" + itoa(k.pid)
+	}
+	thread := "calls"
+	if c.Rank >= 0 {
+		thread = "launcher rank " + itoa(c.Rank)
+	}
+	s.buf = s.meta(s.buf, id, "process_name", `"name":`, name)
+	s.buf = s.meta(s.buf, id, "process_sort_index", `"sort_index":`, h<<16+s.nHost[h])
+	s.buf = s.meta(s.buf, id, "thread_name", `"name":`, thread)
+	return id
+}
+
+// meta appends a metadata event of the trace's process id.
+func (s *traceSink) meta(b []byte, id int, name, key string, v any) []byte {
+	b = s.sep(b)
+	b = append(b, `{"ph":"M","pid":`...)
+	b = strconv.AppendInt(b, int64(id), 10)
+	b = append(b, `,"tid":0,"name":"`...)
+	b = append(b, name...)
+	b = append(b, `","args":{`...)
+	b = append(b, key...)
+	b = appendJSON(b, v)
+	return append(b, "}}"...)
+}
+
+// sep appends what comes before an event: nothing before the first.
+func (s *traceSink) sep(b []byte) []byte {
+	if len(b) > 0 && b[len(b)-1] == '[' {
+		return append(b, '\n')
+	}
+	return append(b, ",\n"...)
+}
+
+// event appends c as a slice of the trace's process id.
+func (s *traceSink) event(b []byte, id int, c *stages.Call) []byte {
+	b = s.sep(b)
+	b = append(b, `{"ph":"X","name":"`...)
+	b = append(b, c.Coll.Op...)
+	b = append(b, `","pid":`...)
+	b = strconv.AppendInt(b, int64(id), 10)
+	b = append(b, `,"tid":0,"ts":`...)
+	b = appendMicros(b, c.Time.Nanos-s.zero.Nanos)
+	b = append(b, `,"dur":1,"args":{"opCount":"`...)
+	b = append(b, "0x"...)
+	b = strconv.AppendUint(b, c.Coll.OpCount, 16)
+	b = append(b, `","count":`...)
+	b = strconv.AppendInt(b, c.Coll.Count, 10)
+	b = append(b, `,"dtype":"`...)
+	b = append(b, c.Coll.Datatype.String()...)
+	b = append(b, `","bytes":`...)
+	b = strconv.AppendInt(b, c.Bytes(), 10)
+	if comm := stream.Pointer(c, parser.PtrComm); comm != "" {
+		b = append(b, `,"comm":"`...)
+		b = append(b, comm...)
+		b = append(b, '"')
+	}
+	if c.Step >= 0 {
+		b = append(b, `,"step":`...)
+		b = strconv.AppendInt(b, c.Step, 10)
+	}
+	return append(b, "}}"...)
+}
+
+// appendMicros appends ns as microseconds, with the nanoseconds as 3 decimals where any.
+func appendMicros(b []byte, ns int64) []byte {
+	if ns < 0 {
+		b = append(b, '-')
+		ns = -ns
+	}
+	b = strconv.AppendInt(b, ns/1000, 10)
+	if f := ns % 1000; f != 0 {
+		b = append(b, '.')
+		b = appendPadded3(b, f)
+	}
+	return b
+}
+
+func appendPadded3(b []byte, v int64) []byte {
+	return append(b, byte('0'+v/100), byte('0'+v/10%10), byte('0'+v%10))
+}
+
+// appendJSON appends v as JSON (a string or a number: it cannot fail).
+func appendJSON(b []byte, v any) []byte {
+	j, _ := json.Marshal(v)
+	return append(b, j...)
+}
+
+// close ends the trace; a run without calls writes an empty one.
+func (s *traceSink) close() error {
+	if s.closed {
+		return nil
+	}
+	s.closed = true
+	if s.n == 0 {
+		s.w.Write([]byte(`{"displayTimeUnit":"ms","traceEvents":[`))
+	}
+	s.w.Write([]byte("\n]}\n"))
+	if err := s.w.flush(); err != nil || s.gz == nil {
+		return err
+	}
+	if err := s.gz.Close(); err != nil {
+		return err
+	}
+	return s.file.flush()
+}
