@@ -18,7 +18,7 @@ func ranksFindings(set *stages.Set, x *procIndex) []*cand {
 	r := ranks.RanksOf(set)
 	var out []*cand
 	for _, f := range r.Check() {
-		if f.Kind == "mismatch" && len(f.Sides) >= 2 {
+		if f.Kind == ranks.KindMismatch && len(f.Sides) >= 2 {
 			out = append(out, mismatchCand(&f, x))
 		}
 	}
@@ -52,7 +52,7 @@ func mismatchCand(f *ranks.CheckFinding, x *procIndex) *cand {
 func behindCand(h *ranks.HangFinding, s *ranks.Suspect, x *procIndex) *cand {
 	m := s.Member
 	k := KindBehind
-	if slices.Contains(s.Evidence, "abort") {
+	if slices.Contains(s.Evidence, ranks.EvAbort) {
 		k = KindAbort
 	}
 	// A rank behind the others looks the same whether the job hung there or the log was cut
