@@ -42,7 +42,8 @@ var rasSections = [...]string{"Errors", "Warnings", "DEAD", "INCOMPLETE", "TIMEO
 
 // failurePairs holds the first two bytes of every line mayBeFailure sends to its slower
 // tests: the heads, a RAS report's entries (`#0`), rows (a digit, then a digit or white
-// space), rank and process lines and section heads. Most other text fails on one look-up.
+// space), rank and process lines and section heads, and white space (an indent). Most other
+// text fails on one look-up.
 var failurePairs = func() (p pairSet) {
 	for _, hs := range failureHeads {
 		for _, h := range hs {
@@ -54,6 +55,13 @@ var failurePairs = func() (p pairSet) {
 	}
 	p.add('R', 'a')
 	p.add('P', 'r')
+	for c := range 256 {
+		if isSp(byte(c)) { // an indent: the heads follow it
+			for d := range 256 {
+				p.add(byte(c), byte(d))
+			}
+		}
+	}
 	for d := byte('0'); d <= '9'; d++ {
 		p.add('#', d)
 		for c := range 256 {
@@ -69,15 +77,14 @@ var failurePairs = func() (p pairSet) {
 type pairSet [1 << 16 / 64]uint64
 
 func (p *pairSet) add(a, b byte)      { k := uint(a)<<8 | uint(b); p[k/64] |= 1 << (k % 64) }
-func (p *pairSet) has(a, b byte) bool { k := uint(a)<<8 | uint(b); return p[k/64]&(1<<(k%64)) != 0 }
+func (p *pairSet) has(a, b byte) bool { return p[uint(a)<<2|uint(b)>>6]&(1<<(b&63)) != 0 }
 
 // mayBeFailure reports whether the grammar may read b (a whole line, read as other text, whose
 // prefixes end at start; words is wordsIn of its text) as failure evidence. Lines for which
 // it is false are never KindFailure. It is cheap on other text: the words were found by the
 // search every bare line gets, and the line's first two bytes decide the rest.
 func mayBeFailure(b []byte, start int, words uint32) bool {
-	if words&(maskFailGlue|maskExcept) == 0 && start+1 < len(b) && !isSp(b[start]) &&
-		!failurePairs.has(b[start], b[start+1]) {
+	if start+1 < len(b) && words&(maskFailGlue|maskExcept) == 0 && !failurePairs.has(b[start], b[start+1]) {
 		return false // the common case, inlined: no word, no indent, no head's first bytes
 	}
 	return mayBeFailureLine(b, start, words)
