@@ -1,12 +1,25 @@
 package diagnose
 
-import "github.com/nccllog/nccllog/parser"
+import (
+	"cmp"
+	"strings"
+
+	"github.com/nccllog/nccllog/parser"
+)
 
 // commKey is one communicator on one process.
 type commKey struct {
 	Host string `json:"host"`
 	Pid  int64  `json:"pid"`
 	Comm uint64 `json:"comm"`
+}
+
+// cmpComms orders communicators by where their lines start (file and line, which the order
+// of the inputs does not change), then by host, process and communicator.
+func cmpComms(a, b *commState) int {
+	ma, mb := a.first(), b.first()
+	return cmp.Or(strings.Compare(ma.File, mb.File), cmp.Compare(ma.Line, mb.Line),
+		strings.Compare(a.Host, b.Host), cmp.Compare(a.Pid, b.Pid), cmp.Compare(a.Comm, b.Comm))
 }
 
 // Mark is where a communicator event was read.
@@ -85,4 +98,14 @@ func commEvent(st *commState, n int64, l *parser.Line) bool {
 		st.GPU = l.Comm.CudaDev
 	}
 	return true
+}
+
+// first is the communicator's first mark read: its start, else the first of the others.
+func (c *commState) first() Mark {
+	for _, m := range [...]*Mark{c.Start, c.Complete, c.Abort, c.Destroy} {
+		if m != nil {
+			return *m
+		}
+	}
+	return Mark{}
 }

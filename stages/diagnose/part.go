@@ -1,6 +1,8 @@
 package diagnose
 
 import (
+	"slices"
+
 	"github.com/nccllog/nccllog/parser"
 	"github.com/nccllog/nccllog/stages"
 )
@@ -217,9 +219,11 @@ func (p *Part) Evidence() Evidence {
 	for i, k := range p.keys {
 		e.Counts[i] = KeyCount{k, p.counts[k]}
 	}
+	// The order communicators were first seen in depends on the order of the inputs.
 	e.Comms = make([]*commState, len(p.order))
 	for i, k := range p.order {
 		e.Comms[i] = p.comms[k]
 	}
+	slices.SortFunc(e.Comms, cmpComms)
 	return e
 }
