@@ -18,6 +18,9 @@ type Grammar struct {
 	progress *participle.Parser[gProgressLine]
 	bare     *participle.Parser[gBareLine]
 	watchdog *participle.Parser[gWatchdogLine]
+	failure  *participle.Parser[gFailureLine]
+	// failGlued reads a failure head glued on after other text.
+	failGlued *participle.Parser[gFailGlued]
 }
 
 // builtGrammar builds the grammars once (about 12 ms); they are never changed after that.
@@ -35,6 +38,9 @@ func buildGrammar() *Grammar {
 		progress: participle.MustBuild[gProgressLine](opts...),
 		bare:     participle.MustBuild[gBareLine](opts...),
 		watchdog: participle.MustBuild[gWatchdogLine](opts...),
+		failure:  participle.MustBuild[gFailureLine](opts...),
+		// failGlued reads a failure head glued on after other text.
+		failGlued: participle.MustBuild[gFailGlued](opts...),
 	}
 }
 
@@ -60,7 +66,13 @@ func (g *Grammar) parseText(text string) Line {
 	if l, ok := g.parseWatchdog(text); ok {
 		return l
 	}
-	return g.parseBare(text)
+	l := g.parseBare(text)
+	if l.Kind == KindOther {
+		if fl, ok := g.parseFailureLine(text); ok {
+			return fl
+		}
+	}
+	return l
 }
 
 // parseNCCL reads a line with an envelope. Where another envelope follows inside the message

@@ -28,6 +28,10 @@ const (
 	// KindWatchdog is a line of PyTorch's ProcessGroupNCCL watchdog or flight recorder
 	// (timeouts, where each rank's work queue stood, dump signals); Line.Watchdog holds it.
 	KindWatchdog
+	// KindFailure is a line of a job's failure evidence that is not NCCL's: a launcher's word
+	// on a process that ended, a Python exception, a C++ terminate, a signal, an NCCL RAS
+	// report line; Line.Fail holds it.
+	KindFailure
 	numKinds
 )
 
@@ -37,7 +41,7 @@ const NumKinds = int(numKinds)
 var kindNames = [numKinds]string{
 	KindOther: "other", KindBlank: "blank", KindCollective: "collective", KindComm: "comm",
 	KindProgress: "progress", KindVersion: "version", KindInfo: "info", KindWarn: "warn",
-	KindTrace: "trace", KindMalformed: "malformed", KindWatchdog: "watchdog",
+	KindTrace: "trace", KindMalformed: "malformed", KindWatchdog: "watchdog", KindFailure: "failure",
 }
 
 func (k Kind) String() string {
@@ -94,6 +98,8 @@ type Line struct {
 	// Watchdog is what a KindWatchdog line says; nil for every other line. (A pointer: the
 	// scanner clears a Line for every line it reads, and most lines are no watchdog line.)
 	Watchdog *Watchdog
+	// Fail is what a KindFailure line says; nil for every other line.
+	Fail *Failure
 	// Spliced is set when the line holds the cut-off start of another process's output
 	// before the record that was read (unflushed stdout of several processes in one pipe).
 	Spliced bool

@@ -18,9 +18,17 @@ type scanner struct {
 	// is one, and the slots take 230 KB.
 	tags   [256]uint64
 	thread *hptSlot // the slot of the line being read
+	// fails holds the failure lines read lately, by their text after the prefixes: every
+	// rank prints the same traceback, and a Failure, never changed once read, can be shared.
+	fails map[string]*Failure
 }
 
-func newScanner() *scanner { return &scanner{names: make(map[string]string)} }
+// maxFails bounds fails; past it the map starts again.
+const maxFails = 256
+
+func newScanner() *scanner {
+	return &scanner{names: make(map[string]string), fails: make(map[string]*Failure)}
+}
 
 // intern returns a string equal to b without allocating for names already seen, so that
 // records do not pin the read buffer.
@@ -248,6 +256,12 @@ func (s *scanner) scanBare(b []byte, start int, l *Line, h shape, words uint32) 
 		if l.Kind == KindMalformed && bytes.Contains(rest, []byte(opCountMark)) {
 			return s.scanBareRecord(rest, l, h)
 		}
+	}
+	if l.Kind == KindOther && mayBeFailure(b, start, words) {
+		if !s.scanFailure(b, start, l) {
+			return 0, false // rare failure lines: the grammar reads them
+		}
+		return uint64(h.add(byte(KindFailure)).add(byte(l.Fail.Event))), true
 	}
 	return uint64(h.add(byte(l.Kind)).addWord([]byte(l.Reason))), true
 }

@@ -11,7 +11,7 @@ type wordSet struct {
 	words []string
 	first [256]uint32    // bit k is set for the first byte of words[k]
 	head  []uint32       // the first four bytes of each word, little-endian
-	tri   [1 << 12]uint8 // by triSlot: bit j is set where a word's w[j:j+3] may be that trigram
+	tri   [1 << 14]uint8 // by triSlot: bit j is set where a word's w[j:j+3] may be that trigram
 }
 
 // add adds words and returns their bits. It panics past 32 words or on one shorter than four
@@ -83,4 +83,4 @@ func (ws *wordSet) at(b []byte, i int) (m uint32) {
 
 // triSlot hashes the three bytes at the low end of x, as read little-endian, to an index of
 // tri. Trigrams that share a slot share its bits, which can only make in try more.
-func triSlot(x uint64) uint32 { return uint32(x) & 0xFFFFFF * 0x9E3779B1 >> 20 }
+func triSlot(x uint64) uint32 { return uint32(x) & 0xFFFFFF * 0x9E3779B1 >> 18 }

@@ -10,6 +10,7 @@ type LinesReport struct {
 	Blank      int64 `json:"blank"`
 	Collective int64 `json:"collective"`
 	Comm       int64 `json:"comm"`
+	Failure    int64 `json:"failure"`
 	Info       int64 `json:"info"`
 	Malformed  int64 `json:"malformed"`
 	Other      int64 `json:"other"`
@@ -31,7 +32,7 @@ func (l *Lines) Report() LinesReport {
 		Blank: k[parser.KindBlank], Collective: k[parser.KindCollective], Comm: k[parser.KindComm],
 		Info: k[parser.KindInfo], Malformed: k[parser.KindMalformed], Other: k[parser.KindOther],
 		Progress: k[parser.KindProgress], Trace: k[parser.KindTrace], Version: k[parser.KindVersion],
-		Warn: k[parser.KindWarn], Watchdog: k[parser.KindWatchdog],
+		Warn: k[parser.KindWarn], Watchdog: k[parser.KindWatchdog], Failure: k[parser.KindFailure],
 		Spliced: l.Spliced, Total: l.Total, UnknownKey: l.UnknownKey, Unread: l.Unread,
 	}
 }

@@ -62,6 +62,8 @@ var commands = []*command{
 		stages: []string{"ranks"}, formats: []string{"table", "json", "csv"}, print: printHang, found: hangFound},
 	{name: "check", summary: "the first call where the ranks of a communicator disagree",
 		stages: []string{"ranks"}, formats: []string{"table", "json", "csv"}, print: printCheck, found: checkFound},
+	{name: "diagnose", summary: "what went wrong first, where, and which errors only follow from it",
+		stages: []string{"ranks", "diagnose"}, formats: []string{"table", "json"}, print: printDiagnose, found: diagnoseFound},
 	{name: "info", summary: "set-up: versions, network, transports, env, tuning, WARNs, and the ranks that differ",
 		stages: []string{"info"}, formats: []string{"table", "json"}, print: printInfo},
 	{name: "summarize", summary: "write a partial result, to be read as an input where the logs are not",
@@ -70,7 +72,7 @@ var commands = []*command{
 
 // summarized are the stages a partial result holds: every analysis but those that need the
 // lines themselves (split, calls).
-var summarized = []string{"agg", "steps", "ranks", "info"}
+var summarized = []string{"agg", "steps", "ranks", "info", "diagnose"}
 
 func findCommand(name string) *command {
 	for _, c := range commands {

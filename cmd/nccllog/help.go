@@ -235,6 +235,32 @@ of different lengths (not where the input's end explains them, as for hang). A g
 processes than ranks (two jobs in one directory) gets no verdict, nor do communicators past the
 16,384 kept in detail (see ranks). Exit status 3 when it finds one.
 `,
+	"diagnose": `What went wrong first, where, and which errors only follow from it. It reads every kind of
+failure evidence: the launcher's word on the process that ended first (Slurm "srun: error:
+... task N: Exited", torchrun's "Root Cause (first observed failure)" block, Open MPI's first
+process), that process's own last words (a Python exception such as torch.OutOfMemoryError or
+"CUDA error", "terminate called", a signal), NCCL WARNs (NET/IB completion errors, NET/OFI and
+NET/Socket failures, bootstrap, Cuda failure, invalid usage), "Abort COMPLETE" and "Init START"
+without "Init COMPLETE" per process and communicator, PyTorch watchdog timeouts (also glued
+into other lines), NCCL RAS reports, and the ranks' call sequences (a mismatch, a rank that
+aborted alone or stopped behind). Each finding names the ranks, hosts and processes
+(host:pid), the communicator, the time where the lines carry one, and its file:line evidence.
+Follow-on errors are folded under the finding they follow from: "Connection closed by remote
+peer X" under the finding on host X; other ranks' aborts, watchdog timeouts, ncclRemoteError
+and service-thread WARNs under the first fault. A fault every rank shares (every rank times out
+on the same work with no other error, every rank's init fails the same way) is one shared
+finding. Origins are ordered by time where their lines carry comparable times, else by the
+launcher's word, else a process's own error before a network error, invalid usage, an init
+failure, a rank behind or a mismatch, an abort, a watchdog timeout.
+The first line is the status: "fault" when the evidence proves one (then "first fault:" and its
+sentence, its consequences indented under "then:", the other findings last); "unknown" with a
+reason where the log is too thin to tell (no NCCL lines; ranks that stopped at different calls
+with nothing else wrong, as where a log was cut or a job hangs); "healthy" otherwise. Excerpts
+of running jobs, one node's lines, clean shutdowns and one process driving several GPUs are
+healthy. The JSON is {"status", "reason", "findings": [{"kind", "ranks", "hosts", "processes",
+"comm", "time", "time_note", "follows", "shared", "summary", "evidence": [{"file", "line",
+"text"}]}], "left", "more"}, findings[0] the first fault; at most 256 findings are listed. Exit status 3 when the status is fault.
+`,
 	"info": `The job's set-up, from the INFO lines every rank prints at init, and what differs between
 ranks. First the outliers: every per-rank fact (NCCL/RCCL version, environment variables and
 their values, NICs, network, transport per link, GDR, channel counts, number of
@@ -268,10 +294,10 @@ Where --steps selects nothing, one line on stderr says why, and the exit status 
 `,
 	"summarize": `Runs every analysis a partial result can hold (line accounting, per-op sizes and
 aggregation, steps, ranks and communicators for ranks, comms, hang and check, and the set-up
-lines info reads) and writes it as one small versioned file (zstd-compressed JSON). Every
+lines info reads, diagnose's failure evidence) and writes it as one small versioned file (zstd-compressed JSON). Every
 command reads such a file as an input, by its first bytes, and merges it with other partial
-results and with logs: report, stats, hist, agg, steps, ranks, comms, hang, check and info
-over the partial results print what they print over the logs, file names and line numbers
+results and with logs: report, stats, hist, agg, steps, ranks, comms, hang, check, info and
+diagnose over the partial results print what they print over the logs, file names and line numbers
 included. Use it to parse a job's logs where they are (one run per node) and
 move the small results. split and calls need the lines themselves; a partial result made with
 another --steps or --boundary is refused. A failed run writes no file; the same logs give the
@@ -299,6 +325,7 @@ var commandExamples = map[string]string{
 	"comms":     "  nccllog comms --format json job.log\n",
 	"hang":      "  nccllog hang logs/        (a directory of nccl.%h.%p files)\n",
 	"check":     "  nccllog check --format json 'job-1234/nccl.*.log'\n",
+	"diagnose":  "  nccllog diagnose job-1234.out\n  nccllog diagnose --format json logs/ | jq '.findings[0]'\n",
 	"info":      "  nccllog info job-1234.out\n  nccllog info --format json logs/ | jq .outliers\n",
 	"summarize": "  nccllog summarize -o parts/$(hostname).part /tmp/nccl.*.log\n  nccllog report parts/*.part\n",
 }

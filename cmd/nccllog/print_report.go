@@ -50,7 +50,7 @@ func section(w *output, title string) { w.printf("\n== %s ==\n", title) }
 // lineClassOrder is how the line classes are listed.
 var lineClassOrder = []parser.Kind{parser.KindCollective, parser.KindComm, parser.KindProgress,
 	parser.KindInfo, parser.KindWarn, parser.KindTrace, parser.KindVersion, parser.KindWatchdog,
-	parser.KindBlank, parser.KindOther, parser.KindMalformed}
+	parser.KindFailure, parser.KindBlank, parser.KindOther, parser.KindMalformed}
 
 func printLineClasses(w *output, l *stages.Lines) {
 	t := newTable(w, "  class", "lines")

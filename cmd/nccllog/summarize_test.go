@@ -12,6 +12,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/nccllog/nccllog/internal/gen"
+	"github.com/nccllog/nccllog/stages"
 )
 
 // partialJobs are generated jobs, one file per process, healthy and with each fault the
@@ -218,7 +219,7 @@ func TestPartialOldVersion(t *testing.T) {
 	p.Version = 1
 	path := filepath.Join(dir, "old.part")
 	savePartial(t, path, p)
-	refusedSmall(t, path, "written in partial-result format 1 by another nccllog, this nccllog reads format 2: summarize the logs again with this nccllog", "report")
+	refusedSmall(t, path, fmt.Sprintf("written in partial-result format 1 by another nccllog, this nccllog reads format %d: summarize the logs again with this nccllog", stages.PartialVersion), "report")
 }
 
 // TestSummarizeRefusesTerminal: summarize to a standard output that is a terminal (with no -o,

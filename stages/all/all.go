@@ -5,6 +5,7 @@ package all
 import (
 	"github.com/nccllog/nccllog/stages"
 	"github.com/nccllog/nccllog/stages/agg"
+	"github.com/nccllog/nccllog/stages/diagnose"
 	"github.com/nccllog/nccllog/stages/info"
 	"github.com/nccllog/nccllog/stages/ranks"
 	"github.com/nccllog/nccllog/stages/steps"
@@ -23,5 +24,6 @@ func Registry() *stages.Registry {
 	r.Register(ranks.RanksStage{})
 	r.Register(info.InfoStage{})
 	r.Register(steps.StepSpanStage{})
+	r.Register(diagnose.DiagnoseStage{})
 	return r
 }

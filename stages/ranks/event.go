@@ -41,22 +41,46 @@ func (e *event) Anchor(_ string, base int64) { e.line += base }
 type events struct {
 	stages.Held[event, *event]
 	strs []string // file, host and op names, each once
-	rare []rareEvent
+	// index finds a string of strs past the few that intern tries first (a job of many hosts
+	// interleaves them, and a search of the whole table took a tenth of ranks' time on a log
+	// of communicator set-up); it holds strs[:indexed].
+	index   map[string]uint32
+	indexed int
+	rare    []rareEvent
 }
 
-// intern returns s's index in the string table. Lists hold a few distinct strings (a file,
-// some hosts, the ops), and consecutive lines mostly repeat the one before.
+// internRecent is how many of the latest strings intern compares before it asks index:
+// consecutive lines mostly repeat a host and an op of the lines just before.
+const internRecent = 4
+
+// intern returns s's index in the string table.
 func (l *events) intern(s string) uint32 {
 	if len(l.strs) == 0 {
 		l.strs = append(l.strs, "") // index 0, the file of an event not anchored yet
 	}
-	for i := len(l.strs) - 1; i >= 0; i-- {
+	for i := len(l.strs) - 1; i >= max(0, len(l.strs)-internRecent); i-- {
 		if l.strs[i] == s {
 			return uint32(i)
 		}
 	}
+	if l.index == nil {
+		l.index = make(map[string]uint32)
+	}
+	for ; l.indexed < len(l.strs); l.indexed++ {
+		l.index[l.strs[l.indexed]] = uint32(l.indexed)
+	}
+	if i, ok := l.index[s]; ok {
+		return i
+	}
 	l.strs = append(l.strs, s)
 	return uint32(len(l.strs) - 1)
+}
+
+// forget empties the string table.
+func (l *events) forget() {
+	l.strs = l.strs[:0]
+	clear(l.index)
+	l.indexed = 0
 }
 
 // add keeps line n (text, parsed as p); it reports false for a line Ranks takes nothing from.
@@ -105,7 +129,10 @@ func (l *events) anchor(o stages.Origin) {
 func (l *events) merge(o *events) {
 	if len(l.Items) == 0 {
 		l.Held.Merge(&o.Held)
-		l.strs, o.strs = o.strs, l.strs[:0]
+		l.strs, o.strs = o.strs, l.strs
+		l.index, o.index = o.index, l.index
+		l.indexed, o.indexed = o.indexed, l.indexed
+		o.forget()
 		l.rare, o.rare = o.rare, l.rare[:0]
 		return
 	}
@@ -129,13 +156,15 @@ func (l *events) merge(o *events) {
 // reset empties l, keeping its buffers.
 func (l *events) reset() {
 	l.Held.Reset()
-	l.strs, l.rare = l.strs[:0], clear0(l.rare)
+	l.rare = clear0(l.rare)
+	l.forget()
 }
 
 // committed empties l once its events are folded.
 func (l *events) committed() {
 	l.Held.Committed()
-	l.strs, l.rare = l.strs[:0], clear0(l.rare)
+	l.rare = clear0(l.rare)
+	l.forget()
 }
 
 // clear0 empties r, dropping what its elements point to.

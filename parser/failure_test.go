@@ -1,0 +1,116 @@
+package parser
+
+import (
+	"bytes"
+	"os"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func fail(mod func(*Failure)) *Failure {
+	f := noFailure
+	mod(&f)
+	return &f
+}
+
+// TestFailureLines reads a line of each family, with prefixes and glued, to exact values.
+func TestFailureLines(t *testing.T) {
+	cases := []struct {
+		line    string
+		rank    int64
+		spliced bool
+		want    *Failure
+	}{
+		{"srun: error: gpu-node-01: task 9: Exited with exit code 1", -1, false, fail(func(f *Failure) {
+			f.Event, f.Host, f.Task, f.TaskLast, f.ExitCode, f.HasExit, f.Text = FailureTaskExit, "gpu-node-01", 9, 9, 1, true, "Exited with exit code 1"
+		})},
+		{"srun: error: gpu-node-02: tasks 16,18-23: Aborted (core dumped)", -1, false, fail(func(f *Failure) {
+			f.Event, f.Host, f.Task, f.TaskLast, f.Signal, f.Text = FailureTaskExit, "gpu-node-02", 16, 23, "Aborted", "Aborted (core dumped)"
+		})},
+		{"slurmstepd: error: *** JOB 42 ON n-0 CANCELLED AT 2026-03-01T12:00:33 DUE TO TIME LIMIT ***", -1, false, fail(func(f *Failure) {
+			f.Event, f.Host, f.Text = FailureStepCancelled, "n-0", "TIME LIMIT"
+		})},
+		{"loss 2.31 ok[rank2]:srun: error: n1: task 3: Killed", -1, true, fail(func(f *Failure) {
+			f.Event, f.Host, f.Task, f.TaskLast, f.Signal, f.Text = FailureTaskExit, "n1", 3, 3, "Killed", "Killed"
+		})},
+		{"n1: srun: Job step aborted: Waiting", -1, false, fail(func(f *Failure) { f.Event, f.Text = FailureStepAborted, "Waiting" })},
+		{"  rank      : 9 (local_rank: 1)", -1, false, fail(func(f *Failure) {
+			f.Event, f.Field, f.Task, f.TaskLast, f.LocalRank = FailureRootField, "rank", 9, 9, 1
+		})},
+		{"  exitcode  : -6 (pid: 9238)", -1, false, fail(func(f *Failure) {
+			f.Event, f.Field, f.ExitCode, f.HasExit, f.Pid = FailureRootField, "exitcode", -6, true, 9238
+		})},
+		{"  Process name: [[4242,1],9]", -1, false, fail(func(f *Failure) { f.Event, f.Task, f.TaskLast = FailureMPIProcess, 9, 9 })},
+		{"[rank3]:Traceback (most recent call last):", 3, false, fail(func(f *Failure) { f.Event = FailureTraceback })},
+		{"[1,3]<stdout>:torch.OutOfMemoryError: CUDA out of memory.", 3, false, fail(func(f *Failure) {
+			f.Event, f.Exception, f.Text = FailureException, "torch.OutOfMemoryError", "CUDA out of memory."
+		})},
+		{"terminate called after throwing an instance of 'c10::DistBackendError'", -1, false, fail(func(f *Failure) {
+			f.Event, f.Exception = FailureTerminate, "c10::DistBackendError"
+		})},
+		{"*** SIGABRT received at time=1700000000 on cpu 3 ***", -1, false, fail(func(f *Failure) { f.Event, f.Signal = FailureSignal, "SIGABRT" })},
+		{"  Rank 9 has launched up to operation 183 -- GPU 1 (NVML 3) managed by process 9238 on node 10.0.0.11", -1, false, fail(func(f *Failure) {
+			f.Event, f.RAS, f.Task, f.TaskLast, f.GPU, f.Pid, f.Host, f.Text = FailureRAS, RASRank, 9, 9, 1, 9238, "10.0.0.11", "has launched up to operation 183"
+		})},
+		{"    0         1         2         8        16        16   RUNNING  MISMATCH", -1, false, fail(func(f *Failure) {
+			f.Event, f.RAS, f.Comm, f.Text = FailureRAS, RASCommStatus, "0", "RUNNING MISMATCH"
+		})},
+	}
+	p, _ := NewParser()
+	for _, c := range cases {
+		got := p.Grammar().Parse([]byte(c.line))
+		want := Line{Kind: KindFailure, Rank: c.rank, Fail: c.want, Spliced: c.spliced}
+		if d := cmp.Diff(want, got); d != "" {
+			t.Errorf("%q (-want +got):\n%s", c.line, d)
+		}
+		checkAgreement(t, p, []byte(c.line))
+	}
+}
+
+// TestFailureNearMisses: text in the shape of failure lines that is not one stays other.
+func TestFailureNearMisses(t *testing.T) {
+	g, _ := NewGrammar()
+	for _, line := range []string{
+		"host : gpu-node-01", "  rank : 9", "  time: now", "note : this Error: is mid-sentence",
+		"error: something went wrong", "The RuntimeError: was caught and ignored", "Errors were found",
+		"ncclRemoteError: A call failed", "  rank      : nine", "ValueError:12 x", "Rank 3 is slow",
+		"  File \"/x.py\", line 3, in f",
+	} {
+		if l := g.Parse([]byte(line)); l.Kind != KindOther {
+			t.Errorf("%q reads as %v, want other", line, l.Kind)
+		}
+	}
+}
+
+// FuzzFailureAgree holds the scanner to the grammar on failure lines and their mutations.
+func FuzzFailureAgree(f *testing.F) {
+	data, err := os.ReadFile("testdata/lines/failures.log")
+	if err != nil {
+		f.Fatal(err)
+	}
+	for _, l := range bytes.Split(data, []byte{'\n'}) {
+		f.Add(l)
+	}
+	p, _ := NewParser()
+	g, _ := NewGrammar()
+	f.Fuzz(func(t *testing.T, line []byte) {
+		if bytes.IndexByte(line, '\n') < 0 {
+			checkAgreement(t, p, line)
+			checkFailureGate(t, p, g, line)
+		}
+	})
+}
+
+// checkFailureGate fails where a line read as other text is one the failure grammars read
+// when mayBeFailure does not stand before them: the gate would have lost it.
+func checkFailureGate(t *testing.T, p *Parser, g *Grammar, line []byte) {
+	var l Line
+	p.Parse(line, &l)
+	if l.Kind != KindOther {
+		return
+	}
+	if _, ok := g.parseFailure(string(line), true); ok {
+		t.Errorf("mayBeFailure turns away a failure line: %q", line)
+	}
+}

@@ -1,0 +1,94 @@
+package parser
+
+import (
+	"strings"
+)
+
+// parseFailure reads a line of failure evidence: text (the whole line) has read as other
+// text, and mayBeFailure holds. The line's own head is tried first, then, where the line
+// holds one of the heads that may be glued on after other text (glued), that head.
+func (g *Grammar) parseFailure(text string, glued bool) (Line, bool) {
+	if t, err := g.failure.ParseString("", text); err == nil {
+		if f, ok := failureFromMsg(t.Msg, t.Indent != ""); ok {
+			return Line{Kind: KindFailure, Rank: prefixRank(t.Prefix), Fail: &f}, true
+		}
+	}
+	if !glued {
+		return Line{}, false // the glued grammar's heads hold those words: it cannot read the line
+	}
+	t, err := g.failGlued.ParseString("", text)
+	if err != nil {
+		return Line{}, false
+	}
+	f, ok := failureFromMsg(t.Msg, false)
+	if !ok {
+		return Line{}, false
+	}
+	// Glued: the head runs straight on from the text before it; after white space (a pdsh
+	// `host: ` label, a time) it is the line's own.
+	spliced := !isSp(t.Junk[len(t.Junk)-1][0])
+	return Line{Kind: KindFailure, Rank: prefixRank(t.Prefix), Fail: &f, Spliced: spliced}, true
+}
+
+// parseFailureLine reads text as failure evidence where mayBeFailure lets it be some.
+func (g *Grammar) parseFailureLine(text string) (Line, bool) {
+	b := []byte(text)
+	start, _ := scanPrefixes(b)
+	words := wordsIn(b[start:])
+	if !mayBeFailure(b, start, words) {
+		return Line{}, false
+	}
+	return g.parseFailure(text, words&maskFailGlue != 0)
+}
+
+// noFailure is a Failure with every number absent.
+var noFailure = Failure{Task: -1, TaskLast: -1, LocalRank: -1, Pid: -1, GPU: -1, ExitCode: -1}
+
+// failureFromMsg reads the message; indented says whether white space came before it
+// (torchrun indents its fields).
+func failureFromMsg(m *gFailMsg, indented bool) (Failure, bool) {
+	f := noFailure
+	switch {
+	case m.TaskExit != nil:
+		return taskExit(f, m.TaskExit)
+	case m.Aborted != nil:
+		f.Event, f.Text = FailureStepAborted, failureText(strings.Join(m.Aborted.Msg, ""))
+	case m.Cancelled != nil:
+		f.Event, f.Host = FailureStepCancelled, strings.Join(m.Cancelled.Host, "")
+		f.Text = failureCancelReason(strings.Join(m.Cancelled.Tail, ""))
+	case m.Root:
+		f.Event = FailureRootCause
+	case m.Other:
+		f.Event = FailureOtherFailures
+	case m.Field != nil:
+		return rootField(f, m.Field, indented)
+	case m.MPIExit:
+		f.Event = FailureMPIExit
+	case m.MPIName != nil:
+		f.Event, f.Task, f.TaskLast = FailureMPIProcess, int64(*m.MPIName), int64(*m.MPIName)
+	case m.MPICode != nil:
+		f.Event, f.ExitCode, f.HasExit = FailureMPIProcess, int64(*m.MPICode), true
+	case m.Traceback:
+		f.Event = FailureTraceback
+	case m.Terminate != nil:
+		f.Event, f.Exception = FailureTerminate, strings.Trim(trimLexSp(strings.Join(m.Terminate, "")), "'")
+	case m.What != nil:
+		f.Event, f.Text = FailureTerminate, failureText(strings.Join(m.What, ""))
+	case m.Signal != nil:
+		f.Event, f.Signal = FailureSignal, m.Signal.name()
+		if f.Signal == "" {
+			return f, false
+		}
+	case m.RAS != nil:
+		return rasFailure(f, m.RAS)
+	case m.Except != nil:
+		name := m.Except.Name
+		if !isExceptionName(name) {
+			return f, false
+		}
+		f.Event, f.Exception, f.Text = FailureException, strings.Clone(name), failureText(strings.Join(m.Except.Msg, ""))
+	default:
+		return f, false
+	}
+	return f, true
+}

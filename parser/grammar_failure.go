@@ -1,0 +1,128 @@
+package parser
+
+// gFailureLine is a line of a job's failure evidence that opens its text (after the launcher
+// prefixes and any indent): the launchers', torchrun's, Open MPI's, Python's, a crash
+// handler's and NCCL RAS's words (failure.go). The alternatives are tried in order.
+type gFailureLine struct {
+	Prefix []*gPrefix `parser:"@@*"`
+	Indent string     `parser:"@Sp?"`
+	Msg    *gFailMsg  `parser:"@@"`
+}
+
+// gFailGlued is a failure line whose head follows other text on its line: another process's
+// cut-off output, or a pdsh `host: ` label. Only heads specific enough to be told anywhere
+// are read there.
+type gFailGlued struct {
+	Prefix []*gPrefix `parser:"@@*"`
+	Junk   []string   `parser:"( (?! 'srun' ':' Sp ( 'error' ':' | 'Job' Sp 'step' ) | 'slurmstepd' ':' Sp 'error' ':' | 'Traceback' Sp '(' 'most' | 'terminate' Sp 'called' Sp 'after' | 'Fatal' Sp 'Python' Sp 'error' ':' ) @(HPT | Sp | Punct | Word) )+"`
+	Msg    *gFailMsg  `parser:"@@"`
+}
+
+// gFailMsg is the message of a failure line.
+type gFailMsg struct {
+	TaskExit  *gFailTaskExit  `parser:"( @@"`
+	Aborted   *gFailAborted   `parser:"| @@"`
+	Cancelled *gFailCancelled `parser:"| @@"`
+	Root      bool            `parser:"| @('Root' Sp 'Cause' Sp '(' 'first' Sp 'observed' Sp 'failure' ')' ':')"`
+	Other     bool            `parser:"| @( 'Other' Sp 'Failures' ':' | 'Failures' ':' )"`
+	Field     *gFailField     `parser:"| @@"`
+	MPIExit   bool            `parser:"| @('mpirun' Sp 'detected' Sp 'that' Sp 'one' Sp 'or' Sp 'more' Sp 'processes' Sp 'exited' | 'Primary' Sp 'job' Sp 'terminated' Sp 'normally')"`
+	MPIName   *decNum         `parser:"| 'Process' Sp 'name' ':' Sp '[' '[' Word ',' Word ']' ',' @Word ']'"`
+	MPICode   *decNum         `parser:"| 'Exit' Sp 'code' ':' Sp @('-'? Word) Sp?"`
+	Traceback bool            `parser:"| @('Traceback' Sp '(' 'most' Sp 'recent' Sp 'call' Sp 'last' ')' ':')"`
+	Terminate []string        `parser:"| 'terminate' Sp 'called' Sp 'after' Sp 'throwing' Sp 'an' Sp 'instance' Sp 'of' Sp @(HPT | Sp | Punct | Word)*"`
+	What      []string        `parser:"| 'what' '(' ')' ':' Sp? @(HPT | Sp | Punct | Word)*"`
+	Signal    *gFailSignal    `parser:"| @@"`
+	RAS       *gFailRAS       `parser:"| @@"`
+	Except    *gFailExcept    `parser:"| @@ )"`
+	Rest      []string        `parser:"@(HPT | Sp | Punct | Word)*"`
+}
+
+// gFailTaskExit is `srun: error: <node>: task(s) <list>: <status>`.
+type gFailTaskExit struct {
+	Host   []string `parser:"'srun' ':' Sp 'error' ':' Sp @(Word | '-')+ ':' Sp ( 'task' | 'tasks' ) Sp"`
+	Tasks  []string `parser:"@(Word | ',' | '-')+ ':' Sp"`
+	Status []string `parser:"@(HPT | Sp | Punct | Word)+"`
+}
+
+// gFailAborted is `srun: Job step aborted: <what srun does>`.
+type gFailAborted struct {
+	Head bool     `parser:"@('srun' ':' Sp 'Job' Sp 'step' Sp 'aborted')"`
+	Msg  []string `parser:"( ':' Sp? @(HPT | Sp | Punct | Word)* )?"`
+}
+
+// gFailCancelled is `slurmstepd: error: *** STEP|JOB <id> ON <node> CANCELLED AT <time> [DUE
+// TO <reason>] ***`; what follows CANCELLED is read in failureCancelReason.
+type gFailCancelled struct {
+	Host []string `parser:"'slurmstepd' ':' Sp 'error' ':' Sp '***' Sp ( 'STEP' | 'JOB' ) Sp Word Sp 'ON' Sp @(Word | '-')+ Sp 'CANCELLED'"`
+	Tail []string `parser:"@(HPT | Sp | Punct | Word)*"`
+}
+
+// gFailField is one `  <name> : <value>` line of torchrun's failure block, in its template's
+// spacing (the name padded to ten columns); the value is read in failureFieldValue.
+type gFailField struct {
+	Name  string   `parser:"@( 'time' | 'host' | 'rank' | 'exitcode' | 'error_file' | 'traceback' )"`
+	Pad   string   `parser:"@Sp? ':' Sp"`
+	Value []string `parser:"@(HPT | Sp | Punct | Word)+"`
+}
+
+// gFailSignal is a process's own word on the signal that ends it.
+type gFailSignal struct {
+	Segv   bool     `parser:"  @('Segmentation' Sp 'fault') ( Sp '(' 'core' Sp 'dumped' ')' )?"`
+	Abort  bool     `parser:"| @('Aborted' Sp '(' 'core' Sp 'dumped' ')')"`
+	Fatal  []string `parser:"| 'Fatal' Sp 'Python' Sp 'error' ':' Sp @(HPT | Sp | Punct | Word)+"`
+	Handle string   `parser:"| '***' Sp @Word"`
+}
+
+// gFailRAS is a line of an NCCL RAS report (src/ras/client_support.cc).
+type gFailRAS struct {
+	Header  bool         `parser:"  @( 'Job' Sp 'summary' | 'Group' Sp 'Comms' Sp 'Nodes' )"`
+	Section string       `parser:"| @('Communicators...' | 'Errors' | 'Warnings' | 'DEAD' | 'INCOMPLETE' | 'TIMEOUT') (?= Sp? EOF | Sp '(' )"`
+	Row     *gRASRow     `parser:"| @@"`
+	Entry   *gRASEntry   `parser:"| @@"`
+	Finding []string     `parser:"| @( 'Communicator' Sp 'ranks' Sp 'have' Sp 'different' | 'Missing' Sp 'communicator' Sp 'data' | ( 'Initialization' | 'Asynchronous' ) Sp ( 'error' | 'errors' ) Sp 'on' | Word Sp 'ranks' Sp ( 'have' | 'reported' ) ) @(HPT | Sp | Punct | Word)*"`
+	Rank    *gRASRank    `parser:"| @@"`
+	Dead    *gRASProcess `parser:"| @@"`
+	Gone    *decNum      `parser:"| @Word Sp 'job' Sp ( 'process' | 'processes' ) Sp ( 'is' | 'are' ) Sp 'considered' Sp 'dead'"`
+}
+
+// gRASRow is a row of the communicators table: group, comms, nodes, ranks per node (N or
+// N-M), ranks per comm, ranks in group, status, errors.
+type gRASRow struct {
+	Group  string   `parser:"@Word Sp Word Sp Word Sp Word ( '-' Word )? Sp Word Sp Word Sp"`
+	Status string   `parser:"@( 'UNKNOWN' | 'INIT' | 'RUNNING' | 'FINALIZE' | 'ABORT' | 'NOCOMM' ) Sp"`
+	Errors []string `parser:"@( 'OK' | 'MISMATCH' | 'ERROR' | 'INCOMPLETE' ) ( @',' @( 'MISMATCH' | 'ERROR' ) )* Sp?"`
+}
+
+// gRASEntry is the head of an Errors or Warnings entry: `#<group>-<comm> (<hash>) <WHAT>`.
+type gRASEntry struct {
+	Group string   `parser:"@Word '-' Word Sp"`
+	Comm  string   `parser:"'(' @Word ')' Sp"`
+	What  []string `parser:"@( 'MISMATCH' | 'ERROR' | 'INCOMPLETE' ) Sp?"`
+}
+
+// gRASRank is `Rank <r> [<what>] -- GPU <g> managed by process <pid> on node <addr>` (or `--
+// [process information not found]`).
+type gRASRank struct {
+	Rank decNum   `parser:"'Rank' Sp @Word"`
+	What []string `parser:"( Sp (?! '-' '-' ) @(Word | Punct) ( (?! Sp '-' '-' ) @(HPT | Sp | Punct | Word) )* )? Sp '-' '-' Sp"`
+	GPU  *decNum  `parser:"( 'GPU' Sp @Word ( Sp '(' 'NVML' Sp Word ')' )? Sp 'managed' Sp 'by' Sp 'process' Sp"`
+	Pid  *decNum  `parser:"  @Word Sp 'on' Sp 'node' Sp"`
+	Host []string `parser:"  @(Word | '-' | ':')+ | '[' 'process' Sp 'information' Sp 'not' Sp 'found' ']' ) Sp?"`
+}
+
+// gRASProcess is `Process <pid> on node <addr> managing GPU(s) <list>`: a missing or dead
+// process.
+type gRASProcess struct {
+	Pid  decNum   `parser:"'Process' Sp @Word Sp 'on' Sp 'node' Sp"`
+	Host []string `parser:"@(Word | '-' | ':')+ Sp 'managing' Sp ( 'GPU' | 'GPUs' ) Sp"`
+	GPU  decNum   `parser:"@Word"`
+	Rest []string `parser:"@(HPT | Sp | Punct | Word)*"`
+}
+
+// gFailExcept is a Python exception line, `<dotted.Name>: <message>`; failureException
+// decides whether the name is an exception's.
+type gFailExcept struct {
+	Name string   `parser:"@Word ':'"`
+	Msg  []string `parser:"( Sp @(HPT | Sp | Punct | Word)* )? EOF"`
+}

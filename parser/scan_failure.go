@@ -1,0 +1,251 @@
+package parser
+
+import "bytes"
+
+// failureGlueWords are the heads of failure lines that may start after other text on their
+// line (gFailGlued); the scanner's word search finds them.
+var failureGlueWords = [...]string{"srun: ", "slurmstepd: ", "Traceback (", "terminate called", "Fatal Python"}
+
+// Masks of failure words in bareWords: the glued heads, and the words an exception line must
+// hold (its name ends in Error or Exception, then ':').
+var maskFailGlue, maskExcept uint32
+
+func init() {
+	for _, w := range failureGlueWords {
+		maskFailGlue |= bareWords.add(w)
+	}
+	maskExcept = bareWords.add("Error:", "Exception:")
+}
+
+// failureHeads are, by first byte, the words that may open a failure line after the
+// prefixes and indent (gFailMsg); torchrun's fields, exception lines and the rows of a RAS
+// report are told apart by mayBeFailure.
+var failureHeads = func() (t [256][]string) {
+	for _, h := range [...]string{
+		"srun:", "slurmstepd:", "Root Cause", "Other Failures:", "Failures:", "mpirun detected", "Primary job",
+		"Process name:", "Exit code:", "Traceback (", "terminate called", "what():", "Segmentation fault",
+		"Aborted (core", "Fatal Python", "*** SIG", "Job summary", "Group     Comms", "Communicators...",
+		"Communicator ranks", "Missing communicator", "Initialization error", "Asynchronous error",
+	} {
+		t[h[0]] = append(t[h[0]], h)
+	}
+	return t
+}()
+
+// maxExceptionName is the longest exception name a line is read with (the dotted path of a
+// Python exception: `torch.distributed.elastic.multiprocessing.errors.ChildFailedError` is 64).
+const maxExceptionName = 160
+
+// rasSections are the RAS report's section heads, each a line of its own (16 bytes at most,
+// trailing white space included, and opening with a letter from D to W).
+var rasSections = [...]string{"Errors", "Warnings", "DEAD", "INCOMPLETE", "TIMEOUT"}
+
+// failurePairs holds the first two bytes of every line mayBeFailure sends to its slower
+// tests: the heads, a RAS report's entries (`#0`), rows (a digit, then a digit or white
+// space), rank and process lines and section heads, and white space (an indent). Most other
+// text fails on one look-up.
+var failurePairs = func() (p pairSet) {
+	for _, hs := range failureHeads {
+		for _, h := range hs {
+			p.add(h[0], h[1])
+		}
+	}
+	for _, s := range rasSections {
+		p.add(s[0], s[1])
+	}
+	p.add('R', 'a')
+	p.add('P', 'r')
+	for c := range 256 {
+		if isSp(byte(c)) { // an indent: the heads follow it
+			for d := range 256 {
+				p.add(byte(c), byte(d))
+			}
+		}
+	}
+	for d := byte('0'); d <= '9'; d++ {
+		p.add('#', d)
+		for c := range 256 {
+			if isDigit(byte(c)) || isSp(byte(c)) {
+				p.add(d, byte(c))
+			}
+		}
+	}
+	return p
+}()
+
+// pairSet is a set of two-byte strings, one bit each.
+type pairSet [1 << 16 / 64]uint64
+
+func (p *pairSet) add(a, b byte)      { k := uint(a)<<8 | uint(b); p[k/64] |= 1 << (k % 64) }
+func (p *pairSet) has(a, b byte) bool { return p[uint(a)<<2|uint(b)>>6]&(1<<(b&63)) != 0 }
+
+// mayBeFailure reports whether the grammar may read b (a whole line, read as other text, whose
+// prefixes end at start; words is wordsIn of its text) as failure evidence. Lines for which
+// it is false are never KindFailure. It is cheap on other text: the words were found by the
+// search every bare line gets, and the line's first two bytes decide the rest.
+func mayBeFailure(b []byte, start int, words uint32) bool {
+	if start+1 < len(b) && words&(maskFailGlue|maskExcept) == 0 && !failurePairs.has(b[start], b[start+1]) {
+		return false // the common case, inlined: no word, no indent, no head's first bytes
+	}
+	return mayBeFailureLine(b, start, words)
+}
+
+// mayBeFailureLine is mayBeFailure past its first test.
+func mayBeFailureLine(b []byte, start int, words uint32) bool {
+	if words&maskFailGlue != 0 {
+		return true
+	}
+	rest := b[start:]
+	i := spEnd(rest, 0)
+	h := rest[i:]
+	if len(h) < 2 {
+		return false
+	}
+	if words&maskExcept != 0 && mayBeException(h) {
+		return true
+	}
+	if i > 0 && len(h) > 10 && h[10] == ':' {
+		if c := h[0]; c == 't' || c == 'h' || c == 'r' || c == 'e' {
+			return true // torchrun's `  time      : ...`
+		}
+	}
+	return failurePairs.has(h[0], h[1]) && mayBeFailureHead(h, words)
+}
+
+// mayBeFailureHead is mayBeFailure's test of a line's text h (after its indent) by its head.
+func mayBeFailureHead(h []byte, words uint32) bool {
+	for _, w := range failureHeads[h[0]] {
+		if litSp(h, w) {
+			return true
+		}
+	}
+	switch c := h[0]; {
+	case c == '#': // a RAS entry `#0-0 (hash) MISMATCH`
+		return isDigit(h[1]) && (bytes.Contains(h, []byte("MISMATCH")) ||
+			bytes.Contains(h, []byte("ERROR")) || bytes.Contains(h, []byte("INCOMPLETE")))
+	case isDigit(c):
+		return mayBeRASRow(h)
+	case c == 'R':
+		if lit(h, 0, "Rank ") {
+			return bytes.Contains(h, []byte(" -- "))
+		}
+	case c == 'P':
+		if lit(h, 0, "Process ") {
+			return bytes.Contains(h, []byte(" on node "))
+		}
+	}
+	if len(h) <= 16 {
+		for _, s := range rasSections {
+			if lit(h, 0, s) && len(bytes.TrimRight(h[len(s):], " \t\r\n\f")) == 0 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// mayBeException reports whether h may open with an exception's name and its ':'. The name
+// is made of identifier bytes and dots, so the test stops at the first byte that is neither:
+// after a byte or two of binary text, after the first word of other text.
+func mayBeException(h []byte) bool {
+	if c := h[0]; c < 'A' || c > 'z' {
+		return false
+	}
+	end := 0
+	for end < len(h) && end <= maxExceptionName && isDottedByte(h[end]) {
+		end++
+	}
+	if end == len(h) || h[end] != ':' {
+		return false
+	}
+	return isExceptionName(h[:end])
+}
+
+// isDottedByte reports whether c may be in an exception's dotted name.
+func isDottedByte(c byte) bool {
+	return c == '.' || c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+}
+
+// scanFailure reads the failure lines a job prints most, a Python traceback's head and its
+// exception line, as the grammar reads them (b is the whole line, its text starts at start);
+// ok is false for every other line, which the grammar decides.
+func (s *scanner) scanFailure(b []byte, start int, l *Line) bool {
+	rest := b[start:]
+	if f, ok := s.fails[string(rest)]; ok {
+		l.Kind, l.Fail = KindFailure, f
+		return true
+	}
+	if !scanFailure(b, start, l) {
+		return false
+	}
+	if len(s.fails) >= maxFails {
+		clear(s.fails)
+	}
+	s.fails[string(rest)] = l.Fail
+	return true
+}
+
+// scanFailure reads a failure line for s.scanFailure, with no memory of lines before.
+func scanFailure(b []byte, start int, l *Line) bool {
+	rest := b[start:]
+	h := rest[spEnd(rest, 0):]
+	if lit(h, 0, "Traceback (most recent call last):") {
+		f := noFailure
+		f.Event = FailureTraceback
+		l.Kind, l.Fail = KindFailure, &f
+		return true
+	}
+	end, isHPT := tokenEnd(h, 0)
+	if isHPT || end >= len(h) || h[end] != ':' || !isExceptionName(h[:end]) {
+		return false
+	}
+	m := end + 1
+	if m < len(h) && !isSp(h[m]) {
+		return false
+	}
+	f := noFailure
+	f.Event, f.Exception, f.Text = FailureException, string(h[:end]), failureText(string(h[spEnd(h, m):]))
+	l.Kind, l.Fail = KindFailure, &f
+	return true
+}
+
+// mayBeRASRow reports whether h, which opens with a digit, may be a row of a RAS report: a
+// number, white space, then the row (`2 ranks have launched up to operation 38`, `1 job
+// process`, a communicators table row ending in its status). Other text that opens with a
+// digit is passed over without a search.
+func mayBeRASRow(h []byte) bool {
+	i := 0
+	for i < len(h) && isDigit(h[i]) {
+		i++
+	}
+	if i == len(h) || !isSp(h[i]) {
+		return false
+	}
+	return bytes.Contains(h, []byte(" ranks ")) || bytes.Contains(h, []byte(" job process")) ||
+		bytes.HasSuffix(bytes.TrimRight(h, " \t\r\n\f"), []byte("OK")) || bytes.Contains(h, []byte("MISMATCH")) ||
+		bytes.Contains(h, []byte("ERROR"))
+}
+
+// litSp reports whether h opens with head, where a run of spaces in head stands for a run of
+// any white space in h, as the grammar's Sp token reads it (`Exit\tcode:`).
+func litSp(h []byte, head string) bool {
+	i := 0
+	for j := 0; j < len(head); j++ {
+		if head[j] != ' ' {
+			if i == len(h) || h[i] != head[j] {
+				return false
+			}
+			i++
+			continue
+		}
+		for j+1 < len(head) && head[j+1] == ' ' {
+			j++
+		}
+		if n := spEnd(h, i); n > i {
+			i = n
+		} else {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,336 @@
+package diagnose
+
+import (
+	"fmt"
+	"slices"
+)
+
+// assemble orders the origins, picks the first fault, folds its consequences under it and
+// lists the other origins after them.
+func (b *builder) assemble(lp *proc, litems []*Item) Report {
+	origins := b.origins(lp, litems)
+	if !b.proven(origins) {
+		return suspects(origins)
+	}
+	out := b.fold([]*cand{origins[0]})
+	for _, c := range origins[1:] {
+		if !c.folded {
+			out = append(out, c)
+		}
+	}
+	r := Report{Status: StatusFault, Reason: "the evidence proves a fault"}
+	if len(out) > maxFindings {
+		r.More, out = len(out)-maxFindings, out[:maxFindings]
+	}
+	r.Findings = make([]Finding, len(out))
+	for i, c := range out {
+		if c.summary == "" {
+			c.summary = summarize(c)
+		}
+		r.Findings[i] = c.finding()
+	}
+	return r
+}
+
+// maxFindings bounds the findings a report lists (a log where thousands of hosts each close
+// on their own); More counts the others.
+const maxFindings = 256
+
+// proven reports whether the evidence proves a fault: an origin that does by itself, or
+// errors that only a fault makes (watchdog timeouts, peers closing, remote errors).
+func (b *builder) proven(origins []*cand) bool {
+	if len(origins) == 0 {
+		return false
+	}
+	rem := b.conseq[KindRemoteError]
+	return slices.ContainsFunc(origins, func(c *cand) bool { return c.fault }) || b.watch != nil ||
+		len(b.closed) > 0 || (rem != nil && len(rem.items) > 0)
+}
+
+// suspects is the report where no evidence proves a fault: unknown where some rank stands
+// out (behind, or aborted while the log shows no other rank ending), healthy otherwise.
+func suspects(origins []*cand) Report {
+	r := Report{Status: StatusHealthy, Findings: []Finding{}}
+	for _, c := range origins {
+		if c.kind != KindBehind && c.kind != KindAbort {
+			continue
+		}
+		if c.summary == "" {
+			c.summary = summarize(c)
+		}
+		r.Findings = append(r.Findings, c.finding())
+	}
+	if len(r.Findings) > 0 {
+		r.Status = StatusUnknown
+		r.Reason = "no evidence proves a fault, but ranks stopped at different calls (or one aborted) as where a job hangs or where its log was cut"
+	}
+	return r
+}
+
+// origins lists every candidate first fault, in the order before gives.
+func (b *builder) origins(lp *proc, litems []*Item) []*cand {
+	for _, c := range b.extra {
+		if b.rasNames(c) {
+			b.ras.absorb(c)
+			b.ras.kind = KindRASReport
+			continue
+		}
+		if p := c.procs[0]; len(c.procs) == 1 && b.own[p] != nil {
+			o := b.own[p]
+			o.absorb(c)
+			o.summary = ""
+			if o.kind == c.kind {
+				o.summary = c.summary
+			}
+			continue
+		}
+		b.loose = append(b.loose, c)
+	}
+	if lp != nil {
+		b.launcherCand(lp, litems)
+	}
+	var out []*cand
+	for _, p := range b.owners {
+		if c := b.own[p]; c != nil {
+			out = append(out, c)
+		}
+	}
+	out = append(out, b.loose...)
+	if b.ras != nil && b.ras.fault {
+		out = append(out, b.ras)
+	}
+	if w := b.watch; w != nil && len(out) == 0 {
+		b.watch = nil
+		w.shared = b.everyRank(w.ranks)
+		out = append(out, w)
+	}
+	if len(out) == 0 {
+		for _, peer := range b.peers {
+			out = append(out, b.closed[peer])
+			delete(b.closed, peer)
+		}
+	}
+	slices.SortStableFunc(out, func(x, y *cand) int {
+		switch {
+		case before(x, y):
+			return -1
+		case before(y, x):
+			return 1
+		}
+		return 0
+	})
+	return out
+}
+
+// rasNames reports whether a RAS report that proves a fault names c's ranks (a rank
+// behind that RAS lists as an outlier is the same finding).
+func (b *builder) rasNames(c *cand) bool {
+	if b.ras == nil || !b.ras.fault {
+		return false
+	}
+	rs := ranksOf(c.procs)
+	return len(rs) > 0 && !slices.ContainsFunc(rs, func(r int64) bool { return !containsRank(b.ras.ranks, r) })
+}
+
+// launcherCand marks the process the launcher names first: its own finding where it has
+// one (its last words give the kind), else a process-exit finding.
+func (b *builder) launcherCand(lp *proc, litems []*Item) {
+	c := b.own[lp]
+	if c == nil {
+		for _, p := range b.owners {
+			if q := b.own[p]; q != nil && ((lp.rank >= 0 && p.rank == lp.rank) || (lp.rank < 0 && lp.host == p.host)) {
+				c = q
+				break
+			}
+		}
+	}
+	if c == nil {
+		c = newCand(KindProcessExit, true)
+		c.procs = []*proc{lp}
+		b.own[lp] = c
+		b.owners = append(b.owners, lp)
+	}
+	// Its last words give the kind where they name one (out of memory, a CUDA error, a
+	// signal); an application's exception (KeyError, ...) is the exit's reason, not a kind.
+	if !(c.kind == KindOOM || c.kind == KindCudaError || (c.kind == KindCrash && slices.ContainsFunc(c.items, func(it *Item) bool { return it.Ev == evSignal }))) {
+		c.kind = KindProcessExit
+	}
+	c.launcher, c.fault = true, true
+	c.items = append(litems, c.items...)
+	c.summary = "" // summarize says the launcher's word and the exit code
+	if c2 := b.conseq[KindProcessExit]; c2 != nil {
+		c2.items = slices.DeleteFunc(c2.items, func(it *Item) bool { return slices.Contains(litems, it) })
+		c2.procs = nil
+		for _, it := range c2.items {
+			if p := b.x.of(it); p != nil && p != lp && !slices.Contains(c.procs, p) {
+				c2.procs = appendProc(c2.procs, p)
+			}
+			c2.ranks = taskRange(c2.ranks, it, lp.rank)
+		}
+	}
+}
+
+// everyRank reports whether rs is every rank of the job that the log shows.
+func (b *builder) everyRank(rs []int64) bool {
+	n := b.x.world
+	if n == 0 {
+		n = int64(len(b.commProcs()))
+	}
+	return len(rs) >= 2 && (n == 0 || int64(len(rs)) >= n)
+}
+
+// fold puts the consequences under the first fault: other processes' aborts, watchdog
+// timeouts, follow-on errors, launcher exits, and peers closing connections (under the
+// finding on the host they name).
+func (b *builder) fold(out []*cand) []*cand {
+	if len(out) == 0 {
+		return nil
+	}
+	firstProcs := out[0].procs
+	for _, k := range []Kind{KindRemoteError, KindProcessExit} {
+		if c := b.conseq[k]; c != nil && len(c.items) > 0 {
+			c.follows = 0
+			out = append(out, c)
+		}
+	}
+	if w := b.watch; w != nil {
+		w.follows = 0
+		out = append(out, w)
+	}
+	for _, peer := range b.peers {
+		c := b.closed[peer]
+		if c == nil {
+			continue
+		}
+		c.follows = 0
+		for i, o := range out {
+			if o.follows < 0 && slices.Contains(hostsOf(o.procs), peer) {
+				c.follows = i
+			}
+		}
+		out = append(out, c)
+	}
+	b.foldAborts(&out, firstProcs)
+	return out
+}
+
+// foldAborts moves the abort-only findings of other processes under the first fault.
+func (b *builder) foldAborts(out *[]*cand, firstProcs []*proc) {
+	ab := newCand(KindAbort, false)
+	ab.follows = 0
+	for _, p := range b.owners {
+		c := b.own[p]
+		if c == nil || c.kind != KindAbort || c.fault || slices.Contains(firstProcs, p) {
+			continue
+		}
+		ab.absorb(c)
+		c.folded = true
+	}
+	if len(ab.procs) > 0 {
+		*out = append(*out, ab)
+	}
+}
+
+// summarize writes the sentence of a finding that has none yet.
+func summarize(c *cand) string {
+	text := ""
+	if len(c.items) > 0 {
+		text = c.items[len(c.items)-1].Text
+		for _, it := range c.items {
+			if it.Ev == evException || it.Ev == evNetError || it.Ev == evCuda || it.Ev == evInvalid {
+				text = it.Text
+				if it.Name != "" && it.Ev == evException {
+					text = it.Name + ": " + it.Text
+				}
+				break
+			}
+		}
+	}
+	after := ""
+	if c.follows >= 0 {
+		after = " after it"
+	}
+	switch c.kind {
+	case KindProcessExit:
+		if c.follows >= 0 {
+			if len(c.procs) == 0 {
+				return "The launcher reported the job's end" + after + "."
+			}
+			return who(c) + " ended" + after + ", as the launcher reports."
+		}
+		s := who(c) + " exited first"
+		if code := exitCode(c.items); code != "" {
+			s += " with exit code " + code
+		}
+		s += ", as the launcher reports"
+		if words := lastWords(c); words != "" {
+			s += ", after " + short(words)
+		}
+		return s + "; the other ranks' errors follow from it."
+	case KindOOM:
+		return who(c) + " ran out of GPU memory first: " + short(text)
+	case KindCudaError:
+		return who(c) + " hit a CUDA error first: " + short(text)
+	case KindCrash:
+		return who(c) + " failed first: " + short(text)
+	case KindNetworkError:
+		return who(c) + " had a network error first: " + short(text)
+	case KindInvalidUsage:
+		return who(c) + " made an invalid NCCL call: " + short(text)
+	case KindInitFailure:
+		return who(c) + ": communicator init never completed, after: " + short(text)
+	case KindAbort:
+		return who(c) + " aborted" + after + "."
+	case KindWatchdogTimeout:
+		if c.shared {
+			return fmt.Sprintf("Every rank (%d) timed out in the same collective with no other error: a cause they share (the network, or a stall outside NCCL).", len(c.ranks))
+		}
+		return fmt.Sprintf("%s PyTorch watchdog timed out%s.", plural(len(c.ranks), "rank's", "ranks'"), after)
+	case KindRASReport:
+		s := "An NCCL RAS report names rank(s) " + rankList(sortedRanks(c.ranks)) + " as outliers"
+		for _, it := range c.items {
+			if it.Ev == evRAS && it.Name == "finding" && it.Text != "" {
+				return s + ": " + short(it.Text)
+			}
+		}
+		return s + "."
+	case KindConnectionClosed:
+		if c.follows < 0 {
+			return fmt.Sprintf("A process on %s went away first: %s logged \"Connection closed by remote peer %s\".", c.peer, plural(len(c.procs), "process", "processes"), c.peer)
+		}
+		return fmt.Sprintf("%s logged \"Connection closed by remote peer %s\"%s.", plural(len(c.procs), "process", "processes"), c.peer, after)
+	case KindRemoteError:
+		return fmt.Sprintf("%s printed follow-on errors (ncclRemoteError, DistBackendError, service-thread WARNs)%s.", plural(len(c.procs), "process", "processes"), after)
+	}
+	return who(c) + ": " + short(text)
+}
+
+// maxTaskRange bounds the ranks one launcher line's range adds (a hostile `tasks 0-9999999`).
+const maxTaskRange = 1 << 14
+
+// taskRange adds the tasks of a launcher line's range to rs, but first.
+func taskRange(rs []int64, it *Item, first int64) []int64 {
+	for r := it.Rank; r >= 0 && r <= it.RankLast && r < it.Rank+maxTaskRange; r++ {
+		if r != first && !containsRank(rs, r) {
+			rs = append(rs, r)
+		}
+	}
+	return rs
+}
+
+// lastWords is the exception a process printed last, "" where none.
+func lastWords(c *cand) string {
+	w := ""
+	for _, it := range c.items {
+		if it.Ev == evException || it.Ev == evTerminate {
+			w = it.Name + ": " + it.Text
+		}
+	}
+	return w
+}
+
+func sortedRanks(rs []int64) []int64 {
+	out := slices.Clone(rs)
+	slices.Sort(out)
+	return out
+}

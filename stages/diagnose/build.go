@@ -1,0 +1,151 @@
+package diagnose
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/nccllog/nccllog/parser"
+	"github.com/nccllog/nccllog/stages"
+)
+
+// builder puts a Report together from the evidence.
+type builder struct {
+	e      *Evidence
+	x      *procIndex
+	own    map[*proc]*cand // each process's own origin evidence
+	owners []*proc         // own's keys in input order
+	loose  []*cand         // origins no process could be given to
+	conseq map[Kind]*cand  // follow-on evidence, one finding per kind
+	closed map[string]*cand
+	peers  []string
+	watch  *cand
+	ras    *cand
+	extra  []*cand // origins from the ranks family
+	byProc map[*proc][]*commState
+	cprocs []*proc // byProc's keys in input order
+}
+
+// Build returns the Report of the evidence in set, joined with the ranks family's verdicts
+// where the run had it.
+func Build(set *stages.Set) Report {
+	e := PartOf(set).Evidence()
+	b := &builder{e: &e, x: newProcIndex(&e), own: map[*proc]*cand{}, conseq: map[Kind]*cand{}, closed: map[string]*cand{}}
+	for i := range e.Items {
+		b.item(&e.Items[i], i)
+	}
+	lp, litems := launcherFirst(&e, b.x)
+	b.aborts()
+	b.initFailures()
+	b.extra = ranksFindings(set, b.x)
+	r := b.assemble(lp, litems)
+	r.Left = e.Seen - int64(len(e.Items))
+	if r.Status == StatusHealthy {
+		r.Status, r.Reason = thin(set)
+	}
+	return r
+}
+
+// item files one item of evidence.
+func (b *builder) item(it *Item, pos int) {
+	p := b.x.of(it)
+	switch it.Ev {
+	case evException, evTerminate, evSignal, evCuda, evInvalid, evNetError, evBootstrap, evSystem:
+		k, origin := ownKind(it)
+		if strings.Contains(it.Name, "ChildFailedError") {
+			b.consequence(KindProcessExit, it, pos, p) // torchrun's own word, not a process's
+			return
+		}
+		if !origin {
+			b.consequence(KindRemoteError, it, pos, p)
+			return
+		}
+		c := newCand(k, it.Ev != evSystem)
+		c.add(it, pos, p)
+		b.ownAdd(p, c)
+	case evFollowOn:
+		b.consequence(KindRemoteError, it, pos, p)
+	case evRemoteClosed:
+		c := b.closed[it.Peer]
+		if c == nil {
+			c = newCand(KindConnectionClosed, true)
+			c.peer = it.Peer
+			b.closed[it.Peer] = c
+			b.peers = append(b.peers, it.Peer)
+		}
+		c.add(it, pos, p)
+	case evWatchdog:
+		if b.watch == nil {
+			b.watch = newCand(KindWatchdogTimeout, true)
+		}
+		b.watch.add(it, pos, p)
+		if !slices.Contains(b.watch.ranks, it.Rank) && it.Rank >= 0 {
+			b.watch.ranks = append(b.watch.ranks, it.Rank)
+		}
+	case evRAS:
+		b.rasItem(it, pos)
+	case evTaskExit, evCancelled:
+		b.consequence(KindProcessExit, it, pos, p)
+	}
+}
+
+// ownAdd gives a process's origin evidence to it (or keeps it aside where it names none).
+func (b *builder) ownAdd(p *proc, c *cand) {
+	if p == nil {
+		b.loose = append(b.loose, c)
+		return
+	}
+	if o := b.own[p]; o != nil {
+		o.absorb(c)
+		return
+	}
+	b.own[p] = c
+	b.owners = append(b.owners, p)
+}
+
+func (b *builder) consequence(k Kind, it *Item, pos int, p *proc) {
+	c := b.conseq[k]
+	if c == nil {
+		c = newCand(k, false)
+		b.conseq[k] = c
+	}
+	c.add(it, pos, p)
+}
+
+// ownKind is what a process's own line says, and whether it is an origin rather than the
+// echo of another process's failure (ncclRemoteError, DistBackendError).
+func ownKind(it *Item) (Kind, bool) {
+	t, n := it.Text, it.Name
+	switch it.Ev {
+	case evNetError, evBootstrap, evSystem:
+		return KindNetworkError, true
+	case evCuda:
+		return KindCudaError, true
+	case evInvalid:
+		return KindInvalidUsage, true
+	case evSignal:
+		return KindCrash, true
+	}
+	switch {
+	case strings.Contains(n, "OutOfMemory") || strings.Contains(t, "out of memory"):
+		return KindOOM, true
+	case strings.Contains(n, "DistBackendError") || strings.Contains(t, "NCCL error") ||
+		strings.Contains(t, "remote process") || strings.Contains(n, "DistNetworkError"):
+		return KindRemoteError, false
+	case strings.Contains(t, "CUDA error"):
+		return KindCudaError, true
+	}
+	return KindCrash, true
+}
+
+// thin says whether a job without a proven fault is healthy, or too thin to tell.
+func thin(set *stages.Set) (Status, string) {
+	l := stages.LinesOf(set)
+	nccl := int64(0)
+	for _, k := range []parser.Kind{parser.KindCollective, parser.KindComm, parser.KindInfo, parser.KindWarn, parser.KindTrace} {
+		nccl += l.ByKind[k]
+	}
+	if nccl == 0 {
+		return StatusUnknown, "the input holds no NCCL lines"
+	}
+	return StatusHealthy, "no evidence of a fault"
+}

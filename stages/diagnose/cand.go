@@ -1,0 +1,170 @@
+package diagnose
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/nccllog/nccllog/parser"
+)
+
+// Priorities of kinds where neither time nor the launcher orders two origins: a process's
+// own error, then a network origin, invalid usage, an init failure, a rank behind or a
+// mismatch, an abort, a watchdog timeout, and last what only names a peer.
+var kindPrio = [numKinds]int{
+	KindProcessExit: 0, KindOOM: 0, KindCudaError: 0, KindCrash: 0, KindNetworkError: 1,
+	KindInvalidUsage: 2, KindInitFailure: 3, KindBehind: 4, KindMismatch: 4, KindRASReport: 4,
+	KindAbort: 5, KindWatchdogTimeout: 6, KindConnectionClosed: 7, KindRemoteError: 8,
+}
+
+// cand is a finding being put together.
+type cand struct {
+	kind     Kind
+	procs    []*proc
+	ranks    []int64 // ranks named directly (RAS, watchdog), beside the processes'
+	items    []*Item
+	refs     []Ref // evidence that is no item (communicator marks, ranks' calls)
+	at       parser.Stamp
+	order    int // the input position of its first evidence
+	launcher bool
+	fault    bool // the evidence proves a fault by itself
+	shared   bool
+	peer     string // connection-closed: the host the peers name
+	comm     string
+	summary  string
+	follows  int  // index among the findings, -1: none
+	folded   bool // taken into a consequence
+}
+
+func newCand(k Kind, fault bool) *cand {
+	return &cand{kind: k, fault: fault, order: 1 << 62, follows: -1}
+}
+
+// add takes item i (at input position pos) as evidence.
+func (c *cand) add(it *Item, pos int, p *proc) {
+	c.items = append(c.items, it)
+	c.order = min(c.order, pos)
+	if p != nil && !slices.Contains(c.procs, p) {
+		c.procs = append(c.procs, p)
+	}
+	if !it.Time.IsZero() && (c.at.IsZero() || (comparable(it.Time.Stamp, c.at) && it.Time.Nanos < c.at.Nanos)) {
+		c.at = it.Time.Stamp
+	}
+}
+
+// mark adds a communicator event as evidence.
+func (c *cand) mark(m *Mark, text string, p *proc) {
+	c.refs = append(c.refs, Ref{File: m.File, Line: m.Line, Text: text})
+	if p != nil && !slices.Contains(c.procs, p) {
+		c.procs = append(c.procs, p)
+	}
+	if !m.Time.IsZero() && c.at.IsZero() {
+		c.at = m.Time.Stamp
+	}
+}
+
+// absorb takes o's evidence into c (o's process is c's).
+func (c *cand) absorb(o *cand) {
+	c.items = append(c.items, o.items...)
+	c.refs = append(c.refs, o.refs...)
+	for _, p := range o.procs {
+		if !slices.Contains(c.procs, p) {
+			c.procs = append(c.procs, p)
+		}
+	}
+	c.order = min(c.order, o.order)
+	c.fault = c.fault || o.fault
+	if c.at.IsZero() {
+		c.at = o.at
+	}
+	if kindPrio[o.kind] < kindPrio[c.kind] {
+		c.kind = o.kind
+	}
+}
+
+// finding writes c as a Finding.
+func (c *cand) finding() Finding {
+	f := Finding{Kind: c.kind, Ranks: ranksOf(c.procs), Hosts: hostsOf(c.procs), Processes: namesOf(c.procs),
+		Comm: c.comm, Shared: c.shared, Summary: c.summary, Evidence: []Ref{}}
+	for _, r := range c.ranks {
+		if !slices.Contains(f.Ranks, r) {
+			f.Ranks = append(f.Ranks, r)
+		}
+	}
+	slices.Sort(f.Ranks)
+	if c.peer != "" && !slices.Contains(f.Hosts, c.peer) && c.follows < 0 {
+		f.Hosts = append(f.Hosts, c.peer)
+	}
+	if f.Ranks == nil {
+		f.Ranks = []int64{}
+	}
+	if f.Hosts == nil {
+		f.Hosts = []string{}
+	}
+	if f.Processes == nil {
+		f.Processes = []string{}
+	}
+	f.Time, f.TimeNote = FormatTime(c.at)
+	if c.follows >= 0 {
+		i := c.follows
+		f.Follows = &i
+	}
+	for _, it := range c.items {
+		if len(f.Evidence) < maxRefs {
+			f.Evidence = append(f.Evidence, Ref{File: it.File, Line: it.Line, Text: it.Text})
+		}
+	}
+	for _, r := range c.refs {
+		if len(f.Evidence) < maxRefs {
+			f.Evidence = append(f.Evidence, r)
+		}
+	}
+	return f
+}
+
+// maxRefs bounds the evidence lines one finding lists.
+const maxRefs = 8
+
+// before orders origins: by time where both have one that compares, else the launcher's word,
+// else kind priority, else input order.
+func before(a, b *cand) bool {
+	if comparable(a.at, b.at) && a.at.Nanos != b.at.Nanos {
+		return a.at.Nanos < b.at.Nanos
+	}
+	if a.launcher != b.launcher {
+		return a.launcher
+	}
+	if kindPrio[a.kind] != kindPrio[b.kind] {
+		return kindPrio[a.kind] < kindPrio[b.kind]
+	}
+	return a.order < b.order
+}
+
+// who names a finding's processes for a sentence.
+func who(c *cand) string {
+	if len(c.procs) == 1 && len(c.ranks) == 0 {
+		p := c.procs[0]
+		switch {
+		case p.rank >= 0 && p.pid >= 0:
+			return "rank " + itoa(p.rank) + " (" + p.name() + ")"
+		case p.rank >= 0 && p.host != "":
+			return "rank " + itoa(p.rank) + " on " + p.host
+		case p.rank >= 0:
+			return "rank " + itoa(p.rank)
+		}
+		return p.name()
+	}
+	rs := ranksOf(c.procs)
+	for _, r := range c.ranks {
+		if !slices.Contains(rs, r) {
+			rs = append(rs, r)
+		}
+	}
+	slices.Sort(rs)
+	if len(rs) > 0 {
+		return "ranks " + rankList(rs)
+	}
+	if hs := hostsOf(c.procs); len(hs) > 0 {
+		return "processes on " + strings.Join(hs, ", ")
+	}
+	return "a process"
+}

@@ -1,0 +1,317 @@
+package diagnose
+
+import (
+	"bytes"
+	"fmt"
+	"strconv"
+
+	"github.com/nccllog/nccllog/parser"
+)
+
+// Ev is what kind of evidence one kept line is.
+type Ev uint8
+
+const (
+	evNone Ev = iota
+	// Launcher lines: a task's exit, a cancelled step, torchrun's root-cause block and its
+	// fields, Open MPI's first failing process.
+	evTaskExit
+	evCancelled
+	evRootCause
+	evOtherFailures
+	evRootField
+	evMPIExit
+	evMPIProcess
+	// A process's own last words.
+	evException
+	evTerminate
+	evSignal
+	// RAS report lines.
+	evRAS
+	// NCCL WARNs: a network origin (IB completion error, NET plugin or socket failure), a weak
+	// network event (an async port event, also printed by healthy jobs), a bootstrap failure,
+	// a CUDA failure, invalid usage, a system call failure, a peer that closed its
+	// connection, a follow-on error, and any other WARN.
+	evNetError
+	evNetWeak
+	evBootstrap
+	evCuda
+	evInvalid
+	evSystem
+	evRemoteClosed
+	evFollowOn
+	evWarn
+	// A PyTorch watchdog timeout.
+	evWatchdog
+	numEvs
+)
+
+var evNames = [numEvs]string{
+	evNone: "", evTaskExit: "task-exit", evCancelled: "cancelled", evRootCause: "root-cause",
+	evOtherFailures: "other-failures", evRootField: "root-field", evMPIExit: "mpi-exit",
+	evMPIProcess: "mpi-process", evException: "exception", evTerminate: "terminate",
+	evSignal: "signal", evRAS: "ras", evNetError: "net-error", evNetWeak: "net-event",
+	evBootstrap: "bootstrap", evCuda: "cuda", evInvalid: "invalid-usage", evSystem: "system",
+	evRemoteClosed: "remote-closed", evFollowOn: "follow-on", evWarn: "warn", evWatchdog: "watchdog",
+}
+
+func (e Ev) String() string {
+	if e < numEvs {
+		return evNames[e]
+	}
+	return "unknown"
+}
+
+// MarshalText writes the evidence kind's name.
+func (e Ev) MarshalText() ([]byte, error) { return []byte(e.String()), nil }
+
+// UnmarshalText reads a name MarshalText wrote.
+func (e *Ev) UnmarshalText(b []byte) error {
+	for i, n := range evNames {
+		if i > 0 && n == string(b) {
+			*e = Ev(i)
+			return nil
+		}
+	}
+	return fmt.Errorf("unknown evidence kind %q", b)
+}
+
+// Item is one kept line of evidence. Numbers the line does not show are -1.
+type Item struct {
+	Ev   Ev     `json:"ev"`
+	Host string `json:"host,omitempty"`
+	Pid  int64  `json:"pid"`
+	// Rank is the global rank the line shows: the launcher's label, the task or rank a
+	// launcher or RAS line names, a watchdog line's rank.
+	Rank int64 `json:"rank"`
+	// RankLast ends a range of tasks a launcher line names (`tasks 0-7: Killed`); equal to
+	// Rank for one, -1 where Rank is.
+	RankLast int64 `json:"rank_last"`
+	GPU      int64 `json:"gpu"`
+	// Peer is the host a line names as the other end (Connection closed by remote peer X).
+	Peer string `json:"peer,omitempty"`
+	// Code is the ncclResult (res=N, -> N) or exit code shown; Seq a watchdog's work.
+	Code int64 `json:"code"`
+	Seq  int64 `json:"seq"`
+	// Name is an exception's or signal's name, a torchrun field's name, a RAS part.
+	Name string `json:"name,omitempty"`
+	Time When   `json:"time"`
+	File string `json:"file"`
+	Line int64  `json:"line"`
+	Text string `json:"text"`
+}
+
+// maxText bounds an item's text.
+const maxText = 300
+
+func clip(b []byte) string {
+	b = bytes.TrimSpace(b)
+	if len(b) > maxText {
+		b = b[:maxText]
+	}
+	return string(b)
+}
+
+// newItem starts an item for line n of kind ev.
+func newItem(ev Ev, n int64, l *parser.Line) Item {
+	it := Item{Ev: ev, Pid: -1, Rank: l.Rank, RankLast: l.Rank, GPU: -1, Code: -1, Seq: -1, Line: n, Time: When{l.Time}}
+	if l.Env.HasEnvelope() {
+		it.Host, it.Pid, it.GPU = l.Env.Host, l.Env.Pid, l.Env.Dev
+	}
+	return it
+}
+
+// failureItem reads a KindFailure line.
+func failureItem(n int64, l *parser.Line) (Item, bool) {
+	f := l.Fail
+	if f == nil {
+		return Item{}, false
+	}
+	ev := failureEv(f.Event)
+	if ev == evNone {
+		return Item{}, false
+	}
+	it := newItem(ev, n, l)
+	if f.Host != "" {
+		it.Host = f.Host
+	}
+	if f.Task >= 0 {
+		it.Rank, it.RankLast = f.Task, max(f.Task, f.TaskLast)
+	}
+	if f.Pid >= 0 {
+		it.Pid = f.Pid
+	}
+	if f.GPU >= 0 {
+		it.GPU = f.GPU
+	}
+	if f.HasExit {
+		it.Code = f.ExitCode
+	}
+	it.Name = f.Exception
+	switch {
+	case f.Field != "":
+		it.Name = f.Field
+	case f.Signal != "":
+		it.Name = f.Signal
+	case ev == evRAS:
+		it.Name = f.RAS.String()
+		if f.Comm != "" && f.Text == "" {
+			it.Text = f.Comm
+		}
+	}
+	if f.Text != "" {
+		it.Text = clip([]byte(f.Text))
+	}
+	return it, true
+}
+
+func failureEv(e parser.FailureEvent) Ev {
+	switch e {
+	case parser.FailureTaskExit:
+		return evTaskExit
+	case parser.FailureStepCancelled:
+		return evCancelled
+	case parser.FailureRootCause:
+		return evRootCause
+	case parser.FailureOtherFailures:
+		return evOtherFailures
+	case parser.FailureRootField:
+		return evRootField
+	case parser.FailureMPIExit:
+		return evMPIExit
+	case parser.FailureMPIProcess:
+		return evMPIProcess
+	case parser.FailureException:
+		return evException
+	case parser.FailureTerminate:
+		return evTerminate
+	case parser.FailureSignal:
+		return evSignal
+	case parser.FailureRAS:
+		return evRAS
+	}
+	return evNone // the step-aborted notice and a traceback's head name no process
+}
+
+// warnItem reads a WARN line: which kind of evidence its message is.
+func warnItem(n int64, text []byte, l *parser.Line) Item {
+	msg := parser.Message(text, l)
+	it := newItem(classifyWarn(msg), n, l)
+	it.Text = clip(msg)
+	it.Code = resultCode(msg)
+	if it.Ev == evRemoteClosed {
+		it.Peer = peerHost(msg)
+	}
+	return it
+}
+
+// warnRule is a phrase that makes a WARN one kind of evidence; the first that matches wins.
+type warnRule struct {
+	ev  Ev
+	all []string
+}
+
+var warnRules = []warnRule{
+	{evRemoteClosed, []string{"Connection closed by remote peer"}},
+	{evFollowOn, []string{"[Service thread] Error encountered progressing"}},
+	{evNetWeak, []string{"Got async event"}},
+	{evNetError, []string{"NET/IB", "completion"}},
+	{evNetError, []string{"NET/IB", "port"}},
+	{evNetError, []string{"NET/OFI"}},
+	{evNetError, []string{"NET/Socket"}},
+	{evNetError, []string{"NET/Plugin", "fail"}},
+	{evBootstrap, []string{"bootstrap"}},
+	{evBootstrap, []string{"Bootstrap"}},
+	{evCuda, []string{"Cuda failure"}},
+	{evCuda, []string{"CUDA failure"}},
+	{evInvalid, []string{"invalid root"}},
+	{evInvalid, []string{"invalid type"}},
+	{evInvalid, []string{"Invalid"}},
+	{evInvalid, []string{"invalid usage"}},
+	{evSystem, []string{"failed with error"}},
+	{evSystem, []string{"Call to"}},
+}
+
+func classifyWarn(msg []byte) Ev {
+	for _, r := range warnRules {
+		ok := true
+		for _, p := range r.all {
+			ok = ok && bytes.Contains(msg, []byte(p))
+		}
+		if ok {
+			return r.ev
+		}
+	}
+	return evWarn
+}
+
+// resultCode is the ncclResult a message shows (`res=6`, `-> 6`), or -1.
+func resultCode(msg []byte) int64 {
+	for _, k := range []string{"res=", "-> "} {
+		if i := bytes.LastIndex(msg, []byte(k)); i >= 0 {
+			if v, ok := leadingInt(msg[i+len(k):]); ok {
+				return v
+			}
+		}
+	}
+	return -1
+}
+
+func leadingInt(b []byte) (int64, bool) {
+	j := 0
+	for j < len(b) && j < 4 && b[j] >= '0' && b[j] <= '9' {
+		j++
+	}
+	if j == 0 {
+		return 0, false
+	}
+	v, err := strconv.ParseInt(string(b[:j]), 10, 64)
+	return v, err == nil
+}
+
+// peerHost is the host of `Connection closed by remote peer <host><port>`.
+func peerHost(msg []byte) string {
+	const k = "remote peer "
+	i := bytes.Index(msg, []byte(k))
+	if i < 0 {
+		return ""
+	}
+	rest := msg[i+len(k):]
+	j := bytes.IndexAny(rest, "< \t")
+	if j < 0 {
+		j = len(rest)
+	}
+	return clip(rest[:min(j, 253)])
+}
+
+// watchdogItem reads a watchdog line that says a collective timed out or failed.
+func watchdogItem(n int64, l *parser.Line) (Item, bool) {
+	w := l.Watchdog
+	if w == nil {
+		return Item{}, false
+	}
+	switch w.Event {
+	case parser.WatchdogTimeout, parser.WatchdogTimeoutAt, parser.WatchdogException, parser.WatchdogFailure:
+	default:
+		return Item{}, false
+	}
+	it := newItem(evWatchdog, n, l)
+	if w.Rank >= 0 {
+		it.Rank = w.Rank
+	}
+	it.Seq = w.Seq
+	it.Name = w.Event.String()
+	it.Text = watchdogText(w)
+	return it, true
+}
+
+func watchdogText(w *parser.Watchdog) string {
+	s := fmt.Sprintf("rank %d: watchdog %s at work %d", w.Rank, w.Event, w.Seq)
+	if w.OpType != "" {
+		s += " (" + w.OpType + ")"
+	}
+	if w.TimeoutMs > 0 {
+		s += fmt.Sprintf(", timeout %d ms", w.TimeoutMs)
+	}
+	return s
+}

@@ -1,0 +1,112 @@
+package diagnose_test
+
+import (
+	"encoding/json"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/nccllog/nccllog/parser"
+	"github.com/nccllog/nccllog/stages"
+	"github.com/nccllog/nccllog/stages/all"
+	"github.com/nccllog/nccllog/stages/diagnose"
+	"github.com/nccllog/nccllog/stages/internal/stagetest"
+)
+
+// fuzzLines are lines whose evidence the Partial keeps, from which the fuzzer builds inputs.
+var fuzzLines = []string{
+	"h0:1:1 [0] NCCL INFO comm 0xa rank 0 nranks 2 cudaDev 0 busId 1000 - Init START",
+	"h0:1:1 [0] NCCL INFO comm 0xa rank 0 nranks 2 cudaDev 0 busId 1000 - Init COMPLETE",
+	"h1:2:2 [1] NCCL INFO comm 0xa rank 1 nranks 2 cudaDev 1 busId 2000 - Init START",
+	"h1:2:2 [1] NCCL INFO comm 0xa rank 1 nranks 2 cudaDev 1 busId 2000 - Abort COMPLETE",
+	"h0:1:1 [0] NCCL INFO comm 0xa rank 0 nranks 2 cudaDev 0 busId 1000 - Destroy COMPLETE",
+	"h0:1:1 [0] misc/socket.cc:50 NCCL WARN socketProgress: Connection closed by remote peer h1<4242>",
+	"h1:2:2 [1] transport/net_ib.cc:1909 NCCL WARN NET/IB : Got completion from peer 10.0.0.1<1> with status=12 opcode=0 len=0 vendor err 129 (Recv)",
+	"h1:2:2 [1] proxy.cc:1546 NCCL WARN [Service thread] Error encountered progressing operation=Connect, res=6, closing connection",
+	"[E0301 12:10:09.770797495 ProcessGroupNCCL.cpp:607] [Rank 1] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=39, OpType=ALLREDUCE, NumelIn=1, NumelOut=1, Timeout(ms)=600000) ran for 600199 milliseconds before timing out.",
+	"h0:1:1 [0] NCCL INFO AllReduce: opCount 0 sendbuff 0x1 recvbuff 0x2 count 1 datatype 7 op 0 root 0 comm 0xa [nranks=2] stream 0x3",
+}
+
+// FuzzMergeChunks: the diagnose Partial of lines read in chunks and merged is the Partial
+// of the lines read at once, and its partial-result form reads back to the same.
+func FuzzMergeChunks(f *testing.F) {
+	f.Add([]byte{0, 1, 2, 3, 5, 6, 7, 8}, uint8(3))
+	f.Add([]byte{5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 0, 2, 4}, uint8(1))
+	p, err := parser.NewParser()
+	if err != nil {
+		f.Fatal(err)
+	}
+	parsed := make([]parser.Line, len(fuzzLines))
+	for i, s := range fuzzLines {
+		p.Parse([]byte(s), &parsed[i])
+	}
+	plan := stages.MustPlan(stages.Config{}, all.Registry(), "diagnose")
+	f.Fuzz(func(t *testing.T, picks []byte, chunk uint8) {
+		if len(picks) > 512 {
+			picks = picks[:512]
+		}
+		size := 1 + int(chunk)%16
+		once, merged := stages.NewSet(plan), stages.NewSet(plan)
+		for start := 0; start < len(picks); start += size {
+			set := stages.NewSet(plan)
+			for i := start; i < min(start+size, len(picks)); i++ {
+				k := int(picks[i]) % len(fuzzLines)
+				l := parsed[k]
+				text := []byte(fuzzLines[k])
+				set.Add(&stages.Line{N: int64(i - start + 1), Text: text, P: &l})
+				once.Add(&stages.Line{N: int64(i + 1), Text: text, P: &l})
+			}
+			set.Anchor(stages.Origin{File: "f", Base: int64(start)})
+			merged.Merge(set)
+		}
+		once.Anchor(stages.Origin{File: "f"})
+		a, b := diagnose.PartOf(once).Evidence(), diagnose.PartOf(merged).Evidence()
+		if !reflect.DeepEqual(norm(a), norm(b)) {
+			t.Fatalf("chunks of %d differ:\n%s\nwant\n%s", size, mustJSON(b), mustJSON(a))
+		}
+		back := stages.NewSet(plan)
+		if err := stagetest.RestoreJSON(diagnose.PartOf(back), mustJSON(a)); err != nil {
+			t.Fatalf("restoring: %v", err)
+		}
+		if got := diagnose.PartOf(back).Evidence(); string(mustJSON(got)) != string(mustJSON(a)) {
+			t.Fatalf("restored evidence differs")
+		}
+	})
+}
+
+// norm makes empty and nil lists alike.
+func norm(e diagnose.Evidence) string { return string(mustJSON(e)) }
+
+func mustJSON(v any) []byte {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic(err)
+	}
+	return b
+}
+
+// TestRestoreRefusesDamage: a partial result whose evidence cannot be true of any logs is
+// refused: more items than its keys count, an unknown evidence kind, a count below zero, a
+// communicator listed twice or a rank outside it.
+func TestRestoreRefusesDamage(t *testing.T) {
+	plan := stages.MustPlan(stages.Config{}, all.Registry(), "diagnose")
+	item := `{"ev":"net-error","host":"h","pid":1,"rank":0,"rank_last":0,"gpu":0,"code":-1,"seq":-1,"time":[0,0,0,false],"file":"f","line":3,"text":"x"}`
+	key := `{"host":"h","pid":1,"rank":0,"ev":"net-error","n":1}`
+	comm := `{"host":"h","pid":1,"comm":10,"rank":0,"nranks":2,"gpu":0}`
+	good := `{"items":[` + item + `],"counts":[` + key + `],"comms":[` + comm + `],"seen":1,"comms_left":0}`
+	if err := stagetest.RestoreJSON(diagnose.PartOf(stages.NewSet(plan)), []byte(good)); err != nil {
+		t.Fatalf("a sound partial is refused: %v", err)
+	}
+	for name, bad := range map[string]string{
+		"uncounted item": `{"items":[` + item + `,` + item + `],"counts":[` + key + `],"comms":[],"seen":2,"comms_left":0}`,
+		"unknown kind":   `{"items":[],"counts":[{"host":"h","pid":1,"rank":0,"ev":"bogus","n":1}],"comms":[],"seen":1,"comms_left":0}`,
+		"negative seen":  `{"items":[],"counts":[],"comms":[],"seen":-1,"comms_left":0}`,
+		"comm twice":     `{"items":[],"counts":[],"comms":[` + comm + `,` + comm + `],"seen":0,"comms_left":0}`,
+		"rank outside":   `{"items":[],"counts":[],"comms":[{"host":"h","pid":1,"comm":10,"rank":5,"nranks":2,"gpu":0}],"seen":0,"comms_left":0}`,
+		"bad time":       `{"items":[` + strings.Replace(item, "[0,0,0,false]", "[0,200,0,false]", 1) + `],"counts":[` + key + `],"comms":[],"seen":1,"comms_left":0}`,
+	} {
+		if err := stagetest.RestoreJSON(diagnose.PartOf(stages.NewSet(plan)), []byte(bad)); err == nil {
+			t.Errorf("%s: accepted", name)
+		}
+	}
+}

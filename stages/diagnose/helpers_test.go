@@ -1,0 +1,94 @@
+package diagnose_test
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/nccllog/nccllog/internal/gen"
+	"github.com/nccllog/nccllog/parser"
+	"github.com/nccllog/nccllog/pipeline"
+	"github.com/nccllog/nccllog/stages"
+	"github.com/nccllog/nccllog/stages/all"
+	"github.com/nccllog/nccllog/stages/diagnose"
+)
+
+// discard is an Out for runs whose stages stream nothing.
+type discard struct{}
+
+func (discard) Lines([]byte) error      { return nil }
+func (discard) Call(*stages.Call) error { return nil }
+
+// diagnoseBytes runs diagnose (with ranks, as the command does) over data written to a file
+// named name, read in chunks of chunk bytes (0: the default).
+func diagnoseBytes(t testing.TB, name string, data []byte, chunk int) diagnose.Report {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	plan := stages.MustPlan(stages.Config{}, all.Registry(), "ranks", "diagnose")
+	res, err := pipeline.RunAll(context.Background(), []pipeline.Input{{Name: path}}, pipeline.Options{Plan: plan, ChunkSize: chunk}, discard{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := diagnose.Build(res.Set)
+	for i := range r.Findings {
+		for j := range r.Findings[i].Evidence {
+			r.Findings[i].Evidence[j].File = filepath.Base(r.Findings[i].Evidence[j].File)
+		}
+	}
+	return r
+}
+
+// generate writes the log of c and its ground truth.
+func generate(t testing.TB, c gen.Config) ([]byte, gen.Truth) {
+	t.Helper()
+	var b bytes.Buffer
+	s, err := gen.Write(&b, c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var tr gen.Truth
+	if s.Truth != nil {
+		tr = *s.Truth
+	}
+	return b.Bytes(), tr
+}
+
+// readsFailures reports whether the parser reads data's own failure lines (launcher lines,
+// tracebacks and their exceptions), whatever prefixes and times they carry.
+func readsFailures(t testing.TB, data []byte) bool {
+	t.Helper()
+	p, err := parser.NewParser()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range bytes.Split(data, []byte("\n")) {
+		for _, w := range []string{"Traceback (most recent call last)", "srun: error:", "Root Cause (first observed failure)", "OutOfMemoryError: ", "Process name: "} {
+			if !bytes.Contains(line, []byte(w)) {
+				continue
+			}
+			var l parser.Line
+			if p.Parse(line, &l); l.Kind != parser.KindFailure {
+				return false
+			}
+		}
+	}
+	return failureLinesRead(t)
+}
+
+// failureLinesRead reports whether the parser reads launcher and Python failure lines
+// (KindFailure): until it does, the tests that need them are skipped.
+func failureLinesRead(t testing.TB) bool {
+	t.Helper()
+	p, err := parser.NewParser()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var l parser.Line
+	p.Parse([]byte("srun: error: gpu-node-01: task 9: Exited with exit code 1"), &l)
+	return l.Kind == parser.KindFailure
+}

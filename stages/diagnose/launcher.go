@@ -1,0 +1,89 @@
+package diagnose
+
+import "strconv"
+
+// launcherFirst is the process the job's launcher names as the one that failed first, with
+// the lines that say so: torchrun's root cause block, Open MPI's first process, or the first
+// task exit srun reports. nil where the launcher names none.
+func launcherFirst(e *Evidence, x *procIndex) (*proc, []*Item) {
+	if p, its := rootCause(e, x); p != nil {
+		return p, its
+	}
+	for i := range e.Items {
+		it := &e.Items[i]
+		switch it.Ev {
+		case evMPIExit:
+			if p, its := mpiProcess(e, i, x); p != nil {
+				return p, its
+			}
+		case evTaskExit:
+			if it.Rank >= 0 || it.Host != "" {
+				q := *it
+				q.Pid = -1
+				return x.of(&q), []*Item{it}
+			}
+		}
+	}
+	return nil, nil
+}
+
+// rootCause reads torchrun's first `Root Cause` block: the fields that follow its head.
+func rootCause(e *Evidence, x *procIndex) (*proc, []*Item) {
+	for i := range e.Items {
+		if e.Items[i].Ev != evRootCause {
+			continue
+		}
+		its := []*Item{&e.Items[i]}
+		who := Item{Pid: -1, Rank: -1}
+		for j := i + 1; j < len(e.Items) && e.Items[j].Ev == evRootField; j++ {
+			f := &e.Items[j]
+			its = append(its, f)
+			// Any field may carry them: torchrun prints `exitcode : 1 (pid: 9238)`.
+			if f.Host != "" && who.Host == "" {
+				who.Host = f.Host
+			}
+			if f.Name == "rank" && f.Rank >= 0 {
+				who.Rank = f.Rank
+			}
+			if f.Pid >= 0 && who.Pid < 0 {
+				who.Pid = f.Pid
+			}
+		}
+		// The rank names the process where NCCL's lines tie it to one: torchrun's host name
+		// may be spelt otherwise than NCCL's.
+		if p := x.byRank[who.Rank]; who.Rank >= 0 && p != nil {
+			return p, its
+		}
+		if who.Rank >= 0 || who.Host != "" {
+			return x.of(&who), its
+		}
+	}
+	return nil, nil
+}
+
+// mpiProcess reads the `Process name: [[j,1],R]` that follows Open MPI's exit notice at i.
+func mpiProcess(e *Evidence, i int, x *procIndex) (*proc, []*Item) {
+	its := []*Item{&e.Items[i]}
+	for j := i + 1; j < len(e.Items) && j <= i+4; j++ {
+		f := &e.Items[j]
+		if f.Ev != evMPIProcess {
+			continue
+		}
+		its = append(its, f)
+		if f.Rank >= 0 {
+			q := Item{Host: f.Host, Pid: -1, Rank: f.Rank}
+			return x.of(&q), its
+		}
+	}
+	return nil, nil
+}
+
+// exitCode is the exit code the launcher's lines give, "" where none.
+func exitCode(its []*Item) string {
+	for _, it := range its {
+		if it.Code >= 0 || (it.Code < -1) {
+			return strconv.FormatInt(it.Code, 10)
+		}
+	}
+	return ""
+}

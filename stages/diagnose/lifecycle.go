@@ -1,0 +1,197 @@
+package diagnose
+
+import "strings"
+
+// aborts files the processes that aborted a communicator while others never ended theirs:
+// evidence of a fault only where another line proves one (an excerpt's end can cut a clean
+// shutdown between ranks). A process's own error line that names no process (a traceback
+// printed without a launcher prefix) is given to the one process that aborted alone.
+func (b *builder) aborts() {
+	var aborted []*proc
+	all, ended := 0, 0
+	marks := map[*proc]*Mark{}
+	for _, p := range b.commProcs() {
+		all++
+		a, d := b.ends(p)
+		if a != nil || d {
+			ended++
+		}
+		if a != nil {
+			aborted = append(aborted, p)
+			marks[p] = a
+		}
+	}
+	if len(aborted) == 0 || ended == all {
+		return
+	}
+	for _, p := range aborted {
+		c := newCand(KindAbort, false)
+		c.mark(marks[p], "Abort COMPLETE", p)
+		c.order = 1 << 61
+		b.ownAdd(p, c)
+	}
+	if len(aborted) == 1 && len(b.loose) > 0 {
+		for _, c := range b.loose {
+			c.procs = nil
+			b.ownAdd(aborted[0], c)
+		}
+		b.loose = nil
+	}
+}
+
+// commProcs lists the processes with communicator lines, in input order.
+func (b *builder) commProcs() []*proc {
+	b.indexComms()
+	return b.cprocs
+}
+
+// indexComms lists each process's communicators, once.
+func (b *builder) indexComms() {
+	if b.byProc != nil {
+		return
+	}
+	b.byProc = map[*proc][]*commState{}
+	for _, c := range b.e.Comms {
+		p := b.x.get(c.Host, c.Pid)
+		if b.byProc[p] == nil {
+			b.cprocs = append(b.cprocs, p)
+		}
+		b.byProc[p] = append(b.byProc[p], c)
+	}
+}
+
+// ends is p's first Abort COMPLETE, and whether it destroyed a communicator.
+func (b *builder) ends(p *proc) (*Mark, bool) {
+	b.indexComms()
+	var a *Mark
+	d := false
+	for _, c := range b.byProc[p] {
+		if a == nil {
+			a = c.Abort
+		}
+		d = d || c.Destroy != nil
+	}
+	return a, d
+}
+
+// pendingInit is p's first communicator whose Init START has no Init COMPLETE (nor an end).
+func (b *builder) pendingInit(p *proc) *commState {
+	b.indexComms()
+	for _, c := range b.byProc[p] {
+		if c.Start != nil && c.Complete == nil && c.Abort == nil && c.Destroy == nil {
+			return c
+		}
+	}
+	return nil
+}
+
+// initFailures files the processes whose init never completed and which printed an error:
+// one shared finding where that is every process that started one, naming the most common
+// error as the cause.
+func (b *builder) initFailures() {
+	procs := b.commProcs()
+	var failed []*proc
+	pending := 0
+	for _, p := range procs {
+		if b.pendingInit(p) == nil {
+			continue
+		}
+		pending++
+		if b.own[p] != nil || b.hasConsequence(p) {
+			failed = append(failed, p)
+		}
+	}
+	if len(failed) == 0 {
+		return
+	}
+	if len(failed) >= 2 && pending == len(procs) && !b.ownCrash(failed) {
+		var all []*proc
+		for _, p := range procs {
+			if b.pendingInit(p) != nil {
+				all = append(all, p)
+			}
+		}
+		b.sharedInit(all)
+		return
+	}
+	for _, p := range failed {
+		c := newCand(KindInitFailure, true)
+		c.mark(b.pendingInit(p).Start, "Init START without Init COMPLETE", p)
+		b.ownAdd(p, c)
+	}
+}
+
+func (b *builder) hasConsequence(p *proc) bool {
+	for _, c := range b.conseq {
+		for _, q := range c.procs {
+			if q == p {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// ownCrash reports whether one of ps failed by its own error (not the init's).
+func (b *builder) ownCrash(ps []*proc) bool {
+	for _, p := range ps {
+		if c := b.own[p]; c != nil && kindPrio[c.kind] == 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// sharedInit makes the one finding of an init that failed on every process.
+func (b *builder) sharedInit(ps []*proc) {
+	c := newCand(KindInitFailure, true)
+	c.shared = true
+	texts := map[string]int{}
+	best := ""
+	for _, p := range ps {
+		if o := b.own[p]; o != nil {
+			c.absorb(o)
+			for _, it := range o.items {
+				texts[it.Text]++
+				if texts[it.Text] > texts[best] {
+					best = it.Text
+				}
+			}
+			delete(b.own, p)
+		}
+		st := b.pendingInit(p)
+		c.mark(st.Start, "Init START without Init COMPLETE", p)
+		c.procs = appendProc(c.procs, p)
+	}
+	c.kind = KindInitFailure
+	c.summary = "Communicator init failed on every process (" + plural(len(ps), "process", "processes") + ")"
+	if best != "" {
+		c.summary += " with the same error: " + short(best)
+		if strings.Contains(best, "ibv_") || strings.Contains(best, "NET/") {
+			c.summary += " (a network set-up step)"
+		}
+	}
+	c.summary += "."
+	b.owners = slicesDelete(b.owners, b.own)
+	b.loose = append(b.loose, c)
+}
+
+func appendProc(ps []*proc, p *proc) []*proc {
+	for _, q := range ps {
+		if q == p {
+			return ps
+		}
+	}
+	return append(ps, p)
+}
+
+// slicesDelete keeps the owners that still own a finding.
+func slicesDelete(owners []*proc, own map[*proc]*cand) []*proc {
+	out := owners[:0]
+	for _, p := range owners {
+		if own[p] != nil {
+			out = append(out, p)
+		}
+	}
+	return out
+}

@@ -1,0 +1,229 @@
+package diagnose
+
+import (
+	"slices"
+
+	"github.com/nccllog/nccllog/parser"
+	"github.com/nccllog/nccllog/stages"
+)
+
+// maxPerKey is how many items of one kind one process keeps: the first are the origin, and
+// the rest of a flood of the same error tells nothing more.
+const maxPerKey = 16
+
+// maxItems and maxKeys bound what any input makes the Partial keep.
+const (
+	maxItems = 1 << 16
+	maxKeys  = 1 << 16
+)
+
+// capKey is whose evidence of one kind an item is, for maxPerKey.
+type capKey struct {
+	Host string `json:"host"`
+	Pid  int64  `json:"pid"`
+	Rank int64  `json:"rank"`
+	Ev   Ev     `json:"ev"`
+}
+
+func keyOf(it *Item) capKey { return capKey{it.Host, it.Pid, it.Rank, it.Ev} }
+
+// KeyCount is how many lines of one key the input held, kept or not.
+type KeyCount struct {
+	capKey
+	N int64 `json:"n"`
+}
+
+// Part is the diagnose stage's Partial.
+type Part struct {
+	items    []Item
+	anchored int
+	counts   map[capKey]int64
+	keys     []capKey
+	comms    map[commKey]*commState
+	order    []commKey
+	loose    []*Mark // comm marks not anchored yet
+	// seen counts the evidence lines, kept or not (beyond maxPerKey, maxItems, maxKeys);
+	// commsLeft the communicator lines of communicators beyond maxComms.
+	seen, commsLeft int64
+}
+
+func newPart() *Part {
+	return &Part{counts: map[capKey]int64{}, comms: map[commKey]*commState{}}
+}
+
+// Add keeps a line's evidence.
+func (p *Part) Add(l *stages.Line) {
+	switch l.P.Kind {
+	case parser.KindFailure:
+		if it, ok := failureItem(l.N, l.P); ok {
+			p.keep(it)
+		}
+	case parser.KindWarn:
+		p.keep(warnItem(l.N, l.Text, l.P))
+	case parser.KindWatchdog:
+		if it, ok := watchdogItem(l.N, l.P); ok {
+			p.keep(it)
+		}
+	case parser.KindComm:
+		p.addComm(l.N, l.P)
+	}
+}
+
+// keep adds it where its key has room.
+func (p *Part) keep(it Item) {
+	p.seen++
+	it.RankLast = max(it.RankLast, it.Rank) // one rank where no range was read
+	k := keyOf(&it)
+	n, seen := p.counts[k]
+	switch {
+	case !seen && len(p.keys) >= maxKeys:
+		return
+	case !seen:
+		p.keys = append(p.keys, k)
+	}
+	p.counts[k] = n + 1
+	if n >= maxPerKey || len(p.items) >= maxItems {
+		return
+	}
+	p.items = append(p.items, it)
+}
+
+func (p *Part) addComm(n int64, l *parser.Line) {
+	k := commKey{l.Env.Host, l.Env.Pid, l.Comm.Comm}
+	st := p.comms[k]
+	if st == nil {
+		if len(p.order) >= maxComms {
+			p.commsLeft++
+			return
+		}
+		st = &commState{commKey: k, Rank: -1, NRanks: -1, GPU: -1}
+	}
+	before := [4]*Mark{st.Start, st.Complete, st.Abort, st.Destroy}
+	if !commEvent(st, n, l) {
+		return
+	}
+	if p.comms[k] == nil {
+		p.comms[k] = st
+		p.order = append(p.order, k)
+	}
+	after := [4]*Mark{st.Start, st.Complete, st.Abort, st.Destroy}
+	for i := range after {
+		if after[i] != before[i] {
+			p.loose = append(p.loose, after[i])
+		}
+	}
+}
+
+func (p *Part) Settle(int64, bool) {}
+
+// Anchor names the file of the evidence added since the last Anchor and makes its line
+// numbers absolute. Items hold their own copies of text, so nothing points into o.Data.
+func (p *Part) Anchor(o stages.Origin) {
+	for i := p.anchored; i < len(p.items); i++ {
+		p.items[i].File, p.items[i].Line = o.File, p.items[i].Line+o.Base
+	}
+	p.anchored = len(p.items)
+	for _, m := range p.loose {
+		m.File, m.Line = o.File, m.Line+o.Base
+	}
+	p.loose = p.loose[:0]
+}
+
+// Merge appends o, the Partial of the lines that follow: each of o's items is kept where it
+// would have been had one Partial read both stretches.
+func (p *Part) Merge(o stages.Partial) {
+	op := o.(*Part)
+	whole := p.anchored == len(p.items)
+	inO := map[capKey]int64{} // items of each key so far in o
+	fresh := map[capKey]int{} // o's keys p has not seen: how many came before each
+	for i := range op.items {
+		it := &op.items[i]
+		k := keyOf(it)
+		j := inO[k]
+		inO[k] = j + 1
+		base, seen := p.counts[k]
+		if !seen {
+			if _, ok := fresh[k]; !ok {
+				fresh[k] = len(fresh)
+			}
+		}
+		if (!seen && len(p.keys)+fresh[k] >= maxKeys) || base+j >= maxPerKey || len(p.items) >= maxItems {
+			continue
+		}
+		p.items = append(p.items, *it)
+		if whole && i < op.anchored {
+			p.anchored++
+		}
+	}
+	p.mergeCounts(op)
+	p.mergeComms(op)
+	p.seen += op.seen
+	p.commsLeft += op.commsLeft
+}
+
+func (p *Part) mergeCounts(op *Part) {
+	for _, k := range op.keys {
+		if _, seen := p.counts[k]; !seen {
+			if len(p.keys) >= maxKeys {
+				continue
+			}
+			p.keys = append(p.keys, k)
+		}
+		p.counts[k] += op.counts[k]
+	}
+}
+
+func (p *Part) mergeComms(op *Part) {
+	for _, k := range op.order {
+		oc := op.comms[k]
+		if c := p.comms[k]; c != nil {
+			c.merge(oc)
+			continue
+		}
+		if len(p.order) >= maxComms {
+			p.commsLeft++
+			continue
+		}
+		cp := *oc
+		p.comms[k] = &cp
+		p.order = append(p.order, k)
+	}
+	p.loose = append(p.loose, op.loose...)
+}
+
+func (p *Part) Reset() {
+	clear(p.counts)
+	clear(p.comms)
+	*p = Part{items: p.items[:0], counts: p.counts, keys: p.keys[:0], comms: p.comms, order: p.order[:0], loose: p.loose[:0]}
+}
+
+// Evidence is the Partial as a plain value: its items in input order, every key's count, the
+// communicators' states, and how many evidence lines there were (those beyond the items were left out). It is also its partial-result form.
+type Evidence struct {
+	Items     []Item       `json:"items"`
+	Counts    []KeyCount   `json:"counts"`
+	Comms     []*commState `json:"comms"`
+	Seen      int64        `json:"seen"`
+	CommsLeft int64        `json:"comms_left"`
+}
+
+func (p *Part) Snapshot() any { return p.Evidence() }
+
+// Evidence returns what p holds.
+func (p *Part) Evidence() Evidence {
+	e := Evidence{Items: p.items, Seen: p.seen, CommsLeft: p.commsLeft}
+	if e.Items == nil {
+		e.Items = []Item{}
+	}
+	e.Counts = make([]KeyCount, len(p.keys))
+	for i, k := range p.keys {
+		e.Counts[i] = KeyCount{k, p.counts[k]}
+	}
+	// The order communicators were first seen in depends on the order of the inputs.
+	e.Comms = make([]*commState, len(p.order))
+	for i, k := range p.order {
+		e.Comms[i] = p.comms[k]
+	}
+	slices.SortFunc(e.Comms, cmpComms)
+	return e
+}

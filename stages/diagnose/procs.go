@@ -1,0 +1,146 @@
+package diagnose
+
+import (
+	"fmt"
+	"slices"
+)
+
+// proc is one process the evidence names: host:pid where known, its global rank.
+type proc struct {
+	host string
+	pid  int64
+	rank int64 // the rank in its widest communicator; -1 where unknown
+	gpu  int64
+}
+
+func (p *proc) name() string {
+	if p.pid < 0 {
+		if p.host == "" {
+			return fmt.Sprintf("rank %d", p.rank)
+		}
+		return p.host
+	}
+	return fmt.Sprintf("%s:%d", p.host, p.pid)
+}
+
+// procIndex ties ranks, hosts and pids together from the communicators' lines and the
+// launcher labels on NCCL lines.
+type procIndex struct {
+	byKey  map[commKeyProc]*proc
+	byRank map[int64]*proc
+	order  []*proc
+	world  int64 // the widest communicator's size
+}
+
+type commKeyProc struct {
+	host string
+	pid  int64
+}
+
+func newProcIndex(e *Evidence) *procIndex {
+	x := &procIndex{byKey: map[commKeyProc]*proc{}, byRank: map[int64]*proc{}}
+	for _, c := range e.Comms {
+		x.world = max(x.world, c.NRanks)
+	}
+	for _, c := range e.Comms {
+		p := x.get(c.Host, c.Pid)
+		if p.gpu < 0 {
+			p.gpu = c.GPU
+		}
+		if c.NRanks == x.world && c.Rank >= 0 && p.rank < 0 {
+			p.rank = c.Rank
+			if _, ok := x.byRank[c.Rank]; !ok {
+				x.byRank[c.Rank] = p
+			}
+		}
+	}
+	for i := range e.Items {
+		it := &e.Items[i]
+		if it.Host == "" || it.Pid < 0 || it.Rank < 0 {
+			continue
+		}
+		p := x.get(it.Host, it.Pid)
+		if p.rank < 0 {
+			p.rank = it.Rank
+		}
+		if _, ok := x.byRank[it.Rank]; !ok {
+			x.byRank[it.Rank] = p
+		}
+	}
+	return x
+}
+
+func (x *procIndex) get(host string, pid int64) *proc {
+	k := commKeyProc{host, pid}
+	if p := x.byKey[k]; p != nil {
+		return p
+	}
+	p := &proc{host: host, pid: pid, rank: -1, gpu: -1}
+	x.byKey[k] = p
+	x.order = append(x.order, p)
+	return p
+}
+
+// of is the process an item is about, or nil where the item names none.
+func (x *procIndex) of(it *Item) *proc {
+	switch {
+	case it.Host != "" && it.Pid >= 0:
+		return x.get(it.Host, it.Pid)
+	case it.Rank >= 0:
+		if p := x.byRank[it.Rank]; p != nil {
+			return p
+		}
+		if it.Host != "" {
+			return x.hostRank(it.Host, it.Rank)
+		}
+		return x.rankOnly(it.Rank)
+	case it.Host != "":
+		return x.hostRank(it.Host, -1)
+	}
+	return nil
+}
+
+// hostRank is a process known by its host (and rank) only: the launcher's word.
+func (x *procIndex) hostRank(host string, rank int64) *proc {
+	k := commKeyProc{host + fmt.Sprintf("#%d", rank), -1}
+	if p := x.byKey[k]; p != nil {
+		return p
+	}
+	p := &proc{host: host, pid: -1, rank: rank, gpu: -1}
+	x.byKey[k] = p
+	return p
+}
+
+func (x *procIndex) rankOnly(rank int64) *proc { return x.hostRank("", rank) }
+
+// ranksOf lists the known ranks of ps, sorted, once each.
+func ranksOf(ps []*proc) []int64 {
+	var rs []int64
+	for _, p := range ps {
+		if p.rank >= 0 && !slices.Contains(rs, p.rank) {
+			rs = append(rs, p.rank)
+		}
+	}
+	slices.Sort(rs)
+	return rs
+}
+
+func hostsOf(ps []*proc) []string {
+	var hs []string
+	for _, p := range ps {
+		if p.host != "" && !slices.Contains(hs, p.host) {
+			hs = append(hs, p.host)
+		}
+	}
+	return hs
+}
+
+func namesOf(ps []*proc) []string {
+	var ns []string
+	for _, p := range ps {
+		if p.pid >= 0 && !slices.Contains(ns, p.name()) {
+			ns = append(ns, p.name())
+		}
+	}
+	return ns
+}
