@@ -35,6 +35,12 @@ type HangFinding struct {
 	// where the input's end explains where they stop (Coverage.CutFrom).
 	WaitedOn bool
 	Suspects []Suspect
+	// Mismatch is the communicator's first call where its ranks issued different calls, as
+	// check finds it; nil where they agree (or check does not judge it).
+	Mismatch *CheckFinding
+	// AbortedAlone are the ranks whose communicator ends in Abort where another rank's does
+	// not; they are suspects only where another got further (aborted).
+	AbortedAlone []*Member
 }
 
 // hangCtx is what evidence about one rank is judged against.
@@ -114,6 +120,10 @@ func (r *Ranks) hangOf(g *Group, actx *absentCtx) HangFinding {
 		}
 	}
 	f.WaitedOn = c.top > 0 && c.cov.CutFrom < 0 && (c.atTop == len(g.Members) || c.atTop >= 2)
+	f.AbortedAlone = abortedAlone(g)
+	if m, ok := r.firstMismatch(g); ok && !g.shaky {
+		f.Mismatch = &m
+	}
 	f.Suspects = c.suspects()
 	if f.WaitedOn && actx.judged(g, &c.cov) {
 		f.Suspects = append(f.Suspects, absentSuspects(c.cov)...)
@@ -242,6 +252,21 @@ func absentSuspects(cov Coverage) []Suspect {
 	out := make([]Suspect, 0, len(ranks))
 	for _, rk := range ranks {
 		out = append(out, Suspect{Rank: rk, Ranks: 1, Score: 100, Absent: true, NextStep: -1})
+	}
+	return out
+}
+
+// abortedAlone returns the members whose communicator ends in Abort, where some other
+// member's does not.
+func abortedAlone(g *Group) []*Member {
+	var out []*Member
+	for _, m := range g.Members {
+		if m.End == "Abort" {
+			out = append(out, m)
+		}
+	}
+	if len(out) == len(g.Members) {
+		return nil
 	}
 	return out
 }

@@ -280,3 +280,34 @@ func TestMergeLetsJoinedGroupsGo(t *testing.T) {
 		}
 	}
 }
+
+// TestHangAbortedAloneAtTop: one rank's communicator ends in Abort at the call every rank got
+// to, the others' do not. No rank is a suspect (a log cut during a shutdown looks the same),
+// but the verdict must not say that none aborted alone; with every rank's Abort it may.
+func TestHangAbortedAloneAtTop(t *testing.T) {
+	data, err := os.ReadFile(fixture("clean-abort.log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var kept []string
+	for _, l := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+		if !strings.Contains(l, "Abort COMPLETE") || strings.Contains(l, " rank 0 ") {
+			kept = append(kept, l)
+		}
+	}
+	path := filepath.Join(t.TempDir(), "alone.log")
+	if err := os.WriteFile(path, []byte(strings.Join(kept, "\n")+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f := onlyHang(t, ranksOf(t, path))
+	if len(f.Suspects) != 0 {
+		t.Errorf("suspects %v, want none", suspectLabels(f))
+	}
+	v := hangVerdict(f)
+	if strings.Contains(v, "none aborted alone") || !strings.Contains(v, "rank 0's communicator ends in Abort") {
+		t.Errorf("verdict %q: want rank 0's Abort named", v)
+	}
+	if v := hangVerdict(onlyHang(t, ranksOf(t, fixture("clean-abort.log")))); !strings.Contains(v, "none aborted alone") {
+		t.Errorf("verdict on a clean shutdown %q", v)
+	}
+}

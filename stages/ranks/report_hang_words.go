@@ -1,6 +1,9 @@
 package ranks
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
+)
 
 // evidenceText says in words why a rank is a suspect.
 func evidenceText(s Suspect, f HangFinding) []string {
@@ -85,5 +88,28 @@ func hangVerdict(f HangFinding) string {
 	case c.SomeNodes():
 		return fmt.Sprintf("every rank with lines got to call %d; the ranks of the nodes this log does not cover are not judged", f.MaxCalls-1)
 	}
+	if m := f.Mismatch; m != nil {
+		what := m.What + " differs"
+		if strings.Contains(m.What, ",") {
+			what = strings.ReplaceAll(m.What, ",", " and ") + " differ"
+		}
+		return fmt.Sprintf("every rank with lines got to call %d and none is behind, but at call %d they issued different calls (%s; check lists them)",
+			f.MaxCalls-1, m.Index, what)
+	}
+	if a := f.AbortedAlone; len(a) > 0 {
+		return fmt.Sprintf("every rank with lines got to call %d and none is behind, but %s communicator ends in Abort and the others' do not (a fault, or a shutdown the log cuts short; diagnose weighs it)",
+			f.MaxCalls-1, abortedWho(a))
+	}
 	return fmt.Sprintf("every rank with lines got to call %d; none is behind, and none aborted alone", f.MaxCalls-1)
+}
+
+// abortedWho names the ranks that aborted alone: "rank 3's", "ranks 3 and 5's", "4 ranks'".
+func abortedWho(ms []*Member) string {
+	switch len(ms) {
+	case 1:
+		return "rank " + ms[0].Label() + "'s"
+	case 2:
+		return "ranks " + ms[0].Label() + " and " + ms[1].Label() + "'"
+	}
+	return itoa(int64(len(ms))) + " ranks'"
 }
