@@ -68,6 +68,40 @@ func TestFailureLines(t *testing.T) {
 	}
 }
 
+// TestFailureLinesBehindTimes: a collector's, syslog's or a logger's time before the failure
+// line (and prefixes on either side of it) is passed over, and the line keeps its time and
+// the first prefix's rank.
+func TestFailureLinesBehindTimes(t *testing.T) {
+	cases := []struct {
+		line  string
+		rank  int64
+		event FailureEvent
+	}{
+		{"2024-05-01T10:00:00.123456789Z RuntimeError: CUDA error: out of memory", -1, FailureException},
+		{"2024-05-01T10:00:00Z 3: torch.OutOfMemoryError: CUDA out of memory.", 3, FailureException},
+		{"[rank5]: 2024-05-01 10:00:00,123 Traceback (most recent call last):", 5, FailureTraceback},
+		{"May  1 10:00:00 srun: error: n1: task 3: Exited with exit code 1", -1, FailureTaskExit},
+		{"2024/05/01 10:00:00 Segmentation fault (core dumped)", -1, FailureSignal},
+		{"E0501 10:00:00.123456 terminate called after throwing an instance of 'c10::Error'", -1, FailureTerminate},
+	}
+	p, _ := NewParser()
+	for _, c := range cases {
+		got := p.Grammar().Parse([]byte(c.line))
+		if got.Kind != KindFailure || got.Rank != c.rank || got.Fail.Event != c.event || got.Time.IsZero() {
+			t.Errorf("%q: kind %v rank %d event %v time %+v, want failure, rank %d, %v, timed",
+				c.line, got.Kind, got.Rank, eventOf(got), got.Time, c.rank, c.event)
+		}
+		checkAgreement(t, p, []byte(c.line))
+	}
+}
+
+func eventOf(l Line) FailureEvent {
+	if l.Fail == nil {
+		return FailureNone
+	}
+	return l.Fail.Event
+}
+
 // TestFailureNearMisses: text in the shape of failure lines that is not one stays other.
 func TestFailureNearMisses(t *testing.T) {
 	g, _ := NewGrammar()

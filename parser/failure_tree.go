@@ -30,15 +30,26 @@ func (g *Grammar) parseFailure(text string, glued bool) (Line, bool) {
 	return Line{Kind: KindFailure, Rank: prefixRank(t.Prefix), Fail: &f, Spliced: spliced}, true
 }
 
-// parseFailureLine reads text as failure evidence where mayBeFailure lets it be some.
+// parseFailureLine reads text as failure evidence where mayBeFailure lets it be some. Where a
+// bare time follows the line's prefixes, the grammar reads the text after it, and the line's
+// rank is the prefixes' before it where they give one.
 func (g *Grammar) parseFailureLine(text string) (Line, bool) {
 	b := []byte(text)
-	start, _ := scanPrefixes(b)
+	start, rank := scanPrefixes(b)
 	words := wordsIn(b[start:])
-	if !mayBeFailure(b, start, words) {
+	fs, _ := failureStart(b, start)
+	if !mayBeFailure(b, fs, words) {
 		return Line{}, false
 	}
-	return g.parseFailure(text, words&maskFailGlue != 0)
+	s := stampedStart(b, start)
+	if s == start {
+		return g.parseFailure(text, words&maskFailGlue != 0)
+	}
+	l, ok := g.parseFailure(text[s:], words&maskFailGlue != 0)
+	if ok && rank >= 0 {
+		l.Rank = rank
+	}
+	return l, ok
 }
 
 // noFailure is a Failure with every number absent.

@@ -257,9 +257,15 @@ func (s *scanner) scanBare(b []byte, start int, l *Line, h shape, words uint32) 
 			return s.scanBareRecord(rest, l, h)
 		}
 	}
-	if l.Kind == KindOther && mayBeFailure(b, start, words) {
-		if !s.scanFailure(b, start, l) {
+	if l.Kind != KindOther {
+		return uint64(h.add(byte(l.Kind)).addWord([]byte(l.Reason))), true
+	}
+	if fs, rank := failureStart(b, start); mayBeFailure(b, fs, words) {
+		if !s.scanFailure(b, fs, l) {
 			return 0, false // rare failure lines: the grammar reads them
+		}
+		if l.Rank < 0 {
+			l.Rank = rank
 		}
 		return uint64(h.add(byte(KindFailure)).add(byte(l.Fail.Event))), true
 	}

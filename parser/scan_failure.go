@@ -249,3 +249,27 @@ func litSp(h []byte, head string) bool {
 	}
 	return true
 }
+
+// failureStart returns where a failure line's text starts, past the prefixes that end at
+// start: where a bare time opens the rest (a collector's `2024-05-01T10:00:00.123Z `, syslog's
+// `May  1 10:00:00 `, a glog head), past it and the prefixes after it, with their rank (-1
+// for none); start and -1 where none does. Bracketed times are prefixes already.
+func failureStart(b []byte, start int) (int, int64) {
+	s := stampedStart(b, start)
+	if s == start {
+		return start, -1
+	}
+	p, rank := scanPrefixes(b[s:])
+	return s + p, rank
+}
+
+// stampedStart returns the end of a bare time at start and the white space after it, or start.
+func stampedStart(b []byte, start int) int {
+	if start >= len(b) || b[start] == '[' || !mayOpenHead(b[start:]) {
+		return start
+	}
+	if _, end := stampAt(b, start); end > 0 {
+		return spEnd(b, end)
+	}
+	return start
+}
