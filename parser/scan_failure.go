@@ -36,8 +36,7 @@ var failureHeads = func() (t [256][]string) {
 // Python exception: `torch.distributed.elastic.multiprocessing.errors.ChildFailedError` is 64).
 const maxExceptionName = 160
 
-// rasSections are the RAS report's section heads, each a line of its own (16 bytes at most,
-// trailing white space included, and opening with a letter from D to W).
+// rasSections are the RAS report's section heads, each a line of its own.
 var rasSections = [...]string{"Errors", "Warnings", "DEAD", "INCOMPLETE", "TIMEOUT"}
 
 // failurePairs holds the first two bytes of every line mayBeFailure sends to its slower
@@ -126,19 +125,19 @@ func mayBeFailureHead(h []byte, words uint32) bool {
 	case isDigit(c):
 		return mayBeRASRow(h)
 	case c == 'R':
-		if lit(h, 0, "Rank ") {
-			return bytes.Contains(h, []byte(" -- "))
+		if litSp(h, "Rank ") {
+			return bytes.Contains(h, []byte("--"))
 		}
 	case c == 'P':
-		if lit(h, 0, "Process ") {
-			return bytes.Contains(h, []byte(" on node "))
+		if litSp(h, "Process ") {
+			return bytes.Contains(h, []byte("node"))
 		}
 	}
-	if len(h) <= 16 {
-		for _, s := range rasSections {
-			if lit(h, 0, s) && len(bytes.TrimRight(h[len(s):], " \t\r\n\f")) == 0 {
-				return true
-			}
+	for _, s := range rasSections {
+		if lit(h, 0, s) { // alone on its line, or before its count `(2)`
+			rest := h[len(s):]
+			j := spEnd(rest, 0)
+			return j == len(rest) || j > 0 && rest[j] == '('
 		}
 	}
 	return false
@@ -221,7 +220,8 @@ func mayBeRASRow(h []byte) bool {
 	if i == len(h) || !isSp(h[i]) {
 		return false
 	}
-	return bytes.Contains(h, []byte(" ranks ")) || bytes.Contains(h, []byte(" job process")) ||
+	// Words rather than phrases: the grammar's white space between them is any.
+	return bytes.Contains(h, []byte("ranks")) || bytes.Contains(h, []byte("job")) ||
 		bytes.HasSuffix(bytes.TrimRight(h, " \t\r\n\f"), []byte("OK")) || bytes.Contains(h, []byte("MISMATCH")) ||
 		bytes.Contains(h, []byte("ERROR"))
 }
