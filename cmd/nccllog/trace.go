@@ -36,6 +36,14 @@ type traceSink struct {
 	closed bool
 	gz     *gzip.Writer // nil: not compressed
 	file   *output      // what gz writes to
+	spans  []traceSpan  // by the trace's pid - 1: the step each process is in
+}
+
+// traceSpan is the step a process's calls are in, from its first call to its latest: a slice
+// on the process's "steps" thread once the process's calls move to another step or end.
+type traceSpan struct {
+	step        int64 // -1: none yet
+	first, last int64 // nanoseconds
 }
 
 // newTraceSink writes to w; where the file's name ends in .gz, gzip-compressed (at its fastest
@@ -60,6 +68,7 @@ func (s *traceSink) add(file string, c *stages.Call) error {
 		s.buf = s.header(s.buf, c.Time)
 	}
 	id := s.process(c)
+	s.buf = s.step(s.buf, id, c)
 	s.buf = s.event(s.buf, id, c)
 	s.n++
 	s.w.Write(s.buf)
@@ -116,7 +125,52 @@ func (s *traceSink) process(c *stages.Call) int {
 	s.buf = s.meta(s.buf, id, "process_name", `"name":`, name)
 	s.buf = s.meta(s.buf, id, "process_sort_index", `"sort_index":`, h<<16+s.nHost[h])
 	s.buf = s.meta(s.buf, id, "thread_name", `"name":`, thread)
+	s.spans = append(s.spans, traceSpan{step: -1})
 	return id
+}
+
+// step follows c's step on its process's steps thread, appending the span of the step c
+// leaves; calls without a step (no progress lines) make none.
+func (s *traceSink) step(b []byte, id int, c *stages.Call) []byte {
+	sp := &s.spans[id-1]
+	switch {
+	case c.Step < 0 || c.Step == sp.step:
+		if c.Step >= 0 {
+			sp.last = c.Time.Nanos
+		}
+		return b
+	case sp.step >= 0:
+		b = s.span(b, id, sp)
+	default: // the process's first step: name its thread
+		b = s.threadMeta(b, id)
+	}
+	*sp = traceSpan{step: c.Step, first: c.Time.Nanos, last: c.Time.Nanos}
+	return b
+}
+
+// threadMeta names the steps thread (tid 1) of the trace's process id.
+func (s *traceSink) threadMeta(b []byte, id int) []byte {
+	b = s.sep(b)
+	b = append(b, `{"ph":"M","pid":`...)
+	b = strconv.AppendInt(b, int64(id), 10)
+	return append(b, `,"tid":1,"name":"thread_name","args":{"name":"steps"}}`...)
+}
+
+// span appends sp as a slice on the steps thread of the trace's process id: from the step's
+// first call to its last (1 us at least).
+func (s *traceSink) span(b []byte, id int, sp *traceSpan) []byte {
+	b = s.sep(b)
+	b = append(b, `{"ph":"X","name":"step `...)
+	b = strconv.AppendInt(b, sp.step, 10)
+	b = append(b, `","pid":`...)
+	b = strconv.AppendInt(b, int64(id), 10)
+	b = append(b, `,"tid":1,"ts":`...)
+	b = appendMicros(b, sp.first-s.zero.Nanos)
+	b = append(b, `,"dur":`...)
+	b = appendMicros(b, max(sp.last-sp.first, 1000))
+	b = append(b, `,"args":{"step":`...)
+	b = strconv.AppendInt(b, sp.step, 10)
+	return append(b, "}}"...)
 }
 
 // meta appends a metadata event of the trace's process id.
@@ -203,6 +257,13 @@ func (s *traceSink) close() error {
 	if s.n == 0 {
 		s.w.Write([]byte(`{"displayTimeUnit":"ms","traceEvents":[`))
 	}
+	s.buf = s.buf[:0]
+	for i := range s.spans {
+		if sp := &s.spans[i]; sp.step >= 0 {
+			s.buf = s.span(s.buf, i+1, sp)
+		}
+	}
+	s.w.Write(s.buf)
 	s.w.Write([]byte("\n]}\n"))
 	if err := s.w.flush(); err != nil || s.gz == nil {
 		return err

@@ -154,3 +154,45 @@ func TestCallsTraceGzip(t *testing.T) {
 		t.Errorf("gunzipped %q (%v), want %q", got, err, want)
 	}
 }
+
+// TestCallsTraceStepSpans: a timed job with progress lines gets, per process, one slice per
+// step on its "steps" thread (tid 1), covering that step's calls, in step order; a log
+// without progress lines gets none.
+func TestCallsTraceStepSpans(t *testing.T) {
+	got, stderr, code := traceOf(t, timedLog(t, "iso", 0))
+	if code != exitOK {
+		t.Fatalf("status %d: %s", code, stderr)
+	}
+	var f struct{ TraceEvents []traceEvent }
+	if err := json.Unmarshal([]byte(got), &f); err != nil {
+		t.Fatal(err)
+	}
+	steps := map[int][]int64{} // by pid: the steps of its spans
+	for _, e := range f.TraceEvents {
+		if e.Ph == "X" && e.Tid == 1 {
+			if !strings.HasPrefix(e.Name, "step ") || e.Dur < 1 {
+				t.Errorf("span %+v", e)
+			}
+			steps[e.Pid] = append(steps[e.Pid], e.Args.Step)
+		}
+	}
+	if len(steps) != 4 {
+		t.Fatalf("spans on %d processes, want 4: %v", len(steps), steps)
+	}
+	for pid, s := range steps {
+		if len(s) != 2 || s[0] != 0 || s[1] != 1 {
+			t.Errorf("process %d: spans of steps %v, want [0 1]", pid, s)
+		}
+	}
+	if plain, _, _ := traceOf(t, traceLog); strings.Contains(plain, `"tid":1`) {
+		t.Errorf("spans without progress lines:\n%s", plain)
+	}
+}
+
+// traceEvent is what TestCallsTraceStepSpans reads of an event.
+type traceEvent struct {
+	Ph, Name string
+	Pid, Tid int
+	Ts, Dur  float64
+	Args     struct{ Step int64 }
+}
