@@ -172,6 +172,10 @@ func parseArgs(args []string, stdout io.Writer) (gen.Config, destination, error)
 		" (nccl-warn: NCCL's default, WARN lines only; nccl-all: every NCCL line; the others: a collector's or logger's on every line)")
 	stampDigits := fs.Int("timestamp-digits", 0, "fraction-of-second digits the --timestamps print: 1 to 9, 0 for the form's own, -1 for none")
 	skew := fs.Duration("clock-skew", 0, "host i's clock runs i*`DURATION` ahead (e.g. 250ms); needs --timestamps")
+	jitter := fs.Duration("arrival-jitter", 0, "in-step arrival times: every rank logs a step's i-th call at the same moment, give or take `DURATION` (e.g. 2ms); needs --timestamps")
+	stragRank := fs.Int("straggler-rank", 0, "global rank `N` logs its calls --straggler-lag later than its peers (needs --timestamps; turns --arrival-jitter on, 2ms by default)")
+	stragKind := fs.String("straggler-kind", gen.StragglerChronic, "the straggler is late on every step (chronic) or on one or two steps (one-off)")
+	stragLag := fs.Duration("straggler-lag", gen.DefaultStragglerLag, "how much later the --straggler-rank's calls are logged")
 	err := fs.Parse(args)
 	if errors.Is(err, pflag.ErrHelp) {
 		fmt.Fprint(stdout, about+"\nFlags:\n"+fs.FlagUsages())
@@ -194,6 +198,12 @@ func parseArgs(args []string, stdout io.Writer) (gen.Config, destination, error)
 		cfg.WatchdogRank, cfg.WatchdogSeq = gen.Rank(*watchdogRank), *watchdogSeq
 	} else if fs.Changed("watchdog-seq") {
 		return cfg, dest, usageError{errors.New("--watchdog-seq needs --watchdog-rank")}
+	}
+	cfg.ArrivalJitter = *jitter
+	if fs.Changed("straggler-rank") {
+		cfg.StragglerRank, cfg.StragglerKind, cfg.StragglerLag = gen.Rank(*stragRank), *stragKind, *stragLag
+	} else if fs.Changed("straggler-kind") || fs.Changed("straggler-lag") {
+		return cfg, dest, usageError{errors.New("--straggler-kind and --straggler-lag need --straggler-rank")}
 	}
 	if *size != "" {
 		if cfg.Size, err = parseSize(*size); err != nil {

@@ -65,6 +65,18 @@ type Config struct {
 	Timestamps      string
 	TimestampDigits int
 	ClockSkew       time.Duration
+	// ArrivalJitter switches on the in-step arrival model: every rank logs the i-th call of
+	// a step at the same moment, give or take up to ArrivalJitter (drawn apart from the
+	// log's other draws, so the lines are those of the same job without it). Without it, a
+	// line's time is where the interleaving put it, up to a step from its peers'.
+	ArrivalJitter time.Duration
+	// StragglerRank logs its calls StragglerLag (DefaultStragglerLag where 0) later than
+	// its peers on every step (StragglerKind "chronic") or on one or two steps ("one-off");
+	// it needs Timestamps and turns the arrival model on (DefaultArrivalJitter where
+	// ArrivalJitter is 0). Summary.Truth.Straggler says what it made.
+	StragglerRank *int
+	StragglerKind string
+	StragglerLag  time.Duration
 
 	// Faults, for testing rank analysis. Each names a global rank through a
 	// pointer (see Rank) because 0 is a rank; nil means the fault is off, so
@@ -225,6 +237,9 @@ func (c Config) check() error {
 		return fmt.Errorf("unknown progress style %q (want nemo, megatron, torchtitan or none)", c.Progress)
 	}
 	if err := c.checkStamps(); err != nil {
+		return err
+	}
+	if err := c.checkStraggler(); err != nil {
 		return err
 	}
 	return c.checkFaults()
