@@ -8,6 +8,7 @@ import (
 	"github.com/nccllog/nccllog/stages/info"
 	"github.com/nccllog/nccllog/stages/ranks"
 	"github.com/nccllog/nccllog/stages/steps"
+	"github.com/nccllog/nccllog/stages/strag"
 	"github.com/nccllog/nccllog/stages/stream"
 )
 
@@ -23,5 +24,6 @@ func Registry() *stages.Registry {
 	r.Register(ranks.RanksStage{})
 	r.Register(info.InfoStage{})
 	r.Register(steps.StepSpanStage{})
+	r.Register(strag.StragStage{})
 	return r
 }

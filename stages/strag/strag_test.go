@@ -1,0 +1,144 @@
+package strag_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/nccllog/nccllog/internal/gen"
+	"github.com/nccllog/nccllog/pipeline"
+	"github.com/nccllog/nccllog/stages"
+	"github.com/nccllog/nccllog/stages/all"
+	"github.com/nccllog/nccllog/stages/strag"
+)
+
+// job is the 64-rank job the tests generate: 8 hosts of 8, timed by a collector, arrivals
+// in step.
+func job() gen.Config {
+	return gen.Config{Seed: 3, Ranks: 64, RanksPerHost: 8, Steps: 20, Timestamps: "iso", ArrivalJitter: 2 * time.Millisecond}
+}
+
+func write(t *testing.T, c gen.Config) (string, *gen.Truth) {
+	t.Helper()
+	var b bytes.Buffer
+	s, err := gen.Write(&b, c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(t.TempDir(), "job.log")
+	if err := os.WriteFile(p, b.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p, s.Truth
+}
+
+func report(t *testing.T, chunk int, paths ...string) strag.StragglersReport {
+	t.Helper()
+	var in []pipeline.Input
+	for _, p := range paths {
+		in = append(in, pipeline.Input{Name: p})
+	}
+	plan := stages.MustPlan(stages.Config{}, all.Registry(), "stragglers")
+	res, err := pipeline.RunAll(context.Background(), in, pipeline.Options{Plan: plan, ChunkSize: chunk}, discard{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return strag.StragOf(res.Set).Report()
+}
+
+type discard struct{}
+
+func (discard) Lines([]byte) error      { return nil }
+func (discard) Call(*stages.Call) error { return nil }
+
+func TestStragglerNamed(t *testing.T) {
+	for _, kind := range []string{gen.StragglerChronic, gen.StragglerOneOff} {
+		t.Run(kind, func(t *testing.T) {
+			c := job()
+			c.StragglerRank, c.StragglerKind = gen.Rank(37), kind
+			path, truth := write(t, c)
+			rep := report(t, 0, path)
+			if len(rep.Stragglers) != 1 {
+				t.Fatalf("want one straggler, got %+v", rep)
+			}
+			s, want := rep.Stragglers[0], truth.Straggler
+			if s.Host != want.Host || s.Pid != int64(want.PID) || s.Rank != 37 || s.Kind.String() != kind {
+				t.Fatalf("got %+v, want %+v", s, want)
+			}
+			if kind == gen.StragglerOneOff {
+				if len(s.Steps) != len(want.Steps) || s.Steps[0].Step != int64(want.Steps[0]) {
+					t.Fatalf("late steps %+v, want %v", s.Steps, want.Steps)
+				}
+			} else if s.LateSteps < 19 || s.MedianLagMs < 35 || s.MedianLagMs > 45 || s.LastShare < 0.9 {
+				t.Fatalf("chronic straggler's numbers: %+v", s)
+			}
+		})
+	}
+}
+
+// TestHealthyListsNothing: the same job without a straggler, with its hosts' clocks apart,
+// on the interleaving clock, untimed, timed to the second, and cut at its head, middle and
+// tail, lists no one.
+func TestHealthyListsNothing(t *testing.T) {
+	skew := job()
+	skew.ClockSkew = 250 * time.Millisecond
+	interleaved := job()
+	interleaved.ArrivalJitter = 0
+	untimed := job()
+	untimed.Timestamps, untimed.ArrivalJitter = "", 0
+	seconds := job()
+	seconds.Timestamps = "nccl-all"
+	for name, c := range map[string]gen.Config{"healthy": job(), "skew": skew, "interleaved": interleaved, "untimed": untimed, "seconds": seconds} {
+		t.Run(name, func(t *testing.T) {
+			path, _ := write(t, c)
+			rep := report(t, 0, path)
+			if len(rep.Stragglers) != 0 {
+				t.Fatalf("listed %+v", rep.Stragglers)
+			}
+			if name == "skew" && rep.Note == "" {
+				t.Fatal("no note that the hosts' clocks disagree")
+			}
+			if name == "untimed" && (rep.TimedCalls != 0 || rep.UntimedCalls == 0) {
+				t.Fatalf("untimed counts: %+v", rep)
+			}
+		})
+	}
+}
+
+func TestCutsListNothing(t *testing.T) {
+	path, _ := write(t, job())
+	data, _ := os.ReadFile(path)
+	lines := bytes.SplitAfter(data, []byte("\n"))
+	n := len(lines)
+	for name, part := range map[string][][]byte{"head": lines[:n/3], "middle": lines[n/3 : 2*n/3], "tail": lines[2*n/3:],
+		"short-head": lines[:n/20]} {
+		t.Run(name, func(t *testing.T) {
+			p := filepath.Join(t.TempDir(), name+".log")
+			if err := os.WriteFile(p, bytes.Join(part, nil), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if rep := report(t, 0, p); len(rep.Stragglers) != 0 {
+				t.Fatalf("listed %+v", rep.Stragglers)
+			}
+		})
+	}
+}
+
+// TestChunkingSameReport: chunks of any size, and the job split across per-process files,
+// give the report of the whole.
+func TestChunkingSameReport(t *testing.T) {
+	c := job()
+	c.StragglerRank, c.StragglerKind = gen.Rank(5), gen.StragglerOneOff
+	path, _ := write(t, c)
+	want, _ := json.Marshal(report(t, 0, path))
+	for _, chunk := range []int{4 << 10, 64 << 10, 300 << 10} {
+		got, _ := json.Marshal(report(t, chunk, path))
+		if !bytes.Equal(got, want) {
+			t.Fatalf("chunk %d:\n%s\nwant\n%s", chunk, got, want)
+		}
+	}
+}
