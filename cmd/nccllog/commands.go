@@ -62,6 +62,8 @@ var commands = []*command{
 		stages: []string{"ranks"}, formats: []string{"table", "json", "csv"}, print: printHang, found: hangFound},
 	{name: "check", summary: "the first call where the ranks of a communicator disagree",
 		stages: []string{"ranks"}, formats: []string{"table", "json", "csv"}, print: printCheck, found: checkFound},
+	{name: "stragglers", summary: "which rank's calls arrive late against its host's other ranks, from the lines' times",
+		stages: []string{"stragglers"}, formats: []string{"table", "json"}, print: printStragglers},
 	{name: "info", summary: "set-up: versions, network, transports, env, tuning, WARNs, and the ranks that differ",
 		stages: []string{"info"}, formats: []string{"table", "json"}, print: printInfo},
 	{name: "summarize", summary: "write a partial result, to be read as an input where the logs are not",

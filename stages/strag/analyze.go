@@ -83,10 +83,10 @@ func (p *StragPart) Report() StragglersReport {
 		r.Note = strings.Join(notes, "; ")
 		return r
 	}
-	if n := skewNote(offsets); n != "" {
+	thr := threshold(stats)
+	if n := skewNote(offsets, thr); n != "" {
 		notes = append(notes, n)
 	}
-	thr := threshold(stats)
 	r.ThresholdMs = ms(thr)
 	r.Stragglers = judge(stats, thr)
 	r.Note = strings.Join(notes, "; ")
@@ -246,8 +246,9 @@ func quantile(vs []int64, q float64) int64 {
 
 func ms(ns int64) float64 { return math.Round(float64(ns)/1e3) / 1e3 }
 
-// skewNote says where hosts' clocks disagree by more than MinLagMs.
-func skewNote(offsets map[string][]int64) string {
+// skewNote says where hosts' clocks disagree by more than thr, the late threshold (by less,
+// it is not told from the calls' own jitter).
+func skewNote(offsets map[string][]int64, thr int64) string {
 	lo, hi := int64(math.MaxInt64), int64(math.MinInt64)
 	var loH, hiH string
 	for _, h := range sortedHosts(offsets) {
@@ -259,10 +260,10 @@ func skewNote(offsets map[string][]int64) string {
 			hi, hiH = o, h
 		}
 	}
-	if hi-lo <= MinLagMs*1e6 {
+	if hi-lo <= thr {
 		return ""
 	}
-	return fmt.Sprintf("hosts' clocks disagree by up to %.3g ms (%s ahead of %s): ranks are compared only with ranks of their own host",
+	return fmt.Sprintf("hosts' clocks disagree by up to %.1f ms (%s ahead of %s): ranks are compared only with ranks of their own host",
 		ms(hi-lo), hiH, loH)
 }
 

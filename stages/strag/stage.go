@@ -195,3 +195,11 @@ func StragOf(s *stages.Set) *StragPart {
 	}
 	return nil
 }
+
+// Report is the stragglers report of s (empty where the run had no stragglers stage).
+func Report(s *stages.Set) StragglersReport {
+	if p := StragOf(s); p != nil {
+		return p.Report()
+	}
+	return StragglersReport{Stragglers: []Straggler{}}
+}
