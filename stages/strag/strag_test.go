@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 	"time"
 
@@ -38,16 +39,23 @@ func write(t *testing.T, c gen.Config) (string, *gen.Truth) {
 
 func report(t *testing.T, chunk int, paths ...string) strag.StragglersReport {
 	t.Helper()
+	return run(t, 0, chunk, paths...).Report()
+}
+
+// run runs the stragglers stage over paths with jobs workers and chunks of chunk bytes (0:
+// the defaults).
+func run(t *testing.T, jobs, chunk int, paths ...string) *strag.StragPart {
+	t.Helper()
 	var in []pipeline.Input
 	for _, p := range paths {
 		in = append(in, pipeline.Input{Name: p})
 	}
 	plan := stages.MustPlan(stages.Config{}, all.Registry(), "stragglers")
-	res, err := pipeline.RunAll(context.Background(), in, pipeline.Options{Plan: plan, ChunkSize: chunk}, discard{})
+	res, err := pipeline.RunAll(context.Background(), in, pipeline.Options{Jobs: jobs, Plan: plan, ChunkSize: chunk}, discard{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return strag.StragOf(res.Set).Report()
+	return strag.StragOf(res.Set)
 }
 
 type discard struct{}
@@ -128,8 +136,8 @@ func TestCutsListNothing(t *testing.T) {
 	}
 }
 
-// TestChunkingSameReport: chunks of any size, and the job split across per-process files,
-// give the report of the whole.
+// TestChunkingSameReport: chunks of any size, one worker or two, give the report of the
+// whole; over per-process files, in either order, the same Snapshot.
 func TestChunkingSameReport(t *testing.T) {
 	c := job()
 	c.StragglerRank, c.StragglerKind = gen.Rank(5), gen.StragglerOneOff
@@ -139,6 +147,22 @@ func TestChunkingSameReport(t *testing.T) {
 		got, _ := json.Marshal(report(t, chunk, path))
 		if !bytes.Equal(got, want) {
 			t.Fatalf("chunk %d:\n%s\nwant\n%s", chunk, got, want)
+		}
+	}
+	files, err := gen.WriteFiles(filepath.Join(t.TempDir(), "logs"), c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantSnap, _ := json.Marshal(run(t, 1, 0, files...).Snapshot())
+	reversed := slices.Clone(files)
+	slices.Reverse(reversed)
+	for _, o := range []struct {
+		files       []string
+		jobs, chunk int
+	}{{files, 2, 4 << 10}, {reversed, 2, 700}, {reversed, 1, 64 << 10}} {
+		got, _ := json.Marshal(run(t, o.jobs, o.chunk, o.files...).Snapshot())
+		if !bytes.Equal(got, wantSnap) {
+			t.Fatalf("jobs %d, chunks %d: the snapshot differs", o.jobs, o.chunk)
 		}
 	}
 }
