@@ -27,10 +27,12 @@ type sample struct {
 	last  bool
 }
 
-// procKey names a process.
+// procKey names a rank by its process and CUDA device (a process may drive several GPUs,
+// one rank each).
 type procKey struct {
 	Host string
 	Pid  int64
+	Dev  int64
 }
 
 // procStats is what a process's compared calls say; where is the largest communicator it
@@ -124,7 +126,7 @@ func (p *StragPart) groups(pos *Position) [][]member {
 		if _, seen := by[g]; !seen {
 			keys = append(keys, g)
 		}
-		by[g] = append(by[g], member{procKey{a.Host, a.Pid}, c.ID, c.Rank, c.NRanks, a.Ns, a.Zoned, a.Step})
+		by[g] = append(by[g], member{procKey{a.Host, a.Pid, c.Dev}, c.ID, c.Rank, c.NRanks, a.Ns, a.Zoned, a.Step})
 	}
 	slices.SortFunc(keys, func(a, b group) int { return cmp.Compare(a.id, b.id) })
 	out := make([][]member, 0, len(keys))

@@ -23,7 +23,7 @@ func judge(stats map[procKey]*procStats, thr int64) []Straggler {
 		if !ok {
 			continue
 		}
-		s.Host, s.Pid, s.Rank = k.Host, k.Pid, st.rank
+		s.Host, s.Pid, s.Dev, s.Rank = k.Host, k.Pid, k.Dev, st.rank
 		fill(&s, st)
 		for _, l := range late {
 			worst[k] = max(worst[k], int64(l.LagMs*1e6))
@@ -31,8 +31,9 @@ func judge(stats map[procKey]*procStats, thr int64) []Straggler {
 		out = append(out, s)
 	}
 	slices.SortFunc(out, func(a, b Straggler) int {
-		ka, kb := procKey{a.Host, a.Pid}, procKey{b.Host, b.Pid}
-		return cmp.Or(cmp.Compare(a.Kind, b.Kind), -cmp.Compare(worst[ka], worst[kb]), cmp.Compare(a.Host, b.Host), cmp.Compare(a.Pid, b.Pid))
+		ka, kb := procKey{a.Host, a.Pid, a.Dev}, procKey{b.Host, b.Pid, b.Dev}
+		return cmp.Or(cmp.Compare(a.Kind, b.Kind), -cmp.Compare(worst[ka], worst[kb]), cmp.Compare(a.Host, b.Host),
+			cmp.Compare(a.Pid, b.Pid), cmp.Compare(a.Dev, b.Dev))
 	})
 	return out
 }

@@ -50,7 +50,8 @@ type Straggler struct {
 	Rank        int64     `json:"rank"` // its rank in the largest communicator compared
 	Host        string    `json:"host"`
 	Pid         int64     `json:"pid"`
-	Comm        string    `json:"comm"` // that communicator's commId
+	Dev         int64     `json:"cuda_dev"` // its CUDA device (-1 where no init line printed one)
+	Comm        string    `json:"comm"`     // that communicator's commId
 	Kind        Kind      `json:"kind"`
 	LastShare   float64   `json:"last_share"` // share of its compared calls where it came last on its host
 	MedianLagMs float64   `json:"median_lag_ms"`

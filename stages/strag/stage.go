@@ -44,6 +44,7 @@ type commRank struct {
 	ID        uint64
 	Rank      int64
 	NRanks    int64
+	Dev       int64 // the rank's CUDA device, -1 where the line prints none
 	Ambiguous bool
 }
 
@@ -104,7 +105,7 @@ func (p *StragPart) addComm(l *parser.Line) {
 	if e.CommID == 0 || e.Rank < 0 || !l.Env.HasEnvelope() {
 		return
 	}
-	p.putComm(procComm{p.host(l.Env.Host), l.Env.Pid, e.Comm}, commRank{ID: e.CommID, Rank: e.Rank, NRanks: e.NRanks})
+	p.putComm(procComm{p.host(l.Env.Host), l.Env.Pid, e.Comm}, commRank{ID: e.CommID, Rank: e.Rank, NRanks: e.NRanks, Dev: e.CudaDev})
 }
 
 func (p *StragPart) putComm(k procComm, v commRank) {

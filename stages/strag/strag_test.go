@@ -89,7 +89,7 @@ func TestStragglerNamed(t *testing.T) {
 }
 
 // TestHealthyListsNothing: the same job without a straggler, with its hosts' clocks apart,
-// on the interleaving clock, untimed, timed to the second, and cut at its head, middle and
+// on the interleaving clock, untimed, timed to the second, with 2 GPUs a process, and cut at its head, middle and
 // tail, lists no one.
 func TestHealthyListsNothing(t *testing.T) {
 	skew := job()
@@ -100,7 +100,9 @@ func TestHealthyListsNothing(t *testing.T) {
 	untimed.Timestamps, untimed.ArrivalJitter = "", 0
 	seconds := job()
 	seconds.Timestamps = "nccl-all"
-	for name, c := range map[string]gen.Config{"healthy": job(), "skew": skew, "interleaved": interleaved, "untimed": untimed, "seconds": seconds} {
+	multi := job()
+	multi.GPUsPerProcess = 2
+	for name, c := range map[string]gen.Config{"healthy": job(), "skew": skew, "interleaved": interleaved, "untimed": untimed, "seconds": seconds, "2-gpu-processes": multi} {
 		t.Run(name, func(t *testing.T) {
 			path, _ := write(t, c)
 			rep := report(t, 0, path)
