@@ -173,7 +173,8 @@ of calls where they came last, median and p95 lag (ms) and their late steps. Not
 exit 0, where no rank stands out, where the calls are untimed, timed to the second (NCCL's
 default [%F %T]) or only since init (TRACE), or where no communicator's init lines name its
 ranks; a note says why ("hosts' clocks disagree by up to ... ms ..." where they do). Memory
-stays flat: a fixed sample of 1,024 call positions (the same whatever the chunking) is compared.
+stays flat: the call positions whose keys hash lowest are compared, 262,144 calls of them at
+most (the same whatever the chunking: on a long log, a sample that may miss a one-off).
 `,
 	"calls": `Every collective and point-to-point call line in log order, with its line number, step,
 process, op, opCount (hex as NCCL prints it, marked 0x: 0x352), count, datatype, bytes, nranks

@@ -2,14 +2,16 @@ package strag
 
 import (
 	"cmp"
+	"container/heap"
 	"slices"
 
 	"github.com/nccllog/nccllog/parser"
 )
 
-// MaxPositions is how many call positions the sample keeps: those whose key hashes lowest,
-// which are the same whatever the chunking, the order of merges or the inputs' order.
-const MaxPositions = 1024
+// Budget is how many calls the sample keeps: the positions whose keys hash lowest, as many as
+// fit (a position weighs its calls, at most MaxArrivals), which are the same whatever the
+// chunking, the order of merges or the inputs' order. At 56 bytes a call, about 15 MiB.
+const Budget = 1 << 18
 
 // MaxArrivals is how many calls one position keeps; a position with more (pointer reuse, a
 // communicator of more ranks) is left out whole.
@@ -65,17 +67,24 @@ type Position struct {
 	Arrivals []Arrival // nil once N exceeds MaxArrivals
 }
 
-// sketch is the bottom-MaxPositions sample of positions.
+// weight is what the position counts against the Budget: it never falls as calls are added.
+func (p *Position) weight() int64 { return min(p.N, MaxArrivals) }
+
+// sketch is the sample of positions: every position of the input below cut (in before's
+// order), which weigh Budget at most together. A position leaves it only as its greatest,
+// when the positions up to it weigh more than Budget here, and so in any input holding
+// these calls; so what is kept is the same however the input is cut and merged.
 type sketch struct {
-	pos map[PosKey]*Position
-	// thr is the greatest (hash, key) kept once the sample is full; a position above it is
-	// not taken.
-	thr *Position
+	pos    map[PosKey]*Position
+	heap   posHeap   // the kept positions, greatest first
+	cut    *Position // the least position left out; it and those above it are not taken
+	weight int64
+	budget int64 // Budget; tests lower it
 	// open counts the arrivals added that wait for their step.
 	open int
 }
 
-func newSketch() sketch { return sketch{pos: make(map[PosKey]*Position)} }
+func newSketch() sketch { return sketch{pos: make(map[PosKey]*Position), budget: Budget} }
 
 // before orders positions by hash, then key.
 func before(a, b *Position) int {
@@ -87,34 +96,44 @@ func before(a, b *Position) int {
 		cmp.Compare(ka.Dtype, kb.Dtype), cmp.Compare(ka.NRanks, kb.NRanks))
 }
 
-// slot returns the position of k, made where it is sampled; nil where it is not.
+// slot returns the position of k, made where it is below the cut; nil where it is not.
 func (s *sketch) slot(k PosKey, h uint64) *Position {
 	if p := s.pos[k]; p != nil {
 		return p
 	}
 	np := &Position{Hash: h, Key: k}
-	if s.thr != nil && before(np, s.thr) > 0 {
+	if s.cut != nil && before(np, s.cut) >= 0 {
 		return nil
 	}
 	s.pos[k] = np
-	if len(s.pos) > MaxPositions {
-		delete(s.pos, s.max().Key)
-	}
-	if len(s.pos) == MaxPositions {
-		s.thr = s.max()
-	}
+	heap.Push(&s.heap, np)
 	return np
 }
 
-// max is the greatest position kept.
-func (s *sketch) max() *Position {
-	var m *Position
-	for _, p := range s.pos {
-		if m == nil || before(p, m) > 0 {
-			m = p
-		}
+// cutAt leaves out c and every kept position above it.
+func (s *sketch) cutAt(c *Position) {
+	if s.cut != nil && before(c, s.cut) >= 0 {
+		return
 	}
+	s.cut = c
+	for len(s.heap) > 0 && before(s.heap[0], c) >= 0 {
+		s.drop()
+	}
+}
+
+// drop leaves out the greatest kept position.
+func (s *sketch) drop() *Position {
+	m := heap.Pop(&s.heap).(*Position)
+	delete(s.pos, m.Key)
+	s.weight -= m.weight()
 	return m
+}
+
+// shrink leaves out the greatest positions while the kept ones weigh more than Budget.
+func (s *sketch) shrink() {
+	for s.weight > s.budget {
+		s.cut = s.drop()
+	}
 }
 
 // add takes calls n at position k (a single arrival, or a merged position's).
@@ -123,16 +142,22 @@ func (s *sketch) add(k PosKey, h uint64, n int64, as []Arrival) {
 	if p == nil {
 		return
 	}
+	w := p.weight()
 	p.N += n
+	s.weight += p.weight() - w
 	if p.N > MaxArrivals {
 		p.Arrivals = nil
-		return
+	} else {
+		p.Arrivals = append(p.Arrivals, as...)
 	}
-	p.Arrivals = append(p.Arrivals, as...)
+	s.shrink()
 }
 
-// merge adds o's positions.
+// merge adds o's positions, and leaves out what o left out.
 func (s *sketch) merge(o *sketch) {
+	if o.cut != nil {
+		s.cutAt(o.cut)
+	}
 	for _, p := range o.sorted() {
 		s.add(p.Key, p.Hash, p.N, p.Arrivals)
 	}
@@ -172,5 +197,21 @@ func (s *sketch) settle(step int64) {
 
 func (s *sketch) reset() {
 	clear(s.pos)
-	s.thr, s.open = nil, 0
+	s.heap = s.heap[:0]
+	s.cut, s.weight, s.open = nil, 0, 0
+}
+
+// posHeap is a max-heap of positions in before's order.
+type posHeap []*Position
+
+func (h posHeap) Len() int           { return len(h) }
+func (h posHeap) Less(i, j int) bool { return before(h[i], h[j]) > 0 }
+func (h posHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
+func (h *posHeap) Push(x any)        { *h = append(*h, x.(*Position)) }
+func (h *posHeap) Pop() any {
+	old := *h
+	p := old[len(old)-1]
+	old[len(old)-1] = nil
+	*h = old[:len(old)-1]
+	return p
 }
