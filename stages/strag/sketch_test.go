@@ -29,6 +29,11 @@ func TestSketchSameWhateverTheCuts(t *testing.T) {
 		}
 		for _, c := range calls {
 			s := &parts[rng.IntN(len(parts))]
+			if trial%2 == 1 {
+				// By position, the sketch merged into holding the greater hashes: what it
+				// keeps above the cut of the one merged must go.
+				s = &parts[len(parts)-1-int(c.k.hash()>>32*uint64(len(parts))>>32)]
+			}
 			s.add(c.k, c.k.hash(), 1, []Arrival{c.a})
 		}
 		for i := len(parts) - 1; i > 0; i-- {
@@ -48,7 +53,7 @@ type call struct {
 }
 
 // reference keeps positions by the definition, from all calls at once.
-func reference(calls []call, budget int64) []PosKey {
+func reference(calls []call, budget int64) []counted {
 	n := map[PosKey]int64{}
 	for _, c := range calls {
 		n[c.k]++
@@ -59,20 +64,26 @@ func reference(calls []call, budget int64) []PosKey {
 	}
 	slices.SortFunc(ps, before)
 	var w int64
-	var out []PosKey
+	var out []counted
 	for _, p := range ps {
 		if w += p.weight(); w > budget {
 			break
 		}
-		out = append(out, p.Key)
+		out = append(out, counted{p.Key, p.N})
 	}
 	return out
 }
 
-func keys(ps []*Position) []PosKey {
-	out := make([]PosKey, len(ps))
+// counted is a kept position's key and how many calls it holds.
+type counted struct {
+	k PosKey
+	n int64
+}
+
+func keys(ps []*Position) []counted {
+	out := make([]counted, len(ps))
 	for i, p := range ps {
-		out[i] = p.Key
+		out[i] = counted{p.Key, int64(len(p.Arrivals))}
 	}
 	return out
 }
