@@ -175,6 +175,9 @@ default [%F %T]) or only since init (TRACE), or where no communicator's init lin
 ranks; a note says why ("hosts' clocks disagree by up to ... ms ..." where they do). Memory
 stays flat: the call positions whose keys hash lowest are compared, 262,144 calls of them at
 most (the same whatever the chunking: on a long log, a sample that may miss a one-off).
+--steps compares only the call positions of those steps (every line is still read: a position
+takes its step from the calls of rank 0, which has the progress lines). A partial result holds
+no stragglers analysis: give the logs themselves.
 `,
 	"calls": `Every collective and point-to-point call line in log order, with its line number, step,
 process, op, opCount (hex as NCCL prints it, marked 0x: 0x352), count, datatype, bytes, nranks

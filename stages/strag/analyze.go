@@ -104,6 +104,9 @@ func (p *StragPart) compare() (map[procKey]*procStats, map[string][]int64, int) 
 	compared := 0
 	for _, pos := range p.sk.sorted() {
 		for _, ms := range p.groups(pos) {
+			if p.cfg != nil && p.cfg.Steps != nil && !p.cfg.Steps.Has(stepOf(ms)) {
+				continue
+			}
 			if compareGroup(ms, stats, offsets) {
 				compared++
 			}

@@ -10,7 +10,9 @@ import (
 )
 
 // StragStage compares the times of every rank's calls at the same position of a
-// communicator. It reads every line, selected step or not: a rank is late or not over the run.
+// communicator. It reads every line, selected step or not: a position's step is known only
+// once its calls are merged (per-process files without progress lines take it from rank 0's),
+// so --steps narrows the report, not what is read.
 type StragStage struct{}
 
 func (StragStage) Name() string        { return "stragglers" }
@@ -19,8 +21,8 @@ func (StragStage) Kinds() stages.KindSet {
 	return stages.Kinds(parser.KindCollective, parser.KindComm)
 }
 
-func (StragStage) New(*stages.Config) stages.Partial {
-	return &StragPart{sk: newSketch(), comms: make(map[procComm]commRank), hosts: make(map[string]string)}
+func (StragStage) New(cfg *stages.Config) stages.Partial {
+	return &StragPart{cfg: cfg, sk: newSketch(), comms: make(map[procComm]commRank), hosts: make(map[string]string)}
 }
 
 // MinDigits is the fewest fraction-of-second digits a time needs to be compared: NCCL's
@@ -55,6 +57,7 @@ type Counts struct {
 
 // StragPart is the stragglers stage's Partial.
 type StragPart struct {
+	cfg      *stages.Config // its Steps narrow the report to the positions of those steps
 	sk       sketch
 	comms    map[procComm]commRank
 	commOver bool

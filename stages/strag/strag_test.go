@@ -168,3 +168,25 @@ func TestChunkingSameReport(t *testing.T) {
 		}
 	}
 }
+
+// TestStepsNarrowReport: --steps compares only the positions of those steps: a one-off
+// straggler's late steps outside them list nobody, inside them name it.
+func TestStepsNarrowReport(t *testing.T) {
+	c := job()
+	c.StragglerRank, c.StragglerKind = gen.Rank(37), gen.StragglerOneOff
+	path, truth := write(t, c)
+	late := int64(truth.Straggler.Steps[0])
+	for _, o := range []struct {
+		r     stages.StepRange
+		named bool
+	}{{stages.StepRange{From: 0, To: late - 1}, false}, {stages.StepRange{From: late - 3, To: late + 3}, true}} {
+		res, err := pipeline.Analyze(context.Background(), []pipeline.Input{{Name: path}}, stages.Config{Steps: &o.r}, "stragglers")
+		if err != nil {
+			t.Fatal(err)
+		}
+		rep := strag.Report(res.Set)
+		if got := len(rep.Stragglers) == 1 && rep.Stragglers[0].Rank == 37; got != o.named || !o.named && len(rep.Stragglers) != 0 {
+			t.Fatalf("steps %v: %+v", o.r, rep.Stragglers)
+		}
+	}
+}
