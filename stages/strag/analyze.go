@@ -65,6 +65,9 @@ func (p *StragPart) Report() StragglersReport {
 	r := StragglersReport{Stragglers: []Straggler{}, TimedCalls: p.Counts.Timed,
 		UntimedCalls: p.Counts.Untimed + p.Counts.Coarse + p.Counts.SinceInit}
 	var notes []string
+	if p.Counts.Untimed > 0 && p.Counts.Timed+p.Counts.Coarse+p.Counts.SinceInit == 0 {
+		notes = append(notes, "no call line carries a time (NCCL 2.26.3+ prints one with NCCL_DEBUG_TIMESTAMP_LEVELS=ALL and NCCL_DEBUG_TIMESTAMP_FORMAT=\"[%F %T.%6f] \")")
+	}
 	if p.Counts.Coarse > 0 {
 		notes = append(notes, fmt.Sprintf("%d calls' times print fewer than %d fraction digits and are not compared", p.Counts.Coarse, MinDigits))
 	}
