@@ -70,13 +70,10 @@ type Config struct {
 	// log's other draws, so the lines are those of the same job without it). Without it, a
 	// line's time is where the interleaving put it, up to a step from its peers'.
 	ArrivalJitter time.Duration
-	// StragglerRank logs its calls StragglerLag (DefaultStragglerLag where 0) later than
-	// its peers on every step (StragglerKind "chronic") or on one or two steps ("one-off");
-	// it needs Timestamps and turns the arrival model on (DefaultArrivalJitter where
-	// ArrivalJitter is 0). Summary.Truth.Straggler says what it made.
-	StragglerRank *int
-	StragglerKind string
-	StragglerLag  time.Duration
+	// Stragglers log their calls late (see Straggler); they need Timestamps and turn the
+	// arrival model on (DefaultArrivalJitter where ArrivalJitter is 0).
+	// Summary.Truth.Stragglers says what they made.
+	Stragglers []Straggler
 
 	// Faults, for testing rank analysis. Each names a global rank through a
 	// pointer (see Rank) because 0 is a rank; nil means the fault is off, so
@@ -239,7 +236,7 @@ func (c Config) check() error {
 	if err := c.checkStamps(); err != nil {
 		return err
 	}
-	if err := c.checkStraggler(); err != nil {
+	if err := c.checkStragglers(); err != nil {
 		return err
 	}
 	return c.checkFaults()

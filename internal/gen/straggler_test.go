@@ -10,7 +10,7 @@ import (
 )
 
 func stragglerJob(kind string, lag time.Duration) Config {
-	return Config{Seed: 5, Ranks: 16, Steps: 20, Timestamps: "iso", StragglerRank: Rank(9), StragglerKind: kind, StragglerLag: lag}
+	return Config{Seed: 5, Ranks: 16, Steps: 20, Timestamps: "iso", Stragglers: []Straggler{{Rank: 9, Kind: kind, Lag: lag}}}
 }
 
 // TestStragglerTruth: Truth names the straggler, its process, its lag and its late steps.
@@ -24,7 +24,10 @@ func TestStragglerTruth(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		st := s.Truth.Straggler
+		if len(s.Truth.Stragglers) != 1 {
+			t.Fatalf("%s: truth %+v", c.kind, s.Truth.Stragglers)
+		}
+		st := &s.Truth.Stragglers[0]
 		wantSteps, wantLag := c.steps, c.lag
 		if c.kind == StragglerChronic {
 			wantSteps, wantLag = make([]int, 20), DefaultStragglerLag
@@ -32,7 +35,7 @@ func TestStragglerTruth(t *testing.T) {
 				wantSteps[i] = i
 			}
 		}
-		if st == nil || st.Rank != 9 || st.Host != "gpu-node-01" || st.Kind != c.kind || st.Lag != wantLag || !slices.Equal(st.Steps, wantSteps) {
+		if st.Rank != 9 || st.Host != "gpu-node-01" || st.Kind != c.kind || st.Lag != wantLag || !slices.Equal(st.Steps, wantSteps) {
 			t.Fatalf("%s: truth %+v", c.kind, st)
 		}
 		if s.Truth.Scenario != "" || s.Truth.Rank != -1 {
@@ -48,7 +51,7 @@ var isoHead = regexp.MustCompile(`^(\S+)Z (\S+?):(\d+):`)
 func TestArrivalKeepsLinesAndOrder(t *testing.T) {
 	var plain, late bytes.Buffer
 	base := stragglerJob(StragglerOneOff, 500*time.Millisecond)
-	base.StragglerRank, base.StragglerKind, base.StragglerLag = nil, "", 0
+	base.Stragglers = nil
 	if _, err := Write(&plain, base); err != nil {
 		t.Fatal(err)
 	}
@@ -81,11 +84,13 @@ func TestArrivalKeepsLinesAndOrder(t *testing.T) {
 
 func TestStragglerRefused(t *testing.T) {
 	for name, c := range map[string]Config{
-		"untimed":  {Ranks: 16, Steps: 2, StragglerRank: Rank(1), StragglerKind: StragglerChronic},
-		"kind":     {Ranks: 16, Steps: 2, Timestamps: "iso", StragglerRank: Rank(1), StragglerKind: "sometimes"},
-		"rank":     {Ranks: 16, Steps: 2, Timestamps: "iso", StragglerRank: Rank(16), StragglerKind: StragglerChronic},
-		"lag only": {Ranks: 16, Steps: 2, Timestamps: "iso", StragglerLag: time.Second},
-		"jitter":   {Ranks: 16, Steps: 2, ArrivalJitter: time.Millisecond},
+		"untimed": {Ranks: 16, Steps: 2, Stragglers: []Straggler{{Rank: 1, Kind: StragglerChronic}}},
+		"kind":    {Ranks: 16, Steps: 2, Timestamps: "iso", Stragglers: []Straggler{{Rank: 1, Kind: "sometimes"}}},
+		"rank":    {Ranks: 16, Steps: 2, Timestamps: "iso", Stragglers: []Straggler{{Rank: 16, Kind: StragglerChronic}}},
+		"twice":   {Ranks: 16, Steps: 2, Timestamps: "iso", Stragglers: []Straggler{{Rank: 1, Kind: StragglerChronic}, {Rank: 1, Kind: StragglerOneOff}}},
+		"lag":     {Ranks: 16, Steps: 2, Timestamps: "iso", Stragglers: []Straggler{{Rank: 1, Kind: StragglerChronic, Lag: -time.Second}}},
+		"gpus":    {Ranks: 16, Steps: 2, Timestamps: "iso", GPUsPerProcess: 2, Stragglers: []Straggler{{Rank: 1, Kind: StragglerChronic}}},
+		"jitter":  {Ranks: 16, Steps: 2, ArrivalJitter: time.Millisecond},
 	} {
 		if _, err := Write(&bytes.Buffer{}, c); err == nil {
 			t.Errorf("%s: no error", name)

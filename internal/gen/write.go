@@ -54,11 +54,11 @@ func Write(w io.Writer, cfg Config) (Summary, error) {
 		t := g.truth()
 		g.sum.Truth = &t
 	}
-	if s := g.stragglerTruth(); s != nil {
+	if len(g.cfg.Stragglers) > 0 {
 		if g.sum.Truth == nil {
 			g.sum.Truth = &Truth{Rank: -1}
 		}
-		g.sum.Truth.Straggler = s
+		g.sum.Truth.Stragglers = g.stragglerTruth()
 	}
 	return g.sum, g.err
 }

@@ -22,7 +22,7 @@ func TestStragglerEveryForm(t *testing.T) {
 		t.Run(f.form+map[bool]string{true: "", false: "-coarse"}[f.named || f.digits != 0], func(t *testing.T) {
 			c := job()
 			c.Timestamps, c.TimestampDigits = f.form, f.digits
-			c.StragglerRank, c.StragglerKind = gen.Rank(12), gen.StragglerChronic
+			c.Stragglers = []gen.Straggler{{Rank: 12, Kind: gen.StragglerChronic}}
 			path, _ := write(t, c)
 			rep := report(t, 0, path)
 			switch {
@@ -39,7 +39,7 @@ func TestStragglerEveryForm(t *testing.T) {
 // log (only rank 0's file has the progress lines, which give the positions their steps).
 func TestPerProcessFiles(t *testing.T) {
 	c := job()
-	c.StragglerRank, c.StragglerKind = gen.Rank(50), gen.StragglerOneOff
+	c.Stragglers = []gen.Straggler{{Rank: 50, Kind: gen.StragglerOneOff}}
 	path, _ := write(t, c)
 	files, err := gen.WriteFiles(filepath.Join(t.TempDir(), "logs"), c)
 	if err != nil {

@@ -67,13 +67,13 @@ func TestStragglerNamed(t *testing.T) {
 	for _, kind := range []string{gen.StragglerChronic, gen.StragglerOneOff} {
 		t.Run(kind, func(t *testing.T) {
 			c := job()
-			c.StragglerRank, c.StragglerKind = gen.Rank(37), kind
+			c.Stragglers = []gen.Straggler{{Rank: 37, Kind: kind}}
 			path, truth := write(t, c)
 			rep := report(t, 0, path)
 			if len(rep.Stragglers) != 1 {
 				t.Fatalf("want one straggler, got %+v", rep)
 			}
-			s, want := rep.Stragglers[0], truth.Straggler
+			s, want := rep.Stragglers[0], truth.Stragglers[0]
 			if s.Host != want.Host || s.Pid != int64(want.PID) || s.Rank != 37 || s.Kind.String() != kind {
 				t.Fatalf("got %+v, want %+v", s, want)
 			}
@@ -142,7 +142,7 @@ func TestCutsListNothing(t *testing.T) {
 // whole; over per-process files, in either order, the same Snapshot.
 func TestChunkingSameReport(t *testing.T) {
 	c := job()
-	c.StragglerRank, c.StragglerKind = gen.Rank(5), gen.StragglerOneOff
+	c.Stragglers = []gen.Straggler{{Rank: 5, Kind: gen.StragglerOneOff}}
 	path, _ := write(t, c)
 	want, _ := json.Marshal(report(t, 0, path))
 	for _, chunk := range []int{4 << 10, 64 << 10, 300 << 10} {
@@ -173,9 +173,9 @@ func TestChunkingSameReport(t *testing.T) {
 // straggler's late steps outside them list nobody, inside them name it.
 func TestStepsNarrowReport(t *testing.T) {
 	c := job()
-	c.StragglerRank, c.StragglerKind = gen.Rank(37), gen.StragglerOneOff
+	c.Stragglers = []gen.Straggler{{Rank: 37, Kind: gen.StragglerOneOff}}
 	path, truth := write(t, c)
-	late := int64(truth.Straggler.Steps[0])
+	late := int64(truth.Stragglers[0].Steps[0])
 	for _, o := range []struct {
 		r     stages.StepRange
 		named bool
@@ -188,5 +188,27 @@ func TestStepsNarrowReport(t *testing.T) {
 		if got := len(rep.Stragglers) == 1 && rep.Stragglers[0].Rank == 37; got != o.named || !o.named && len(rep.Stragglers) != 0 {
 			t.Fatalf("steps %v: %+v", o.r, rep.Stragglers)
 		}
+	}
+}
+
+// TestChronicAndOneOffInOneJob: a 64-rank job with a chronic straggler and a one-off one
+// (on another host) names both, with their kinds, the chronic one first; the same job
+// without them names nobody.
+func TestChronicAndOneOffInOneJob(t *testing.T) {
+	c := job()
+	c.Stragglers = []gen.Straggler{{Rank: 12, Kind: gen.StragglerOneOff, Lag: 60 * time.Millisecond}, {Rank: 45, Kind: gen.StragglerChronic}}
+	path, truth := write(t, c)
+	rep := report(t, 0, path)
+	if len(rep.Stragglers) != 2 {
+		t.Fatalf("want 2 stragglers, got %+v", rep.Stragglers)
+	}
+	for i, want := range []gen.StragglerTruth{truth.Stragglers[1], truth.Stragglers[0]} {
+		s := rep.Stragglers[i]
+		if s.Rank != int64(want.Rank) || s.Host != want.Host || s.Pid != int64(want.PID) || s.Kind.String() != want.Kind {
+			t.Fatalf("straggler %d: %+v, want %+v", i, s, want)
+		}
+	}
+	if got := rep.Stragglers[1].Steps; len(got) != 2 || got[0].Step != int64(truth.Stragglers[0].Steps[0]) {
+		t.Fatalf("one-off's late steps %+v, want %v", got, truth.Stragglers[0].Steps)
 	}
 }
