@@ -169,14 +169,16 @@ median lag over the step's calls passes the threshold (10 ms, or 10 times the ty
 that is more) and it came last on its host in most of them. Listed, worst first: ranks late on
 half of their steps or more (chronic, 3 steps at least) and ranks late on fewer (one-off, out of
 5 steps or more), with their rank in the largest communicator compared, host, pid, commId, share
-of calls where they came last, median and p95 lag (ms) and their late steps. Nothing is listed,
+of calls where they came last, median and p95 lag (ms) and their late steps (the table's
+lines below it, "rank 45 late on steps 0 (39.9 ms), ...", name the first 5). Nothing is listed,
 exit 0, where no rank stands out, where the calls are untimed, timed to the second (NCCL's
 default [%F %T]) or only since init (TRACE), or where no communicator's init lines name its
 ranks; a note says why ("hosts' clocks disagree by up to ... ms ..." where they do). Memory
 stays flat: the call positions whose keys hash lowest are compared, 262,144 calls of them at
 most (the same whatever the chunking: on a long log, a sample that may miss a one-off).
 --steps compares only the call positions of those steps (every line is still read: a position
-takes its step from the calls of rank 0, which has the progress lines). A partial result holds
+takes the least step its ranks' calls have, so per-process files take it from the one with the
+progress lines). A partial result holds
 no stragglers analysis: give the logs themselves.
 `,
 	"calls": `Every collective and point-to-point call line in log order, with its line number, step,

@@ -28,19 +28,23 @@ func printStragglerRows(w *output, ss []strag.Straggler) {
 	t := newTable(w, "rank", "host", "pid", "comm", "kind", "last", "median lag (ms)", "p95 lag (ms)", "late steps")
 	for _, s := range ss {
 		t.row(itoa(s.Rank), s.Host, itoa(s.Pid), s.Comm, s.Kind.String(), strconv.FormatFloat(s.LastShare, 'f', 3, 64),
-			strconv.FormatFloat(s.MedianLagMs, 'f', 3, 64), strconv.FormatFloat(s.P95LagMs, 'f', 3, 64), lateSteps(s))
+			strconv.FormatFloat(s.MedianLagMs, 'f', 3, 64), strconv.FormatFloat(s.P95LagMs, 'f', 3, 64),
+			itoa(int64(s.LateSteps))+" of "+itoa(int64(s.TimedSteps)))
 	}
 	t.flush()
+	for _, s := range ss {
+		w.printf("rank %d late on steps %s\n", s.Rank, lateSteps(s))
+	}
 }
 
-// lateSteps is "n of m: s1 (lag), s2 (lag), ..." for a straggler's late steps.
+// lateSteps is "s1 (lag ms), s2 (lag ms), ..." for a straggler's late steps, the first 5.
 func lateSteps(s strag.Straggler) string {
 	parts := make([]string, 0, len(s.Steps))
-	for _, l := range s.Steps {
-		parts = append(parts, itoa(l.Step)+" ("+strconv.FormatFloat(l.LagMs, 'f', 1, 64)+")")
+	for _, l := range s.Steps[:min(len(s.Steps), 5)] {
+		parts = append(parts, itoa(l.Step)+" ("+strconv.FormatFloat(l.LagMs, 'f', 1, 64)+" ms)")
 	}
-	if len(s.Steps) > 5 {
-		parts = append(parts[:5], "...")
+	if s.LateSteps > len(parts) {
+		parts = append(parts, "...")
 	}
-	return itoa(int64(s.LateSteps)) + " of " + itoa(int64(s.TimedSteps)) + ": " + strings.Join(parts, ", ")
+	return strings.Join(parts, ", ")
 }
