@@ -110,6 +110,12 @@ func (s *sketch) slot(k PosKey, h uint64) *Position {
 	return np
 }
 
+// takes reports whether a call at k would be kept (so that what it needs copied is copied
+// only then).
+func (s *sketch) takes(k PosKey) bool {
+	return s.pos[k] != nil || s.cut == nil || before(&Position{Hash: k.hash(), Key: k}, s.cut) < 0
+}
+
 // cutAt leaves out c and every kept position above it.
 func (s *sketch) cutAt(c *Position) {
 	if s.cut != nil && before(c, s.cut) >= 0 {

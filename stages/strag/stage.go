@@ -65,12 +65,19 @@ type StragPart struct {
 	Counts   Counts
 }
 
+// maxHosts is how many host names the partial interns; past it each is copied alone (a log
+// of ever new names must not grow the table).
+const maxHosts = 4096
+
+// host returns h copied out of the chunk it may point into, shared where it was seen before.
 func (p *StragPart) host(h string) string {
 	if s, ok := p.hosts[h]; ok {
 		return s
 	}
 	s := strings.Clone(h)
-	p.hosts[s] = s
+	if len(p.hosts) < maxHosts {
+		p.hosts[s] = s
+	}
 	return s
 }
 
@@ -97,6 +104,9 @@ func (p *StragPart) Add(l *stages.Line) {
 	p.Counts.Timed++
 	c := &l.P.Coll
 	k := PosKey{OpCount: c.OpCount, Op: c.Op, Count: c.Count, Dtype: c.Datatype, NRanks: c.NRanks}
+	if !p.sk.takes(k) {
+		return
+	}
 	a := Arrival{Host: p.host(l.P.Env.Host), Pid: l.P.Env.Pid, Comm: c.Comm, Ns: t.Nanos, Zoned: t.Zoned, Step: unsettled}
 	p.sk.add(k, k.hash(), 1, []Arrival{a})
 	p.sk.open++
