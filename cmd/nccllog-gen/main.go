@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/spf13/pflag"
 
@@ -172,6 +173,10 @@ func parseArgs(args []string, stdout io.Writer) (gen.Config, destination, error)
 		" (nccl-warn: NCCL's default, WARN lines only; nccl-all: every NCCL line; the others: a collector's or logger's on every line)")
 	stampDigits := fs.Int("timestamp-digits", 0, "fraction-of-second digits the --timestamps print: 1 to 9, 0 for the form's own, -1 for none")
 	skew := fs.Duration("clock-skew", 0, "host i's clock runs i*`DURATION` ahead (e.g. 250ms); needs --timestamps")
+	jitter := fs.Duration("arrival-jitter", 0, "in-step arrival times: every rank logs a step's i-th call at the same moment, give or take `DURATION` (e.g. 2ms); needs --timestamps")
+	stragRanks := fs.IntSlice("straggler-rank", nil, "global ranks `N[,N...]` log their calls --straggler-lag later than their peers (needs --timestamps; turns --arrival-jitter on, 2ms by default)")
+	stragKinds := fs.StringSlice("straggler-kind", []string{gen.StragglerChronic}, "each straggler is late on every step (chronic) or on one or two steps (one-off): one `KIND` for all, or one per --straggler-rank")
+	stragLags := fs.DurationSlice("straggler-lag", []time.Duration{gen.DefaultStragglerLag}, "how much later the stragglers' calls are logged: one `DURATION` for all, or one per --straggler-rank")
 	err := fs.Parse(args)
 	if errors.Is(err, pflag.ErrHelp) {
 		fmt.Fprint(stdout, about+"\nFlags:\n"+fs.FlagUsages())
@@ -194,6 +199,10 @@ func parseArgs(args []string, stdout io.Writer) (gen.Config, destination, error)
 		cfg.WatchdogRank, cfg.WatchdogSeq = gen.Rank(*watchdogRank), *watchdogSeq
 	} else if fs.Changed("watchdog-seq") {
 		return cfg, dest, usageError{errors.New("--watchdog-seq needs --watchdog-rank")}
+	}
+	cfg.ArrivalJitter = *jitter
+	if cfg.Stragglers, err = stragglers(fs, *stragRanks, *stragKinds, *stragLags); err != nil {
+		return cfg, dest, usageError{err}
 	}
 	if *size != "" {
 		if cfg.Size, err = parseSize(*size); err != nil {
@@ -364,4 +373,22 @@ func generateMix(dest destination, cfg gen.Config, stdout io.Writer) error {
 		werr = cerr
 	}
 	return werr
+}
+
+// stragglers pairs each --straggler-rank with its kind and lag (one for all, or one each).
+func stragglers(fs *pflag.FlagSet, ranks []int, kinds []string, lags []time.Duration) ([]gen.Straggler, error) {
+	if len(ranks) == 0 {
+		if fs.Changed("straggler-kind") || fs.Changed("straggler-lag") {
+			return nil, errors.New("--straggler-kind and --straggler-lag need --straggler-rank")
+		}
+		return nil, nil
+	}
+	if len(kinds) != 1 && len(kinds) != len(ranks) || len(lags) != 1 && len(lags) != len(ranks) {
+		return nil, fmt.Errorf("%d straggler ranks: give one --straggler-kind and --straggler-lag for all, or one each", len(ranks))
+	}
+	out := make([]gen.Straggler, len(ranks))
+	for i, r := range ranks {
+		out[i] = gen.Straggler{Rank: r, Kind: kinds[min(i, len(kinds)-1)], Lag: lags[min(i, len(lags)-1)]}
+	}
+	return out, nil
 }

@@ -64,6 +64,8 @@ var commands = []*command{
 		stages: []string{"ranks"}, formats: []string{"table", "json", "csv"}, print: printCheck, found: checkFound},
 	{name: "diagnose", summary: "what went wrong first, where, and which errors only follow from it",
 		stages: []string{"ranks", "diagnose"}, formats: []string{"table", "json"}, print: printDiagnose, found: diagnoseFound},
+	{name: "stragglers", summary: "which rank's calls arrive late against its host's other ranks, from the lines' times",
+		stages: []string{"stragglers"}, formats: []string{"table", "json"}, print: printStragglers},
 	{name: "info", summary: "set-up: versions, network, transports, env, tuning, WARNs, and the ranks that differ",
 		stages: []string{"info"}, formats: []string{"table", "json"}, print: printInfo},
 	{name: "summarize", summary: "write a partial result, to be read as an input where the logs are not",

@@ -18,14 +18,14 @@ Usage:
 Commands:
 `)
 	for _, c := range commands {
-		fmt.Fprintf(&b, "  %-10s %s\n", c.name, c.summary)
+		fmt.Fprintf(&b, "  %-11s %s\n", c.name, c.summary)
 	}
 	b.WriteString(metaHelp())
 	b.WriteString(`
 Topics:
 `)
 	for _, t := range helpTopics {
-		fmt.Fprintf(&b, "  %-10s %s\n", t.name, t.summary)
+		fmt.Fprintf(&b, "  %-11s %s\n", t.name, t.summary)
 	}
 	b.WriteString(`
 Run 'nccllog help COMMAND' (or 'nccllog COMMAND --help') for a command's flags, and
@@ -161,6 +161,25 @@ A value printed as inf, -inf or nan prints so (null in JSON) and is left out of 
 which say how many steps they left out ("note: the TFLOP/s/GPU average leaves out 1 step whose
 value is inf, -inf or nan"; JSON: time_s_left_out, tflops_per_gpu_left_out). --format awk
 counts it as 0, as the AWK chain's steps.awk does.
+`,
+	"stragglers": `Which rank is slow: per communicator and call position (opCount), each rank's call time
+against the median of the ranks of its own host (one clock, whatever the hosts' clocks say of
+each other; a position needs 3 ranks of a host there). A step is late for a rank where its
+median lag over the step's calls passes the threshold (10 ms, or 10 times the typical lag where
+that is more) and it came last on its host in most of them. Listed, worst first: ranks late on
+half of their steps or more (chronic, 3 steps at least) and ranks late on fewer (one-off, out of
+5 steps or more), with their rank in the largest communicator compared, host, pid, commId, share
+of calls where they came last, median and p95 lag (ms) and their late steps (the table's
+lines below it, "rank 45 late on steps 0 (39.9 ms), ...", name the first 5). Nothing is listed,
+exit 0, where no rank stands out, where the calls are untimed, timed to the second (NCCL's
+default [%F %T]) or only since init (TRACE), or where no communicator's init lines name its
+ranks; a note says why ("hosts' clocks disagree by up to ... ms ..." where they do). Memory
+stays flat: the call positions whose keys hash lowest are compared, 262,144 calls of them at
+most (the same whatever the chunking: on a long log, a sample that may miss a one-off).
+--steps compares only the call positions of those steps (every line is still read: a position
+takes the least step its ranks' calls have, so per-process files take it from the one with the
+progress lines). A partial result holds
+no stragglers analysis: give the logs themselves.
 `,
 	"calls": `Every collective and point-to-point call line in log order, with its line number, step,
 process, op, opCount (hex as NCCL prints it, marked 0x: 0x352), count, datatype, bytes, nranks
@@ -314,18 +333,19 @@ and what it declares is checked (counts, sums, ranks); either failing is one lin
 
 // commandExamples are the examples each command's help ends its description with.
 var commandExamples = map[string]string{
-	"report":    "  nccllog report nccl.log\n  nccllog report --html report.html logs/\n",
-	"stats":     "  cat nccl.log | nccllog stats -\n  nccllog stats --steps 45-50 --format json nccl.log.gz\n",
-	"hist":      "  nccllog hist < nccl.log\n",
-	"agg":       "  nccllog agg --steps 45-50 --boundary start --format awk nccl.log\n",
-	"steps":     "  nccllog steps --steps 45-49 --format json job-1234.out\n",
-	"calls":     "  nccllog calls --steps 47 nccl.log | less\n  nccllog calls --format parquet -o calls.parquet logs/\n",
-	"split":     "  nccllog split --steps 45-50 nccl.log > steps45-50.log\n",
-	"ranks":     "  nccllog ranks --steps 10-19 logs/\n",
-	"comms":     "  nccllog comms --format json job.log\n",
-	"hang":      "  nccllog hang logs/        (a directory of nccl.%h.%p files)\n",
-	"check":     "  nccllog check --format json 'job-1234/nccl.*.log'\n",
-	"diagnose":  "  nccllog diagnose job-1234.out\n  nccllog diagnose --format json logs/ | jq '.findings[0]'\n",
-	"info":      "  nccllog info job-1234.out\n  nccllog info --format json logs/ | jq .outliers\n",
-	"summarize": "  nccllog summarize -o parts/$(hostname).part /tmp/nccl.*.log\n  nccllog report parts/*.part\n",
+	"report":     "  nccllog report nccl.log\n  nccllog report --html report.html logs/\n",
+	"stats":      "  cat nccl.log | nccllog stats -\n  nccllog stats --steps 45-50 --format json nccl.log.gz\n",
+	"hist":       "  nccllog hist < nccl.log\n",
+	"agg":        "  nccllog agg --steps 45-50 --boundary start --format awk nccl.log\n",
+	"steps":      "  nccllog steps --steps 45-49 --format json job-1234.out\n",
+	"calls":      "  nccllog calls --steps 47 nccl.log | less\n  nccllog calls --format parquet -o calls.parquet logs/\n",
+	"split":      "  nccllog split --steps 45-50 nccl.log > steps45-50.log\n",
+	"ranks":      "  nccllog ranks --steps 10-19 logs/\n",
+	"comms":      "  nccllog comms --format json job.log\n",
+	"hang":       "  nccllog hang logs/        (a directory of nccl.%h.%p files)\n",
+	"check":      "  nccllog check --format json 'job-1234/nccl.*.log'\n",
+	"diagnose":   "  nccllog diagnose job-1234.out\n  nccllog diagnose --format json logs/ | jq '.findings[0]'\n",
+	"info":       "  nccllog info job-1234.out\n  nccllog info --format json logs/ | jq .outliers\n",
+	"summarize":  "  nccllog summarize -o parts/$(hostname).part /tmp/nccl.*.log\n  nccllog report parts/*.part\n",
+	"stragglers": "  nccllog stragglers --format json job-1234.out\n",
 }

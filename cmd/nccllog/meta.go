@@ -25,7 +25,7 @@ func isMeta(name string) bool {
 func metaHelp() string {
 	var b strings.Builder
 	for _, m := range metaCommands {
-		fmt.Fprintf(&b, "  %-10s %s\n", m.name, m.summary)
+		fmt.Fprintf(&b, "  %-11s %s\n", m.name, m.summary)
 	}
 	return b.String()
 }

@@ -74,7 +74,7 @@ func TestCompletionBash(t *testing.T) {
 		{[]string{"split", "--boundary", ""}, []string{"end", "start"}},
 		{[]string{"completion", ""}, []string{"bash", "zsh", "fish"}},
 		{[]string{"help", "e"}, []string{"exit"}},
-		{[]string{"help", "s"}, []string{"stats", "steps", "split", "summarize"}},
+		{[]string{"help", "s"}, []string{"stats", "steps", "stragglers", "split", "summarize"}},
 		{[]string{"help", "b"}, []string{"boundary"}},
 		// bash splits --flag=value at '=' into three words.
 		{[]string{"calls", "--format", "=", ""}, []string{"table", "json", "csv", "ndjson", "parquet", "trace"}},

@@ -65,6 +65,15 @@ type Config struct {
 	Timestamps      string
 	TimestampDigits int
 	ClockSkew       time.Duration
+	// ArrivalJitter switches on the in-step arrival model: every rank logs the i-th call of
+	// a step at the same moment, give or take up to ArrivalJitter (drawn apart from the
+	// log's other draws, so the lines are those of the same job without it). Without it, a
+	// line's time is where the interleaving put it, up to a step from its peers'.
+	ArrivalJitter time.Duration
+	// Stragglers log their calls late (see Straggler); they need Timestamps and turn the
+	// arrival model on (DefaultArrivalJitter where ArrivalJitter is 0).
+	// Summary.Truth.Stragglers says what they made.
+	Stragglers []Straggler
 
 	// Faults, for testing rank analysis. Each names a global rank through a
 	// pointer (see Rank) because 0 is a rank; nil means the fault is off, so
@@ -225,6 +234,9 @@ func (c Config) check() error {
 		return fmt.Errorf("unknown progress style %q (want nemo, megatron, torchtitan or none)", c.Progress)
 	}
 	if err := c.checkStamps(); err != nil {
+		return err
+	}
+	if err := c.checkStragglers(); err != nil {
 		return err
 	}
 	return c.checkFaults()

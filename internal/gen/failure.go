@@ -58,6 +58,9 @@ type Truth struct {
 	// Consequences are the ranks whose errors, aborts or timeouts follow
 	// from the first fault, in rank order.
 	Consequences []int
+	// Stragglers are what Config.Stragglers made, in their order. Without a failure
+	// scenario, Truth holds only them (Scenario "", Rank -1).
+	Stragglers []StragglerTruth
 }
 
 // Truth returns the ground truth of c's failure scenario, as Write reports

@@ -67,12 +67,21 @@ func newStamper(c Config) *stamper {
 func (s *stamper) ncclOwn() bool { return s != nil && strings.HasPrefix(s.form, "nccl-") }
 
 // wallTime is the time on p's host clock: the simulated clock, to the millisecond where
-// lines carry no time of their own, else to the nanosecond and skewed.
+// lines carry no time of their own, else to the nanosecond and skewed. Under the arrival
+// model, a step's lines take the time it planned, and each process's times keep increasing;
+// each call moves p's last time on.
 func (g *gen) wallTime(p *proc) time.Time {
 	if g.stamps == nil {
 		return time.UnixMilli(g.clockMs).UTC()
 	}
-	return time.Unix(0, g.clockNs+int64(p.host)*g.stamps.skewNs).UTC()
+	ns := g.clockNs
+	if a := g.arrive; a != nil {
+		if a.cur != 0 {
+			ns = a.cur
+		}
+		ns = a.clamp(p.rank, ns)
+	}
+	return time.Unix(0, ns+int64(p.host)*g.stamps.skewNs).UTC()
 }
 
 // line puts together a line of p, body (what follows p's launcher prefix), with its time

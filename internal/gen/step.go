@@ -39,7 +39,13 @@ func (g *gen) writeStep(step int, initBytes int64) {
 	g.buildQueues(step, plan)
 	g.st.step = step
 	start := g.sum.Bytes
+	if g.arrive != nil {
+		g.arrive.plan(g.st.queues, step, g.clockMs, stats.durMs)
+	}
 	g.interleave(g.st.n, stats.durMs, g.emitEvent)
+	if g.arrive != nil {
+		g.arrive.cur = 0
+	}
 	if g.maxSteps == 0 {
 		g.maxSteps = estimateSteps(g.cfg.Size-initBytes, g.sum.Bytes-start)
 	}
@@ -101,6 +107,9 @@ func (g *gen) insert(r int, e event) {
 func (g *gen) emitEvent(r, i int) {
 	p := &g.topo.procs[r]
 	e := g.st.queues[r][i]
+	if g.arrive != nil {
+		g.arrive.cur = g.arrive.at[r][i]
+	}
 	switch e.kind {
 	case evColl:
 		g.emitColl(p, &g.st.plan[e.arg])

@@ -31,6 +31,7 @@ type gen struct {
 	tsSec    int64    // second that ts was formatted for
 	ts       []byte   // "[YYYY-MM-DD hh:mm:ss] " when Prefix is "timestamp"
 	stamps   *stamper // the time of every line where Timestamps asks for one, else nil
+	arrive   *arrival // the in-step arrival model (ArrivalJitter, a straggler), else nil
 	clockNs  int64    // the simulated clock to the nanosecond, where stamps is set
 	maxSteps int      // total steps shown in progress lines
 	model    model
@@ -52,6 +53,12 @@ func Write(w io.Writer, cfg Config) (Summary, error) {
 	if g.fail.scenario != "" {
 		t := g.truth()
 		g.sum.Truth = &t
+	}
+	if len(g.cfg.Stragglers) > 0 {
+		if g.sum.Truth == nil {
+			g.sum.Truth = &Truth{Rank: -1}
+		}
+		g.sum.Truth.Stragglers = g.stragglerTruth()
 	}
 	return g.sum, g.err
 }
@@ -97,6 +104,7 @@ func newGen(w io.Writer, c Config, v version) *gen {
 	}
 	g.maxSteps = c.Steps
 	g.stamps = newStamper(c)
+	g.arrive = newArrival(c, len(g.topo.procs))
 	g.model = newModel(g.rng)
 	g.setClock(startTime)
 	return g

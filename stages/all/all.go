@@ -9,6 +9,7 @@ import (
 	"github.com/nccllog/nccllog/stages/info"
 	"github.com/nccllog/nccllog/stages/ranks"
 	"github.com/nccllog/nccllog/stages/steps"
+	"github.com/nccllog/nccllog/stages/strag"
 	"github.com/nccllog/nccllog/stages/stream"
 )
 
@@ -25,5 +26,6 @@ func Registry() *stages.Registry {
 	r.Register(info.InfoStage{})
 	r.Register(steps.StepSpanStage{})
 	r.Register(diagnose.DiagnoseStage{})
+	r.Register(strag.StragStage{})
 	return r
 }
