@@ -2,10 +2,12 @@ package htmlreport
 
 import (
 	"math"
+	"regexp"
 	"strconv"
 
 	"github.com/go-echarts/go-echarts/v2/charts"
 	"github.com/go-echarts/go-echarts/v2/opts"
+	"github.com/go-echarts/go-echarts/v2/types"
 )
 
 // numberFormat names a function of the page's script (page.html.tmpl) that prints a chart's
@@ -28,14 +30,25 @@ var pageFormats = []string{string(fmtCount), string(fmtSeconds), string(fmtNumbe
 // fmtUnit prints a value already scaled to unit (KiB, MiB, ...) followed by the unit.
 func fmtUnit(unit string) numberFormat { return numberFormat("nlUnit('" + unit + "')") }
 
+// formatMark marks a format in a chart's option, which go-echarts writes as a JSON string:
+// unquote replaces the string with the script's reference to the function. (go-echarts' own
+// opts.FuncOpts marker is left quoted in a snippet's option: its quotes are escaped when the
+// marker is stripped.)
+const formatMark = "__nccllog_format__"
+
+var markedFormat = regexp.MustCompile(`"` + formatMark + `(nl[A-Za-z]+(?:\('[A-Za-z]+'\))?)"`)
+
+// unquote turns the marked formats of a chart's option into references to the page's functions.
+func unquote(option string) string { return markedFormat.ReplaceAllString(option, "$1") }
+
+func (f numberFormat) js() types.FuncStr { return types.FuncStr(formatMark + string(f)) }
+
 // axisLabel is the label of a value axis printed through f.
-func axisLabel(f numberFormat) *opts.AxisLabel {
-	return &opts.AxisLabel{Formatter: opts.FuncOpts(string(f))}
-}
+func axisLabel(f numberFormat) *opts.AxisLabel { return &opts.AxisLabel{Formatter: f.js()} }
 
 // tooltipOf makes a series' tooltip print its values through f.
 func tooltipOf(f numberFormat) charts.SeriesOpts {
-	return charts.WithSeriesTooltipOpts(opts.SeriesTooltip{ValueFormatter: opts.FuncOpts(string(f))})
+	return charts.WithSeriesTooltipOpts(opts.SeriesTooltip{ValueFormatter: f.js()})
 }
 
 // binLabel is where a bin of the per-rank chart starts, in unit (scaled by div), with as

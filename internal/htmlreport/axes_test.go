@@ -9,7 +9,7 @@ import (
 )
 
 // formatRef is a reference to one of the page's number formats in a chart's option: the
-// option is JSON but for these, which the test quotes to parse it.
+// option is JSON but for these, which the test quotes (marked "js:") to parse it.
 var formatRef = regexp.MustCompile(`:(nl\w+(?:\('[^']*'\))?)([,}])`)
 
 // chartOption is what the test reads of a chart's option.
@@ -35,14 +35,19 @@ type chartOption struct {
 func parseOption(t *testing.T, id, option string) chartOption {
 	t.Helper()
 	var o chartOption
-	if err := json.Unmarshal([]byte(formatRef.ReplaceAllString(option, `:"$1"$2`)), &o); err != nil {
+	if err := json.Unmarshal([]byte(formatRef.ReplaceAllString(option, `:"js:$1"$2`)), &o); err != nil {
 		t.Fatalf("chart %s: option does not parse: %v\n%s", id, err, option)
 	}
 	return o
 }
 
-// knownFormat: f calls one of the functions the page's script defines.
+// knownFormat: f is a reference (not a string) to one of the functions the page's script
+// defines.
 func knownFormat(f string) bool {
+	f, ok := strings.CutPrefix(f, "js:")
+	if !ok {
+		return false
+	}
 	for _, name := range pageFormats {
 		if f == name || strings.HasPrefix(f, name+"(") {
 			return true

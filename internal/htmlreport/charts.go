@@ -20,7 +20,7 @@ type chartView struct {
 // snippet renders a chart with go-echarts and keeps what the page needs of it.
 func snippet(id string, r render.Renderer) chartView {
 	s := r.RenderSnippet()
-	return chartView{ID: id, Element: template.HTML(s.Element), Option: template.JS(s.Option)}
+	return chartView{ID: id, Element: template.HTML(s.Element), Option: template.JS(unquote(s.Option))}
 }
 
 // base is the options every chart shares: its id and size, room below the plot, a transparent background (the
