@@ -11,9 +11,9 @@ import (
 	"github.com/nccllog/nccllog/stages/steps"
 )
 
-// stagesOfHTML are what report --html computes beyond report: ranks, for the findings of hang
-// and check and the per-rank and per-step volume.
-var stagesOfHTML = []string{"ranks"}
+// stagesOfHTML are what report --html computes beyond report: ranks, for the verdicts of hang
+// and check and the per-rank and per-step volume; info, for the set-up and WARN section.
+var stagesOfHTML = []string{"ranks", "info"}
 
 // printReportOrHTML prints the report, unless --html sends it to a file (written by commit).
 func printReportOrHTML(w *output, r *view) error {
@@ -48,7 +48,12 @@ func htmlData(r *view) *htmlreport.Data {
 	d.Comms, d.Rank = processVolumes(r.ranks.Groups())
 	d.Ranks = len(d.Rank)
 	d.Steps = htmlSteps(r)
-	d.Findings = append(hangFindings(r.ranks.HangReport()), checkFindings(r.ranks.CheckReport())...)
+	// The verdicts are hang's and check's Reports, whose sentences the page shows as they print.
+	hang, check := r.ranks.HangReport(), r.ranks.CheckReport()
+	d.Hang, d.Check, d.Setup = &hang, &check, r.info.Report()
+	if len(check.Findings) == 0 {
+		d.CheckAgrees = check.NoDisagreement(r.opts.steps)
+	}
 	return d
 }
 
