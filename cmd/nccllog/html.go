@@ -48,13 +48,25 @@ func htmlData(r *view) *htmlreport.Data {
 	d.Comms, d.Rank = processVolumes(r.ranks.Groups())
 	d.Ranks = len(d.Rank)
 	d.Steps = htmlSteps(r)
-	// The verdicts are hang's and check's Reports, whose sentences the page shows as they print.
-	hang, check := r.ranks.HangReport(), r.ranks.CheckReport()
-	d.Hang, d.Check, d.Setup = &hang, &check, r.info.Report()
-	if len(check.Findings) == 0 {
-		d.CheckAgrees = check.NoDisagreement(r.opts.steps)
-	}
+	d.Hang, d.Check, d.VerdictNotes = htmlVerdicts(r)
+	d.Setup = r.info.Report()
 	return d
+}
+
+// htmlVerdicts are hang's and check's Reports, whose sentences the page shows as those
+// commands print them, and the lines they end with; with no communicator, hang's process
+// groups alone and the sentence both commands print.
+func htmlVerdicts(r *view) (*ranks.HangReport, *ranks.CheckReport, []string) {
+	hang, check := r.ranks.HangReport(), r.ranks.CheckReport()
+	switch {
+	case len(r.ranks.Groups()) == 0 && len(hang.PGs) == 0:
+		return nil, nil, []string{noRanksText}
+	case len(r.ranks.Groups()) == 0:
+		return &hang, nil, []string{noRanksText}
+	case len(check.Findings) == 0:
+		return &hang, &check, check.NoDisagreement(r.opts.steps)
+	}
+	return &hang, &check, nil
 }
 
 // processVolumes is what each process (a GPU's rank) moved over all its communicators,

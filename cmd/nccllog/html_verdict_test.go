@@ -150,3 +150,20 @@ func TestReportHTMLSetupAndWarns(t *testing.T) {
 		}
 	}
 }
+
+// TestReportHTMLNoCalls: a log without communicators gets, on the page as from hang and
+// check, the sentence saying why there is nothing to judge, not "nothing points to a hang".
+func TestReportHTMLNoCalls(t *testing.T) {
+	in := filepath.Join(t.TempDir(), "init.log")
+	if err := os.WriteFile(in, []byte("node1:100:100 [0] NCCL INFO NCCL version 2.21.5+cuda12.4\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	page, _ := reportHTML(t, in)
+	out, _, _ := runCLI(t, "", "hang", in)
+	if text := pageText(page); !strings.Contains(text, squash(out)) || strings.Contains(text, "nothing points to a hang") {
+		t.Errorf("hang says %q; the page says %q", out, text[:min(len(text), 400)])
+	}
+	if strings.Contains(page, `class="findings"`) {
+		t.Error("the page of a log without calls raises an alarm")
+	}
+}

@@ -25,10 +25,11 @@ type Data struct {
 	Dropped []Dropped
 	Rank    []RankVolume
 	// Hang and Check are what hang and check report, shown first in their words; nil leaves
-	// them out. CheckAgrees is check's closing lines where no communicator disagrees.
-	Hang        *ranks.HangReport
-	Check       *ranks.CheckReport
-	CheckAgrees []string
+	// them out. VerdictNotes are the lines the verdicts end with, as those commands print
+	// them: check's where no communicator disagrees, or why there is nothing to judge.
+	Hang         *ranks.HangReport
+	Check        *ranks.CheckReport
+	VerdictNotes []string
 	// Setup is info's report: versions, hosts, transports, outliers and WARNs; nil leaves the
 	// section out.
 	Setup *info.InfoReport

@@ -13,8 +13,8 @@ func (d *Data) Alarm() bool {
 	return (d.Hang != nil && d.Hang.Found()) || (d.Check != nil && len(d.Check.Findings) > 0)
 }
 
-// HasVerdict: hang or check reported something to show.
-func (d *Data) HasVerdict() bool { return d.Hang != nil || d.Check != nil }
+// HasVerdict: hang or check reported something to show, or said why not.
+func (d *Data) HasVerdict() bool { return d.Hang != nil || d.Check != nil || len(d.VerdictNotes) > 0 }
 
 // FullComms are the communicators the verdicts show in full, as hang does: those with a
 // suspect, a note or no verdict.
