@@ -28,7 +28,7 @@ func (c *command) exportFlags(fs *pflag.FlagSet, o *options) {
 // validateExport checks the file flags and adds what the HTML page needs to the run.
 func (o *options) validateExport(c *command) error {
 	if o.html != "" {
-		// The page shows hang and check findings, per-rank and per-step volume.
+		// The page shows hang and check verdicts, the set-up and WARNs, per-rank and per-step volume.
 		o.more = append(o.more, stagesOfHTML...)
 	}
 	if c.name == "calls" && o.format == "parquet" && o.output == "" {

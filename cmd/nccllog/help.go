@@ -140,8 +140,9 @@ aggregation and the step averages, all from one pass. A collective line with a "
 field nccllog does not know (RCCL 2.27's "acc") is read past, its call counted, and the line
 counted again under "(unknown key)".
 --html FILE writes it instead as one self-contained HTML page (opens offline; light and dark):
-hang and check findings first, then the summary, per-op sizes, the histogram, per-step volume
-beside step time and TFLOP/s, and per-rank volume, as charts and tables.
+hang's and check's verdicts first, in their words, then the summary, the set-up and the WARNs
+by template (as info reports them), per-op sizes, the histogram, per-step volume beside step
+time and TFLOP/s, and per-rank volume, as charts and tables.
 `,
 	"stats": `Per op: calls, and the minimum, average, maximum and total message bytes, where a call's
 bytes are count × element size. Calls with a count of 0 or a datatype NCCL does not define are

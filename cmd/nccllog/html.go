@@ -11,9 +11,9 @@ import (
 	"github.com/nccllog/nccllog/stages/steps"
 )
 
-// stagesOfHTML are what report --html computes beyond report: ranks, for the findings of hang
-// and check and the per-rank and per-step volume.
-var stagesOfHTML = []string{"ranks"}
+// stagesOfHTML are what report --html computes beyond report: ranks, for the verdicts of hang
+// and check and the per-rank and per-step volume; info, for the set-up and WARN section.
+var stagesOfHTML = []string{"ranks", "info"}
 
 // printReportOrHTML prints the report, unless --html sends it to a file (written by commit).
 func printReportOrHTML(w *output, r *view) error {
@@ -48,8 +48,25 @@ func htmlData(r *view) *htmlreport.Data {
 	d.Comms, d.Rank = processVolumes(r.ranks.Groups())
 	d.Ranks = len(d.Rank)
 	d.Steps = htmlSteps(r)
-	d.Findings = append(hangFindings(r.ranks.HangReport()), checkFindings(r.ranks.CheckReport())...)
+	d.Hang, d.Check, d.VerdictNotes = htmlVerdicts(r)
+	d.Setup = r.info.Report()
 	return d
+}
+
+// htmlVerdicts are hang's and check's Reports, whose sentences the page shows as those
+// commands print them, and the lines they end with; with no communicator, hang's process
+// groups alone and the sentence both commands print.
+func htmlVerdicts(r *view) (*ranks.HangReport, *ranks.CheckReport, []string) {
+	hang, check := r.ranks.HangReport(), r.ranks.CheckReport()
+	switch {
+	case len(r.ranks.Groups()) == 0 && len(hang.PGs) == 0:
+		return nil, nil, []string{noRanksText}
+	case len(r.ranks.Groups()) == 0:
+		return &hang, nil, []string{noRanksText}
+	case len(check.Findings) == 0:
+		return &hang, &check, check.NoDisagreement(r.opts.steps)
+	}
+	return &hang, &check, nil
 }
 
 // processVolumes is what each process (a GPU's rank) moved over all its communicators,

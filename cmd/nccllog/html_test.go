@@ -43,7 +43,7 @@ func TestReportHTML(t *testing.T) {
 func TestReportHTMLFindingsAndBrowser(t *testing.T) {
 	in, _ := faultLog(t, gen.Config{StopRank: gen.Rank(5), StopAfter: 60, NCCLVersion: "2.23.4"}, "")
 	page, file := reportHTML(t, in)
-	for _, want := range []string{`id="findings"`, "rank 5 (", "may have hung the job", "sequences of different lengths",
+	for _, want := range []string{`id="findings"`, "rank 5 (", "score: the sum of the weights", "sequences of different lengths",
 		"NCCL 2.23.4"} {
 		if !strings.Contains(page, want) {
 			t.Errorf("page lacks %q", want)

@@ -57,10 +57,13 @@ func printRanks(w *output, r *view) error {
 	return nil
 }
 
+// noRanksText is what the commands about communicators say of a log without any.
+const noRanksText = "no collective calls or communicator lines: NCCL logs calls only when NCCL_DEBUG_SUBSYS includes COLL"
+
 func noRanks(w *output, groups []*ranks.Group) bool {
 	if len(groups) > 0 {
 		return false
 	}
-	w.printf("no collective calls or communicator lines: NCCL logs calls only when NCCL_DEBUG_SUBSYS includes COLL\n")
+	w.printf("%s\n", noRanksText)
 	return true
 }

@@ -73,22 +73,30 @@ func argsText(args []*runtime.RemoteObject) string {
 	return strings.Join(s, " ")
 }
 
-// paintJS reports, for every chart container, how many canvases it holds and how many of
-// their pixels are not transparent.
+// paintJS reports, for every chart container, how many canvases it holds, how many of
+// their pixels are not transparent, and the labels ECharts drew on its axes.
 const paintJS = `Array.from(document.querySelectorAll("div.item")).map(function (d) {
-  var cs = d.querySelectorAll("canvas"), painted = 0;
+  var cs = d.querySelectorAll("canvas"), painted = 0, labels = [];
   cs.forEach(function (c) {
     var px = c.getContext("2d").getImageData(0, 0, c.width, c.height).data;
     for (var i = 3; i < px.length; i += 4) { if (px[i] !== 0) painted++; }
   });
-  return {id: d.id, canvases: cs.length, painted: painted};
+  var inst = window.echarts && echarts.getInstanceByDom(d);
+  ["xAxis", "yAxis"].forEach(function (kind) {
+    for (var i = 0, m; inst && (m = inst.getModel().getComponent(kind, i)); i++) {
+      m.axis.getViewLabels().forEach(function (l) { labels.push(String(l.formattedLabel)); });
+    }
+  });
+  return {id: d.id, canvases: cs.length, painted: painted, labels: labels};
 })`
 
-// Chart is one chart container of the page and what was drawn in it.
+// Chart is one chart container of the page, what was drawn in it and its axes' labels as
+// drawn.
 type Chart struct {
-	ID       string `json:"id"`
-	Canvases int    `json:"canvases"`
-	Painted  int    `json:"painted"`
+	ID       string   `json:"id"`
+	Canvases int      `json:"canvases"`
+	Painted  int      `json:"painted"`
+	Labels   []string `json:"labels"`
 }
 
 // Open loads file in headless Chromium with the colour scheme ("light" or "dark"), fails the

@@ -3,6 +3,7 @@ package htmlreport
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/nccllog/nccllog/internal/chromiumtest"
@@ -31,11 +32,28 @@ func TestChromiumDrawsEveryChart(t *testing.T) {
 			if len(charts) != 5 {
 				t.Errorf("%d chart containers, want 5: %+v", len(charts), charts)
 			}
+			checkDrawnLabels(t, charts)
 			shot := filepath.Join(shots, "report-"+scheme+".png")
 			if err := os.WriteFile(shot, png, 0o644); err != nil {
 				t.Fatal(err)
 			}
 			t.Logf("screenshot: %s", shot)
 		})
+	}
+}
+
+// checkDrawnLabels: every chart drew axis labels, and none is a bare fraction (198.711) or the
+// name of a format the script did not call.
+func checkDrawnLabels(t *testing.T, charts []chromiumtest.Chart) {
+	t.Helper()
+	for _, c := range charts {
+		if len(c.Labels) == 0 {
+			t.Errorf("chart %s drew no axis label", c.ID)
+		}
+		for _, l := range c.Labels {
+			if rawFloat.MatchString(l) || strings.Contains(l, "nl") {
+				t.Errorf("chart %s: axis label %q", c.ID, l)
+			}
+		}
 	}
 }

@@ -20,7 +20,7 @@ type chartView struct {
 // snippet renders a chart with go-echarts and keeps what the page needs of it.
 func snippet(id string, r render.Renderer) chartView {
 	s := r.RenderSnippet()
-	return chartView{ID: id, Element: template.HTML(s.Element), Option: template.JS(s.Option)}
+	return chartView{ID: id, Element: template.HTML(s.Element), Option: template.JS(unquote(s.Option))}
 }
 
 // base is the options every chart shares: its id and size, room below the plot, a transparent background (the
@@ -40,8 +40,9 @@ func xAxis(name string) charts.GlobalOpts {
 	return charts.WithXAxisOpts(opts.XAxis{Name: name, NameLocation: "middle", NameGap: 30})
 }
 
-func yAxis(name string) opts.YAxis {
-	return opts.YAxis{Name: name, NameLocation: "middle", NameGap: 50, Type: "value"}
+// yAxis is a value axis whose labels print through f.
+func yAxis(name string, f numberFormat) opts.YAxis {
+	return opts.YAxis{Name: name, NameLocation: "middle", NameGap: 55, Type: "value", AxisLabel: axisLabel(f)}
 }
 
 // opsChart is each op's total message bytes and its calls, on two axes.
@@ -61,11 +62,11 @@ func opsChart(ops []OpStat) chartView {
 	}
 	bar := charts.NewBar()
 	bar.SetGlobalOptions(append(base("chart-ops", "60"), xAxis("op"),
-		charts.WithYAxisOpts(yAxis("total message bytes ("+unit+")")))...)
-	bar.ExtendYAxis(yAxis("calls"))
+		charts.WithYAxisOpts(yAxis("total message bytes", fmtUnit(unit))))...)
+	bar.ExtendYAxis(yAxis("calls", fmtCount))
 	bar.SetXAxis(names).
-		AddSeries("total bytes ("+unit+")", bytes).
-		AddSeries("calls", calls, charts.WithBarChartOpts(opts.BarChart{YAxisIndex: 1}))
+		AddSeries("total bytes", bytes, tooltipOf(fmtUnit(unit))).
+		AddSeries("calls", calls, charts.WithBarChartOpts(opts.BarChart{YAxisIndex: 1}), tooltipOf(fmtCount))
 	return snippet("chart-ops", bar)
 }
 
@@ -73,14 +74,14 @@ func opsChart(ops []OpStat) chartView {
 func histChart(h Hist) chartView {
 	bar := charts.NewBar()
 	bar.SetGlobalOptions(append(base("chart-hist", "60"), xAxis("message size"),
-		charts.WithYAxisOpts(yAxis("calls")))...)
+		charts.WithYAxisOpts(yAxis("calls", fmtCount)))...)
 	bar.SetXAxis(h.Buckets)
 	for i, op := range h.Ops {
 		vals := make([]opts.BarData, len(h.Buckets))
 		for j, n := range h.Counts[i] {
 			vals[j] = opts.BarData{Value: n}
 		}
-		bar.AddSeries(op, vals, charts.WithBarChartOpts(opts.BarChart{Stack: "calls"}))
+		bar.AddSeries(op, vals, charts.WithBarChartOpts(opts.BarChart{Stack: "calls"}), tooltipOf(fmtCount))
 	}
 	return snippet("chart-hist", bar)
 }
@@ -130,12 +131,12 @@ func stepVolumeChart(steps []Step) chartView {
 	}
 	bar := charts.NewBar()
 	bar.SetGlobalOptions(append(append(base("chart-step-volume", stepBottom(steps)), xAxis("step"),
-		charts.WithYAxisOpts(yAxis("message bytes per rank ("+unit+")"))), stepZoom(steps)...)...)
-	bar.ExtendYAxis(yAxis("calls per rank"))
-	bar.SetXAxis(stepNames(steps)).AddSeries("bytes per rank ("+unit+")", bytes)
+		charts.WithYAxisOpts(yAxis("message bytes per rank", fmtUnit(unit)))), stepZoom(steps)...)...)
+	bar.ExtendYAxis(yAxis("calls per rank", fmtCount))
+	bar.SetXAxis(stepNames(steps)).AddSeries("bytes per rank", bytes, tooltipOf(fmtUnit(unit)))
 	line := charts.NewLine()
 	line.SetXAxis(stepNames(steps)).AddSeries("calls per rank", calls,
-		charts.WithLineChartOpts(opts.LineChart{YAxisIndex: 1}))
+		charts.WithLineChartOpts(opts.LineChart{YAxisIndex: 1}), tooltipOf(fmtCount))
 	bar.Overlap(line)
 	return snippet("chart-step-volume", bar)
 }
@@ -152,11 +153,11 @@ func stepTimeChart(steps []Step) chartView {
 	}
 	line := charts.NewLine()
 	line.SetGlobalOptions(append(append(base("chart-step-time", stepBottom(steps)), xAxis("step"),
-		charts.WithYAxisOpts(yAxis("step time (s)"))), stepZoom(steps)...)...)
-	line.ExtendYAxis(yAxis("TFLOP/s per GPU"))
+		charts.WithYAxisOpts(yAxis("step time", fmtSeconds))), stepZoom(steps)...)...)
+	line.ExtendYAxis(yAxis("TFLOP/s per GPU", fmtNumber))
 	line.SetXAxis(stepNames(steps)).
-		AddSeries("step time (s)", times).
-		AddSeries("TFLOP/s per GPU", flops, charts.WithLineChartOpts(opts.LineChart{YAxisIndex: 1}))
+		AddSeries("step time", times, tooltipOf(fmtSeconds)).
+		AddSeries("TFLOP/s per GPU", flops, charts.WithLineChartOpts(opts.LineChart{YAxisIndex: 1}), tooltipOf(fmtNumber))
 	return snippet("chart-step-time", line)
 }
 
@@ -176,7 +177,7 @@ func rankChart(rs []RankVolume) chartView {
 	names := make([]string, len(bins))
 	vals := make([]opts.BarData, len(bins))
 	for i, b := range bins {
-		names[i] = strconv.FormatFloat(round3(b.Lo/div), 'f', -1, 64)
+		names[i] = binLabel(b.Lo, b.Hi-b.Lo, div, unit)
 		// Empty bins draw nothing; the others carry their count, so a single rank apart from
 		// a thousand still shows.
 		vals[i] = opts.BarData{Value: "-"}
@@ -185,10 +186,10 @@ func rankChart(rs []RankVolume) chartView {
 		}
 	}
 	bar := charts.NewBar()
-	bar.SetGlobalOptions(append(base("chart-ranks", "60"), xAxis("bus bytes per rank ("+unit+"), bin start"),
-		charts.WithYAxisOpts(yAxis("ranks")))...)
+	bar.SetGlobalOptions(append(base("chart-ranks", "60"), xAxis("bus bytes per rank, bin start"),
+		charts.WithYAxisOpts(yAxis("ranks", fmtCount)))...)
 	bar.SetXAxis(names).AddSeries("ranks", vals,
-		charts.WithLabelOpts(opts.Label{Show: opts.Bool(true), Position: "top"}))
+		charts.WithLabelOpts(opts.Label{Show: opts.Bool(true), Position: "top"}), tooltipOf(fmtCount))
 	return snippet("chart-ranks", bar)
 }
 

@@ -1,9 +1,15 @@
-// Package htmlreport writes nccllog's report as one self-contained HTML file: a summary, the
-// findings of hang and check, and charts and tables of ops, sizes, steps and ranks. It takes a
-// plain Data value, so it knows nothing of how a run computed it.
+// Package htmlreport writes nccllog's report as one self-contained HTML file: the verdicts of
+// hang and check, the job's set-up and WARNs, a summary, and charts and tables of ops, sizes,
+// steps and ranks. It takes a Data value of counts and the analysis families' Reports, and only
+// lays them out: every sentence of a verdict is the Report's, as the CLI prints it.
 package htmlreport
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/nccllog/nccllog/stages/info"
+	"github.com/nccllog/nccllog/stages/ranks"
+)
 
 // Data is everything the report shows. Empty slices leave their section out.
 type Data struct {
@@ -18,8 +24,15 @@ type Data struct {
 	Hist    Hist
 	Dropped []Dropped
 	Rank    []RankVolume
-	// Findings are what hang and check found; shown first.
-	Findings []Finding
+	// Hang and Check are what hang and check report, shown first in their words; nil leaves
+	// them out. VerdictNotes are the lines the verdicts end with, as those commands print
+	// them: check's where no communicator disagrees, or why there is nothing to judge.
+	Hang         *ranks.HangReport
+	Check        *ranks.CheckReport
+	VerdictNotes []string
+	// Setup is info's report: versions, hosts, transports, outliers and WARNs; nil leaves the
+	// section out.
+	Setup *info.InfoReport
 }
 
 // Input is one input file and its line count.
@@ -93,12 +106,4 @@ type RankVolume struct {
 	Bytes    int64
 	BusBytes float64
 	End      string // how its communicators ended: "", "Destroy" or "Abort"
-}
-
-// Finding is one thing hang or check found about a communicator.
-type Finding struct {
-	Kind    string // "hang" or "check"
-	Comm    string
-	Summary string
-	Details []string
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"html/template"
 	"io"
+	"strconv"
 )
 
 // echartsJS is Apache ECharts 5 (npm package echarts, dist/echarts.min.js), inlined into every
@@ -46,6 +47,10 @@ func Render(w io.Writer, d *Data) error {
 			return rankRows{rows, elided}
 		},
 		"stepSpan": stepSpan,
+		"int64":    func(n int) int64 { return int64(n) },
+		"ranks":    ranksCell,
+		"hosts":    hostsCell,
+		"seq":      seqCell,
 		"fixed":    fixed,
 		// chart places a chart's element; the script initialises the charts placed, in order.
 		"chart": func(name string) (template.HTML, error) {
@@ -63,6 +68,14 @@ func Render(w io.Writer, d *Data) error {
 		return err
 	}
 	return t.Execute(w, &page{Data: d, ECharts: template.JS(echartsJS)})
+}
+
+// seqCell is a work's number, "-" where none is known, as hang's table prints it.
+func seqCell(v *int64) string {
+	if v == nil {
+		return "-"
+	}
+	return strconv.FormatInt(*v, 10)
 }
 
 // stepSpan is "A-B (N)" for the steps shown, or "none".

@@ -32,12 +32,10 @@ type FindingReport struct {
 	Short     []ShortReport `json:"short"`
 	Sides     []SideReport  `json:"sides"`
 	Step      *int64        `json:"step"`
-	// Head is its first line in check's text; Lines the lines under it, each a label (padded
-	// by the printer) and a text; Summary and Details the same in the HTML page's words.
-	Head    string      `json:"-"`
-	Lines   [][2]string `json:"-"`
-	Summary string      `json:"-"`
-	Details []string    `json:"-"`
+	// Head is its first line in check's text (and the HTML page's); Lines the lines under it,
+	// each a label (padded by the printer) and a text.
+	Head  string      `json:"-"`
+	Lines [][2]string `json:"-"`
 }
 
 // SideReport is one way the ranks issued the call.
@@ -89,25 +87,19 @@ func findingReport(f CheckFinding) FindingReport {
 	switch f.Kind {
 	case KindMismatch:
 		v.Head = fmt.Sprintf("comm %s (%d ranks): call %d%s: %s", g.Label(), g.NRanks, f.Index, withStep(f.Step), differText(f.What))
-		v.Summary = fmt.Sprintf("call %d%s: %s differs", f.Index, withStep(f.Step), f.What)
 		for _, s := range f.Sides {
 			v.Lines = append(v.Lines, [2]string{ranksWord(s.Members), sigText(s.Sig)})
-			v.Details = append(v.Details, ranksWord(s.Members)+": "+sigText(s.Sig))
 		}
 		if len(f.Short) > 0 {
 			v.Lines = append(v.Lines, [2]string{ranksWord(f.Short), "never got to this call"})
-			v.Details = append(v.Details, ranksWord(f.Short)+": never got to this call")
 		}
 	case KindLength:
 		v.Head = fmt.Sprintf("comm %s (%d ranks): sequences of different lengths: the longest has %s calls", g.Label(), g.NRanks, count(f.Index))
-		v.Summary = fmt.Sprintf("sequences of different lengths: the longest has %s calls", count(f.Index))
 		for _, m := range f.Short {
 			v.Lines = append(v.Lines, [2]string{"rank " + m.Label(), count(m.Calls) + " calls"})
-			v.Details = append(v.Details, "rank "+m.Label()+": "+count(m.Calls)+" calls")
 		}
 	default:
 		v.Head = fmt.Sprintf("comm %s (%d ranks): call %d: %s", g.Label(), g.NRanks, f.Index, f.Kind)
-		v.Summary = fmt.Sprintf("call %d: %s", f.Index, f.Kind)
 	}
 	return v
 }

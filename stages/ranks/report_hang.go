@@ -44,9 +44,9 @@ type SuspectReport struct {
 	LastStep *int64     `json:"last_step"`
 	Next     *SigReport `json:"never_issued"`
 	Evidence []string   `json:"evidence"`
-	// Who names it in hang's list: "rank 3 (node1:1234)", "process node1:1234/dev2", "2 ranks
-	// without lines"; Name as the HTML page's findings do: "rank 3 (node1:1234)" or "rank 3".
-	Who, Name string `json:"-"`
+	// Who names it in hang's list and the HTML page's: "rank 3 (node1:1234)", "process
+	// node1:1234/dev2", "2 ranks without lines".
+	Who string `json:"-"`
 }
 
 // HangReport is what hang prints, from the merged ranks.
@@ -81,11 +81,10 @@ func hangComm(f HangFinding) HangComm {
 
 func suspectReport(s Suspect, f HangFinding) SuspectReport {
 	v := SuspectReport{Rank: known(s.Rank), Score: s.Score, Behind: s.Behind, Absent: s.Absent,
-		Evidence: evidenceText(s, f), Who: suspectWho(s), Name: "rank " + itoa(s.Rank)}
+		Evidence: evidenceText(s, f), Who: suspectWho(s)}
 	if m := s.Member; m != nil {
 		v.Host, v.Pid, v.Calls, v.LastStep = m.Host, m.Pid, m.Calls, known(m.LastStep)
 		v.Last = sigReportOf(m.Last, m.Calls > 0)
-		v.Name = "rank " + m.Label() + " (" + m.Host + ":" + itoa(m.Pid) + ")"
 	}
 	v.Next = sigReportOf(s.Next, true)
 	return v

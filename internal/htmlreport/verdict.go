@@ -1,0 +1,75 @@
+package htmlreport
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/nccllog/nccllog/stages/ranks"
+)
+
+// Alarm: hang has a suspect or check a disagreement, so the verdicts open the page in red. A
+// healthy job's verdicts are shown plainly.
+func (d *Data) Alarm() bool {
+	return (d.Hang != nil && d.Hang.Found()) || (d.Check != nil && len(d.Check.Findings) > 0)
+}
+
+// HasVerdict: hang or check reported something to show, or said why not.
+func (d *Data) HasVerdict() bool { return d.Hang != nil || d.Check != nil || len(d.VerdictNotes) > 0 }
+
+// FullComms are the communicators the verdicts show in full, as hang does: those with a
+// suspect, a note or no verdict.
+func (d *Data) FullComms() []ranks.HangComm {
+	var out []ranks.HangComm
+	if d.Hang != nil {
+		for _, c := range d.Hang.Comms {
+			if !plainComm(&c) {
+				out = append(out, c)
+			}
+		}
+	}
+	return out
+}
+
+// PlainComms are the others, whose coverage line and verdict say it all: the page folds them.
+func (d *Data) PlainComms() []ranks.HangComm {
+	var out []ranks.HangComm
+	if d.Hang != nil {
+		for _, c := range d.Hang.Comms {
+			if plainComm(&c) {
+				out = append(out, c)
+			}
+		}
+	}
+	return out
+}
+
+func plainComm(c *ranks.HangComm) bool {
+	return len(c.Suspects) == 0 && len(c.Coverage.Notes) == 0 && c.Coverage.Conflict == ""
+}
+
+// Cells of the set-up tables name at most cellRanges runs of ranks and cellHosts hosts, then
+// how many in all, as info's table does.
+const (
+	cellRanges = 8
+	cellHosts  = 4
+)
+
+// ranksCell is sorted ranks as runs, 0-6,8, cut after cellRanges runs.
+func ranksCell(rs []int64) string {
+	parts := ranks.RankRuns(rs)
+	switch {
+	case len(parts) == 0:
+		return "-"
+	case len(parts) <= cellRanges:
+		return strings.Join(parts, ",")
+	}
+	return strings.Join(parts[:cellRanges], ",") + ",… (" + strconv.Itoa(len(rs)) + " ranks)"
+}
+
+// hostsCell lists hosts, cut after cellHosts.
+func hostsCell(hs []string) string {
+	if len(hs) <= cellHosts {
+		return strings.Join(hs, ", ")
+	}
+	return strings.Join(hs[:cellHosts], ", ") + ", … (" + strconv.Itoa(len(hs)) + " hosts)"
+}
