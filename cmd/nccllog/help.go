@@ -140,7 +140,8 @@ aggregation and the step averages, all from one pass. A collective line with a "
 field nccllog does not know (RCCL 2.27's "acc") is read past, its call counted, and the line
 counted again under "(unknown key)".
 --html FILE writes it instead as one self-contained HTML page (opens offline; light and dark):
-hang's and check's verdicts first, in their words, then the summary, the set-up and the WARNs
+diagnose's first fault and what follows from it first, then hang's and check's verdicts, in
+their words, then the summary, the set-up and the WARNs
 by template (as info reports them), per-op sizes, the histogram, per-step volume beside step
 time and TFLOP/s, and per-rank volume, as charts and tables.
 `,

@@ -7,13 +7,15 @@ import (
 	"github.com/nccllog/nccllog/internal/htmlreport"
 	"github.com/nccllog/nccllog/stages"
 	"github.com/nccllog/nccllog/stages/agg"
+	"github.com/nccllog/nccllog/stages/diagnose"
 	"github.com/nccllog/nccllog/stages/ranks"
 	"github.com/nccllog/nccllog/stages/steps"
 )
 
 // stagesOfHTML are what report --html computes beyond report: ranks, for the verdicts of hang
-// and check and the per-rank and per-step volume; info, for the set-up and WARN section.
-var stagesOfHTML = []string{"ranks", "info"}
+// and check and the per-rank and per-step volume; info, for the set-up and WARN section;
+// diagnose, for the first fault and what follows from it.
+var stagesOfHTML = []string{"ranks", "info", "diagnose"}
 
 // printReportOrHTML prints the report, unless --html sends it to a file (written by commit).
 func printReportOrHTML(w *output, r *view) error {
@@ -50,6 +52,8 @@ func htmlData(r *view) *htmlreport.Data {
 	d.Steps = htmlSteps(r)
 	d.Hang, d.Check, d.VerdictNotes = htmlVerdicts(r)
 	d.Setup = r.info.Report()
+	diag := diagnose.Build(r.res.Set)
+	d.Diagnosis = &diag
 	return d
 }
 

@@ -167,3 +167,35 @@ func TestReportHTMLNoCalls(t *testing.T) {
 		t.Error("the page of a log without calls raises an alarm")
 	}
 }
+
+// TestReportHTMLDiagnosis: the page opens with diagnose's first fault and what follows from
+// it, in diagnose's words, in red; a healthy job's says its status plainly.
+func TestReportHTMLDiagnosis(t *testing.T) {
+	in, _ := faultLog(t, gen.Config{Failure: "oom"}, "")
+	page, _ := reportHTML(t, in)
+	text := pageText(page)
+	if !strings.Contains(page, `class="findings" id="diagnosis"`) {
+		t.Error("the page of a failed job shows no diagnosis in red")
+	}
+	out, _, code := runCLI(t, "", "diagnose", in)
+	if code != exitFound {
+		t.Fatalf("diagnose: status %d, want %d", code, exitFound)
+	}
+	n := 0
+	for _, s := range cliSentences(out) {
+		if strings.HasPrefix(s, "first fault: ") || strings.HasPrefix(s, "then: ") {
+			n++
+			if !strings.Contains(text, s) {
+				t.Errorf("diagnose says %q; the page does not", s)
+			}
+		}
+	}
+	if n < 2 {
+		t.Errorf("diagnose gave %d first-fault and then lines, want a fault and its consequences:\n%s", n, out)
+	}
+	healthy, _ := faultLog(t, gen.Config{}, "")
+	page, _ = reportHTML(t, healthy)
+	if !strings.Contains(page, `class="verdict" id="diagnosis"`) || !strings.Contains(pageText(page), "status: healthy") {
+		t.Error("a healthy job's page does not say its diagnosis plainly")
+	}
+}

@@ -2,7 +2,6 @@ package main
 
 import (
 	"encoding/json"
-	"strings"
 
 	"github.com/nccllog/nccllog/stages/diagnose"
 )
@@ -21,26 +20,19 @@ func printDiagnose(w *output, v *view) error {
 		w.printf("status: %s (%s)\n", r.Status.String(), r.Reason)
 		return nil
 	}
+	first, then, others := r.Chain()
 	w.printf("status: fault\n")
-	w.printf("first fault: %s\n", r.Findings[0].Summary)
-	printDiagnoseFacts(w, &r.Findings[0], "  ")
-	others := false
-	for i := 1; i < len(r.Findings); i++ {
-		f := &r.Findings[i]
-		if f.Follows == nil {
-			others = true
-			continue
-		}
+	w.printf("first fault: %s\n", first.Summary)
+	printDiagnoseFacts(w, first, "  ")
+	for _, f := range then {
 		w.printf("  then: %s\n", f.Summary)
 		printDiagnoseFacts(w, f, "    ")
 	}
-	if others {
+	if len(others) > 0 {
 		w.printf("other findings:\n")
-		for i := 1; i < len(r.Findings); i++ {
-			if f := &r.Findings[i]; f.Follows == nil {
-				w.printf("  %s\n", f.Summary)
-				printDiagnoseFacts(w, f, "    ")
-			}
+		for _, f := range others {
+			w.printf("  %s\n", f.Summary)
+			printDiagnoseFacts(w, f, "    ")
 		}
 	}
 	if r.More > 0 {
@@ -57,22 +49,7 @@ func printDiagnose(w *output, v *view) error {
 const maxPrinted = 3
 
 func printDiagnoseFacts(w *output, f *diagnose.Finding, indent string) {
-	var facts []string
-	facts = append(facts, f.Kind.String())
-	if f.Shared {
-		facts = append(facts, "shared by every rank")
-	}
-	if f.Time != "" {
-		t := "at " + f.Time
-		if f.TimeNote != "" {
-			t += " (" + f.TimeNote + ")"
-		}
-		facts = append(facts, t)
-	}
-	if f.Comm != "" {
-		facts = append(facts, "comm "+f.Comm)
-	}
-	w.printf("%s[%s]\n", indent, strings.Join(facts, ", "))
+	w.printf("%s[%s]\n", indent, f.Facts())
 	for i, e := range f.Evidence {
 		if i == maxPrinted {
 			w.printf("%s  ... %d more\n", indent, len(f.Evidence)-maxPrinted)

@@ -7,6 +7,7 @@ package htmlreport
 import (
 	"fmt"
 
+	"github.com/nccllog/nccllog/stages/diagnose"
 	"github.com/nccllog/nccllog/stages/info"
 	"github.com/nccllog/nccllog/stages/ranks"
 )
@@ -33,6 +34,9 @@ type Data struct {
 	// Setup is info's report: versions, hosts, transports, outliers and WARNs; nil leaves the
 	// section out.
 	Setup *info.InfoReport
+	// Diagnosis is diagnose's report: the first fault and what follows from it open the page;
+	// nil leaves it out.
+	Diagnosis *diagnose.Report
 }
 
 // Input is one input file and its line count.

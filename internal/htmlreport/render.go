@@ -6,6 +6,8 @@ import (
 	"html/template"
 	"io"
 	"strconv"
+
+	"github.com/nccllog/nccllog/stages/diagnose"
 )
 
 // echartsJS is Apache ECharts 5 (npm package echarts, dist/echarts.min.js), inlined into every
@@ -52,6 +54,10 @@ func Render(w io.Writer, d *Data) error {
 		"hosts":    hostsCell,
 		"seq":      seqCell,
 		"fixed":    fixed,
+		"evidence": func(f *diagnose.Finding) evidenceView {
+			refs, more := evidence(f)
+			return evidenceView{refs, more}
+		},
 		// chart places a chart's element; the script initialises the charts placed, in order.
 		"chart": func(name string) (template.HTML, error) {
 			c, ok := byName[name]

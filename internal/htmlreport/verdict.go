@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/nccllog/nccllog/stages/diagnose"
 	"github.com/nccllog/nccllog/stages/ranks"
 )
 
@@ -11,6 +12,36 @@ import (
 // healthy job's verdicts are shown plainly.
 func (d *Data) Alarm() bool {
 	return (d.Hang != nil && d.Hang.Found()) || (d.Check != nil && len(d.Check.Findings) > 0)
+}
+
+// Fault: diagnose found a fault, so its first fault and chain open the page in red.
+func (d *Data) Fault() bool { return d.Diagnosis != nil && d.Diagnosis.Status == diagnose.StatusFault }
+
+// DiagnosisChain is diagnose's first fault, the findings that follow from it and the others,
+// as diagnose prints them.
+type DiagnosisChain struct {
+	First        *diagnose.Finding
+	Then, Others []*diagnose.Finding
+}
+
+// Chain is the diagnosis as the page shows it.
+func (d *Data) Chain() DiagnosisChain {
+	if d.Diagnosis == nil {
+		return DiagnosisChain{}
+	}
+	first, then, others := d.Diagnosis.Chain()
+	return DiagnosisChain{first, then, others}
+}
+
+// maxEvidence is how many evidence lines a finding shows, as diagnose's table prints them.
+const maxEvidence = 3
+
+// evidence is a finding's first evidence lines and how many more it has.
+func evidence(f *diagnose.Finding) ([]diagnose.Ref, int) {
+	if len(f.Evidence) <= maxEvidence {
+		return f.Evidence, 0
+	}
+	return f.Evidence[:maxEvidence], len(f.Evidence) - maxEvidence
 }
 
 // HasVerdict: hang or check reported something to show, or said why not.
@@ -72,4 +103,10 @@ func hostsCell(hs []string) string {
 		return strings.Join(hs, ", ")
 	}
 	return strings.Join(hs[:cellHosts], ", ") + ", … (" + strconv.Itoa(len(hs)) + " hosts)"
+}
+
+// evidenceView is a finding's evidence lines the page shows, and how many it leaves out.
+type evidenceView struct {
+	Refs []diagnose.Ref
+	More int
 }

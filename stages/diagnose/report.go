@@ -131,3 +131,39 @@ func comparable(a, b parser.Stamp) bool {
 	return !a.IsZero() && !b.IsZero() && a.Form != parser.StampTrace && b.Form != parser.StampTrace &&
 		a.Zoned == b.Zoned && a.HasYear() == b.HasYear()
 }
+
+// Facts is a finding's kind and what its evidence gives, as diagnose prints them in brackets:
+// "oom, shared by every rank, at 2026-03-01T12:00:07Z, comm 0x1f".
+func (f *Finding) Facts() string {
+	facts := []string{f.Kind.String()}
+	if f.Shared {
+		facts = append(facts, "shared by every rank")
+	}
+	if f.Time != "" {
+		t := "at " + f.Time
+		if f.TimeNote != "" {
+			t += " (" + f.TimeNote + ")"
+		}
+		facts = append(facts, t)
+	}
+	if f.Comm != "" {
+		facts = append(facts, "comm "+f.Comm)
+	}
+	return strings.Join(facts, ", ")
+}
+
+// Chain splits a fault's findings as diagnose prints them: the first fault, the findings that
+// follow from it, and the others; all nil unless the status is fault.
+func (r *Report) Chain() (first *Finding, then, others []*Finding) {
+	if r.Status != StatusFault || len(r.Findings) == 0 {
+		return nil, nil, nil
+	}
+	for i := 1; i < len(r.Findings); i++ {
+		if f := &r.Findings[i]; f.Follows != nil {
+			then = append(then, f)
+		} else {
+			others = append(others, f)
+		}
+	}
+	return &r.Findings[0], then, others
+}
