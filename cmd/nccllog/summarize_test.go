@@ -45,7 +45,11 @@ func TestPartialsLikeLogs(t *testing.T) {
 				t.Fatal(err)
 			}
 			half := len(files) / 2
-			for _, sel := range [][]string{nil, {"--steps", "2-4"}} {
+			sels := [][]string{nil, {"--steps", "2-4"}}
+			if testing.Short() {
+				sels = sels[:1] // -short: the selection's partials are a second pass of the same
+			}
+			for _, sel := range sels {
 				parts := []string{filepath.Join(dir, "node0.part"), filepath.Join(dir, "node1.part")}
 				for i, nodeFiles := range [][]string{files[:half], files[half:]} {
 					args := append(append([]string{"summarize", "-o", parts[i]}, sel...), nodeFiles...)
@@ -53,7 +57,7 @@ func TestPartialsLikeLogs(t *testing.T) {
 						t.Fatalf("%v: exit %d: %s", args, code, stderr)
 					}
 				}
-				for _, cmd := range []string{"report", "stats", "hist", "agg", "steps", "ranks", "comms", "hang", "check", "info"} {
+				for _, cmd := range []string{"report", "stats", "hist", "agg", "steps", "ranks", "comms", "hang", "check", "info", "diagnose"} {
 					for _, format := range []string{"table", "json"} {
 						args := append([]string{cmd, "--format", format}, sel...)
 						wantOut, wantErr, wantCode := runCLI(t, "", append(args, files...)...)
