@@ -137,6 +137,9 @@ func (s *gFailSignal) name() string {
 // torch.OutOfMemoryError, torch.distributed.DistBackendError); NCCL's own result names
 // (ncclRemoteError) start in lower case and are not.
 func isExceptionName[T text](s T) bool {
+	if len(s) > maxExceptionName {
+		return false // no Python name runs that long; the gate looks no further either
+	}
 	dot := -1
 	for i := len(s) - 1; i >= 0; i-- {
 		if s[i] == '.' {
