@@ -1,7 +1,6 @@
 package diff
 
 import (
-
 	"github.com/nccllog/nccllog/stages/diagnose"
 	"github.com/nccllog/nccllog/stages/info"
 )
@@ -37,4 +36,3 @@ func warns(r *info.InfoReport) map[string]struct{} {
 	}
 	return s
 }
-
