@@ -44,9 +44,23 @@ func versions(r *info.InfoReport) map[string]string {
 	}
 	out := map[string]string{}
 	for k, s := range sets {
-		out[k] = joinSet(s)
+		out[k] = joinSet(dropShort(s))
 	}
 	return out
+}
+
+// dropShort removes a version that another of the set extends with a build suffix: PyTorch's
+// error text says "NCCL version 2.21.5" where NCCL's own line says 2.21.5+cuda12.4.
+func dropShort(s map[string]struct{}) map[string]struct{} {
+	for v := range s {
+		for w := range s {
+			if strings.HasPrefix(w, v+"+") {
+				delete(s, v)
+				break
+			}
+		}
+	}
+	return s
 }
 
 // splitLib splits "NCCL version 2.21.5+cuda12.4" into "NCCL version" and the version, so
