@@ -116,3 +116,95 @@ func TestDiffOneThing(t *testing.T) {
 		})
 	}
 }
+
+// TestDiffSelf: a run against itself, and against its own partial result, has no
+// differences, exits 0 even with --exit-code, and prints the same bytes on repeat.
+func TestDiffSelf(t *testing.T) {
+	log := writeTemp(t, "job.log", genLog(t, gen.Config{Seed: 3, Ranks: 16, Steps: 8, Noise: true, Failure: "ib-error"}))
+	part := filepath.Join(t.TempDir(), "job.part")
+	if _, stderr, code := runCLI(t, "", "summarize", "-o", part, log); code != exitOK {
+		t.Fatalf("summarize: exit %d: %s", code, stderr)
+	}
+	for _, b := range []string{log, part} {
+		for _, format := range []string{"table", "json"} {
+			first, stderr, code := runCLI(t, "", "diff", "--exit-code", "--format", format, log, b)
+			again, _, _ := runCLI(t, "", "diff", "--exit-code", "--format", format, log, b)
+			if code != exitOK || first != again {
+				t.Errorf("%s vs %s, %s: exit %d (%s), repeat same: %v", log, b, format, code, stderr, first == again)
+			}
+			if format == "table" && !strings.HasPrefix(first, "no differences\nidentity: same\n") {
+				t.Errorf("%s:\n%s", b, first)
+			}
+			if format == "json" && !strings.HasPrefix(first, "{\n  \"differences\": [],\n") {
+				t.Errorf("%s:\n%s", b, first)
+			}
+		}
+	}
+}
+
+// TestDiffSides: --a/--b take several inputs a side (a job's per-process files against the
+// same job's one log: the same), --exit-code exits 1 on a difference, and wrong sides are
+// usage errors.
+func TestDiffSides(t *testing.T) {
+	c := gen.Config{Seed: 2, Ranks: 8, RanksPerHost: 4, Steps: 4}
+	files, err := gen.WriteFiles(t.TempDir(), c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	one := writeTemp(t, "job.log", genLog(t, c))
+	args := []string{"diff", "--exit-code", "--b", one}
+	for _, f := range files {
+		args = append(args, "--a", f)
+	}
+	if out, stderr, code := runCLI(t, "", args...); code != exitOK || !strings.HasPrefix(out, "no differences\n") {
+		t.Errorf("per-process files vs one log: exit %d (%s):\n%s", code, stderr, out)
+	}
+	slower := writeTemp(t, "slow.log", scaleSteps(genLog(t, c), 2))
+	out, _, code := runCLI(t, "", "diff", "--exit-code", one, slower)
+	if code != exitData || !strings.Contains(out, "\nsteps    step time median  2.17 s -> 4.34 s  (×2)\n") || !strings.Contains(out, "(×2)") {
+		t.Errorf("slower: exit %d:\n%s", code, out)
+	}
+	if _, _, code := runCLI(t, "", "diff", one, slower); code != exitOK {
+		t.Errorf("without --exit-code: exit %d", code)
+	}
+	for _, bad := range [][]string{{one}, {one, one, one}, {"--a", one}, {"--a", one, "--b", one, one}, {"-", "-"}} {
+		_, stderr, code := runCLI(t, "", append([]string{"diff"}, bad...)...)
+		if code != exitUsage || !strings.HasPrefix(stderr, "nccllog: diff: ") {
+			t.Errorf("%q: exit %d: %s", bad, code, stderr)
+		}
+	}
+}
+
+// TestDiffGenerated: pairs the generator makes with one flag changed and the same seed. The
+// flag's difference comes first; what else differs is what the flag changes in the
+// generator, not noise in diff: a third node changes the random draws of message sizes and
+// step times (so collectives, tuning, init and steps differ too, compared per rank and per
+// step), and a failure stops the job half way (fewer calls and steps). Environment and
+// transports stay the same.
+func TestDiffGenerated(t *testing.T) {
+	base := genLog(t, gen.Config{Seed: 1, Ranks: 16, Steps: 8})
+	for _, c := range []struct {
+		name  string
+		cfg   gen.Config
+		first diffRow
+	}{
+		{"one more node", gen.Config{Seed: 1, Ranks: 24, Steps: 8}, diffRow{"identity", "processes", "16", "24", nil}},
+		{"failure", gen.Config{Seed: 1, Ranks: 16, Steps: 8, Failure: "exit-slurm"}, diffRow{"findings", "diagnose status", "healthy", "fault", nil}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			d := runDiff(t, base, genLog(t, c.cfg))
+			if len(d.Differences) == 0 || d.Differences[0].Section != c.first.Section || d.Differences[0].What != c.first.What ||
+				d.Differences[0].A != c.first.A || d.Differences[0].B != c.first.B {
+				t.Fatalf("want first %+v, got %+v", c.first, d.Differences)
+			}
+			for _, x := range d.Differences {
+				if x.Section == "environment" || x.Section == "transports" || (c.name == "failure" && x.Section == "identity") {
+					t.Errorf("unrelated: %+v", x)
+				}
+				if c.name == "one more node" && x.Section == "collectives" && !strings.HasSuffix(x.What, " per rank") && !strings.HasSuffix(x.What, " sizes") && !strings.HasPrefix(x.What, "(op, count") {
+					t.Errorf("not per rank: %+v", x)
+				}
+			}
+		})
+	}
+}
