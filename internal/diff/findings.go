@@ -13,10 +13,10 @@ func findings(l *list, a, b *Side) {
 	l.text("first fault", firstFault(a.Diagnose), firstFault(b.Diagnose))
 	wa, wb := warns(a.Info), warns(b.Info)
 	for _, t := range onlyIn(wa, wb) {
-		l.text("WARN gone: "+t, "yes", Absent)
+		l.text("WARN gone", t, Absent)
 	}
 	for _, t := range onlyIn(wb, wa) {
-		l.text("WARN new: "+t, Absent, "yes")
+		l.text("WARN new", Absent, t)
 	}
 }
 
