@@ -13,11 +13,12 @@ import (
 	"github.com/nccllog/nccllog/stages/agg"
 	"github.com/nccllog/nccllog/stages/diagnose"
 	"github.com/nccllog/nccllog/stages/info"
+	"github.com/nccllog/nccllog/stages/ranks"
 	"github.com/nccllog/nccllog/stages/steps"
 )
 
-// diffStages are the families diff compares, run once per side; ranks is diagnose's
-// companion (its hang and check findings), as for the diagnose command.
+// diffStages are the families diff compares, run once per side; ranks gives diagnose its
+// hang and check findings (as for the diagnose command) and the per-rank bus volume.
 var diffStages = []string{"info", "agg", "steps", "ranks", "diagnose"}
 
 // sideOpts are diff's flags: the inputs of each side, and whether a difference sets the exit
@@ -119,5 +120,6 @@ func analyzeSide(ctx context.Context, in []string, o *options, e env) (*stages.R
 func sideOf(r *stages.Result) *diff.Side {
 	a := agg.AggOf(r.Set)
 	return &diff.Side{Info: info.InfoOf(r.Set).Report(), Stats: a.StatsReport(), Hist: a.HistReport(),
-		Groups: a.Report(), Steps: steps.StepsOf(r.Set).Report(), Diagnose: diagnose.Build(r.Set)}
+		Groups: a.Report(), Steps: steps.StepsOf(r.Set).Report(), Diagnose: diagnose.Build(r.Set),
+		Ranks: ranks.RanksOf(r.Set).RanksReport(nil)}
 }

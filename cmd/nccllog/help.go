@@ -303,12 +303,14 @@ and their sizes), findings (diagnose's status and first fault, WARN templates ne
 environment (variables added, removed, changed), transports (NICs, IB or Socket, transports,
 channels, rings with PXN and GDR), tuning (algorithm/protocol per op where both runs sent the
 same sizes), init (median and slowest init time per rank), collectives (per op calls and bytes,
-the share of calls per size bucket, (op, count, datatype) groups added or removed), steps
+the share of calls per size bucket, (op, count, datatype) groups added or removed, the spread
+of bus volume over the ranks of the largest communicator, max/min), steps
 (step count, step time and TFLOP/s per GPU, median and p95). A section without a difference is
 one line ("transports: same"). Numbers print as A -> B with B/A; facts as absent where a side
 lacks them. Where the runs have different numbers of ranks, calls and bytes are compared per
-rank; init times are per rank and step times per step in every case. Measured times (init,
-step time, TFLOP/s) moving by 5% or less count as the same; counts differ when they differ.
+rank; init times are per rank and step times per step in every case. Measured values (init,
+step time, TFLOP/s, bus volume spread) moving by 5% or less count as the same; counts differ
+when they differ.
 A and B are each one input (a log, a directory, a glob or a partial result from summarize);
 --a and --b, each repeated, give a side several. Both sides are read at once. --steps and
 --boundary apply to both. JSON: {"differences": [{"section", "what", "a", "b", "ratio"?}, ...],

@@ -6,10 +6,12 @@ import (
 
 	"github.com/nccllog/nccllog/stages/agg"
 	"github.com/nccllog/nccllog/stages/info"
+	"github.com/nccllog/nccllog/stages/ranks"
 )
 
 // collectives compares per op the calls and bytes, the share of calls in each size bucket,
-// and the (op, count, datatype) groups one run has and the other not. Where the runs have
+// the (op, count, datatype) groups one run has and the other not, and how evenly the ranks
+// of the largest communicator share the bus volume. Where the runs have
 // different numbers of ranks, calls and bytes are compared per rank (a total would only
 // say that more ranks call more); otherwise as totals.
 func collectives(l *list, a, b *Side) {
@@ -28,6 +30,40 @@ func collectives(l *list, a, b *Side) {
 	}
 	l.keyedDiff("", histShares(a.Hist), histShares(b.Hist))
 	l.setDiff("(op, count, dtype) groups", groupSet(a.Groups), groupSet(b.Groups))
+	sa, oka := busSpread(a.Ranks)
+	sb, okb := busSpread(b.Ranks)
+	if oka && okb {
+		l.measure("bus volume spread over the ranks of the largest communicator (max/min)", sa, sb, "")
+	}
+}
+
+// busSpread is the most bus volume a rank of the largest communicator moved over the least
+// (1: balanced), and false where no communicator has two ranks with bus volume. The largest
+// is the one with the most ranks, then the most bus volume.
+func busSpread(r ranks.RanksReport) (float64, bool) {
+	var best *ranks.RankComm
+	var bestBus float64
+	for i := range r.Comms {
+		c := &r.Comms[i]
+		var bus float64
+		for _, m := range c.Ranks {
+			bus += m.BusBytes
+		}
+		if best == nil || c.NRanks > best.NRanks || (c.NRanks == best.NRanks && bus > bestBus) {
+			best, bestBus = c, bus
+		}
+	}
+	if best == nil || len(best.Ranks) < 2 {
+		return 0, false
+	}
+	lo, hi := best.Ranks[0].BusBytes, best.Ranks[0].BusBytes
+	for _, m := range best.Ranks {
+		lo, hi = min(lo, m.BusBytes), max(hi, m.BusBytes)
+	}
+	if lo <= 0 {
+		return 0, false
+	}
+	return hi / lo, true
 }
 
 // rankCount is how many ranks the run's processes drive in their largest communicators.

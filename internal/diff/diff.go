@@ -4,6 +4,7 @@ import (
 	"github.com/nccllog/nccllog/stages/agg"
 	"github.com/nccllog/nccllog/stages/diagnose"
 	"github.com/nccllog/nccllog/stages/info"
+	"github.com/nccllog/nccllog/stages/ranks"
 	"github.com/nccllog/nccllog/stages/steps"
 )
 
@@ -15,6 +16,7 @@ type Side struct {
 	Groups   agg.Report
 	Steps    steps.Report
 	Diagnose diagnose.Report
+	Ranks    ranks.RanksReport
 }
 
 // Difference is one thing that differs: what it is, its value on each side ("absent" where

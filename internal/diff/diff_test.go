@@ -6,6 +6,7 @@ import (
 
 	"github.com/nccllog/nccllog/stages/agg"
 	"github.com/nccllog/nccllog/stages/info"
+	"github.com/nccllog/nccllog/stages/ranks"
 	"github.com/nccllog/nccllog/stages/steps"
 )
 
@@ -49,5 +50,24 @@ func TestCompareOrderAndRules(t *testing.T) {
 	// Twice the calls on the same two ranks is a difference.
 	if d := Compare(side(2, 100), side(2, 200)); len(d.Differences) != 2 || d.Differences[0].What != "AllReduce calls" {
 		t.Errorf("same size: %+v", d.Differences)
+	}
+}
+
+// TestBusSpread: one rank of the largest communicator moving twice the bus volume of the
+// others is a difference; a smaller communicator's imbalance is not looked at.
+func TestBusSpread(t *testing.T) {
+	comm := func(n int64, bus ...float64) ranks.RankComm {
+		c := ranks.RankComm{NRanks: n}
+		for _, b := range bus {
+			c.Ranks = append(c.Ranks, ranks.RankReport{BusBytes: b})
+		}
+		return c
+	}
+	a, b := side(4, 100), side(4, 100)
+	a.Ranks.Comms = []ranks.RankComm{comm(2, 1, 9), comm(4, 10, 10, 10, 10)}
+	b.Ranks.Comms = []ranks.RankComm{comm(2, 1, 1), comm(4, 10, 20, 10, 10)}
+	d := Compare(a, b)
+	if len(d.Differences) != 1 || d.Differences[0].A != "1" || d.Differences[0].B != "2" {
+		t.Errorf("%+v", d.Differences)
 	}
 }
