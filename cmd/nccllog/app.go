@@ -96,6 +96,9 @@ func usageError(e env, err error) int {
 
 // execute runs the pipeline over every input and prints the result.
 func execute(ctx context.Context, c *command, o *options, e env) int {
+	if c.sides {
+		return executeDiff(ctx, o, e)
+	}
 	inputs, err := pipeline.Expand(o.inputs, e.stdin, func(w error) { fmt.Fprintf(e.stderr, "nccllog: %v\n", w) })
 	if err != nil {
 		fmt.Fprintf(e.stderr, "nccllog: %s\n", errorLine(err))

@@ -24,6 +24,8 @@ type command struct {
 	// configured are stages with the command's options, in place of the registry's stages
 	// of the same names.
 	configured []stages.Stage
+	// sides: the command reads two sets of inputs, each on its own (diff).
+	sides bool
 }
 
 // registry is where the command's plan looks its stages up.
@@ -68,6 +70,8 @@ var commands = []*command{
 		stages: []string{"stragglers"}, formats: []string{"table", "json"}, print: printStragglers},
 	{name: "info", summary: "set-up: versions, network, transports, env, tuning, WARNs, and the ranks that differ",
 		stages: []string{"info"}, formats: []string{"table", "json"}, print: printInfo},
+	{name: "diff", summary: "two runs side by side: only what changed, most consequential first",
+		stages: diffStages, formats: []string{"table", "json"}, sides: true},
 	{name: "summarize", summary: "write a partial result, to be read as an input where the logs are not",
 		stages: summarized, print: writeSummary, partial: true},
 }

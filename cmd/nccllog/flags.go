@@ -21,6 +21,7 @@ type options struct {
 	wide     bool
 	help     bool
 	exportOpts
+	sideOpts
 
 	cfg stages.Config
 	// more are stages a flag adds to the command's (report --html adds ranks).
@@ -40,6 +41,11 @@ func (c *command) flagSet(o *options) *pflag.FlagSet {
 		fs.BoolVar(&o.wide, "wide", false, "print table rows whole: on a terminal, a row wider than it ($COLUMNS, else its size) has its last column, free text such as evidence or a WARN, cut with …; pipes and files always get whole rows")
 	}
 	c.exportFlags(fs, o)
+	if c.sides {
+		fs.StringArrayVar(&o.sideA, "a", nil, "an input of side A (repeat for several); with --b, in place of A B")
+		fs.StringArrayVar(&o.sideB, "b", nil, "an input of side B (repeat for several)")
+		fs.BoolVar(&o.exitCode, "exit-code", false, "exit 1 when the runs differ (as git diff --exit-code); default: 0 either way")
+	}
 	fs.IntVarP(&o.jobs, "jobs", "j", 0, "parsing workers, and files read at once (default: one per core; at most 4 per core)")
 	fs.BoolVar(&o.strict, "strict", false, "fail (exit 1) on any malformed NCCL line instead of counting it")
 	fs.BoolVarP(&o.quiet, "quiet", "q", false, "no progress bar on stderr (shown while stderr is a terminal and the inputs hold 256 MiB or more)")
@@ -62,6 +68,11 @@ func (c *command) parseFlags(args []string) (*options, *pflag.FlagSet, error) {
 		return o, fs, fmt.Errorf("--jobs must be 1 or more, not %d", o.jobs)
 	}
 	o.inputs = fs.Args()
+	if c.sides {
+		if err := o.validateSides(); err != nil {
+			return o, fs, err
+		}
+	}
 	if len(o.inputs) == 0 {
 		o.inputs = []string{"-"}
 	}

@@ -30,7 +30,7 @@ func TestCommandGolden(t *testing.T) {
 		{"split", "--steps", "7-8", "--boundary", "start"},
 		{"ranks"}, {"ranks", "--format", "csv"}, {"comms"}, {"comms", "--format", "json"},
 		{"hang"}, {"hang", "--format", "json"}, {"check"}, {"check", "--format", "csv"},
-		{"--help"}, {"report", "--help"}, {"split", "--help"}, {"hang", "--help"},
+		{"--help"}, {"report", "--help"}, {"split", "--help"}, {"hang", "--help"}, {"diff", "--help"},
 		{"help", "boundary"}, {"help", "input"}, {"help", "output"}, {"help", "exit"},
 	}
 	for _, args := range cases {

@@ -82,9 +82,9 @@ the terminal; json, csv, ndjson, parquet and split keep every byte.
 `},
 	{"exit", "the exit statuses", `Exit status: 0 success (also when the reader of the output goes away, as with | head);
 1 the input could not be read (missing file, corrupt or truncated archive), or --strict met a
-malformed line; 2 usage error; 3 hang found a suspect or check found a disagreement;
-130 interrupted (SIGINT); 143 terminated (SIGTERM). A signal ends the run at once, also while it
-waits on an idle pipe or a FIFO.
+malformed line, or diff --exit-code found the runs differ; 2 usage error; 3 hang found a
+suspect or check found a disagreement; 130 interrupted (SIGINT); 143 terminated (SIGTERM). A
+signal ends the run at once, also while it waits on an idle pipe or a FIFO.
 `},
 }
 
@@ -121,7 +121,11 @@ func runHelp(words []string, e env) int {
 
 func commandHelp(c *command, fs *pflag.FlagSet) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "nccllog %s: %s\n\nUsage:\n  nccllog %s [flags] [FILE ...]\n\n", c.name, c.summary, c.name)
+	usage := "[flags] [FILE ...]"
+	if c.sides {
+		usage = "[flags] A B\n  nccllog " + c.name + " [flags] --a A [--a A2 ...] --b B [--b B2 ...]"
+	}
+	fmt.Fprintf(&b, "nccllog %s: %s\n\nUsage:\n  nccllog %s %s\n\n", c.name, c.summary, c.name, usage)
 	b.WriteString(commandDetail[c.name])
 	if ex := commandExamples[c.name]; ex != "" {
 		b.WriteString("\nExamples:\n" + ex)
@@ -313,6 +317,27 @@ Where --steps selects nothing, one line on stderr says why, and the exit status 
 "nccllog: note: --steps 45-50 selected nothing: the input has no progress line (...)", or
 "... the input's progress lines are of steps 0-25".
 `,
+	"diff": `Compares two runs (a good one and a bad one: another NCCL or driver, another cluster, one
+more node, a changed variable) and prints only what differs, most consequential first:
+identity (NCCL/RCCL and CUDA driver versions, processes, hosts, GPUs per host, communicators
+and their sizes), findings (diagnose's status and first fault, WARN templates new or gone),
+environment (variables added, removed, changed), transports (NICs, IB or Socket, transports,
+channels, rings with PXN and GDR), tuning (algorithm/protocol per op where both runs sent the
+same sizes), init (median and slowest init time per rank), collectives (per op calls and bytes,
+the share of calls per size bucket, (op, count, datatype) groups added or removed, the spread
+of bus volume over the ranks of the largest communicator, max/min), steps
+(step count, step time and TFLOP/s per GPU, median and p95). A section without a difference is
+one line ("transports: same"). Numbers print as A -> B with B/A; facts as absent where a side
+lacks them. Where the runs have different numbers of ranks, calls and bytes are compared per
+rank; init times are per rank and step times per step in every case. Measured values (init,
+step time, TFLOP/s, bus volume spread) moving by 5% or less count as the same; counts differ
+when they differ.
+A and B are each one input (a log, a directory, a glob or a partial result from summarize);
+--a and --b, each repeated, give a side several. Both sides are read at once. --steps and
+--boundary apply to both. JSON: {"differences": [{"section", "what", "a", "b", "ratio"?}, ...],
+"same": [sections]}, differences empty when the runs match. Exit status 0, or with
+--exit-code 1 when the runs differ (as git diff --exit-code); 2 for usage errors.
+`,
 	"summarize": `Runs every analysis a partial result can hold (line accounting, per-op sizes and
 aggregation, steps, ranks and communicators for ranks, comms, hang and check, and the set-up
 lines info reads, diagnose's failure evidence) and writes it as one small versioned file (zstd-compressed JSON). Every
@@ -350,4 +375,5 @@ var commandExamples = map[string]string{
 	"info":       "  nccllog info job-1234.out\n  nccllog info --format json logs/ | jq .outliers\n",
 	"summarize":  "  nccllog summarize -o parts/$(hostname).part /tmp/nccl.*.log\n  nccllog report parts/*.part\n",
 	"stragglers": "  nccllog stragglers --format json job-1234.out\n",
+	"diff":       "  nccllog diff good.log bad.log\n  nccllog diff --exit-code --format json --a 'good/nccl.*.log' --b bad.part\n",
 }

@@ -171,7 +171,11 @@ func TestHostileInputs(t *testing.T) {
 				var stderr string
 				go func() {
 					defer close(done)
-					_, stderr, code = runCLI(t, "", c.name, path)
+					args := []string{c.name, path}
+					if c.sides {
+						args = append(args, path) // diff: the fixture on both sides
+					}
+					_, stderr, code = runCLI(t, "", args...)
 				}()
 				select {
 				case <-done:
