@@ -14,6 +14,9 @@ import (
 // on stderr, and comms' totals (detail plus overflow) count every call; also over a partial
 // result, and with a cycled comm pointer, whose closed communicators are folded first.
 func TestCommsPastCap(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: the communicator cap (a memory bound) takes over 16,384 distinct communicators; runs without -short")
+	}
 	const n = ranks.MaxComms + 1000
 	dir := t.TempDir()
 	for _, kind := range []string{gen.DistinctComms, gen.DistinctCycle} {
