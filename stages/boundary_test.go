@@ -196,7 +196,8 @@ func runChunks(t *testing.T, chunks [][]byte, parsed []parser.Line, plan *stages
 // every size from 16 to 400 bytes (every line on its own, pairs, markers first and last in a
 // chunk, ...) for many step selections, both boundaries and every combination of needs. The
 // split text, every call's line and step, the aggregation, the step points and the line
-// numbers of malformed lines must come out as if there were no chunks.
+// numbers of malformed lines must come out as if there were no chunks. With -short, every
+// chunk size from 16 to 64 bytes and every fifth size after.
 func TestStepBoundariesEveryCut(t *testing.T) {
 	p, err := parser.NewParser()
 	if err != nil {
@@ -217,7 +218,7 @@ func TestStepBoundariesEveryCut(t *testing.T) {
 			for _, b := range []stages.Boundary{stages.BoundaryEnd, stages.BoundaryStart} {
 				cfg := stages.Config{Steps: sr, Boundary: b}
 				e := expect(ls, cfg)
-				for size := 16; size <= 400 && failures < 10; size++ {
+				for size := 16; size <= 400 && failures < 10; size += shortStride(size) {
 					chunks := cutChunks(data, size)
 					// Everything, and one of the other six combinations of needs in turn.
 					for _, needs := range []needs{needAgg | needCalls | needLines, needs(1 + size%6)} {
@@ -231,6 +232,15 @@ func TestStepBoundariesEveryCut(t *testing.T) {
 			}
 		}
 	}
+}
+
+// shortStride is the step from chunk size size to the next one TestStepBoundariesEveryCut
+// tries: every size with go test ./..., every fifth past 64 bytes with -short.
+func shortStride(size int) int {
+	if testing.Short() && size >= 64 {
+		return 5
+	}
+	return 1
 }
 
 func checkRun(t *testing.T, what string, m *stages.Merger, rec *recorder, e expected, needs needs) bool {

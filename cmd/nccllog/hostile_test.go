@@ -159,6 +159,7 @@ func readFixtures(t *testing.T) map[string][]byte {
 
 // TestHostileInputs runs every command over every hostile fixture: no panic, no hang, every
 // line counted, and a truncated archive reported with its byte offset after what it held.
+// The runs go side by side.
 func TestHostileInputs(t *testing.T) {
 	fixtures := readFixtures(t)
 	for name, data := range fixtures {
@@ -166,6 +167,7 @@ func TestHostileInputs(t *testing.T) {
 		truncated := strings.HasPrefix(name, "truncated")
 		for _, c := range commands {
 			t.Run(name+"/"+c.name, func(t *testing.T) {
+				t.Parallel() // the fixtures are only read, and run keeps no state between calls
 				done := make(chan struct{})
 				var code int
 				var stderr string
@@ -191,6 +193,7 @@ func TestHostileInputs(t *testing.T) {
 			})
 		}
 		t.Run(name+"/lines", func(t *testing.T) {
+			t.Parallel()
 			out, _, _ := runCLI(t, "", "report", "--format", "json", path)
 			if truncated {
 				// A run that could not read all its input prints no result: one that looked

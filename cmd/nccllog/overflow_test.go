@@ -15,7 +15,7 @@ import (
 // result, and with a cycled comm pointer, whose closed communicators are folded first.
 func TestCommsPastCap(t *testing.T) {
 	if testing.Short() {
-		t.Skip("-short: the cap is met only past 16,384 communicators, a scale test")
+		t.Skip("-short: the communicator cap (a memory bound) takes over 16,384 distinct communicators; runs without -short")
 	}
 	const n = ranks.MaxComms + 1000
 	dir := t.TempDir()

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -18,19 +19,27 @@ func (p pretend) stderrIsTerminal() bool { return p.stderr }
 func (p pretend) stdoutIsTerminal() bool { return p.stdout }
 
 // progressLog writes a generated log of about 24 MiB, large enough that reading it with one
-// worker outlasts many redraws of a bar redrawn every few milliseconds.
+// worker outlasts many redraws of a bar redrawn every few milliseconds. The log is generated
+// once for the tests that use it (bigLog).
 func progressLog(t *testing.T) (string, []byte) {
 	t.Helper()
-	var buf bytes.Buffer
-	if _, err := gen.Write(&buf, gen.Config{Seed: 3, Ranks: 16, Size: 24 << 20}); err != nil {
+	data, err := bigLog()
+	if err != nil {
 		t.Fatal(err)
 	}
 	name := filepath.Join(t.TempDir(), "big.log")
-	if err := os.WriteFile(name, buf.Bytes(), 0o644); err != nil {
+	if err := os.WriteFile(name, data, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	return name, buf.Bytes()
+	return name, data
 }
+
+// bigLog is progressLog's text, generated on first use.
+var bigLog = sync.OnceValues(func() ([]byte, error) {
+	var buf bytes.Buffer
+	_, err := gen.Write(&buf, gen.Config{Seed: 3, Ranks: 16, Size: 24 << 20})
+	return buf.Bytes(), err
+})
 
 // runWithProgress runs nccllog with a progress setup that shows the bar from 1 MiB on and
 // redraws it every 2 ms, on stderr and stdout that are terminals or not as term says.

@@ -34,13 +34,17 @@ var partialJobs = []struct {
 // output must be the same, byte for byte, file names and line numbers included, exit status
 // too. With --steps, the partials are made and read with the same selection. The jobs run
 // side by side: each is a few hundred runs of the command, and run keeps no state between
-// calls.
+// calls. With -short the jobs have half the ranks (shortJob).
 func TestPartialsLikeLogs(t *testing.T) {
 	for _, job := range partialJobs {
 		t.Run(job.name, func(t *testing.T) {
 			t.Parallel()
+			cfg := job.cfg
+			if testing.Short() {
+				cfg = shortJob(cfg)
+			}
 			dir := t.TempDir()
-			files, err := gen.WriteFiles(dir, job.cfg)
+			files, err := gen.WriteFiles(dir, cfg)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -74,6 +78,20 @@ func TestPartialsLikeLogs(t *testing.T) {
 			}
 		})
 	}
+}
+
+// shortJob is cfg with 4 ranks on 2 hosts instead of 8 on 2, each fault on the same rank
+// modulo 4: what TestPartialsLikeLogs compares (partials against their logs) does not depend
+// on the job's size, and a few hundred runs of the command over half the lines take half
+// the time.
+func shortJob(cfg gen.Config) gen.Config {
+	cfg.Ranks, cfg.RanksPerHost = 4, 2
+	for _, r := range []**int{&cfg.StopRank, &cfg.MismatchRank, &cfg.AbortRank, &cfg.MissingRank, &cfg.WatchdogRank} {
+		if *r != nil {
+			*r = gen.Rank(**r % cfg.Ranks)
+		}
+	}
+	return cfg
 }
 
 // TestPartialRefusals: a partial cannot stand in for the lines themselves (split, calls),

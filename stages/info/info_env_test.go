@@ -50,7 +50,8 @@ func TestInfoEnvOnOneProcess(t *testing.T) {
 
 // TestInfoEnvSilentOnCuts: a job whose processes all set the same variables, and one whose
 // processes set none, give no outlier on any head, tail or middle piece of their set-up
-// logs: a process whose environment lines the piece does not hold is no evidence.
+// logs: a process whose environment lines the piece does not hold is no evidence. With
+// -short, a third as many pieces.
 func TestInfoEnvSilentOnCuts(t *testing.T) {
 	p, err := parser.NewParser()
 	if err != nil {
@@ -65,7 +66,7 @@ func TestInfoEnvSilentOnCuts(t *testing.T) {
 			lines := stagetest.ParseLines(p, data)
 			seen := allSetups(lines)
 			n := len(lines)
-			for k := 1; k < n; k += max(n/150, 1) {
+			for k := 1; k < n; k += max(n/150, 1) * shortStride(3) {
 				for _, cut := range [][2]int{{0, k}, {k, n}, {k / 2, k + (n-k)/2}} {
 					if r := infoOfParsedSeen(lines[cut[0]:cut[1]], 0, seen); len(r.Outliers) != 0 {
 						t.Fatalf("%s (no common env %v), lines %d-%d of %d: outliers\n%s", fam, strip, cut[0]+1, cut[1], n, describe(r.Outliers))

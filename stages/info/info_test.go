@@ -394,7 +394,8 @@ func TestInfoCommunicatorCountNotWhole(t *testing.T) {
 // restart after a whole run, or one node's lines alone has no outlier: one process or eight
 // GPUs a process, a clean shutdown or teardown, an NCCL without Init START lines (before
 // 2.18.3; where a restart's init is cut, nothing tells such a log from a rank that lacks a
-// communicator, and that case is left out).
+// communicator, and that case is left out). With -short, a cut after every fourth line of
+// the init (shortStride).
 func TestInfoSilentOnHealthyCuts(t *testing.T) {
 	p, err := parser.NewParser()
 	if err != nil {
@@ -411,7 +412,7 @@ func TestInfoSilentOnHealthyCuts(t *testing.T) {
 		lines, first := healthyLines(t, p, c, 3)
 		again, againFirst := healthyLines(t, p, c, 4)
 		seen := allSetups(lines, again)
-		for k := 1; k <= first; k++ {
+		for k := 1; k <= first; k += shortStride(4) {
 			if r := infoOfParsedSeen(lines[:k], 0, seen); len(r.Outliers) != 0 {
 				t.Fatalf("%s, its first %d lines: outliers\n%s", name, k, describe(r.Outliers))
 			}
@@ -427,12 +428,21 @@ func TestInfoSilentOnHealthyCuts(t *testing.T) {
 			continue
 		}
 		ran := lines[:first+8] // the init and a few calls
-		for k := 1; k <= againFirst; k++ {
+		for k := 1; k <= againFirst; k += shortStride(4) {
 			if r := infoOfParsedSeen(append(slices.Clone(ran), again[:k]...), 0, seen); len(r.Outliers) != 0 {
 				t.Fatalf("%s, whole and then the first %d lines of its restart: outliers\n%s", name, k, describe(r.Outliers))
 			}
 		}
 	}
+}
+
+// shortStride is 1, or n with -short: the step between the cuts of a log that the tests of
+// every cut try (go test ./... tries them all).
+func shortStride(n int) int {
+	if testing.Short() {
+		return n
+	}
+	return 1
 }
 
 // allSetups is how every INFO line's message in the logs reads: given to an Info as its
