@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -313,5 +315,38 @@ func TestRanksJSONDeterministic(t *testing.T) {
 		if out, _, _ := runCLI(t, "", "ranks", "--format", "json", all); out != first {
 			t.Fatalf("run %d differs from the first", i+2)
 		}
+	}
+}
+
+// TestHangStepIsTheLines: one step attribution. In per-process files where only one process
+// prints progress lines, a suspect's last call has the step its own line has (none): hang's
+// text, its JSON and calls say the same, rather than the text borrowing another rank's step.
+func TestHangStepIsTheLines(t *testing.T) {
+	_, dir := faultLog(t, gen.Config{StopRank: gen.Rank(5), StopAfter: 40}, "")
+	out, _, code := runCLI(t, "", "hang", "--format", "json", dir)
+	var h hangJSON
+	if code != exitFound || jsonUnmarshal(out, &h) != nil || len(h.Comms) == 0 || len(h.Comms[0].Suspects) == 0 {
+		t.Fatalf("hang: exit %d, %s", code, out)
+	}
+	jsonStep := ""
+	if st := h.Comms[0].Suspects[0].LastStep; st != nil {
+		jsonStep = strconv.FormatInt(*st, 10)
+	}
+	text, _, _ := runCLI(t, "", "hang", dir)
+	m := regexp.MustCompile(`last: call \d+ [^(]*\((\S+):(\d+)(?:, step (\d+))?\)`).FindStringSubmatch(text)
+	if m == nil {
+		t.Fatalf("no last call in hang's text:\n%s", text)
+	}
+	file, line, textStep := m[1], m[2], m[3]
+	csv, _, _ := runCLI(t, "", "calls", "--format", "csv", dir)
+	callStep, found := "", false
+	for _, row := range strings.Split(csv, "\n") {
+		if f := strings.Split(row, ","); len(f) > 16 && f[0] == line && f[16] == file {
+			callStep, found = f[1], true
+		}
+	}
+	if !found || callStep != textStep || jsonStep != textStep {
+		t.Errorf("the suspect's last call %s:%s: step %q in hang's text, %q in its JSON, %q in calls (found %v)",
+			file, line, textStep, jsonStep, callStep, found)
 	}
 }

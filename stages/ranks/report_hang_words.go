@@ -42,7 +42,7 @@ func behindText(s Suspect, f HangFinding) string {
 	}
 	if m.Calls > 0 {
 		t += fmt.Sprintf("; last: call %d %s (%s:%d%s)", m.Through()-1, sigText(m.Last), m.File, m.LastLine,
-			withStep(max(m.LastStep, f.Group.StepOf(m.Through()-1))))
+			withStep(m.LastStep))
 	}
 	if s.Next.Op != "" {
 		t += fmt.Sprintf("; never issued call %d: %s%s", m.Through(), sigText(s.Next), withStep(s.NextStep))
