@@ -30,7 +30,7 @@ type gHeadItem struct {
 // bracket is not read), or any other form in brackets (`[2025-06-11T14:03:27Z]`).
 type gBracketTime struct {
 	NCCL   *gNCCLTime  `parser:"  @@ ']'"`
-	Glog   *gGlogTime      `parser:"| @@ (?! Digit | Letters | Sym)"`
+	Glog   *gGlogTime  `parser:"| @@ (?! Digit | Letters | Sym)"`
 	Dash   *gDashTime  `parser:"| ( @@"`
 	Slash  *gSlashTime `parser:"  | @@"`
 	Syslog *gSyslog    `parser:"  | @@ ) ']'"`
@@ -40,7 +40,7 @@ type gBracketTime struct {
 type gBareTime struct {
 	Dash   *gDashTime  `parser:"(  @@"`
 	Slash  *gSlashTime `parser:" | @@"`
-	Glog   *gGlogTime      `parser:" | @@"`
+	Glog   *gGlogTime  `parser:" | @@"`
 	Syslog *gSyslog    `parser:" | @@ ) (?! Digit | Letters | Sym)"`
 }
 
