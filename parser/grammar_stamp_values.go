@@ -4,7 +4,9 @@ import "errors"
 
 // The capture types of the time grammar. Each gets the tokens its production matched, one
 // Digit a value, in the shape the grammar fixed; it refuses what is no date, clock, fraction
-// or zone, which fails the form that held it. The arithmetic is stamp_read.go's.
+// or zone, which fails the form that held it. The arithmetic is stamp_read.go's. Participle
+// also hands a capture the part of its tokens a failed parse got to (a partial tree), so
+// each checks the number of values before it reads them.
 
 var errStamp = errors.New("no time")
 
@@ -34,6 +36,9 @@ type glogDate int64
 
 func (d *glogDate) Capture(v []string) error {
 	n := len(v)
+	if n != 3 && n != 4 {
+		return errStamp
+	}
 	days, ok := civilDays(noYear, digitValue(v[:n-2]), digitValue(v[n-2:]))
 	*d = glogDate(days)
 	return okOrNoTime(ok)
@@ -43,6 +48,9 @@ func (d *glogDate) Capture(v []string) error {
 type syslogDate int64
 
 func (d *syslogDate) Capture(v []string) error {
+	if len(v) != 3 && len(v) != 4 {
+		return errStamp
+	}
 	mo := int64(0)
 	for k, n := range monthNames {
 		if v[0] == n {
@@ -73,7 +81,7 @@ type stampFrac struct {
 }
 
 func (f *stampFrac) Capture(v []string) error {
-	if len(v) > 9 {
+	if len(v) == 0 || len(v) > 9 {
 		return errStamp
 	}
 	f.nanos, f.digits = digitValue(v), uint8(len(v))
@@ -87,8 +95,11 @@ func (f *stampFrac) Capture(v []string) error {
 type stampZone int64
 
 func (z *stampZone) Capture(v []string) error {
-	if v[0] == "Z" {
+	if len(v) == 1 && v[0] == "Z" {
 		return nil
+	}
+	if len(v) != 5 && len(v) != 6 {
+		return errStamp
 	}
 	ds := make([]string, 0, 4)
 	for _, s := range v[1:] {
@@ -108,7 +119,7 @@ func (z *stampZone) Capture(v []string) error {
 type traceMs int64
 
 func (m *traceMs) Capture(v []string) error {
-	if len(v) > 15 {
+	if len(v) == 0 || len(v) > 15 {
 		return errStamp
 	}
 	*m = traceMs(digitValue(v))
