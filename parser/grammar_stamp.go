@@ -153,6 +153,9 @@ func buildStampGrammar() stampGrammar {
 // read: an item that starts in time reads no further (a time ends within stampMax bytes),
 // and what an item that runs on past them is does not matter, as no item after it counts.
 func (g stampGrammar) headTime(b []byte) Stamp {
+	if i := spEnd(b, 0); i == len(b) || !headOpeners[b[i]] {
+		return Stamp{} // most lines open with a host name: no need to lex them
+	}
 	head, err := g.head.ParseString("", string(b[:min(len(b), stampWindow)]), participle.AllowTrailing(true))
 	if err != nil {
 		return Stamp{}
@@ -168,6 +171,15 @@ func (g stampGrammar) headTime(b []byte) Stamp {
 	}
 	return last
 }
+
+// headOpeners is the set of bytes a GHeadItem can start with: a digit (a date, srun's
+// label), `[`, `(`, a glog level (I, W, E, F) and a month's initial (J, F, M, A, S, O, N, D).
+var headOpeners = func() (t [256]bool) {
+	for _, c := range []byte("0123456789[(IWEFJMASOND") {
+		t[c] = true
+	}
+	return t
+}()
 
 // traceTime reads a TRACE line's time since init from the first word of its location.
 func (g stampGrammar) traceTime(loc string) (Stamp, bool) {

@@ -1,6 +1,10 @@
 package parser
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/alecthomas/participle/v2"
+)
 
 // TestGrammarStampRegressions holds the time grammar to the scanner's reader on lines the
 // fuzz targets found, and to the time each carries.
@@ -23,5 +27,27 @@ func TestGrammarStampRegressions(t *testing.T) {
 			t.Errorf("%s: Grammar.Parse(%q).Time = %+v, want %+v", c.name, c.in, got, c.want)
 		}
 		checkAgreement(t, p, line)
+	}
+}
+
+// TestHeadOpeners holds headOpeners to the grammar: a line whose run opens with any other
+// byte has no item for the grammar to read.
+func TestHeadOpeners(t *testing.T) {
+	g := builtGrammar().stamp
+	tails := []string{"", "2025-06-11 14:03:27 x", "1,3]<stdout>:x", "1016 03:31:38.9 x", "pid=1) x", "3: x"}
+	for _, m := range monthNames {
+		tails = append(tails, m[1:]+" 11 14:03:27 x")
+	}
+	for c := 0; c < 256; c++ {
+		if headOpeners[c] || isSp(byte(c)) {
+			continue
+		}
+		for _, tail := range tails {
+			line := string([]byte{byte(c)}) + tail
+			head, err := g.head.ParseString("", line, participle.AllowTrailing(true))
+			if err == nil && len(head.Items) > 0 {
+				t.Errorf("%q opens with %q, not in headOpeners, and reads an item", line, byte(c))
+			}
+		}
 	}
 }
