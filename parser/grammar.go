@@ -21,7 +21,7 @@ type Grammar struct {
 	failure  *participle.Parser[gFailureLine]
 	// failGlued reads a failure head glued on after other text.
 	failGlued *participle.Parser[gFailGlued]
-	stamp    stampGrammar
+	stamp     func() *stampGrammar // built on first use
 }
 
 // builtGrammar builds the grammars once (about 12 ms); they are never changed after that.
@@ -42,7 +42,7 @@ func buildGrammar() *Grammar {
 		failure:  participle.MustBuild[gFailureLine](opts...),
 		// failGlued reads a failure head glued on after other text.
 		failGlued: participle.MustBuild[gFailGlued](opts...),
-		stamp:    buildStampGrammar(),
+		stamp:     builtStampGrammar,
 	}
 }
 
@@ -51,7 +51,7 @@ func buildGrammar() *Grammar {
 func (g *Grammar) Parse(line []byte) Line {
 	b := trimCR(line)
 	l := g.parseText(string(b))
-	if st := g.stamp.headTime(b); !st.IsZero() {
+	if st := g.headTime(b); !st.IsZero() {
 		l.Time = st // wall time, where the line has it, over a TRACE line's time since init
 	}
 	return l
@@ -176,7 +176,7 @@ func (g *Grammar) lineFromTree(t *gNCCLLine) Line {
 	l.Env = envelopeFromTree(t.Env)
 	l.Kind = kindOfLevel(l.Env.Level)
 	if l.Env.Level == LevelTrace && len(t.Env.Loc) > 0 {
-		l.Time, _ = g.stamp.traceTime(t.Env.Loc[0])
+		l.Time, _ = g.traceTime(t.Env.Loc[0])
 	}
 	if t.Msg == nil || l.Env.Level == LevelWarn || l.Kind == KindTrace {
 		return l

@@ -1,6 +1,8 @@
 package parser
 
 import (
+	"sync"
+
 	"github.com/alecthomas/participle/v2"
 	"github.com/alecthomas/participle/v2/lexer"
 )
@@ -140,9 +142,14 @@ type stampGrammar struct {
 	trace *participle.Parser[gTraceStamp]
 }
 
-func buildStampGrammar() stampGrammar {
+// builtStampGrammar builds the time grammars on first use (about 5 ms, a few percent of a
+// short run's CPU): a log whose lines all open with a host name and hold no TRACE line never
+// needs them. They are never changed after that.
+var builtStampGrammar = sync.OnceValue(buildStampGrammar)
+
+func buildStampGrammar() *stampGrammar {
 	opts := []participle.Option{participle.Lexer(stampLexer), participle.UseLookahead(participle.MaxLookahead)}
-	return stampGrammar{
+	return &stampGrammar{
 		head:  participle.MustBuild[gHead](opts...),
 		trace: participle.MustBuild[gTraceStamp](opts...),
 	}
@@ -152,11 +159,11 @@ func buildStampGrammar() stampGrammar {
 // items that start within stampWindow-stampMax bytes. Only the first stampWindow bytes are
 // read: an item that starts in time reads no further (a time ends within stampMax bytes),
 // and what an item that runs on past them is does not matter, as no item after it counts.
-func (g stampGrammar) headTime(b []byte) Stamp {
+func (g *Grammar) headTime(b []byte) Stamp {
 	if i := spEnd(b, 0); i == len(b) || !headOpeners[b[i]] {
 		return Stamp{} // most lines open with a host name: no need to lex them
 	}
-	head, err := g.head.ParseString("", string(b[:min(len(b), stampWindow)]), participle.AllowTrailing(true))
+	head, err := g.stamp().head.ParseString("", string(b[:min(len(b), stampWindow)]), participle.AllowTrailing(true))
 	if err != nil {
 		return Stamp{}
 	}
@@ -182,8 +189,8 @@ var headOpeners = func() (t [256]bool) {
 }()
 
 // traceTime reads a TRACE line's time since init from the first word of its location.
-func (g stampGrammar) traceTime(loc string) (Stamp, bool) {
-	t, err := g.trace.ParseString("", loc)
+func (g *Grammar) traceTime(loc string) (Stamp, bool) {
+	t, err := g.stamp().trace.ParseString("", loc)
 	if err != nil {
 		return Stamp{}, false
 	}

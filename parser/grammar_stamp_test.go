@@ -33,7 +33,7 @@ func TestGrammarStampRegressions(t *testing.T) {
 // TestHeadOpeners holds headOpeners to the grammar: a line whose run opens with any other
 // byte has no item for the grammar to read.
 func TestHeadOpeners(t *testing.T) {
-	g := builtGrammar().stamp
+	g := builtStampGrammar()
 	tails := []string{"", "2025-06-11 14:03:27 x", "1,3]<stdout>:x", "1016 03:31:38.9 x", "pid=1) x", "3: x"}
 	for _, m := range monthNames {
 		tails = append(tails, m[1:]+" 11 14:03:27 x")
