@@ -208,6 +208,6 @@ func wallStamp(form StampForm, days int64, clock stampClock, frac *stampFrac) St
 }
 
 // traceNanos returns the nanoseconds of a TRACE time of ms milliseconds and a fraction of a
-// millisecond held as a fraction of a second would be (`.225104` as 225104000): as
-// traceStamp, the digits past the sixth are dropped.
+// millisecond held as a fraction of a second would be (`.225104` as 225104000): the digits
+// past the sixth are dropped. (The scanner leaves TRACE lines to the grammar.)
 func traceNanos(ms, fracNanos int64) int64 { return ms*1e6 + fracNanos/1000 }
