@@ -156,13 +156,29 @@ func buildStampGrammar() *stampGrammar {
 }
 
 // headTime returns the time of line b: the last time in the run that opens it, among the
-// items that start within stampWindow-stampMax bytes. Only the first stampWindow bytes are
-// read: an item that starts in time reads no further (a time ends within stampMax bytes),
-// and what an item that runs on past them is does not matter, as no item after it counts.
+// items that start within stampWindow-stampMax bytes. It lexes only lines that may hold one
+// (mayHoldHeadTime): the grammar is slow (a hundred microseconds and more a line), and
+// Parser checks the first lines of every shape with it, of which most hold no time.
 func (g *Grammar) headTime(b []byte) Stamp {
-	if i := spEnd(b, 0); i == len(b) || !headOpeners[b[i]] {
-		return Stamp{} // most lines open with a host name: no need to lex them
+	if !mayHoldHeadTime(b) {
+		return Stamp{}
 	}
+	return g.readHeadTime(b)
+}
+
+// mayHoldHeadTime reports whether line b may open with a time: its run opens with a byte a
+// GHeadItem can start with (headOpeners), and its first stampWindow bytes hold a clock's
+// `:dd:` (hasClock), as every time the grammar reads there does: an item counts only where
+// it starts within stampWindow-stampMax bytes, and its clock follows within stampMax.
+func mayHoldHeadTime(b []byte) bool {
+	i := spEnd(b, 0)
+	return i < len(b) && headOpeners[b[i]] && hasClock(b)
+}
+
+// readHeadTime is headTime without its gate. Only the first stampWindow bytes are read: an
+// item that starts in time reads no further (a time ends within stampMax bytes), and what an
+// item that runs on past them is does not matter, as no item after it counts.
+func (g *Grammar) readHeadTime(b []byte) Stamp {
 	head, err := g.stamp().head.ParseString("", string(b[:min(len(b), stampWindow)]), participle.AllowTrailing(true))
 	if err != nil {
 		return Stamp{}

@@ -1,6 +1,7 @@
 package parser
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/alecthomas/participle/v2"
@@ -48,6 +49,27 @@ func TestHeadOpeners(t *testing.T) {
 			if err == nil && len(head.Items) > 0 {
 				t.Errorf("%q opens with %q, not in headOpeners, and reads an item", line, byte(c))
 			}
+		}
+	}
+}
+
+// checkHeadTimeGate holds the time grammar's gate (mayHoldHeadTime) to the grammar: a line it
+// turns away reads no time when the grammar reads it all the same.
+func checkHeadTimeGate(t *testing.T, g *Grammar, line []byte) {
+	t.Helper()
+	b := trimCR(line)
+	if got, want := g.headTime(b), g.readHeadTime(b); got != want {
+		t.Errorf("%q: headTime %+v, ungated %+v (mayHoldHeadTime turns away a time)", line, got, want)
+	}
+}
+
+// TestHeadTimeGate checks the gate on every stamp case, and on each with its clock's colons
+// and its opening byte changed, which the gate turns away.
+func TestHeadTimeGate(t *testing.T) {
+	g := builtGrammar()
+	for _, c := range stampCases {
+		for _, in := range []string{c.in, strings.ReplaceAll(c.in, ":", "."), "g" + c.in[1:], " " + c.in} {
+			checkHeadTimeGate(t, g, []byte(in))
 		}
 	}
 }
