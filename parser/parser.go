@@ -6,7 +6,9 @@ import "math/bits"
 // also reads the 1st, 4th, 16th, 64th, ... line of every shape the scanner answers for; where
 // the two disagree the grammar's reading is used, the shape goes to the grammar from then on
 // (unless it is one of the shapes that share the table's overflow count), and the
-// disagreement is counted in Stats. A Parser is for one goroutine.
+// disagreement is counted in Stats. The time grammar checks the time of the first line of
+// each shape (checkTimeBy); the other lines the grammar reads take the scanner's time, which
+// the agreement tests hold to it. A Parser is for one goroutine.
 type Parser struct {
 	sc     *scanner
 	g      *Grammar
@@ -56,7 +58,7 @@ func (p *Parser) Parse(line []byte, l *Line) {
 	sh, ok := p.sc.scan(line, l)
 	if !ok {
 		p.Stats.Grammar++
-		*l = p.g.Parse(line)
+		*l = p.g.parse(line, timeByScanner)
 		return
 	}
 	r := &p.recent[sh*0x9E3779B97F4A7C15>>58]
@@ -68,7 +70,7 @@ func (p *Parser) Parse(line []byte, l *Line) {
 	if !st.grammarOnly && !powerOf4(st.seen) {
 		return
 	}
-	gl := p.g.Parse(line)
+	gl := p.g.parse(line, checkTimeBy(st))
 	if st.grammarOnly {
 		p.Stats.Grammar++
 		*l = gl
@@ -127,4 +129,16 @@ func sameLine(a, b *Line) bool {
 	x, y := *a, *b
 	x.Fail, y.Fail = nil, nil
 	return x == y && *a.Fail == *b.Fail
+}
+
+// checkTimeBy says who reads the head time of a line of shape st that the grammar reads: the
+// time grammar on the first line of a shape and on every line of a shape gone to the grammar,
+// and otherwise the scanner's reader. The time grammar costs a hundred microseconds and more
+// a line; the first line checks the time form of most shapes, as a time in brackets is a
+// prefix, which the shape holds.
+func checkTimeBy(st *shapeState) timeReader {
+	if st.grammarOnly || st.seen == 1 {
+		return timeByGrammar
+	}
+	return timeByScanner
 }
