@@ -22,6 +22,9 @@ type Grammar struct {
 	// failGlued reads a failure head glued on after other text.
 	failGlued *participle.Parser[gFailGlued]
 	stamp     func() *stampGrammar // built on first use
+	// times says who reads a line's times: the time grammars, but in Parser's copy
+	// (withScannerTimes).
+	times timeReader
 }
 
 // builtGrammar builds the grammars once (about 12 ms); they are never changed after that.
@@ -48,28 +51,10 @@ func buildGrammar() *Grammar {
 
 // Parse classifies one line (without its newline; a trailing CR is ignored) and reads its
 // fields.
-func (g *Grammar) Parse(line []byte) Line { return g.parse(line, timeByGrammar) }
-
-// timeReader says who reads the time at the head of a line for Grammar.parse.
-type timeReader bool
-
-const (
-	timeByGrammar timeReader = false // the time grammar (grammar_stamp.go): the parser of record
-	// timeByScanner is the scanner's reader (headStamp), which the agreement tests hold to
-	// the time grammar on every line: Parser uses it where the grammar reads a line only to
-	// check the scanner's classing of it, or because the scanner leaves its class to the grammar.
-	timeByScanner timeReader = true
-)
-
-// parse is Parse with the line's head time read by who.
-func (g *Grammar) parse(line []byte, who timeReader) Line {
+func (g *Grammar) Parse(line []byte) Line {
 	b := trimCR(line)
 	l := g.parseText(string(b))
-	st := headStamp(b)
-	if who == timeByGrammar {
-		st = g.headTime(b)
-	}
-	if !st.IsZero() {
+	if st := g.lineTime(b); !st.IsZero() {
 		l.Time = st // wall time, where the line has it, over a TRACE line's time since init
 	}
 	return l
@@ -194,7 +179,7 @@ func (g *Grammar) lineFromTree(t *gNCCLLine) Line {
 	l.Env = envelopeFromTree(t.Env)
 	l.Kind = kindOfLevel(l.Env.Level)
 	if l.Env.Level == LevelTrace && len(t.Env.Loc) > 0 {
-		l.Time, _ = g.traceTime(t.Env.Loc[0])
+		l.Time, _ = g.sinceInit(t.Env.Loc[0])
 	}
 	if t.Msg == nil || l.Env.Level == LevelWarn || l.Kind == KindTrace {
 		return l

@@ -212,3 +212,40 @@ func (g *Grammar) traceTime(loc string) (Stamp, bool) {
 	}
 	return Stamp{Nanos: traceNanos(int64(t.Ms), t.Frac.nanos), Form: StampTrace, Digits: t.Frac.digits}, true
 }
+
+// timeReader says who reads the times of a line for a Grammar.
+type timeReader uint8
+
+const (
+	timeByGrammar timeReader = iota // the time grammars: the parser of record
+	// timeByScanner is the scanner's readers (headStamp, traceStamp), which the agreement
+	// tests hold to the time grammars on every line.
+	timeByScanner
+)
+
+// withScannerTimes returns a copy of g that reads times with the scanner's readers, for
+// Parser: it reads with the grammar lines the scanner leaves to it (every TRACE line among
+// them) and checks the scanner on the first lines of each shape, and the time grammars would
+// add a tenth to a TRACE line's cost and more to a checked line's.
+func (g *Grammar) withScannerTimes() *Grammar {
+	c := *g
+	c.times = timeByScanner
+	return &c
+}
+
+// lineTime returns the time at the head of line b, as g.times reads it.
+func (g *Grammar) lineTime(b []byte) Stamp {
+	if g.times == timeByScanner {
+		return headStamp(b)
+	}
+	return g.headTime(b)
+}
+
+// sinceInit returns a TRACE line's time since init from the first word of its location, as
+// g.times reads it.
+func (g *Grammar) sinceInit(loc string) (Stamp, bool) {
+	if g.times == timeByScanner {
+		return traceStamp(loc)
+	}
+	return g.traceTime(loc)
+}

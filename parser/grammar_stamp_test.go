@@ -73,3 +73,30 @@ func TestHeadTimeGate(t *testing.T) {
 		}
 	}
 }
+
+// TestGrammarFor holds Parser to reading times with the time grammars where it checks a
+// shape's first line and where a shape has gone to the grammar, and with the scanner's
+// readers elsewhere.
+func TestGrammarFor(t *testing.T) {
+	p, err := NewParser()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.g.times != timeByGrammar || p.gScan.times != timeByScanner || p.Grammar() != p.g {
+		t.Fatalf("Parser's grammars read times by %d and %d", p.g.times, p.gScan.times)
+	}
+	for _, c := range []struct {
+		st   shapeState
+		want *Grammar
+	}{
+		{shapeState{seen: 1}, p.g},
+		{shapeState{seen: 4}, p.gScan},
+		{shapeState{seen: 16}, p.gScan},
+		{shapeState{seen: 4, grammarOnly: true}, p.g},
+		{shapeState{seen: 5, grammarOnly: true}, p.g},
+	} {
+		if got := p.grammarFor(&c.st); got != c.want {
+			t.Errorf("grammarFor(%+v) reads times by %d, want %d", c.st, got.times, c.want.times)
+		}
+	}
+}

@@ -389,3 +389,36 @@ func monthDays(y, m int64) int64 {
 	}
 	return 31
 }
+
+// traceStamp reads the milliseconds since init that open a TRACE line's location,
+// `1843.225104` (NCCL's %f); ok is false where loc does not start with one.
+func traceStamp(loc string) (Stamp, bool) {
+	ms, j := int64(0), 0
+	for j < len(loc) && isDigit(loc[j]) && j < 15 {
+		ms = ms*10 + int64(loc[j]-'0')
+		j++
+	}
+	if j == 0 || j == len(loc) || loc[j] != '.' {
+		return Stamp{}, false
+	}
+	st := Stamp{Nanos: ms * 1e6, Form: StampTrace}
+	k, frac := j+1, int64(0)
+	for k < len(loc) && isDigit(loc[k]) && k-j <= 9 {
+		frac = frac*10 + int64(loc[k]-'0')
+		k++
+	}
+	n := k - j - 1
+	if n == 0 || k != len(loc) {
+		return Stamp{}, false
+	}
+	// The fraction is of milliseconds: six digits are nanoseconds.
+	for ; n < 6; n++ {
+		frac *= 10
+	}
+	for ; n > 6; n-- {
+		frac /= 10
+	}
+	st.Nanos += frac
+	st.Digits = uint8(k - j - 1)
+	return st, true
+}
