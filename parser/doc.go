@@ -4,6 +4,9 @@
 // The participle grammar in grammar*.go is the parser of record. A hand-written scanner
 // (scan*.go) reads the hot line shapes far faster; Parser checks it against the grammar on the
 // first line of every shape it meets and falls back to the grammar wherever the two disagree.
+// Times too have a grammar of record (grammar_stamp.go) and a hand-written reader
+// (stamp_read.go); Parser checks the reader on the first line of every shape, and elsewhere,
+// the lines it leaves to the grammar among them, takes the reader's times.
 //
 // # Line model
 //

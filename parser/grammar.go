@@ -21,6 +21,10 @@ type Grammar struct {
 	failure  *participle.Parser[gFailureLine]
 	// failGlued reads a failure head glued on after other text.
 	failGlued *participle.Parser[gFailGlued]
+	stamp     func() *stampGrammar // built on first use
+	// times says who reads a line's times: the time grammars, but in Parser's copy
+	// (withScannerTimes).
+	times timeReader
 }
 
 // builtGrammar builds the grammars once (about 12 ms); they are never changed after that.
@@ -41,6 +45,7 @@ func buildGrammar() *Grammar {
 		failure:  participle.MustBuild[gFailureLine](opts...),
 		// failGlued reads a failure head glued on after other text.
 		failGlued: participle.MustBuild[gFailGlued](opts...),
+		stamp:     builtStampGrammar,
 	}
 }
 
@@ -49,7 +54,7 @@ func buildGrammar() *Grammar {
 func (g *Grammar) Parse(line []byte) Line {
 	b := trimCR(line)
 	l := g.parseText(string(b))
-	if st := headStamp(b); !st.IsZero() {
+	if st := g.lineTime(b); !st.IsZero() {
 		l.Time = st // wall time, where the line has it, over a TRACE line's time since init
 	}
 	return l
@@ -174,7 +179,7 @@ func (g *Grammar) lineFromTree(t *gNCCLLine) Line {
 	l.Env = envelopeFromTree(t.Env)
 	l.Kind = kindOfLevel(l.Env.Level)
 	if l.Env.Level == LevelTrace && len(t.Env.Loc) > 0 {
-		l.Time, _ = traceStamp(t.Env.Loc[0])
+		l.Time, _ = g.sinceInit(t.Env.Loc[0])
 	}
 	if t.Msg == nil || l.Env.Level == LevelWarn || l.Kind == KindTrace {
 		return l

@@ -6,10 +6,15 @@ import "math/bits"
 // also reads the 1st, 4th, 16th, 64th, ... line of every shape the scanner answers for; where
 // the two disagree the grammar's reading is used, the shape goes to the grammar from then on
 // (unless it is one of the shapes that share the table's overflow count), and the
-// disagreement is counted in Stats. A Parser is for one goroutine.
+// disagreement is counted in Stats. The time grammar checks the times of the first line of
+// each shape (grammarFor); the other lines the grammar reads take the scanner's times, which
+// the agreement tests hold to it. A Parser is for one goroutine.
 type Parser struct {
-	sc     *scanner
-	g      *Grammar
+	sc *scanner
+	g  *Grammar
+	// gScan is g with the scanner's times (Grammar.withScannerTimes), for the lines the
+	// scanner leaves to the grammar and for the checks after each shape's first.
+	gScan  *Grammar
 	shapes *shapeTable
 	// recent holds the shapes of recent lines in front of the table, by the shape's low bits:
 	// a log's lines take a few dozen shapes, interleaved.
@@ -38,7 +43,7 @@ func NewParser() (*Parser, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Parser{sc: newScanner(), g: g, shapes: new(shapeTable)}, nil
+	return &Parser{sc: newScanner(), g: g, gScan: g.withScannerTimes(), shapes: new(shapeTable)}, nil
 }
 
 // MaxRead is how much of a line is read: a longer line is classed by its first MaxRead bytes.
@@ -56,7 +61,7 @@ func (p *Parser) Parse(line []byte, l *Line) {
 	sh, ok := p.sc.scan(line, l)
 	if !ok {
 		p.Stats.Grammar++
-		*l = p.g.Parse(line)
+		*l = p.gScan.Parse(line)
 		return
 	}
 	r := &p.recent[sh*0x9E3779B97F4A7C15>>58]
@@ -68,7 +73,7 @@ func (p *Parser) Parse(line []byte, l *Line) {
 	if !st.grammarOnly && !powerOf4(st.seen) {
 		return
 	}
-	gl := p.g.Parse(line)
+	gl := p.grammarFor(st).Parse(line)
 	if st.grammarOnly {
 		p.Stats.Grammar++
 		*l = gl
@@ -127,4 +132,16 @@ func sameLine(a, b *Line) bool {
 	x, y := *a, *b
 	x.Fail, y.Fail = nil, nil
 	return x == y && *a.Fail == *b.Fail
+}
+
+// grammarFor returns the grammar that reads a line of shape st: the parser of record on the
+// first line of a shape and on every line of a shape gone to the grammar, and otherwise the
+// copy that takes the scanner's times. The time grammar costs a hundred microseconds and more
+// a line; the first line checks the time form of most shapes, as a time in brackets is a
+// prefix, which the shape holds.
+func (p *Parser) grammarFor(st *shapeState) *Grammar {
+	if st.grammarOnly || st.seen == 1 {
+		return p.g
+	}
+	return p.gScan
 }

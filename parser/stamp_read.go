@@ -265,10 +265,17 @@ func clockAt(b []byte, i int) (int64, int) {
 	h, ok1 := dig2(b, i)
 	m, ok2 := dig2(b, i+3)
 	s, ok3 := dig2(b, i+6)
-	if !(ok1 && ok2 && ok3) || h > 23 || m > 59 || s > 59 {
+	ns, ok := clockNanos(h, m, s)
+	if !(ok1 && ok2 && ok3 && ok) {
 		return 0, 0
 	}
-	return ((h*60+m)*60 + s) * secNanos, i + 8
+	return ns, i + 8
+}
+
+// clockNanos returns the nanoseconds since midnight of h:m:s, and false where it is no time
+// of day (hour 24 and up, minute or second 60 and up).
+func clockNanos(h, m, s int64) (int64, bool) {
+	return ((h*60+m)*60 + s) * secNanos, h <= 23 && m <= 59 && s <= 59
 }
 
 // fractionAt reads `.f` or `,f` (1 to 9 digits) at i into st; it returns its end (i where
@@ -313,16 +320,22 @@ func zoneAt(b []byte, i int, st *Stamp) int {
 		j++
 	}
 	m, ok2 := digits(b, j, 2)
-	if !ok1 || !ok2 || h > 23 || m > 59 {
+	off, ok := zoneNanos(h, m)
+	if !ok1 || !ok2 || !ok {
 		return i
 	}
-	off := (h*60 + m) * 60 * secNanos
 	if b[i] == '-' {
 		off = -off
 	}
 	st.Nanos -= off
 	st.Zoned = true
 	return j + 2
+}
+
+// zoneNanos returns the length of a zone's offset of h hours and m minutes, and false where
+// it is none (hour 24 and up, minute 60 and up).
+func zoneNanos(h, m int64) (int64, bool) {
+	return (h*60 + m) * 60 * secNanos, h <= 23 && m <= 59
 }
 
 // dig2 reads the two decimal digits at b[i:i+2], which the caller has checked are there.

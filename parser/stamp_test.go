@@ -182,7 +182,8 @@ func stampSeedLines() []string {
 
 // FuzzStampsAgree fuzzes the head of a line (launcher prefixes and times) in front of an
 // NCCL WARN line and of free text, seeded with every stamp case's head,
-// and holds the scanner to the grammar on each; a time read is a real date and clock.
+// and holds the scanner to the grammar on each, and the grammar's gate to the grammar
+// ungated; a time read is a real date and clock.
 func FuzzStampsAgree(f *testing.F) {
 	for _, c := range stampCases {
 		head, _, _ := strings.Cut(c.in, "gpu-node-07")
@@ -197,6 +198,7 @@ func FuzzStampsAgree(f *testing.F) {
 		for _, tail := range tails {
 			line := []byte(head + tail)
 			checkAgreement(t, p, line)
+			checkHeadTimeGate(t, p.Grammar(), line)
 			st := p.Grammar().Parse(line).Time
 			if st.Form == StampNone || st.Form == StampTrace {
 				continue
