@@ -106,10 +106,14 @@ func lagHeight(rows int) string { return strconv.Itoa(max(240, 110+14*rows)) + "
 func lagChart(l *Lags) chartView {
 	const id = "chart-lags"
 	span := lagSpan(l)
+	cols, rows := lagColumns(l.Map), lagRows(l.Map)
+	what := map[bool]string{true: ", step ", false: ", opCount "}[l.Map.Axis == strag.AxisSteps]
 	var data []opts.HeatMapData
 	for y, r := range l.Map.Rows {
+		// The tooltip names the cell: rank, and step or position.
+		name := "rank " + strconv.FormatInt(r.Rank, 10) + what
 		for _, c := range r.Cells {
-			data = append(data, opts.HeatMapData{Value: [3]any{c.Col, y, round6(c.LagMs / 1e3)}})
+			data = append(data, opts.HeatMapData{Name: name + cols[c.Col], Value: [3]any{c.Col, y, round6(c.LagMs / 1e3)}})
 		}
 	}
 	hm := charts.NewHeatMap()
@@ -121,14 +125,14 @@ func lagChart(l *Lags) chartView {
 		charts.WithLegendOpts(opts.Legend{Show: opts.Bool(false)}),
 		charts.WithGridOpts(opts.Grid{Left: "150", Right: "40", Top: "50", Bottom: "60"}),
 		charts.WithXAxisOpts(opts.XAxis{Name: map[bool]string{true: "step", false: "call position (opCount)"}[l.Map.Axis == strag.AxisSteps],
-			NameLocation: "middle", NameGap: 30, Type: "category", Data: lagColumns(l.Map)}),
-		charts.WithYAxisOpts(opts.YAxis{Type: "category", Data: lagRows(l.Map), Inverse: opts.Bool(true), AxisLabel: &opts.AxisLabel{Interval: "0"}}),
+			NameLocation: "middle", NameGap: 30, Type: "category", Data: cols}),
+		charts.WithYAxisOpts(opts.YAxis{Type: "category", Data: rows, Inverse: opts.Bool(true), AxisLabel: &opts.AxisLabel{Interval: "0"}}),
 		charts.WithVisualMapOpts(opts.VisualMap{Calculable: opts.Bool(false), Min: float32(-span / 1e3), Max: float32(span / 1e3),
 			Orient: "horizontal", Left: "center", Top: "0",
 			Text:    []string{humanLag(span) + " late", humanLag(span) + " early"},
 			InRange: &opts.VisualMapInRange{Color: []string{"#2166ac", "rgba(150, 150, 150, 0.12)", "#b2182b"}}}),
 	)
-	hm.SetXAxis(lagColumns(l.Map)).AddSeries("arrival lag", data, tooltipOf(fmtSeconds))
+	hm.SetXAxis(cols).AddSeries("arrival lag", data, tooltipOf(fmtSeconds))
 	return snippet(id, hm)
 }
 
