@@ -44,6 +44,14 @@ func (l *Lags) ColumnsAre() string {
 	return "call position (opCount: the logs have fewer than 2 steps)"
 }
 
+// axisName names the x axis: "step" or "call position (opCount)".
+func (l *Lags) axisName() string {
+	if l.Map.Axis == strag.AxisSteps {
+		return "step"
+	}
+	return "call position (opCount)"
+}
+
 // lagColumns are the map's column labels: "12", or "12-14" where steps share a column.
 func lagColumns(m strag.LagMap) []string {
 	out := make([]string, len(m.Columns))
@@ -56,25 +64,34 @@ func lagColumns(m strag.LagMap) []string {
 	return out
 }
 
-// lagRows are the map's row labels, "rank 45 (chronic)", the stragglers' in bold red; a rank
-// number two processes share names its host and pid.
-func lagRows(m strag.LagMap) []any {
+// lagRows are the map's row labels, "rank 45 (chronic)"; a rank number two processes share
+// names its host and pid.
+func lagRows(m strag.LagMap) []string {
 	seen := map[int64]int{}
 	for _, r := range m.Rows {
 		seen[r.Rank]++
 	}
-	out := make([]any, len(m.Rows))
+	out := make([]string, len(m.Rows))
 	for i, r := range m.Rows {
-		label := "rank " + strconv.FormatInt(r.Rank, 10)
+		out[i] = "rank " + strconv.FormatInt(r.Rank, 10)
 		if seen[r.Rank] > 1 {
-			label += fmt.Sprintf(" %s:%d", r.Host, r.Pid)
+			out[i] += fmt.Sprintf(" %s:%d", r.Host, r.Pid)
 		}
-		if !r.Straggler {
-			out[i] = label
-			continue
+		if r.Straggler {
+			out[i] += " (" + r.Kind.String() + ")"
 		}
-		out[i] = map[string]any{"value": label + " (" + r.Kind.String() + ")",
-			"textStyle": map[string]any{"color": stragglerColor, "fontWeight": "bold"}}
+	}
+	return out
+}
+
+// lagAxis is the y axis's categories: the row labels, the stragglers' in bold red.
+func lagAxis(m strag.LagMap, labels []string) []any {
+	out := make([]any, len(labels))
+	for i, l := range labels {
+		out[i] = l
+		if m.Rows[i].Straggler {
+			out[i] = map[string]any{"value": l, "textStyle": map[string]any{"color": stragglerColor, "fontWeight": "bold"}}
+		}
 	}
 	return out
 }
@@ -107,15 +124,6 @@ func lagChart(l *Lags) chartView {
 	const id = "chart-lags"
 	span := lagSpan(l)
 	cols, rows := lagColumns(l.Map), lagRows(l.Map)
-	what := map[bool]string{true: ", step ", false: ", opCount "}[l.Map.Axis == strag.AxisSteps]
-	var data []opts.HeatMapData
-	for y, r := range l.Map.Rows {
-		// The tooltip names the cell: rank, and step or position.
-		name := "rank " + strconv.FormatInt(r.Rank, 10) + what
-		for _, c := range r.Cells {
-			data = append(data, opts.HeatMapData{Name: name + cols[c.Col], Value: [3]any{c.Col, y, round6(c.LagMs / 1e3)}})
-		}
-	}
 	hm := charts.NewHeatMap()
 	hm.SetGlobalOptions(
 		charts.WithInitializationOpts(opts.Initialization{ChartID: id, Width: "100%", Height: lagHeight(len(l.Map.Rows)),
@@ -124,15 +132,23 @@ func lagChart(l *Lags) chartView {
 		charts.WithTooltipOpts(opts.Tooltip{Show: opts.Bool(true), Trigger: "item"}),
 		charts.WithLegendOpts(opts.Legend{Show: opts.Bool(false)}),
 		charts.WithGridOpts(opts.Grid{Left: "150", Right: "40", Top: "50", Bottom: "60"}),
-		charts.WithXAxisOpts(opts.XAxis{Name: map[bool]string{true: "step", false: "call position (opCount)"}[l.Map.Axis == strag.AxisSteps],
-			NameLocation: "middle", NameGap: 30, Type: "category", Data: cols}),
-		charts.WithYAxisOpts(opts.YAxis{Type: "category", Data: rows, Inverse: opts.Bool(true), AxisLabel: &opts.AxisLabel{Interval: "0"}}),
+		charts.WithXAxisOpts(opts.XAxis{Name: l.axisName(), NameLocation: "middle", NameGap: 30, Type: "category", Data: cols}),
+		charts.WithYAxisOpts(opts.YAxis{Type: "category", Data: lagAxis(l.Map, rows), Inverse: opts.Bool(true), AxisLabel: &opts.AxisLabel{Interval: "0"}}),
 		charts.WithVisualMapOpts(opts.VisualMap{Calculable: opts.Bool(false), Min: float32(-span / 1e3), Max: float32(span / 1e3),
 			Orient: "horizontal", Left: "center", Top: "0",
 			Text:    []string{humanLag(span) + " late", humanLag(span) + " early"},
 			InRange: &opts.VisualMapInRange{Color: []string{"#2166ac", "rgba(150, 150, 150, 0.12)", "#b2182b"}}}),
 	)
-	hm.SetXAxis(cols).AddSeries("arrival lag", data, tooltipOf(fmtSeconds))
+	hm.SetXAxis(cols)
+	// A series per rank, named as its row: the tooltip heads a cell with its rank, then the
+	// step and the lag, and the cells carry no name of their own (half the bytes of a 64 x 200 map).
+	for y, r := range l.Map.Rows {
+		data := make([]opts.HeatMapData, len(r.Cells))
+		for i, c := range r.Cells {
+			data[i] = opts.HeatMapData{Value: [3]any{c.Col, y, round6(c.LagMs / 1e3)}}
+		}
+		hm.AddSeries(rows[y], data, tooltipOf(fmtSeconds))
+	}
 	return snippet(id, hm)
 }
 

@@ -60,8 +60,9 @@ func TestLagSectionWhy(t *testing.T) {
 	}
 }
 
-// TestLagChartOption: every cell is [column, row, seconds], within the colour scale, the
-// scale symmetric about 0, and rows in rank order from the top.
+// TestLagChartOption: a series per row, named as its label; every cell is [column, row,
+// seconds], within the colour scale, the scale symmetric about 0, and rows in rank order from
+// the top.
 func TestLagChartOption(t *testing.T) {
 	l := fixtureLags(100, 30)
 	c := lagChart(l)
@@ -75,6 +76,7 @@ func TestLagChartOption(t *testing.T) {
 			Data    []any
 		} `json:"yAxis"`
 		Series []struct {
+			Name string
 			Data []struct{ Value [3]float64 }
 		} `json:"series"`
 	}
@@ -88,12 +90,17 @@ func TestLagChartOption(t *testing.T) {
 	if !o.YAxis[0].Inverse || len(o.YAxis[0].Data) != 64 || o.YAxis[0].Data[0] != "rank 0" {
 		t.Fatalf("y axis %+v", o.YAxis[0])
 	}
-	if n := len(o.Series[0].Data); n != 64*30 {
-		t.Fatalf("%d cells", n)
+	if len(o.Series) != 64 || o.Series[37].Name != "rank 37 (chronic)" {
+		t.Fatalf("%d series, the 38th %q", len(o.Series), o.Series[37].Name)
 	}
-	for _, d := range o.Series[0].Data {
-		if v := d.Value[2]; v < vm.Min || v > vm.Max || d.Value[0] >= 30 || d.Value[1] >= 64 {
-			t.Fatalf("cell %v", d.Value)
+	for y, s := range o.Series {
+		if len(s.Data) != 30 {
+			t.Fatalf("row %d: %d cells", y, len(s.Data))
+		}
+		for _, d := range s.Data {
+			if v := d.Value[2]; v < vm.Min || v > vm.Max || d.Value[0] >= 30 || d.Value[1] != float64(y) {
+				t.Fatalf("row %d: cell %v", y, d.Value)
+			}
 		}
 	}
 }
@@ -104,5 +111,25 @@ func TestHumanLag(t *testing.T) {
 		if got := humanLag(ms); got != want {
 			t.Errorf("humanLag(%v) = %q, want %q", ms, got, want)
 		}
+	}
+}
+
+// TestLagMapBoundedPage: the largest map (64 ranks by 200 columns, every cell filled) adds
+// under 400 KB to the page.
+func TestLagMapBoundedPage(t *testing.T) {
+	d := fixture(1000, 2*strag.MaxMapColumns)
+	if len(d.Lags.Map.Rows) != strag.MaxMapRows || len(d.Lags.Map.Columns) != strag.MaxMapColumns {
+		t.Fatalf("fixture map %d x %d", len(d.Lags.Map.Rows), len(d.Lags.Map.Columns))
+	}
+	var with, without bytes.Buffer
+	if err := Render(&with, d); err != nil {
+		t.Fatal(err)
+	}
+	d.Lags = nil
+	if err := Render(&without, d); err != nil {
+		t.Fatal(err)
+	}
+	if n := with.Len() - without.Len(); n > 400<<10 {
+		t.Errorf("the map adds %d bytes", n)
 	}
 }
