@@ -147,7 +147,8 @@ counted again under "(unknown key)".
 diagnose's first fault and what follows from it first, then hang's and check's verdicts, in
 their words, then the summary, the set-up and the WARNs
 by template (as info reports them), per-op sizes, the histogram, per-step volume beside step
-time and TFLOP/s, and per-rank volume, as charts and tables.
+time and TFLOP/s, per-rank volume, and each rank's arrival lag per step (as stragglers
+compares them; at most 64 ranks and 200 columns), as charts and tables.
 `,
 	"stats": `Per op: calls, and the minimum, average, maximum and total message bytes, where a call's
 bytes are count × element size. Calls with a count of 0 or a datatype NCCL does not define are

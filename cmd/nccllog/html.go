@@ -10,12 +10,14 @@ import (
 	"github.com/nccllog/nccllog/stages/diagnose"
 	"github.com/nccllog/nccllog/stages/ranks"
 	"github.com/nccllog/nccllog/stages/steps"
+	"github.com/nccllog/nccllog/stages/strag"
 )
 
 // stagesOfHTML are what report --html computes beyond report: ranks, for the verdicts of hang
 // and check and the per-rank and per-step volume; info, for the set-up and WARN section;
-// diagnose, for the first fault and what follows from it.
-var stagesOfHTML = []string{"ranks", "info", "diagnose"}
+// diagnose, for the first fault and what follows from it; stragglers, for the arrival lag by
+// rank and step.
+var stagesOfHTML = []string{"ranks", "info", "diagnose", "stragglers"}
 
 // printReportOrHTML prints the report, unless --html sends it to a file (written by commit).
 func printReportOrHTML(w *output, r *view) error {
@@ -54,6 +56,8 @@ func htmlData(r *view) *htmlreport.Data {
 	d.Setup = r.info.Report()
 	diag := diagnose.Build(r.res.Set)
 	d.Diagnosis = &diag
+	rep, lags := strag.Lags(r.res.Set)
+	d.Lags = &htmlreport.Lags{Report: rep, Map: lags}
 	return d
 }
 

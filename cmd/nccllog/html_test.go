@@ -108,3 +108,26 @@ func TestStepVolume(t *testing.T) {
 		}
 	}
 }
+
+// TestReportHTMLLags: a timed job with a chronic straggler draws the arrival lag map, the
+// straggler's row labelled, and Chromium draws it; the untimed sample's page says why there
+// is no map in the stragglers report's own words.
+func TestReportHTMLLags(t *testing.T) {
+	in, _ := faultLog(t, gen.Config{Timestamps: "iso", Stragglers: []gen.Straggler{{Rank: 5, Kind: gen.StragglerChronic}}}, "")
+	page, file := reportHTML(t, in)
+	for _, want := range []string{`<h2 id="lags">Arrival lag by rank and step</h2>`, `id="chart-lags"`, `"rank 5 (chronic)"`,
+		"<td>chronic</td>", "the median per step"} {
+		if !strings.Contains(page, want) {
+			t.Errorf("page lacks %q", want)
+		}
+	}
+	sample, _ := reportHTML(t, "../../testdata/sample.log")
+	if want := "<p>No arrival lag to show: no call line carries a time (NCCL 2.26.3&#43; prints one with"; !strings.Contains(sample, want) ||
+		strings.Contains(sample, "chart-lags") {
+		t.Errorf("the untimed sample's page lacks %q or draws a map", want)
+	}
+	charts, _ := chromiumtest.Open(t, chromiumtest.Find(t), file, "dark")
+	if len(charts) != 6 || charts[5].ID != "chart-lags" {
+		t.Errorf("%d charts drawn, want 6, the last the lag map: %+v", len(charts), charts)
+	}
+}

@@ -23,8 +23,8 @@ type traceProc struct {
 
 // traceSink writes calls as a Chrome Trace Event file (which Perfetto reads too), as they
 // come: one process per (host, pid) of the log, sorted by host, each call a 1 µs slice at its
-// time. A call's time is when NCCL enqueued it, not how long it ran: the slice marks a
-// moment. Times are microseconds since the first call's, which otherData.time_zero gives.
+// time (cut at the next whole microsecond where the time has a fraction of one: see callDur).
+// A call's time is when NCCL enqueued it, not how long it ran: the slice marks a moment. Times are microseconds since the first call's, which otherData.time_zero gives.
 type traceSink struct {
 	w      *output
 	procs  map[traceProc]int // the trace's pid of each process, from 1
@@ -202,8 +202,11 @@ func (s *traceSink) event(b []byte, id int, c *stages.Call) []byte {
 	b = append(b, `","pid":`...)
 	b = strconv.AppendInt(b, int64(id), 10)
 	b = append(b, `,"tid":0,"ts":`...)
-	b = appendMicros(b, c.Time.Nanos-s.zero.Nanos)
-	b = append(b, `,"dur":1,"args":{"opCount":"`...)
+	rel := c.Time.Nanos - s.zero.Nanos
+	b = appendMicros(b, rel)
+	b = append(b, `,"dur":`...)
+	b = appendMicros(b, callDur(rel))
+	b = append(b, `,"args":{"opCount":"`...)
 	b = append(b, "0x"...)
 	b = strconv.AppendUint(b, c.Coll.OpCount, 16)
 	b = append(b, `","count":`...)
@@ -223,6 +226,12 @@ func (s *traceSink) event(b []byte, id int, c *stages.Call) []byte {
 	}
 	return append(b, "}}"...)
 }
+
+// callDur is the length of the slice of a call at rel ns: 1 µs, cut at the next whole
+// microsecond where the time has a fraction of one. Calls less than 1 µs apart (nanosecond
+// times) would otherwise make slices that overlap each other's end on their thread, which
+// Chromium's and Perfetto's importers take as badly nested; cut, they nest or keep apart.
+func callDur(rel int64) int64 { return 1000 - (rel%1000+1000)%1000 }
 
 // appendMicros appends ns as microseconds, with the nanoseconds as 3 decimals where any.
 func appendMicros(b []byte, ns int64) []byte {

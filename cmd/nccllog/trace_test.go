@@ -1,11 +1,14 @@
 package main
 
 import (
+	"cmp"
 	"compress/gzip"
 	"encoding/json"
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -60,63 +63,151 @@ func TestCallsTraceSchema(t *testing.T) {
 
 // checkTraceSchema checks the rules of the Trace Event format (the JSON Object Format) that
 // Chromium's and Perfetto's importers hold files to, and returns how many processes it names:
-// a JSON object whose traceEvents is a list; displayTimeUnit ms or ns; every event with a
-// ph, integer pid and tid; complete events (X) with a name, a numeric ts and a non-negative
-// dur; metadata events (M) of the names the importers know, with their args.
+// a JSON object whose traceEvents is a list (present, not null) and whose otherData, where
+// given, is an object; displayTimeUnit ms or ns; every event an object with a ph, integer
+// pid and tid; complete events (X) with a name, a numeric ts, a non-negative dur and args an
+// object; metadata events (M) of the names the importers know, with their args; and, per
+// thread, complete events that nest or keep apart (both importers warn of, and Perfetto drops,
+// a slice that overlaps another's end). Every process and thread with slices is named.
 func checkTraceSchema(t *testing.T, text string) int {
 	t.Helper()
 	var f struct {
 		DisplayTimeUnit string `json:"displayTimeUnit"`
-		TraceEvents     []map[string]any
+		OtherData       any    `json:"otherData"`
+		TraceEvents     *[]any `json:"traceEvents"`
 	}
 	d := json.NewDecoder(strings.NewReader(text))
 	d.UseNumber()
 	if err := d.Decode(&f); err != nil {
 		t.Fatalf("not a JSON object: %v", err)
 	}
+	if f.TraceEvents == nil {
+		t.Fatal("no traceEvents list")
+	}
+	if _, ok := f.OtherData.(map[string]any); f.OtherData != nil && !ok {
+		t.Errorf("otherData %v is not an object", f.OtherData)
+	}
 	if f.DisplayTimeUnit != "ms" && f.DisplayTimeUnit != "ns" {
 		t.Errorf("displayTimeUnit %q", f.DisplayTimeUnit)
 	}
-	names := map[string]bool{}
-	for i, e := range f.TraceEvents {
-		for _, k := range []string{"pid", "tid"} {
-			if n, ok := e[k].(json.Number); !ok || strings.ContainsAny(string(n), ".eE") {
-				t.Fatalf("event %d: %s %v is not an integer", i, k, e[k])
-			}
+	var tr traceThreads
+	for i, v := range *f.TraceEvents {
+		e, ok := v.(map[string]any)
+		if !ok {
+			t.Fatalf("event %d is not an object: %v", i, v)
 		}
-		args, _ := e["args"].(map[string]any)
-		switch e["ph"] {
-		case "X":
-			if _, ok := e["name"].(string); !ok {
-				t.Fatalf("event %d: no name", i)
+		tr.event(t, i, e)
+	}
+	tr.check(t)
+	return len(tr.procNames)
+}
+
+// traceThreads is what checkTraceSchema gathers of a trace's events: the slices of each
+// thread and the names given to processes and threads.
+type traceThreads struct {
+	slices      map[[2]int64][]traceSlice
+	procNames   map[int64]bool
+	threadNames map[[2]int64]bool
+}
+
+// traceSlice is a complete event's span, in nanoseconds, and its place in the file.
+type traceSlice struct {
+	from, to int64
+	i        int
+}
+
+func (tr *traceThreads) event(t *testing.T, i int, e map[string]any) {
+	t.Helper()
+	if tr.slices == nil {
+		tr.slices, tr.procNames, tr.threadNames = map[[2]int64][]traceSlice{}, map[int64]bool{}, map[[2]int64]bool{}
+	}
+	pid, tid := traceInt(t, i, e, "pid"), traceInt(t, i, e, "tid")
+	args, hasArgs := e["args"].(map[string]any)
+	if _, given := e["args"]; given && !hasArgs {
+		t.Fatalf("event %d: args %v is not an object", i, e["args"])
+	}
+	switch e["ph"] {
+	case "X":
+		if _, ok := e["name"].(string); !ok {
+			t.Fatalf("event %d: no name", i)
+		}
+		ts, dur := traceNanos(t, i, e, "ts"), traceNanos(t, i, e, "dur")
+		if dur < 0 {
+			t.Fatalf("event %d: dur %v", i, e["dur"])
+		}
+		k := [2]int64{pid, tid}
+		tr.slices[k] = append(tr.slices[k], traceSlice{ts, ts + dur, i})
+	case "M":
+		switch e["name"] {
+		case "process_name", "thread_name":
+			if _, ok := args["name"].(string); !ok {
+				t.Fatalf("event %d: %v without a name", i, e["name"])
 			}
-			if _, ok := e["ts"].(json.Number); !ok {
-				t.Fatalf("event %d: ts %v", i, e["ts"])
+			if e["name"] == "process_name" {
+				tr.procNames[pid] = true
+			} else {
+				tr.threadNames[[2]int64{pid, tid}] = true
 			}
-			if dur, ok := e["dur"].(json.Number); !ok || strings.HasPrefix(string(dur), "-") {
-				t.Fatalf("event %d: dur %v", i, e["dur"])
-			}
-		case "M":
-			switch e["name"] {
-			case "process_name", "thread_name":
-				if _, ok := args["name"].(string); !ok {
-					t.Fatalf("event %d: %v without a name", i, e["name"])
-				}
-				if e["name"] == "process_name" {
-					names[args["name"].(string)] = true
-				}
-			case "process_sort_index":
-				if _, ok := args["sort_index"].(json.Number); !ok {
-					t.Fatalf("event %d: no sort_index", i)
-				}
-			default:
-				t.Fatalf("event %d: metadata %v", i, e["name"])
+		case "process_sort_index":
+			if _, ok := args["sort_index"].(json.Number); !ok {
+				t.Fatalf("event %d: no sort_index", i)
 			}
 		default:
-			t.Fatalf("event %d: ph %v", i, e["ph"])
+			t.Fatalf("event %d: metadata %v", i, e["name"])
+		}
+	default:
+		t.Fatalf("event %d: ph %v", i, e["ph"])
+	}
+}
+
+// check: every thread's slices nest or keep apart, and its process and itself are named.
+func (tr *traceThreads) check(t *testing.T) {
+	t.Helper()
+	for k, ss := range tr.slices {
+		if !tr.procNames[k[0]] || !tr.threadNames[k] {
+			t.Errorf("pid %d tid %d has slices but no process_name or thread_name", k[0], k[1])
+		}
+		slices.SortStableFunc(ss, func(a, b traceSlice) int { return cmp.Or(cmp.Compare(a.from, b.from), cmp.Compare(b.to, a.to)) })
+		var open []traceSlice // the slices that enclose the current one, innermost last
+		for _, s := range ss {
+			for len(open) > 0 && open[len(open)-1].to <= s.from {
+				open = open[:len(open)-1]
+			}
+			if len(open) > 0 && s.to > open[len(open)-1].to {
+				o := open[len(open)-1]
+				t.Fatalf("pid %d tid %d: event %d [%d, %d] ns overlaps the end of event %d [%d, %d] ns", k[0], k[1], s.i, s.from, s.to, o.i, o.from, o.to)
+			}
+			open = append(open, s)
 		}
 	}
-	return len(names)
+}
+
+// traceInt is e's integer field k.
+func traceInt(t *testing.T, i int, e map[string]any, k string) int64 {
+	t.Helper()
+	n, ok := e[k].(json.Number)
+	v, err := strconv.ParseInt(string(n), 10, 64)
+	if !ok || err != nil {
+		t.Fatalf("event %d: %s %v is not an integer", i, k, e[k])
+	}
+	return v
+}
+
+// traceNanos is e's field k, microseconds, as nanoseconds: a plain decimal of at most three
+// decimals (nccllog writes no exponent and no finer fraction).
+func traceNanos(t *testing.T, i int, e map[string]any, k string) int64 {
+	t.Helper()
+	n, ok := e[k].(json.Number)
+	whole, frac, _ := strings.Cut(string(n), ".")
+	us, err := strconv.ParseInt(whole, 10, 64)
+	if !ok || err != nil || len(frac) > 3 || strings.TrimLeft(frac, "0123456789") != "" {
+		t.Fatalf("event %d: %s %v is not a number of microseconds", i, k, e[k])
+	}
+	ns, _ := strconv.ParseInt((frac + "000")[:3], 10, 64)
+	if strings.HasPrefix(whole, "-") {
+		ns = -ns
+	}
+	return us*1000 + ns
 }
 
 // TestCallsTraceRefusesUntimed: no time is invented; the file is not left behind.
@@ -195,4 +286,21 @@ type traceEvent struct {
 	Pid, Tid int
 	Ts, Dur  float64
 	Args     struct{ Step int64 }
+}
+
+// TestCallsTraceNanosecondCalls: calls of one process less than a microsecond apart (a
+// collector's nanosecond times) still make slices that both trace importers take: each
+// nests in or keeps apart from the others on its thread.
+func TestCallsTraceNanosecondCalls(t *testing.T) {
+	line := func(ts string, op int) string {
+		return ts + " gpu-node-00:12:12 [0] NCCL INFO AllReduce: opCount " + strconv.Itoa(op) +
+			" sendbuff 0x1 recvbuff 0x2 count 8 datatype 7 op 0 root 0 comm 0x7f00 [nranks=2] stream 0x9\n"
+	}
+	in := line("2026-03-01T12:00:05.549250000Z", 1) + line("2026-03-01T12:00:05.549250400Z", 2) +
+		line("2026-03-01T12:00:05.549251300Z", 3) + line("2026-03-01T12:00:05.549251300Z", 4)
+	got, stderr, code := traceOf(t, in)
+	if code != exitOK {
+		t.Fatalf("status %d: %s", code, stderr)
+	}
+	checkTraceSchema(t, got)
 }

@@ -29,8 +29,8 @@ func TestChromiumDrawsEveryChart(t *testing.T) {
 	for _, scheme := range []string{"light", "dark"} {
 		t.Run(scheme, func(t *testing.T) {
 			charts, png := chromiumtest.Open(t, exe, file, scheme)
-			if len(charts) != 5 {
-				t.Errorf("%d chart containers, want 5: %+v", len(charts), charts)
+			if len(charts) != 6 {
+				t.Errorf("%d chart containers, want 6: %+v", len(charts), charts)
 			}
 			checkDrawnLabels(t, charts)
 			shot := filepath.Join(shots, "report-"+scheme+".png")

@@ -210,5 +210,8 @@ func chartsOf(d *Data) map[string]chartView {
 	if len(d.Rank) > 0 {
 		out["ranks"] = rankChart(d.Rank)
 	}
+	if d.Lags != nil && d.Lags.Drawn() {
+		out["lags"] = lagChart(d.Lags)
+	}
 	return out
 }

@@ -37,6 +37,9 @@ type Data struct {
 	// Diagnosis is diagnose's report: the first fault and what follows from it open the page;
 	// nil leaves it out.
 	Diagnosis *diagnose.Report
+	// Lags is the stragglers report and its lag map: when each rank's calls arrive against
+	// its host's other ranks, step by step; nil leaves the section out.
+	Lags *Lags
 }
 
 // Input is one input file and its line count.

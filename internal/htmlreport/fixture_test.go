@@ -5,6 +5,7 @@ import (
 
 	"github.com/nccllog/nccllog/stages/info"
 	"github.com/nccllog/nccllog/stages/ranks"
+	"github.com/nccllog/nccllog/stages/strag"
 )
 
 // fixture is a report of a job with nRanks ranks on one communicator over nSteps steps, one
@@ -28,6 +29,7 @@ func fixture(nRanks, nSteps int) *Data {
 		Dropped: []Dropped{{Op: "AllReduce", Reason: "count 0", Calls: 3}},
 		Hang:    fixtureHang(),
 		Setup:   fixtureSetup(),
+		Lags:    fixtureLags(nRanks, nSteps),
 	}
 	for s := range nSteps {
 		d.Steps = append(d.Steps, Step{Step: int64(s), HasTime: s > 0, TimeS: 2.4 + 0.01*float64(s%7),
@@ -62,4 +64,38 @@ func fixtureSetup() *info.InfoReport {
 		Network:  []info.FactRow{{What: "inter-node transport", Value: "NET/IB/GDRDMA", Processes: 16}},
 		Warns: []info.WarnRow{{Template: "NET/IB : Got async event : port error", Count: 3, Ranks: []int64{6, 14},
 			Hosts: []string{"gpu-node-00", "gpu-node-01"}, First: info.Evidence{File: "job.log", Line: 23271}}}}
+}
+
+// fixtureLags is the stragglers report and lag map of the fixture's job, as strag lays them
+// out: rank 37 late by 40 ms on every step (chronic), rank 12 by 60 ms on step 3 (one-off),
+// the others a few µs either way; at most strag.MaxMapRows ranks and strag.MaxMapColumns
+// columns.
+func fixtureLags(nRanks, nSteps int) *Lags {
+	per := max(1, (nSteps+strag.MaxMapColumns-1)/strag.MaxMapColumns)
+	m := strag.LagMap{Axis: strag.AxisSteps, Ranks: nRanks, PerColumn: per}
+	for s := 0; s < nSteps; s += per {
+		m.Columns = append(m.Columns, strag.LagColumn{From: uint64(s), To: uint64(min(s+per, nSteps) - 1)})
+	}
+	for r := range min(nRanks, strag.MaxMapRows) {
+		row := strag.LagRow{Rank: int64(r), Host: fmt.Sprintf("gpu-node-%02d", r/8), Pid: int64(50000 + r), Dev: int64(r % 8)}
+		for c := range m.Columns {
+			lag := 0.001 * float64((r*7+c*3)%11-5)
+			switch {
+			case r == 37:
+				lag = 40
+			case r == 12 && c == 3/per:
+				lag = 60
+			}
+			row.Cells = append(row.Cells, strag.LagCell{Col: c, LagMs: lag})
+		}
+		row.MedianLagMs = row.Cells[0].LagMs
+		row.Straggler, row.Kind = r == 37 || r == 12, map[bool]strag.Kind{true: strag.Chronic, false: strag.OneOff}[r == 37]
+		m.Rows = append(m.Rows, row)
+	}
+	rep := strag.StragglersReport{ThresholdMs: 10, Compared: nSteps * 27, TimedCalls: int64(nSteps * 27 * nRanks),
+		Stragglers: []strag.Straggler{
+			{Rank: 37, Host: "gpu-node-04", Pid: 50037, Kind: strag.Chronic, LastShare: 1, MedianLagMs: 40, P95LagMs: 41.2, LateSteps: nSteps, TimedSteps: nSteps},
+			{Rank: 12, Host: "gpu-node-01", Pid: 50012, Kind: strag.OneOff, LastShare: 0.04, MedianLagMs: 0.002, P95LagMs: 60, LateSteps: 1, TimedSteps: nSteps,
+				Steps: []strag.StepLag{{Step: 3, LagMs: 60}}}}}
+	return &Lags{Report: rep, Map: m}
 }

@@ -58,7 +58,7 @@ func TestChromiumDrawsNonFiniteSteps(t *testing.T) {
 	if err := f.Close(); err != nil {
 		t.Fatal(err)
 	}
-	if charts, _ := chromiumtest.Open(t, exe, file, "light"); len(charts) != 5 {
-		t.Errorf("%d chart containers, want 5: %+v", len(charts), charts)
+	if charts, _ := chromiumtest.Open(t, exe, file, "light"); len(charts) != 6 {
+		t.Errorf("%d chart containers, want 6: %+v", len(charts), charts)
 	}
 }

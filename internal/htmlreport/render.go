@@ -54,6 +54,8 @@ func Render(w io.Writer, d *Data) error {
 		"hosts":    hostsCell,
 		"seq":      seqCell,
 		"fixed":    fixed,
+		"lag":      humanLag,
+		"share":    func(v float64) string { return strconv.FormatFloat(100*v, 'f', 0, 64) + "%" },
 		"evidence": func(f *diagnose.Finding) evidenceView {
 			refs, more := evidence(f)
 			return evidenceView{refs, more}

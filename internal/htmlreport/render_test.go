@@ -18,7 +18,7 @@ func TestRenderSelfContained(t *testing.T) {
 	if m := regexp.MustCompile(`(?i)<(script|link|img|iframe)[^>]*(src|href)=`).FindString(page); m != "" {
 		t.Errorf("page loads something: %s", m)
 	}
-	for _, id := range []string{"chart-ops", "chart-hist", "chart-step-volume", "chart-step-time", "chart-ranks"} {
+	for _, id := range []string{"chart-ops", "chart-hist", "chart-step-volume", "chart-step-time", "chart-ranks", "chart-lags"} {
 		if strings.Count(page, `id="`+id+`"`) != 1 || !strings.Contains(page, `["`+id+`", {`) {
 			t.Errorf("chart %s is not placed and initialised once", id)
 		}

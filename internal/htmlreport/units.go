@@ -83,3 +83,25 @@ func fixed(prec int, v float64) string {
 	}
 	return strconv.FormatFloat(v, 'f', prec, 64)
 }
+
+// humanLag is a lag given in ms, in ms below a second and in s from it, with three
+// significant digits where it has a fraction: 0.5 ms, 12.3 ms, 250 ms, 1.25 s.
+func humanLag(ms float64) string {
+	if !finite(ms) {
+		return fixed(0, ms) + " ms"
+	}
+	v, unit := ms, "ms"
+	if math.Abs(ms) >= 999.5 {
+		v, unit = ms/1e3, "s"
+	}
+	a := math.Abs(v)
+	switch {
+	case a == 0:
+		return "0 " + unit
+	case a < 10:
+		return strconv.FormatFloat(v, 'f', 2, 64) + " " + unit
+	case a < 100:
+		return strconv.FormatFloat(v, 'f', 1, 64) + " " + unit
+	}
+	return strconv.FormatFloat(v, 'f', 0, 64) + " " + unit
+}

@@ -24,6 +24,7 @@ const minHostRanks = 3
 type sample struct {
 	lagNs int64
 	step  int64
+	op    uint64 // the position's opCount, which places it where the run has no steps
 	last  bool
 }
 
@@ -62,6 +63,15 @@ type member struct {
 
 // Report builds the stragglers report.
 func (p *StragPart) Report() StragglersReport {
+	r, _ := p.build(false)
+	return r
+}
+
+// ReportAndMap builds the stragglers report and the lag map of the same comparison.
+func (p *StragPart) ReportAndMap() (StragglersReport, LagMap) { return p.build(true) }
+
+// build is the report, and the lag map where withMap is set (an empty one else).
+func (p *StragPart) build(withMap bool) (StragglersReport, LagMap) {
 	r := StragglersReport{Stragglers: []Straggler{}, TimedCalls: p.Counts.Timed,
 		UntimedCalls: p.Counts.Untimed + p.Counts.Coarse + p.Counts.SinceInit}
 	var notes []string
@@ -77,7 +87,7 @@ func (p *StragPart) Report() StragglersReport {
 	if p.commOver {
 		notes = append(notes, fmt.Sprintf("more than %d communicator pointers: nothing compared", MaxComms))
 		r.Note = strings.Join(notes, "; ")
-		return r
+		return r, LagMap{}
 	}
 	stats, offsets, compared := p.compare()
 	r.Compared = compared
@@ -86,7 +96,7 @@ func (p *StragPart) Report() StragglersReport {
 			notes = append(notes, "no call position had 3 or more ranks of one host with times and known communicators")
 		}
 		r.Note = strings.Join(notes, "; ")
-		return r
+		return r, LagMap{}
 	}
 	thr := threshold(stats)
 	if n := skewNote(offsets, thr); n != "" {
@@ -95,7 +105,10 @@ func (p *StragPart) Report() StragglersReport {
 	r.ThresholdMs = ms(thr)
 	r.Stragglers = judge(stats, thr)
 	r.Note = strings.Join(notes, "; ")
-	return r
+	if !withMap {
+		return r, LagMap{}
+	}
+	return r, lagMap(stats, r.Stragglers)
 }
 
 // compare groups the sampled calls by communicator and position and compares each rank with
@@ -110,7 +123,7 @@ func (p *StragPart) compare() (map[procKey]*procStats, map[string][]int64, int) 
 			if p.cfg != nil && p.cfg.Steps != nil && !p.cfg.Steps.Has(stepOf(ms)) {
 				continue
 			}
-			if compareGroup(ms, stats, offsets) {
+			if compareGroup(ms, pos.Key.OpCount, stats, offsets) {
 				compared++
 			}
 		}
@@ -167,9 +180,9 @@ func stepOf(ms []member) int64 {
 	return s
 }
 
-// compareGroup compares one communicator position's ranks host by host (one clock each);
+// compareGroup compares one communicator position's ranks (at opCount op) host by host (one clock each);
 // it reports whether some host had enough ranks.
-func compareGroup(ms []member, stats map[procKey]*procStats, offsets map[string][]int64) bool {
+func compareGroup(ms []member, op uint64, stats map[procKey]*procStats, offsets map[string][]int64) bool {
 	type clock struct {
 		host  string
 		zoned bool
@@ -214,7 +227,7 @@ func compareGroup(ms []member, stats map[procKey]*procStats, offsets map[string]
 			if m.nr > st.nranks || m.nr == st.nranks && m.id < st.comm {
 				st.rank, st.nranks, st.comm = m.rank, m.nr, m.id
 			}
-			st.samples = append(st.samples, sample{m.ns - med, step, m.ns == lastAt && lasts == 1})
+			st.samples = append(st.samples, sample{m.ns - med, step, op, m.ns == lastAt && lasts == 1})
 		}
 	}
 	addOffsets(medians, offsets)

@@ -139,16 +139,22 @@ func TestCutsListNothing(t *testing.T) {
 }
 
 // TestChunkingSameReport: chunks of any size, one worker or two, give the report of the
-// whole; over per-process files, in either order, the same Snapshot.
+// whole, and the same lag map; over per-process files, in either order, the same Snapshot.
 func TestChunkingSameReport(t *testing.T) {
 	c := job()
 	c.Stragglers = []gen.Straggler{{Rank: 5, Kind: gen.StragglerOneOff}}
 	path, _ := write(t, c)
 	want, _ := json.Marshal(report(t, 0, path))
+	_, m := run(t, 0, 0, path).ReportAndMap()
+	wantMap, _ := json.Marshal(m)
 	for _, chunk := range []int{4 << 10, 64 << 10, 300 << 10} {
 		got, _ := json.Marshal(report(t, chunk, path))
 		if !bytes.Equal(got, want) {
 			t.Fatalf("chunk %d:\n%s\nwant\n%s", chunk, got, want)
+		}
+		_, m := run(t, 2, chunk, path).ReportAndMap()
+		if got, _ := json.Marshal(m); !bytes.Equal(got, wantMap) {
+			t.Fatalf("chunk %d: the lag map differs", chunk)
 		}
 	}
 	files, err := gen.WriteFiles(filepath.Join(t.TempDir(), "logs"), c)
