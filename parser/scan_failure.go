@@ -41,7 +41,8 @@ var rasSections = [...]string{"Errors", "Warnings", "DEAD", "INCOMPLETE", "TIMEO
 
 // failurePairs holds the first two bytes of every line mayBeFailure sends to its slower
 // tests: the heads, a RAS report's entries (`#0`), rows (a digit, then a digit or white
-// space), rank and process lines and section heads, and white space (an indent). Most other
+// space), rank and process lines and section heads, the keys of its JSON form (a quote, then
+// a letter), and white space (an indent). Most other
 // text fails on one look-up.
 var failurePairs = func() (p pairSet) {
 	for _, hs := range failureHeads {
@@ -54,6 +55,9 @@ var failurePairs = func() (p pairSet) {
 	}
 	p.add('R', 'a')
 	p.add('P', 'r')
+	for c := byte('A'); c <= 'z'; c++ { // a RAS JSON field's key `"rank": 3,`
+		p.add('"', c)
+	}
 	for c := range 256 {
 		if isSp(byte(c)) { // an indent: the heads follow it
 			for d := range 256 {
@@ -132,6 +136,8 @@ func mayBeFailureHead(h []byte, words uint32) bool {
 		if litSp(h, "Process ") {
 			return bytes.Contains(h, []byte("node"))
 		}
+	case c == '"':
+		return mayBeRASJSON(h)
 	}
 	for _, s := range rasSections {
 		if lit(h, 0, s) { // alone on its line, or before its count `(2)`
