@@ -190,7 +190,7 @@ func (v *rasItems) statuses(c *rasComm, ranks, missing []*rasRec) string {
 	cl := v.class("MISMATCH")
 	cl.items = append(cl.items, rasNewItem(c.at, "finding", "Communicator ranks have different status"))
 	for _, g := range groups {
-		if rs := by[g]; rasOutlier(len(rs), -1) {
+		if rs := by[g]; rasOutlier(len(rs), c.size) {
 			for _, r := range sortedRecs(rs) {
 				cl.items = append(cl.items, rasRankItem(r, rasIf(len(rs) == 1, "has status "+rasStatusNames[g])))
 			}
