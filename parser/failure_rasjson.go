@@ -69,9 +69,15 @@ func isRASCountKey(k []byte) bool {
 }
 
 // rasJSONField reads a `"<key>": <value>[,]` line (read by the grammar as gFailExcept: key is
-// its name, value the tokens after the white space that follows ':'): the key must be one
-// diagnose reads, and the value of its form.
+// its name, value the tokens after the white space that follows ':').
 func rasJSONField(f Failure, key string, value []string) (Failure, bool) {
+	return rasJSONText(f, key, strings.Join(value, ""))
+}
+
+// rasJSONText reads a RAS JSON field from its key, in quotes, and the text after the white
+// space that follows its ':' (the grammar's and the scanner's reading both come here): the
+// key must be one diagnose reads, and the value of its form.
+func rasJSONText(f Failure, key, value string) (Failure, bool) {
 	f.Event = FailureRAS
 	k, ok := strings.CutPrefix(key, `"`)
 	k, ok2 := strings.CutSuffix(k, `"`)
@@ -79,7 +85,7 @@ func rasJSONField(f Failure, key string, value []string) (Failure, bool) {
 		return f, false
 	}
 	form, name := rasJSONKey(k)
-	v := strings.TrimSuffix(strings.TrimRight(strings.Join(value, ""), " \t\n\f\r"), ",")
+	v := strings.TrimSuffix(strings.TrimRight(value, " \t\n\f\r"), ",")
 	if strings.ContainsAny(v, " \t\n\f\r") {
 		return f, false // the grammar's white space: one value, one line
 	}
@@ -89,6 +95,26 @@ func rasJSONField(f Failure, key string, value []string) (Failure, bool) {
 	}
 	f.RAS, f.Field, f.Text = RASField, name, strings.Clone(v)
 	return f, true
+}
+
+// scanRASJSON reads h, a line's text after its indent that opens with a quote, as the
+// grammar reads a RAS JSON field: a Word token, ':', then nothing or white space and the
+// value.
+func scanRASJSON(h []byte, l *Line) bool {
+	end, isHPT := tokenEnd(h, 0)
+	if isHPT || end >= len(h) || h[end] != ':' {
+		return false
+	}
+	m := end + 1
+	if m < len(h) && !isSp(h[m]) {
+		return false
+	}
+	f, ok := rasJSONText(noFailure, string(h[:end]), string(h[spEnd(h, m):]))
+	if !ok {
+		return false
+	}
+	l.Kind, l.Fail = KindFailure, &f
+	return true
 }
 
 // rasJSONValue checks v (without the comma after it) against form; it returns the value

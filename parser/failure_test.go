@@ -167,3 +167,25 @@ func checkFailureGate(t *testing.T, p *Parser, g *Grammar, line []byte) {
 		}
 	}
 }
+
+// TestScannerReadsRASJSON: the scanner reads a RAS JSON report's field lines itself (a report
+// of a thousand ranks is some 25000 of them, too many for the grammar's pace) and leaves the
+// lines it does not read to the grammar.
+func TestScannerReadsRASJSON(t *testing.T) {
+	for _, c := range []struct {
+		line string
+		read bool
+	}{
+		{`          "rank": 9,`, true}, {`            "AllReduce": 6649`, true}, {`      "missing_ranks": [`, true},
+		{`2024-05-01T10:00:00Z           "host": "10.0.0.11",`, true},
+		{`  "timestamp": "2025-12-19 13:06:53",`, false}, {`  "rank": 3, srun: error: n1: task 3: Killed`, false},
+	} {
+		b := []byte(c.line)
+		start, _ := scanPrefixes(b)
+		fs, _ := failureStart(b, start)
+		var l Line
+		if got := scanFailure(b, fs, &l); got != c.read {
+			t.Errorf("%q: scanner reads it: %v, want %v", c.line, got, c.read)
+		}
+	}
+}

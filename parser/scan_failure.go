@@ -172,7 +172,8 @@ func isDottedByte(c byte) bool {
 }
 
 // scanFailure reads the failure lines a job prints most, a Python traceback's head and its
-// exception line, as the grammar reads them (b is the whole line, its text starts at start);
+// exception line, and the fields of a RAS report in JSON form (many lines each), as the
+// grammar reads them (b is the whole line, its text starts at start);
 // ok is false for every other line, which the grammar decides.
 func (s *scanner) scanFailure(b []byte, start int, l *Line) bool {
 	rest := b[start:]
@@ -194,6 +195,9 @@ func (s *scanner) scanFailure(b []byte, start int, l *Line) bool {
 func scanFailure(b []byte, start int, l *Line) bool {
 	rest := b[start:]
 	h := rest[spEnd(rest, 0):]
+	if len(h) > 0 && h[0] == '"' {
+		return scanRASJSON(h, l) // where it reads none, the grammar decides
+	}
 	if lit(h, 0, "Traceback (most recent call last):") {
 		f := noFailure
 		f.Event = FailureTraceback
