@@ -18,7 +18,8 @@ type RASField struct {
 }
 
 // maxRASFields bounds the RAS JSON fields a run keeps (about 7000 ranks' records, some
-// MiB); maxRASVal a value (hashes, addresses and numbers are far shorter).
+// MiB); maxRASVal a value (hashes, addresses and numbers are far shorter); maxRASKey a key
+// a partial result may declare (the parser's longest is 19 bytes).
 const (
 	maxRASFields = 1 << 17
 	maxRASVal    = 64

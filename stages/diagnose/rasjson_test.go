@@ -23,31 +23,29 @@ func rasConfig(format string) gen.Config {
 // form gives (kind, outlier ranks, hosts, processes, summary), over any chunking.
 func TestRASJSONSameAsText(t *testing.T) {
 	text, tr := generate(t, rasConfig("text"))
-	js, trj := generate(t, rasConfig("json"))
+	jsonLog, trj := generate(t, rasConfig("json"))
 	if !slices.Equal(tr.Ranks, trj.Ranks) {
 		t.Fatalf("the two forms' jobs differ: ranks %v and %v", tr.Ranks, trj.Ranks)
 	}
 	want := diagnoseBytes(t, "ras.log", text, 0)
-	got := diagnoseBytes(t, "ras.log", js, 0)
+	got := diagnoseBytes(t, "ras.log", jsonLog, 0)
 	checkTruth(t, got, trj, true)
 	if len(got.Findings) != len(want.Findings) {
-		t.Fatalf("%d findings from JSON, %d from text:\n%s\nwant\n%s", len(got.Findings), len(want.Findings), js2(got), js2(want))
+		t.Fatalf("%d findings from JSON, %d from text:\n%s\nwant\n%s", len(got.Findings), len(want.Findings), js(got), js(want))
 	}
 	for i := range want.Findings {
 		g, w := got.Findings[i], want.Findings[i]
 		if g.Kind != w.Kind || !slices.Equal(g.Ranks, w.Ranks) || !slices.Equal(g.Hosts, w.Hosts) ||
 			!slices.Equal(g.Processes, w.Processes) || g.Summary != w.Summary {
-			t.Errorf("finding %d from JSON:\n%s\nwant as from text:\n%s", i, js2(got), js2(want))
+			t.Errorf("finding %d from JSON:\n%s\nwant as from text:\n%s", i, js(got), js(want))
 		}
 	}
 	for _, chunk := range []int{97, 4096} {
-		if c := diagnoseBytes(t, "ras.log", js, chunk); string(js2(c)) != string(js2(got)) {
-			t.Errorf("chunks of %d bytes give another report:\n%s", chunk, js2(c))
+		if c := diagnoseBytes(t, "ras.log", jsonLog, chunk); string(js(c)) != string(js(got)) {
+			t.Errorf("chunks of %d bytes give another report:\n%s", chunk, js(c))
 		}
 	}
 }
-
-func js2(r diagnose.Report) []byte { return js(r) }
 
 // rasRank is a rank's record in a crafted JSON report.
 type rasRank struct {
@@ -154,7 +152,7 @@ func TestRASJSONVerdicts(t *testing.T) {
 			case c.ranks == nil && f != nil:
 				t.Errorf("a report that proves nothing gives: %s", f.Summary)
 			case c.ranks != nil && f == nil:
-				t.Errorf("no ras-report finding (status %s): %s", r.Status, js2(r))
+				t.Errorf("no ras-report finding (status %s): %s", r.Status, js(r))
 			case c.ranks != nil && (!slices.Equal(f.Ranks, c.ranks) || !strings.HasSuffix(f.Summary, ": "+c.summary)):
 				t.Errorf("finding %v %q, want ranks %v and %s", f.Ranks, f.Summary, c.ranks, c.summary)
 			}
