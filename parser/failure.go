@@ -96,12 +96,18 @@ const (
 	RASRank
 	// RASDead names a process or node RAS could not reach (dead peers).
 	RASDead
+	// RASField is one `"<key>": <value>` line of the JSON form of the report (`ncclras -f
+	// json`, NCCL 2.28.7+, rasDumpCommsToJSON), which prints each field on a line of its own:
+	// Field is the key (rasJSONKeys, or a collective's name for its operation count), Text
+	// the value as printed, without its quotes and the comma after it. The report's verdicts
+	// are not printed in that form: diagnose folds the fields back into communicators.
+	RASField
 	numRASEvents
 )
 
 var rasEventNames = [numRASEvents]string{
 	RASNone: "", RASHeader: "header", RASCommStatus: "comm_status", RASFinding: "finding",
-	RASRank: "rank", RASDead: "dead",
+	RASRank: "rank", RASDead: "dead", RASField: "field",
 }
 
 func (e RASEvent) String() string {
@@ -139,7 +145,8 @@ type Failure struct {
 	// Exception is the exception's (or thrown type's) name: "torch.OutOfMemoryError",
 	// "RuntimeError", "c10::DistBackendError".
 	Exception string
-	// Field is a torchrun failure field's name (FailureRootField).
+	// Field is a torchrun failure field's name (FailureRootField), or a RAS JSON key
+	// (RASField).
 	Field string
 	// Comm is the communicator a RAS line names, as printed.
 	Comm string

@@ -56,6 +56,16 @@ func TestFailureLines(t *testing.T) {
 		{"    0         1         2         8        16        16   RUNNING  MISMATCH", -1, false, fail(func(f *Failure) {
 			f.Event, f.RAS, f.Comm, f.Text = FailureRAS, RASCommStatus, "0", "RUNNING MISMATCH"
 		})},
+		{`          "host": "10.0.0.11",`, -1, false, fail(func(f *Failure) {
+			f.Event, f.RAS, f.Field, f.Text = FailureRAS, RASField, "host", "10.0.0.11"
+		})},
+		{`            "AllReduce": 6649`, -1, false, fail(func(f *Failure) {
+			f.Event, f.RAS, f.Field, f.Text = FailureRAS, RASField, "AllReduce", "6649"
+		})},
+		{`          "pid": -1,`, -1, false, fail(func(f *Failure) { f.Event, f.RAS, f.Field, f.Text = FailureRAS, RASField, "pid", "-1" })},
+		{`      "missing_ranks": [`, -1, false, fail(func(f *Failure) {
+			f.Event, f.RAS, f.Field, f.Text = FailureRAS, RASField, "missing_ranks", "["
+		})},
 	}
 	p, _ := NewParser()
 	for _, c := range cases {
@@ -110,6 +120,9 @@ func TestFailureNearMisses(t *testing.T) {
 		"error: something went wrong", "The RuntimeError: was caught and ignored", "Errors were found",
 		"ncclRemoteError: A call failed", "  rank      : nine", "ValueError:12 x", "Rank 3 is slow",
 		"  File \"/x.py\", line 3, in f",
+		// RAS JSON keys diagnose does not read, and values not of their key's form.
+		`  "timestamp": "2025-12-19 13:06:53",`, `  "rank": "3",`, `  "AllReduce": -1`, `  "AllReduce": 007`,
+		`  "allreduce": 3,`, `  "rank": 3, "pid": 4`, `  "abort_flag": yes`, `  "hash": "0x1"x",`,
 	} {
 		if l := g.Parse([]byte(line)); l.Kind != KindOther {
 			t.Errorf("%q reads as %v, want other", line, l.Kind)
@@ -151,6 +164,28 @@ func checkFailureGate(t *testing.T, p *Parser, g *Grammar, line []byte) {
 	for _, text := range []string{string(line), string(line[stampedStart(line, start):])} {
 		if _, ok := g.parseFailure(text, glued); ok {
 			t.Errorf("mayBeFailure turns away a failure line: %q (read as %q)", line, text)
+		}
+	}
+}
+
+// TestScannerReadsRASJSON: the scanner reads a RAS JSON report's field lines itself (a report
+// of a thousand ranks is some 25000 of them, too many for the grammar's pace) and leaves the
+// lines it does not read to the grammar.
+func TestScannerReadsRASJSON(t *testing.T) {
+	for _, c := range []struct {
+		line string
+		read bool
+	}{
+		{`          "rank": 9,`, true}, {`            "AllReduce": 6649`, true}, {`      "missing_ranks": [`, true},
+		{`2024-05-01T10:00:00Z           "host": "10.0.0.11",`, true},
+		{`  "timestamp": "2025-12-19 13:06:53",`, false}, {`  "rank": 3, srun: error: n1: task 3: Killed`, false},
+	} {
+		b := []byte(c.line)
+		start, _ := scanPrefixes(b)
+		fs, _ := failureStart(b, start)
+		var l Line
+		if got := scanFailure(b, fs, &l); got != c.read {
+			t.Errorf("%q: scanner reads it: %v, want %v", c.line, got, c.read)
 		}
 	}
 }

@@ -92,6 +92,8 @@ func failureFromMsg(m *gFailMsg, indented bool) (Failure, bool) {
 		}
 	case m.RAS != nil:
 		return rasFailure(f, m.RAS)
+	case m.Except != nil && strings.HasPrefix(m.Except.Name, `"`):
+		return rasJSONField(f, m.Except.Name, m.Except.Msg)
 	case m.Except != nil:
 		name := m.Except.Name
 		if !isExceptionName(name) {

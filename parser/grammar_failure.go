@@ -121,7 +121,8 @@ type gRASProcess struct {
 }
 
 // gFailExcept is a Python exception line, `<dotted.Name>: <message>`; failureException
-// decides whether the name is an exception's.
+// decides whether the name is an exception's. A RAS JSON field, `"<key>": <value>[,]`, has
+// its shape, its name in quotes: rasJSONField reads it.
 type gFailExcept struct {
 	Name string   `parser:"@Word ':'"`
 	Msg  []string `parser:"( Sp @(HPT | Sp | Punct | Word)* )? EOF"`

@@ -41,7 +41,8 @@ var rasSections = [...]string{"Errors", "Warnings", "DEAD", "INCOMPLETE", "TIMEO
 
 // failurePairs holds the first two bytes of every line mayBeFailure sends to its slower
 // tests: the heads, a RAS report's entries (`#0`), rows (a digit, then a digit or white
-// space), rank and process lines and section heads, and white space (an indent). Most other
+// space), rank and process lines and section heads, the keys of its JSON form (a quote, then
+// a letter), and white space (an indent). Most other
 // text fails on one look-up.
 var failurePairs = func() (p pairSet) {
 	for _, hs := range failureHeads {
@@ -54,6 +55,9 @@ var failurePairs = func() (p pairSet) {
 	}
 	p.add('R', 'a')
 	p.add('P', 'r')
+	for c := byte('A'); c <= 'z'; c++ { // a RAS JSON field's key `"rank": 3,`
+		p.add('"', c)
+	}
 	for c := range 256 {
 		if isSp(byte(c)) { // an indent: the heads follow it
 			for d := range 256 {
@@ -132,6 +136,8 @@ func mayBeFailureHead(h []byte, words uint32) bool {
 		if litSp(h, "Process ") {
 			return bytes.Contains(h, []byte("node"))
 		}
+	case c == '"':
+		return mayBeRASJSON(h)
 	}
 	for _, s := range rasSections {
 		if lit(h, 0, s) { // alone on its line, or before its count `(2)`
@@ -166,7 +172,8 @@ func isDottedByte(c byte) bool {
 }
 
 // scanFailure reads the failure lines a job prints most, a Python traceback's head and its
-// exception line, as the grammar reads them (b is the whole line, its text starts at start);
+// exception line, and the fields of a RAS report in JSON form (many lines each), as the
+// grammar reads them (b is the whole line, its text starts at start);
 // ok is false for every other line, which the grammar decides.
 func (s *scanner) scanFailure(b []byte, start int, l *Line) bool {
 	rest := b[start:]
@@ -188,6 +195,9 @@ func (s *scanner) scanFailure(b []byte, start int, l *Line) bool {
 func scanFailure(b []byte, start int, l *Line) bool {
 	rest := b[start:]
 	h := rest[spEnd(rest, 0):]
+	if len(h) > 0 && h[0] == '"' {
+		return scanRASJSON(h, l) // where it reads none, the grammar decides
+	}
 	if lit(h, 0, "Traceback (most recent call last):") {
 		f := noFailure
 		f.Event = FailureTraceback

@@ -70,7 +70,8 @@ is the second rank of the second host):
                     of another process's NCCL line
   ras               rank N and another hang one operation behind; an NCCL RAS
                     report naming both is pasted at the end (--nccl-version
-                    2.24 or later, 8 ranks or more)
+                    2.24 or later, 8 ranks or more); --ras-format json pastes
+                    it in JSON form (2.28.7 or later)
 --failure-host H makes the failing rank the second rank of host H (or its
 only one).
 
@@ -166,6 +167,7 @@ func parseArgs(args []string, stdout io.Writer) (gen.Config, destination, error)
 	failureRank := fs.Int("failure-rank", 0, "failure: global rank `N` that fails first (default: the second rank of the second host)")
 	failureHost := fs.Int("failure-host", 0, "failure: host index `H` whose second rank fails first (instead of --failure-rank)")
 	glue := fs.Bool("glue-watchdog", false, "failure shared-timeout: glue half of the watchdog lines into other processes' NCCL lines")
+	rasFormat := fs.String("ras-format", "text", "failure ras: the report's `FORM`, text or json (ncclras -f json, --nccl-version 2.28.7 or later)")
 	mix := fs.String("mix", "", "write the benchmark mix `NAME` (collective, init, job, text, binary) of --size bytes instead")
 	distinct := fs.String("distinct", "", "write the distinct-things input `KIND` (comms, cycle, shapes, steps, files) with --count things instead")
 	count := fs.Int64("count", 1000, "how many distinct things --distinct writes")
@@ -214,6 +216,9 @@ func parseArgs(args []string, stdout io.Writer) (gen.Config, destination, error)
 	}
 	if err := setFailure(fs, &cfg, *failure, *failureRank, *failureHost, *glue); err != nil {
 		return cfg, dest, usageError{err}
+	}
+	if fs.Changed("ras-format") {
+		cfg.RASFormat = *rasFormat
 	}
 	if dest.dir != "" && (fs.Changed("output") || cfg.Prefix != "") {
 		return cfg, dest, usageError{errors.New("--per-rank-dir writes files without launcher prefixes; do not combine it with --output or --prefix")}

@@ -268,8 +268,9 @@ process), that process's own last words (a Python exception such as torch.OutOfM
 "CUDA error", "terminate called", a signal), NCCL WARNs (NET/IB completion errors, NET/OFI and
 NET/Socket failures, bootstrap, Cuda failure, invalid usage), "Abort COMPLETE" and "Init START"
 without "Init COMPLETE" per process and communicator, PyTorch watchdog timeouts (also glued
-into other lines), NCCL RAS reports, and the ranks' call sequences (a mismatch, a rank that
-aborted alone or stopped behind). Each finding names the ranks, hosts and processes
+into other lines), NCCL RAS reports (text, or JSON from "ncclras -f json", NCCL 2.28.7+,
+whose raw data it judges as NCCL's text form does), and the ranks' call sequences (a mismatch,
+a rank that aborted alone or stopped behind). Each finding names the ranks, hosts and processes
 (host:pid), the communicator, the time where the lines carry one, and its file:line evidence.
 Follow-on errors are folded under the finding they follow from: "Connection closed by remote
 peer X" under the finding on host X; other ranks' aborts, watchdog timeouts, ncclRemoteError

@@ -20,7 +20,8 @@
 //     GlueWatchdog half of those lines glued into other processes' NCCL lines
 //     (watchdog-timeout, shared);
 //   - ras: two ranks hang an operation behind and an NCCL RAS report naming
-//     them is pasted at the end (ras-report).
+//     them is pasted at the end (ras-report), in text or, with RASFormat
+//     "json", in JSON form.
 package gen
 
 import (
@@ -124,6 +125,9 @@ type Config struct {
 	Failure      string
 	FailureRank  *int
 	GlueWatchdog bool
+	// RASFormat is the form of the ras scenario's report: "" or "text" (ncclras's default),
+	// or "json" (`ncclras -f json`, NCCL 2.28.7 or later).
+	RASFormat string
 }
 
 // Rank returns a pointer to r, for the rank fields of Config:

@@ -120,6 +120,8 @@ func (c Config) checkFailure(v version) error {
 			return errors.New("FailureRank is set but Failure is not")
 		case c.GlueWatchdog:
 			return errors.New("GlueWatchdog is set but Failure is not")
+		case c.RASFormat != "":
+			return errors.New("RASFormat is set but Failure is not")
 		}
 		return nil
 	}
@@ -146,6 +148,12 @@ func (c Config) checkFailure(v version) error {
 		return errors.New("the ras failure needs at least 8 ranks (RAS lists 2 outliers only among 8 or more)")
 	case c.Failure == "ras" && !v.atLeast(24):
 		return errors.New("the ras failure needs NCCL 2.24 or later (RAS reports began there)")
+	case c.RASFormat != "" && c.RASFormat != "text" && c.RASFormat != "json":
+		return fmt.Errorf("unknown RAS report format %q (text or json)", c.RASFormat)
+	case c.RASFormat == "json" && c.Failure != "ras":
+		return errors.New("the json RAS report format applies to the ras failure only")
+	case c.RASFormat == "json" && (v.minor < 28 || v.minor == 28 && v.patch < 7):
+		return errors.New("the json RAS report needs NCCL 2.28.7 or later (ncclras -f json began there)")
 	}
 	return nil
 }

@@ -12,10 +12,15 @@ import (
 // src/ras/client_support.cc (rasClientRunInit, rasClientRunComms): the
 // banner, the job summary, the communicators table with the world
 // communicator's MISMATCH, and the Warnings entry naming the two ranks whose
-// collective operation counts are behind.
+// collective operation counts are behind. RASFormat "json" pastes the same
+// report in JSON form instead (rasJSONReport).
 func (g *gen) writeRAS() {
 	g.setClock(g.fail.atMs + 60000)
-	for _, s := range strings.Split(strings.TrimSuffix(g.rasReport(), "\n"), "\n") {
+	report := g.rasReport()
+	if g.cfg.RASFormat == "json" {
+		report = g.rasJSONReport()
+	}
+	for _, s := range strings.Split(strings.TrimSuffix(report, "\n"), "\n") {
 		g.raw(s)
 	}
 }

@@ -33,12 +33,13 @@ func Build(set *stages.Set) Report {
 	for i := range e.Items {
 		b.item(&e.Items[i], i)
 	}
+	b.rasJSON()
 	lp, litems := launcherFirst(&e, b.x)
 	b.aborts()
 	b.initFailures()
 	b.extra = ranksFindings(set, b.x)
 	r := b.assemble(lp, litems)
-	r.Left = e.Seen - int64(len(e.Items))
+	r.Left = e.Seen - int64(len(e.Items)) + e.RASLeft
 	if r.Status == StatusHealthy {
 		r.Status, r.Reason = thin(set)
 	}

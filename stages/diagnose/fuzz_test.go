@@ -25,6 +25,8 @@ var fuzzLines = []string{
 	"h1:2:2 [1] proxy.cc:1546 NCCL WARN [Service thread] Error encountered progressing operation=Connect, res=6, closing connection",
 	"[E0301 12:10:09.770797495 ProcessGroupNCCL.cpp:607] [Rank 1] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=39, OpType=ALLREDUCE, NumelIn=1, NumelOut=1, Timeout(ms)=600000) ran for 600199 milliseconds before timing out.",
 	"h0:1:1 [0] NCCL INFO AllReduce: opCount 0 sendbuff 0x1 recvbuff 0x2 count 1 datatype 7 op 0 root 0 comm 0xa [nranks=2] stream 0x3",
+	// RAS JSON fields, kept in order apart from the items.
+	`      "hash": "0xae94423cfbb2ef4a",`, `          "rank": 1,`, `            "AllReduce": 6649`,
 }
 
 // FuzzMergeChunks: the diagnose Partial of lines read in chunks and merged is the Partial
@@ -104,6 +106,9 @@ func TestRestoreRefusesDamage(t *testing.T) {
 		"comm twice":     `{"items":[],"counts":[],"comms":[` + comm + `,` + comm + `],"seen":0,"comms_left":0}`,
 		"rank outside":   `{"items":[],"counts":[],"comms":[{"host":"h","pid":1,"comm":10,"rank":5,"nranks":2,"gpu":0}],"seen":0,"comms_left":0}`,
 		"bad time":       `{"items":[` + strings.Replace(item, "[0,0,0,false]", "[0,200,0,false]", 1) + `],"counts":[` + key + `],"comms":[],"seen":1,"comms_left":0}`,
+		"ras left, room": `{"items":[],"counts":[],"comms":[],"seen":0,"comms_left":0,"ras":[{"file":"f","line":1,"key":"rank","val":"1"}],"ras_left":3}`,
+		"ras line":       `{"items":[],"counts":[],"comms":[],"seen":0,"comms_left":0,"ras":[{"file":"f","line":-1,"key":"rank","val":"1"}]}`,
+		"ras no key":     `{"items":[],"counts":[],"comms":[],"seen":0,"comms_left":0,"ras":[{"file":"f","line":1,"key":"","val":"1"}]}`,
 	} {
 		if err := stagetest.RestoreJSON(diagnose.PartOf(stages.NewSet(plan)), []byte(bad)); err == nil {
 			t.Errorf("%s: accepted", name)

@@ -42,6 +42,11 @@ type Part struct {
 	comms    map[commKey]*commState
 	order    []commKey
 	loose    []*Mark // comm marks not anchored yet
+	// ras are the RAS JSON fields in input order, the first rasAnchored named; rasLeft
+	// counts those beyond maxRASFields.
+	ras         []RASField
+	rasAnchored int
+	rasLeft     int64
 	// seen counts the evidence lines, kept or not (beyond maxPerKey, maxItems, maxKeys);
 	// commsLeft the communicator lines of communicators beyond maxComms.
 	seen, commsLeft int64
@@ -55,7 +60,9 @@ func newPart() *Part {
 func (p *Part) Add(l *stages.Line) {
 	switch l.P.Kind {
 	case parser.KindFailure:
-		if it, ok := failureItem(l.N, l.P); ok {
+		if f := l.P.Fail; f != nil && f.Event == parser.FailureRAS && f.RAS == parser.RASField {
+			p.addRAS(l.N, f)
+		} else if it, ok := failureItem(l.N, l.P); ok {
 			p.keep(it)
 		}
 	case parser.KindWarn:
@@ -127,6 +134,7 @@ func (p *Part) Anchor(o stages.Origin) {
 		m.File, m.Line = o.File, m.Line+o.Base
 	}
 	p.loose = p.loose[:0]
+	p.anchorRAS(o)
 }
 
 // Merge appends o, the Partial of the lines that follow: each of o's items is kept where it
@@ -157,6 +165,7 @@ func (p *Part) Merge(o stages.Partial) {
 	}
 	p.mergeCounts(op)
 	p.mergeComms(op)
+	p.mergeRAS(op)
 	p.seen += op.seen
 	p.commsLeft += op.commsLeft
 }
@@ -194,7 +203,7 @@ func (p *Part) mergeComms(op *Part) {
 func (p *Part) Reset() {
 	clear(p.counts)
 	clear(p.comms)
-	*p = Part{items: p.items[:0], counts: p.counts, keys: p.keys[:0], comms: p.comms, order: p.order[:0], loose: p.loose[:0]}
+	*p = Part{items: p.items[:0], counts: p.counts, keys: p.keys[:0], comms: p.comms, order: p.order[:0], loose: p.loose[:0], ras: p.ras[:0]}
 }
 
 // Evidence is the Partial as a plain value: its items in input order, every key's count, the
@@ -205,13 +214,17 @@ type Evidence struct {
 	Comms     []*commState `json:"comms"`
 	Seen      int64        `json:"seen"`
 	CommsLeft int64        `json:"comms_left"`
+	// RAS are the fields of RAS reports in JSON form, in input order; RASLeft how many
+	// more there were.
+	RAS     []RASField `json:"ras,omitempty"`
+	RASLeft int64      `json:"ras_left,omitempty"`
 }
 
 func (p *Part) Snapshot() any { return p.Evidence() }
 
 // Evidence returns what p holds.
 func (p *Part) Evidence() Evidence {
-	e := Evidence{Items: p.items, Seen: p.seen, CommsLeft: p.commsLeft}
+	e := Evidence{Items: p.items, Seen: p.seen, CommsLeft: p.commsLeft, RAS: p.ras, RASLeft: p.rasLeft}
 	if e.Items == nil {
 		e.Items = []Item{}
 	}

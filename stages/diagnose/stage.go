@@ -38,6 +38,7 @@ func (p *Part) Restore(dec *json.Decoder, _ *stages.Limits) error {
 	}
 	p.Reset()
 	p.items, p.anchored, p.seen, p.commsLeft = e.Items, len(e.Items), e.Seen, e.CommsLeft
+	p.ras, p.rasAnchored, p.rasLeft = e.RAS, len(e.RAS), e.RASLeft
 	for _, c := range e.Counts {
 		p.keys = append(p.keys, c.capKey)
 		p.counts[c.capKey] = c.N

@@ -39,6 +39,9 @@ func validate(e *Evidence) error {
 			return stages.Damaged("diagnose item %d (%s:%d) is not counted under its key", i, it.File, it.Line)
 		}
 	}
+	if err := checkRAS(e); err != nil {
+		return err
+	}
 	return checkComms(e.Comms)
 }
 
