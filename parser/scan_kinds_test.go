@@ -79,6 +79,7 @@ func TestShapesStayBounded(t *testing.T) {
 		{"warn", "gpu-node-07:48211:48390 [0] misc/socket.cc:484 NCCL WARN %s failed %d", shapeSets*shapeWays + 24},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel() // each form its own Parser
 			p, err := NewParser()
 			if err != nil {
 				t.Fatal(err)

@@ -199,6 +199,7 @@ func runChunks(t *testing.T, chunks [][]byte, parsed []parser.Line, plan *stages
 // numbers of malformed lines must come out as if there were no chunks. With -short, every
 // chunk size from 16 to 64 bytes and every fifth size after.
 func TestStepBoundariesEveryCut(t *testing.T) {
+	t.Parallel() // independent of the other tests: its own parser and data
 	p, err := parser.NewParser()
 	if err != nil {
 		t.Fatal(err)

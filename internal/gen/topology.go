@@ -177,11 +177,16 @@ func appendTail(b []byte, rc *rankComm) []byte {
 // layout gives the node counts of a comm as seen by one of its ranks:
 // the number of hosts, the ranks on this rank's host and its index there.
 func (t *topology) layout(ci *commInfo, g int) (nNodes, localRanks, localRank int) {
-	seen := map[int]bool{}
+	// A slice by host index, not a map: every rank of a 4,096-rank init asks, and a map's
+	// inserts made the init mix take seconds to generate.
+	seen := make([]bool, t.nHosts)
 	host := t.procs[g].host
 	for _, m := range ci.members {
 		h := t.procs[m].host
-		seen[h] = true
+		if !seen[h] {
+			seen[h] = true
+			nNodes++
+		}
 		if h == host {
 			if m == g {
 				localRank = localRanks
@@ -189,7 +194,7 @@ func (t *topology) layout(ci *commInfo, g int) (nNodes, localRanks, localRank in
 			localRanks++
 		}
 	}
-	return len(seen), localRanks, localRank
+	return nNodes, localRanks, localRank
 }
 
 // tree gives a rank's tree links in comm-rank space: two children and the parent.

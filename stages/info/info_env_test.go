@@ -53,6 +53,7 @@ func TestInfoEnvOnOneProcess(t *testing.T) {
 // logs: a process whose environment lines the piece does not hold is no evidence. With
 // -short, a third as many pieces.
 func TestInfoEnvSilentOnCuts(t *testing.T) {
+	t.Parallel() // independent of the other tests: its own parser and data
 	p, err := parser.NewParser()
 	if err != nil {
 		t.Fatal(err)

@@ -397,6 +397,7 @@ func TestInfoCommunicatorCountNotWhole(t *testing.T) {
 // communicator, and that case is left out). With -short, a cut after every fourth line of
 // the init (shortStride).
 func TestInfoSilentOnHealthyCuts(t *testing.T) {
+	t.Parallel() // independent of the other tests: its own parser and data
 	p, err := parser.NewParser()
 	if err != nil {
 		t.Fatal(err)

@@ -22,12 +22,12 @@ func TestStragglerEveryForm(t *testing.T) {
 		t.Run(f.form+map[bool]string{true: "", false: "-coarse"}[f.named || f.digits != 0], func(t *testing.T) {
 			c := job()
 			c.Timestamps, c.TimestampDigits = f.form, f.digits
-			c.Stragglers = []gen.Straggler{{Rank: 12, Kind: gen.StragglerChronic}}
+			c.Stragglers = []gen.Straggler{{Rank: rank(12), Kind: gen.StragglerChronic}}
 			path, _ := write(t, c)
 			rep := report(t, 0, path)
 			switch {
-			case f.named && (len(rep.Stragglers) != 1 || rep.Stragglers[0].Rank != 12):
-				t.Fatalf("want rank 12, got %+v", rep.Stragglers)
+			case f.named && (len(rep.Stragglers) != 1 || rep.Stragglers[0].Rank != int64(rank(12))):
+				t.Fatalf("want rank %d, got %+v", rank(12), rep.Stragglers)
 			case !f.named && (len(rep.Stragglers) != 0 || rep.Note == ""):
 				t.Fatalf("want nobody and a note, got %+v", rep)
 			}
@@ -39,7 +39,7 @@ func TestStragglerEveryForm(t *testing.T) {
 // log (only rank 0's file has the progress lines, which give the positions their steps).
 func TestPerProcessFiles(t *testing.T) {
 	c := job()
-	c.Stragglers = []gen.Straggler{{Rank: 50, Kind: gen.StragglerOneOff}}
+	c.Stragglers = []gen.Straggler{{Rank: rank(50), Kind: gen.StragglerOneOff}}
 	path, _ := write(t, c)
 	files, err := gen.WriteFiles(filepath.Join(t.TempDir(), "logs"), c)
 	if err != nil {

@@ -18,10 +18,29 @@ import (
 )
 
 // job is the 64-rank job the tests generate: 8 hosts of 8, timed by a collector, arrivals
-// in step.
+// in step. Under -short it has 16 ranks (2 hosts of 8): what is named does not depend on the
+// job's size, and the tests read a quarter of the lines (rank scales the ranks they name).
 func job() gen.Config {
+	c := fullJob()
+	c.Ranks = jobRanks()
+	return c
+}
+
+// fullJob is the 64-rank job whatever the flags (the goldens hold its report).
+func fullJob() gen.Config {
 	return gen.Config{Seed: 3, Ranks: 64, RanksPerHost: 8, Steps: 20, Timestamps: "iso", ArrivalJitter: 2 * time.Millisecond}
 }
+
+func jobRanks() int {
+	if testing.Short() {
+		return 16
+	}
+	return 64
+}
+
+// rank is rank r of the 64-rank job, scaled to the job's size: the same position among the
+// hosts, so ranks the tests put on different hosts stay apart.
+func rank(r int) int { return r * jobRanks() / 64 }
 
 func write(t *testing.T, c gen.Config) (string, *gen.Truth) {
 	t.Helper()
@@ -67,14 +86,14 @@ func TestStragglerNamed(t *testing.T) {
 	for _, kind := range []string{gen.StragglerChronic, gen.StragglerOneOff} {
 		t.Run(kind, func(t *testing.T) {
 			c := job()
-			c.Stragglers = []gen.Straggler{{Rank: 37, Kind: kind}}
+			c.Stragglers = []gen.Straggler{{Rank: rank(37), Kind: kind}}
 			path, truth := write(t, c)
 			rep := report(t, 0, path)
 			if len(rep.Stragglers) != 1 {
 				t.Fatalf("want one straggler, got %+v", rep)
 			}
 			s, want := rep.Stragglers[0], truth.Stragglers[0]
-			if s.Host != want.Host || s.Pid != int64(want.PID) || s.Rank != 37 || s.Kind.String() != kind {
+			if s.Host != want.Host || s.Pid != int64(want.PID) || s.Rank != int64(rank(37)) || s.Kind.String() != kind {
 				t.Fatalf("got %+v, want %+v", s, want)
 			}
 			if kind == gen.StragglerOneOff {
@@ -142,7 +161,7 @@ func TestCutsListNothing(t *testing.T) {
 // whole, and the same lag map; over per-process files, in either order, the same Snapshot.
 func TestChunkingSameReport(t *testing.T) {
 	c := job()
-	c.Stragglers = []gen.Straggler{{Rank: 5, Kind: gen.StragglerOneOff}}
+	c.Stragglers = []gen.Straggler{{Rank: rank(5), Kind: gen.StragglerOneOff}}
 	path, _ := write(t, c)
 	want, _ := json.Marshal(report(t, 0, path))
 	_, m := run(t, 0, 0, path).ReportAndMap()
@@ -179,7 +198,7 @@ func TestChunkingSameReport(t *testing.T) {
 // straggler's late steps outside them list nobody, inside them name it.
 func TestStepsNarrowReport(t *testing.T) {
 	c := job()
-	c.Stragglers = []gen.Straggler{{Rank: 37, Kind: gen.StragglerOneOff}}
+	c.Stragglers = []gen.Straggler{{Rank: rank(37), Kind: gen.StragglerOneOff}}
 	path, truth := write(t, c)
 	late := int64(truth.Stragglers[0].Steps[0])
 	for _, o := range []struct {
@@ -191,7 +210,7 @@ func TestStepsNarrowReport(t *testing.T) {
 			t.Fatal(err)
 		}
 		rep := strag.Report(res.Set)
-		if got := len(rep.Stragglers) == 1 && rep.Stragglers[0].Rank == 37; got != o.named || !o.named && len(rep.Stragglers) != 0 {
+		if got := len(rep.Stragglers) == 1 && rep.Stragglers[0].Rank == int64(rank(37)); got != o.named || !o.named && len(rep.Stragglers) != 0 {
 			t.Fatalf("steps %v: %+v", o.r, rep.Stragglers)
 		}
 	}
@@ -202,7 +221,7 @@ func TestStepsNarrowReport(t *testing.T) {
 // without them names nobody.
 func TestChronicAndOneOffInOneJob(t *testing.T) {
 	c := job()
-	c.Stragglers = []gen.Straggler{{Rank: 12, Kind: gen.StragglerOneOff, Lag: 60 * time.Millisecond}, {Rank: 45, Kind: gen.StragglerChronic}}
+	c.Stragglers = []gen.Straggler{{Rank: rank(12), Kind: gen.StragglerOneOff, Lag: 60 * time.Millisecond}, {Rank: rank(45), Kind: gen.StragglerChronic}}
 	path, truth := write(t, c)
 	rep := report(t, 0, path)
 	if len(rep.Stragglers) != 2 {
