@@ -204,9 +204,11 @@ func endedEarly(c *hangCtx, m *Member) (Evidence, int, bool) {
 	return EvEndedEarly, 30, m.End != "" && m.End != "Abort" && c.liveTop > m.Through()
 }
 
-// endsInWarn: the process's log ends with a WARN (no call on any communicator after it).
+// endsInWarn: the process's log ends with a WARN that names a fault (no call on any
+// communicator after it). A notice healthy jobs print too (NUMA balancing, a plugin not
+// found, an IB port event) is no sign of a hang: a log cut right after one ends in it.
 func endsInWarn(c *hangCtx, m *Member) (Evidence, int, bool) {
-	return EvEndsInWarn, 40, m.Warn != "" && m.WarnLine > m.ProcLast
+	return EvEndsInWarn, 40, m.Warn != "" && !m.WarnAdvice && m.WarnLine > m.ProcLast
 }
 
 // judged reports whether g's ranks without lines can be judged from what the input holds.
