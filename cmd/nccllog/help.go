@@ -231,9 +231,10 @@ bus volume, steps and ops. Past 16,384 communicators (see ranks) the last row su
 	"hang": `Per communicator, first what the input covers (ranks with lines, nodes, the first and last
 call seen, whether it is an excerpt), then where each rank stopped: ranks behind the others
 (with their last call and the call they never made), ranks whose communicator ends in Abort or
-Destroy while another rank that still has it went further, logs that end in a WARN, and ranks
-without lines where the ranks that got furthest stopped together (not where ranks of its size
-have calls but no Init line, nor in an excerpt that shows a rank with lines for fewer than 16
+Destroy while another rank that still has it went further, logs that end in a WARN that names a
+fault (not a notice such as NUMA balancing or an IB port event), and ranks without lines where
+the ranks that got furthest stopped together (not where ranks of its size, or of it, have calls
+but no Init line, nor in an excerpt that shows a rank with lines for fewer than 16
 calls), ranked by score: the sum of the weights of a rank's evidence (no lines 100; behind
 50-90, the further the more; Abort 60; log ends in a WARN 40; Destroy early 30; with these,
 any WARN +15), which only orders the suspects. Evidence every rank shares (Abort everywhere, as PyTorch's destroy_process_group
@@ -294,7 +295,8 @@ their values, NICs, network, transport per link, GDR, channel counts, number of
 communicators) compared across ranks, listing only the ranks and hosts off the majority, with
 the line that shows it; "none" on a uniform job. A fact a rank does not print is not a
 difference (TUNING and ring dumps come from rank 0 only, and before 2.22 so does the version
-line), except an environment variable among processes whose set-up the log holds whole (from
+line), nor are some of the lines of a fact that takes several (NET/OFI's platform, then its
+provider), except an environment variable among processes whose set-up the log holds whole (from
 cudaDriverVersion or their version line, 2.13+, or before that another variable in a log
 with its version line, to an Init COMPLETE), shown as "(not printed)" where unset. The number
 of communicators per process is compared only where the log shows the job past its init: it

@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"github.com/nccllog/nccllog/parser"
+	"github.com/nccllog/nccllog/stages/ncclwarn"
 )
 
 // Ev is what kind of evidence one kept line is.
@@ -205,45 +206,15 @@ func warnItem(n int64, text []byte, l *parser.Line) Item {
 	return it
 }
 
-// warnRule is a phrase that makes a WARN one kind of evidence; the first that matches wins.
-type warnRule struct {
-	ev  Ev
-	all []string
+// warnEvs is the evidence kind of each WARN origin.
+var warnEvs = [...]Ev{
+	ncclwarn.Other: evWarn, ncclwarn.RemoteClosed: evRemoteClosed, ncclwarn.FollowOn: evFollowOn,
+	ncclwarn.NetEvent: evNetWeak, ncclwarn.NetError: evNetError, ncclwarn.Bootstrap: evBootstrap,
+	ncclwarn.Cuda: evCuda, ncclwarn.Invalid: evInvalid, ncclwarn.System: evSystem,
 }
 
-var warnRules = []warnRule{
-	{evRemoteClosed, []string{"Connection closed by remote peer"}},
-	{evFollowOn, []string{"[Service thread] Error encountered progressing"}},
-	{evNetWeak, []string{"Got async event"}},
-	{evNetError, []string{"NET/IB", "completion"}},
-	{evNetError, []string{"NET/IB", "port"}},
-	{evNetError, []string{"NET/OFI"}},
-	{evNetError, []string{"NET/Socket"}},
-	{evNetError, []string{"NET/Plugin", "fail"}},
-	{evBootstrap, []string{"bootstrap"}},
-	{evBootstrap, []string{"Bootstrap"}},
-	{evCuda, []string{"Cuda failure"}},
-	{evCuda, []string{"CUDA failure"}},
-	{evInvalid, []string{"invalid root"}},
-	{evInvalid, []string{"invalid type"}},
-	{evInvalid, []string{"Invalid"}},
-	{evInvalid, []string{"invalid usage"}},
-	{evSystem, []string{"failed with error"}},
-	{evSystem, []string{"Call to"}},
-}
-
-func classifyWarn(msg []byte) Ev {
-	for _, r := range warnRules {
-		ok := true
-		for _, p := range r.all {
-			ok = ok && bytes.Contains(msg, []byte(p))
-		}
-		if ok {
-			return r.ev
-		}
-	}
-	return evWarn
-}
+// classifyWarn is the evidence kind of a WARN's message, by its origin.
+func classifyWarn(msg []byte) Ev { return warnEvs[ncclwarn.Classify(msg)] }
 
 // resultCode is the ncclResult a message shows (`res=6`, `-> 6`), or -1.
 func resultCode(msg []byte) int64 {

@@ -56,6 +56,8 @@ type procValue struct {
 	p     *procInfo
 	value string
 	ev    Evidence
+	// set is the values a fact's lines gave (value joins them); nil for a derived fact.
+	set map[string]struct{}
 }
 
 // factValues is every fact's value per process, with the derived ones: the number of
@@ -67,20 +69,20 @@ func (in *Info) factValues() map[string][]procValue {
 	for _, k := range in.procOrder {
 		p := in.procs[k]
 		for name, f := range p.facts {
-			vals[name] = append(vals[name], procValue{p, f.value(), f.ev})
+			vals[name] = append(vals[name], procValue{p, f.value(), f.ev, f.values})
 			if strings.HasPrefix(name, "env ") {
 				envNames[name] = struct{}{}
 			}
 		}
 		if len(p.comms) > 0 && countComms {
-			vals[factCommunicators] = append(vals[factCommunicators], procValue{p, strconv.Itoa(len(p.comms)), p.first})
+			vals[factCommunicators] = append(vals[factCommunicators], procValue{p, strconv.Itoa(len(p.comms)), p.first, nil})
 		}
 	}
 	forms := in.envForms()
 	for name := range envNames {
 		for _, k := range in.procOrder {
 			if p := in.procs[k]; p.envWhole(forms) && p.facts[name] == nil {
-				vals[name] = append(vals[name], procValue{p, notSet, p.first})
+				vals[name] = append(vals[name], procValue{p, notSet, p.first, nil})
 			}
 		}
 	}
@@ -159,6 +161,22 @@ func (c *commInfo) whole() bool {
 	return true
 }
 
+// partOf reports whether the values a fact's lines gave a process are some of those they gave
+// the majority: where a fact takes several lines (NET/OFI's platform, then its provider),
+// a piece of a log can hold a process's first lines only, or its last; the lines it lacks
+// are no difference.
+func partOf(set, majority map[string]struct{}) bool {
+	if set == nil || len(set) >= len(majority) {
+		return false
+	}
+	for v := range set {
+		if _, ok := majority[v]; !ok {
+			return false
+		}
+	}
+	return true
+}
+
 // oddOnes lists the values held by fewer processes than the most common one. With no single
 // most common value (two hosts, half and half) no side is the odd one, and nothing is listed.
 func oddOnes(name string, pvs []procValue) []Outlier {
@@ -179,7 +197,7 @@ func oddOnes(name string, pvs []procValue) []Outlier {
 	}
 	var out []Outlier
 	for _, v := range values[1:] {
-		if name == factCommunicators && moreThan(v, values[0]) {
+		if name == factCommunicators && moreThan(v, values[0]) || partOf(by[v][0].set, by[values[0]][0].set) {
 			continue
 		}
 		ps := make([]*procInfo, len(by[v]))

@@ -5,6 +5,7 @@ import (
 
 	"github.com/nccllog/nccllog/parser"
 	"github.com/nccllog/nccllog/stages"
+	"github.com/nccllog/nccllog/stages/ncclwarn"
 )
 
 // event is a RankEvent as the ranks stage holds it between parsing and the ordered fold:
@@ -28,6 +29,7 @@ type event struct {
 type rareEvent struct {
 	comm     parser.CommEvent
 	text     string
+	advice   bool // a WARN that names no fault (RankEvent.Advice)
 	watchdog *parser.Watchdog
 }
 
@@ -95,7 +97,8 @@ func (l *events) add(n int64, text []byte, p *parser.Line) bool {
 	case parser.KindComm:
 		e.rare = l.addRare(rareEvent{comm: p.Comm})
 	case parser.KindWarn:
-		e.rare = l.addRare(rareEvent{text: stages.Excerpt(text)})
+		advice := !ncclwarn.Classify(parser.Message(text, p)).Fault()
+		e.rare = l.addRare(rareEvent{text: stages.Excerpt(text), advice: advice})
 	case parser.KindWatchdog:
 		if p.Watchdog == nil {
 			return false // the parser fills it for every watchdog line; nothing to fold without it
@@ -181,7 +184,7 @@ func (l *events) rankEvent(i int) RankEvent {
 	switch {
 	case e.rare >= 0:
 		r := &l.rare[e.rare]
-		re.Text, re.Watchdog = r.text, r.watchdog
+		re.Text, re.Advice, re.Watchdog = r.text, r.advice, r.watchdog
 		if e.kind == parser.KindComm {
 			re.Comm = &r.comm
 		}
@@ -205,7 +208,7 @@ func (l *events) addRankEvent(e *RankEvent) error {
 	case e.Kind == parser.KindComm && e.Comm != nil:
 		v.rare = l.addRare(rareEvent{comm: *e.Comm})
 	case e.Kind == parser.KindWarn:
-		v.rare = l.addRare(rareEvent{text: e.Text})
+		v.rare = l.addRare(rareEvent{text: e.Text, advice: e.Advice})
 	case e.Kind == parser.KindWatchdog && e.Watchdog != nil:
 		v.rare = l.addRare(rareEvent{watchdog: e.Watchdog})
 	default:

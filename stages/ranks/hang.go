@@ -204,9 +204,11 @@ func endedEarly(c *hangCtx, m *Member) (Evidence, int, bool) {
 	return EvEndedEarly, 30, m.End != "" && m.End != "Abort" && c.liveTop > m.Through()
 }
 
-// endsInWarn: the process's log ends with a WARN (no call on any communicator after it).
+// endsInWarn: the process's log ends with a WARN that names a fault (no call on any
+// communicator after it). A notice healthy jobs print too (NUMA balancing, a plugin not
+// found, an IB port event) is no sign of a hang: a log cut right after one ends in it.
 func endsInWarn(c *hangCtx, m *Member) (Evidence, int, bool) {
-	return EvEndsInWarn, 40, m.Warn != "" && m.WarnLine > m.ProcLast
+	return EvEndsInWarn, 40, m.Warn != "" && !m.WarnAdvice && m.WarnLine > m.ProcLast
 }
 
 // judged reports whether g's ranks without lines can be judged from what the input holds.
@@ -215,6 +217,7 @@ func endsInWarn(c *hangCtx, m *Member) (Evidence, int, bool) {
 // whose Init lines the input does not hold, and they may be the ones missing here. Nor in an excerpt (g's, or one of its
 // ranks' processes' on another communicator) where a rank with lines shows fewer than
 // farGap calls: a healthy rank that far behind has all its calls before the excerpt starts.
+// So also where the input starts after g's inits (initCut).
 func (c *absentCtx) judged(g *Group, cov *Coverage) bool {
 	others := c.inferred[g.NRanks]
 	if g.Inferred() {
@@ -230,13 +233,29 @@ func (c *absentCtx) judged(g *Group, cov *Coverage) bool {
 		excerpt = excerpt || c.excerptProcs[m.proc()]
 		own[m.proc()] = true
 	}
-	excerpt = excerpt || len(c.procs) > len(own)
+	excerpt = excerpt || len(c.procs) > len(own) || initCut(g)
 	for _, m := range g.Members {
 		if excerpt && m.Calls > 0 && m.Calls < farGap {
 			return false
 		}
 	}
 	return true
+}
+
+// initCut reports whether the input starts after g's inits: g is named by Init lines, yet a
+// rank that issued calls has none (its rank not known from any line). Its Init line came
+// before the input's first line, and so may those of the ranks without lines, which then
+// have not issued a call yet where the input ends (a piece cut from a starting job).
+func initCut(g *Group) bool {
+	if g.Inferred() {
+		return false
+	}
+	for _, m := range g.Members {
+		if m.Calls > 0 && m.RankFrom == "" {
+			return true
+		}
+	}
+	return false
 }
 
 // absentSuspects are the ranks without lines on the nodes the input covers, as suspects: one

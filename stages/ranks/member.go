@@ -47,8 +47,10 @@ type Member struct {
 	// of its process's last call on any communicator.
 	Warn     string
 	WarnLine int64
-	ProcLast int64
-	group    GroupKey
+	// WarnAdvice: that WARN names no fault (RankEvent.Advice).
+	WarnAdvice bool `json:",omitempty"`
+	ProcLast   int64
+	group      GroupKey
 	// hist keeps the calls of a rank without an Init line, up to histCap, to align an excerpt
 	// by overlap (see realign); histOver is set once it had more.
 	hist     []refCall

@@ -47,11 +47,12 @@ type proc struct {
 	// open is, per size, the communicator of that size this process last used without a
 	// commId: a pointer of the same size on another device (or with another rank) joins it,
 	// as where one process drives several GPUs (ncclCommInitAll, nccl-tests -g N).
-	open     map[int64]*openComm
-	warn     string
-	warnLine int64
-	members  []*Member
-	folded   int // members of folded communicators not yet dropped from members
+	open       map[int64]*openComm
+	warn       string
+	warnLine   int64
+	warnAdvice bool
+	members    []*Member
+	folded     int // members of folded communicators not yet dropped from members
 }
 
 // binding is what a comm pointer stands for: a rank of a communicator kept in detail, or
@@ -85,6 +86,9 @@ type RankEvent struct {
 	Coll  parser.Collective
 	Comm  *parser.CommEvent // communicator lines only (they are few)
 	Text  string            // the WARN's message
+	// Advice: the WARN names no fault, as ncclwarn reads its message (a notice or advice that
+	// healthy jobs print too). False for a partial result written before it was kept.
+	Advice bool `json:",omitempty"`
 	// Watchdog is what a watchdog line says (watchdog lines only).
 	Watchdog *parser.Watchdog `json:",omitempty"`
 }
@@ -104,7 +108,10 @@ func (r *Ranks) Add(file string, e *RankEvent) {
 	case parser.KindComm:
 		r.comm(p, file, e)
 	case parser.KindWarn:
-		p.warn, p.warnLine = e.Text, e.Line
+		if e.Advice && p.warn != "" && !p.warnAdvice {
+			return // an error stays its process's last word over a later notice
+		}
+		p.warn, p.warnLine, p.warnAdvice = e.Text, e.Line, e.Advice
 	}
 }
 
@@ -270,7 +277,7 @@ func (r *Ranks) Groups() []*Group {
 			last = max(last, m.LastLine)
 		}
 		for _, m := range p.members {
-			m.Warn, m.WarnLine, m.ProcLast = p.warn, p.warnLine, last
+			m.Warn, m.WarnLine, m.WarnAdvice, m.ProcLast = p.warn, p.warnLine, p.warnAdvice, last
 		}
 	}
 	r.regroupInferred()

@@ -1,0 +1,80 @@
+// Package ncclwarn tells what an NCCL WARN's message names: a fault (a network, bootstrap,
+// CUDA or system call failure, invalid usage, a peer gone, an error passed on) or a notice
+// that healthy jobs print too (an IB port event, NUMA balancing, a plugin not found, tuning
+// advice). The ranks family weighs a WARN at the end of a process's log by it, and diagnose
+// files WARNs as evidence by it, so both read a WARN the same way.
+package ncclwarn
+
+import "bytes"
+
+// Origin is the kind of WARN a message is, by the phrases NCCL prints.
+type Origin uint8
+
+const (
+	// Other is any WARN no rule names: advice and notices (NUMA balancing, a library not
+	// found, tuning), and errors worded in no known way.
+	Other Origin = iota
+	// RemoteClosed: a peer closed its connection (`Connection closed by remote peer`).
+	RemoteClosed
+	// FollowOn: the proxy's service thread passes on an error met elsewhere.
+	FollowOn
+	// NetEvent: an IB async port event, which healthy jobs print too.
+	NetEvent
+	// NetError: an IB completion error or port failure, a NET plugin or socket failure.
+	NetError
+	// Bootstrap: the bootstrap network failed.
+	Bootstrap
+	// Cuda: a CUDA call failed.
+	Cuda
+	// Invalid: the application called NCCL wrongly (invalid root, type, usage).
+	Invalid
+	// System: a system call failed.
+	System
+)
+
+// rule is a set of phrases that together make a WARN one origin; the first that matches wins.
+type rule struct {
+	origin Origin
+	all    []string
+}
+
+func rules() []rule {
+	return []rule{
+		{RemoteClosed, []string{"Connection closed by remote peer"}},
+		{FollowOn, []string{"[Service thread] Error encountered progressing"}},
+		{NetEvent, []string{"Got async event"}},
+		{NetError, []string{"NET/IB", "completion"}},
+		{NetError, []string{"NET/IB", "port"}},
+		{NetError, []string{"NET/OFI"}},
+		{NetError, []string{"NET/Socket"}},
+		{NetError, []string{"NET/Plugin", "fail"}},
+		{Bootstrap, []string{"bootstrap"}},
+		{Bootstrap, []string{"Bootstrap"}},
+		{Cuda, []string{"Cuda failure"}},
+		{Cuda, []string{"CUDA failure"}},
+		{Invalid, []string{"invalid root"}},
+		{Invalid, []string{"invalid type"}},
+		{Invalid, []string{"Invalid"}},
+		{Invalid, []string{"invalid usage"}},
+		{System, []string{"failed with error"}},
+		{System, []string{"Call to"}},
+	}
+}
+
+// Classify returns the origin of a WARN whose message (the text after `NCCL WARN `) is msg.
+func Classify(msg []byte) Origin {
+	for _, r := range rules() {
+		ok := true
+		for _, p := range r.all {
+			ok = ok && bytes.Contains(msg, []byte(p))
+		}
+		if ok {
+			return r.origin
+		}
+	}
+	return Other
+}
+
+// Fault reports whether a WARN of origin o is an error, rather than a notice or advice that
+// a healthy job prints too (Other, NetEvent).
+func (o Origin) Fault() bool { return o != Other && o != NetEvent }
