@@ -35,8 +35,6 @@ type env struct {
 	// width is stdout's terminal width, which text tables are cut to (see stdoutWidth); 0:
 	// stdout is no terminal, rows whole.
 	width int
-	// tuneGC sets the collector's target for a run's plan (main: tuneGC); nil leaves it.
-	tuneGC func(*stages.Plan)
 }
 
 // view is what a command's printer reads: the run's one Result, with each stage's part
@@ -108,9 +106,6 @@ func execute(ctx context.Context, c *command, o *options, e env) int {
 	if err != nil {
 		fmt.Fprintf(e.stderr, "nccllog: internal: %v\n", err)
 		return exitData
-	}
-	if e.tuneGC != nil {
-		e.tuneGC(plan)
 	}
 	w := newOutput(e.stdout)
 	if !o.wide {

@@ -10,8 +10,6 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
-
-	"github.com/nccllog/nccllog/stages"
 )
 
 // exitTerm is the exit status after SIGTERM, as a shell reports a process it ended (128+15);
@@ -23,8 +21,7 @@ func main() {
 	term := make(chan os.Signal, 1)
 	signal.Notify(term, syscall.SIGTERM)
 	code := runMain(os.Args[1:], env{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, progress: defaultProgress(), term: ttys{},
-		width:  stdoutWidth(os.Getenv),
-		tuneGC: func(p *stages.Plan) { tuneGC(p, os.Getenv) }})
+		width: stdoutWidth(os.Getenv)})
 	if code == exitInt && len(term) > 0 {
 		code = exitTerm
 	}
