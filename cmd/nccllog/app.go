@@ -50,6 +50,7 @@ type view struct {
 	steps *steps.Steps
 	ranks *ranks.Ranks
 	info  *info.Info
+	cmd   *command // the command run (nil for diff's sides)
 }
 
 func newView(o *options, plan *stages.Plan, res *stages.Result) *view {
@@ -121,6 +122,7 @@ func execute(ctx context.Context, c *command, o *options, e env) int {
 	res, runErr := pipeline.RunAll(ctx, inputs, pipeline.Options{Jobs: o.jobs, Plan: plan, Progress: prog.counter()}, out)
 	prog.stop() // before anything more is printed
 	v := newView(o, plan, res)
+	v.cmd = c
 	if w.broken() {
 		return exitOK
 	}
@@ -171,6 +173,7 @@ func finish(e env, w *output, runErr error, v *view, status int) int {
 	warnProblems(e.stderr, v)
 	warnOverflow(e.stderr, v)
 	noteNoSteps(e.stderr, v)
+	noteNotInferred(e.stderr, v)
 	return status
 }
 

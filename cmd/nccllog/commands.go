@@ -51,7 +51,7 @@ var commands = []*command{
 	{name: "agg", summary: "calls per distinct (op, count, datatype)",
 		stages: []string{"agg"}, formats: []string{"table", "json", "csv", "awk"}, print: printAgg},
 	{name: "steps", summary: "step time and TFLOP/s per GPU from the progress lines",
-		stages: []string{"steps"}, formats: []string{"table", "json", "csv", "awk"}, print: printSteps},
+		stages: []string{"steps", "callsteps"}, formats: []string{"table", "json", "csv", "awk"}, print: printSteps},
 	{name: "calls", summary: "every collective call, in log order",
 		stages: []string{"calls", "stepspan"}, formats: []string{"table", "json", "csv", "ndjson", "parquet", "trace"}, streams: callsOut},
 	{name: "split", summary: "the lines of the selected steps, byte for byte",
@@ -78,7 +78,7 @@ var commands = []*command{
 
 // summarized are the stages a partial result holds: every analysis but those that need the
 // lines themselves (split, calls).
-var summarized = []string{"agg", "steps", "ranks", "info", "diagnose"}
+var summarized = []string{"agg", "steps", "ranks", "info", "diagnose", "callsteps"}
 
 func findCommand(name string) *command {
 	for _, c := range commands {
