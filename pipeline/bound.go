@@ -96,7 +96,7 @@ func (r *reading) Marker(from int64) (stages.Mark, error) {
 		if err != nil {
 			return stages.Mark{}, err
 		}
-		r.ahead = stages.NewLookahead(rd, p)
+		r.ahead = stages.NewLookahead(rd, p, r.lend.ps.buf())
 	}
 	mk, err := r.ahead.Marker(from)
 	if err == nil && !mk.Found {
@@ -106,7 +106,10 @@ func (r *reading) Marker(from int64) (stages.Mark, error) {
 }
 
 func (r *reading) Close() error {
-	r.ahead = nil
+	if r.ahead != nil {
+		r.lend.ps.putBuf(r.ahead.Release())
+		r.ahead = nil
+	}
 	if c := r.closer; c != nil {
 		r.closer = nil
 		return c.Close()

@@ -13,6 +13,35 @@ import (
 type parsers struct {
 	mu   sync.Mutex
 	free []*parser.Parser
+	// bufs are lookahead buffers let go by inputs whose reading ahead is over, at most
+	// keptBufs of them.
+	bufs [][]byte
+}
+
+// keptBufs is how many lookahead buffers a run keeps between inputs: about as many as
+// inputs are merged at once.
+const keptBufs = 4
+
+// buf lends a lookahead buffer, or nil where none is free.
+func (ps *parsers) buf() []byte {
+	ps.mu.Lock()
+	defer ps.mu.Unlock()
+	n := len(ps.bufs)
+	if n == 0 {
+		return nil
+	}
+	b := ps.bufs[n-1]
+	ps.bufs = ps.bufs[:n-1]
+	return b
+}
+
+// putBuf takes back a lookahead buffer.
+func (ps *parsers) putBuf(b []byte) {
+	ps.mu.Lock()
+	defer ps.mu.Unlock()
+	if cap(b) > 0 && len(ps.bufs) < keptBufs {
+		ps.bufs = append(ps.bufs, b)
+	}
 }
 
 // get lends a Parser, with its Stats set to zero so that they count what the borrower reads.

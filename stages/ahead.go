@@ -24,9 +24,18 @@ type Lookahead struct {
 }
 
 // NewLookahead reads ahead in r, the input from its first byte, with p. Where r is an
-// io.Seeker, bytes it passes over are not read.
-func NewLookahead(r io.Reader, p *parser.Parser) *Lookahead {
-	return &Lookahead{r: r, p: p}
+// io.Seeker, bytes it passes over are not read. buf is memory to read into (nil: its own):
+// a run of many small inputs looks ahead in each, and a fresh megabyte for each one cost
+// more, zeroing it, than reading.
+func NewLookahead(r io.Reader, p *parser.Parser, buf []byte) *Lookahead {
+	return &Lookahead{r: r, p: p, buf: buf[:0]}
+}
+
+// Release returns the memory a read into, for the next Lookahead; a must not be used after.
+func (a *Lookahead) Release() []byte {
+	buf := a.buf[:0]
+	*a = Lookahead{}
+	return buf
 }
 
 // Marker returns the first marker at or after byte from.

@@ -96,7 +96,7 @@ func TestWaitingStaysUnderCap(t *testing.T) {
 		for _, mode := range []string{"ahead", "spill"} {
 			b := stages.Bound{Cap: capBytes}
 			if mode == "ahead" {
-				b.Ahead = stages.NewLookahead(bytes.NewReader(data), ps[2])
+				b.Ahead = stages.NewLookahead(bytes.NewReader(data), ps[2], nil)
 			} else {
 				b.Spill = &memSpill{}
 				b.Reread = func(d []byte) (*stages.Chunk, error) { return stages.Read(plan, d, ps[2], ps[2]), nil }

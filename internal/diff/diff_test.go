@@ -71,3 +71,16 @@ func TestBusSpread(t *testing.T) {
 		t.Errorf("%+v", d.Differences)
 	}
 }
+
+// TestMultisetUnknown: a host without GPU lines and a communicator whose size was not
+// printed are "unknown", not a count of 0 ("0 on 1 host" read as a host with no GPU).
+func TestMultisetUnknown(t *testing.T) {
+	hosts := []info.HostRow{{Host: "a", GPUs: []info.GPU{{CudaDev: 0}, {CudaDev: 1}}}, {Host: "b"}}
+	if got, want := gpusPerHost(&info.InfoReport{Hosts: hosts}), "2 on 1 host, unknown on 1 host"; got != want {
+		t.Errorf("gpusPerHost = %q, want %q", got, want)
+	}
+	comms := []info.CommRow{{NRanks: 16}, {NRanks: -1}, {NRanks: 0}}
+	if got, want := commSizes(&info.InfoReport{Comms: comms}), "16 on 1 communicator, unknown on 2 communicators"; got != want {
+		t.Errorf("commSizes = %q, want %q", got, want)
+	}
+}

@@ -91,11 +91,12 @@ func commSizes(r *info.InfoReport) string {
 }
 
 // multiset writes the distinct values of rows, largest first, each with its count: "8 on 2
-// hosts".
+// hosts". A value of 0 or less is one the log does not show (a host with no GPU line, a
+// communicator whose size was not printed): it is written "unknown", not as a count of 0.
 func multiset[T any](rows []T, value func(T) int64, noun string) string {
 	n := map[int64]int{}
 	for _, r := range rows {
-		n[value(r)]++
+		n[max(value(r), 0)]++
 	}
 	keys := make([]int64, 0, len(n))
 	for k := range n {
@@ -105,7 +106,11 @@ func multiset[T any](rows []T, value func(T) int64, noun string) string {
 	slices.Reverse(keys)
 	parts := make([]string, 0, len(keys))
 	for _, k := range keys {
-		parts = append(parts, fmt.Sprintf("%s on %d %s", strconv.FormatInt(k, 10), n[k], plural(noun, n[k])))
+		v := strconv.FormatInt(k, 10)
+		if k <= 0 {
+			v = "unknown"
+		}
+		parts = append(parts, fmt.Sprintf("%s on %d %s", v, n[k], plural(noun, n[k])))
 	}
 	if len(parts) == 0 {
 		return Absent
