@@ -18,6 +18,16 @@ func inferSteps(r *view) (inf steps.Inference, ok bool) {
 	return inf, inf.Why == steps.WhyInferred
 }
 
+// inferFollowUp is the steps command's followUp: its first read takes only the progress
+// lines (cheap), and where it found none and no --steps was given, a second read keeps the
+// calls (callsteps) to infer the steps from. A log with progress lines is read once.
+func inferFollowUp(v *view) []string {
+	if v.opts.cfg.Steps != nil || len(v.steps.Points()) > 0 || steps.CallStepsOf(v.res.Set) != nil {
+		return nil
+	}
+	return []string{steps.CallStepsStage{}.Name()}
+}
+
 // inferredHeading says where inferred steps come from, above their table.
 func inferredHeading(w *output, p steps.Pattern) {
 	w.printf("steps inferred from the call pattern: %d calls per step on comm %s of %s (no progress lines)\n",
@@ -30,6 +40,10 @@ func inferredHeading(w *output, p steps.Pattern) {
 // calls but no progress lines: their times cannot measure steps, or they repeat no pattern.
 func noteNotInferred(w io.Writer, v *view) {
 	if v.cmd == nil || v.cmd.name != "steps" {
+		return
+	}
+	if len(v.once) > 0 {
+		fmt.Fprintln(w, "nccllog: note: no progress lines; steps are inferred from the call pattern only where the input can be read again (a file, not standard input or a pipe)")
 		return
 	}
 	inf, ok := inferSteps(v)
