@@ -181,6 +181,14 @@ and JSON adds "inferred": true and "inferred_from" (calls_per_step, comm, proces
 warmup_calls, truncated); a step's lines are its processes. Where nothing is inferred a note on
 stderr says why: untimed calls, TRACE times, whole seconds, or no recurring pattern (nccl-tests'
 size sweep repeats each size, not a step: nothing is reported for it).
+
+The inputs are read for their progress lines only, which is quick; only where no progress line
+is found (and no --steps is given) are they read a second time, for their calls, which takes
+as long as reading every call line. That needs inputs that can be read again: files, plain or
+compressed, named, in a directory or matched by a glob, and partial results of summarize
+(they keep each process's first calls). Standard input and pipes are read once: their steps
+are not inferred, and stderr says
+  nccllog: note: no progress lines; steps are inferred from the call pattern only where the input can be read again (a file, not standard input or a pipe)
 `,
 	"stragglers": `Which rank is slow: per communicator and call position (opCount), each rank's call time
 against the median of the ranks of its own host (one clock, whatever the hosts' clocks say of
