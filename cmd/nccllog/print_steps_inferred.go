@@ -42,7 +42,7 @@ func noteNotInferred(w io.Writer, v *view) {
 	if v.cmd == nil || v.cmd.name != "steps" {
 		return
 	}
-	if len(v.once) > 0 {
+	if len(v.once) > 0 && v.lines.Total > 0 { // an empty input has nothing to infer from
 		fmt.Fprintln(w, "nccllog: note: no progress lines; steps are inferred from the call pattern only where the input can be read again (a file, not standard input or a pipe)")
 		return
 	}

@@ -211,3 +211,10 @@ func TestFollowUpOnlyAfterRun(t *testing.T) {
 		}
 	}
 }
+
+// TestStepsEmptyStdinNoNote: an empty standard input has no calls to infer from: no note.
+func TestStepsEmptyStdinNoNote(t *testing.T) {
+	if _, stderr, code := runCLI(t, "", "steps"); code != exitOK || stderr != "" {
+		t.Errorf("steps < /dev/null: exit %d, stderr %q, want 0 and nothing", code, stderr)
+	}
+}
