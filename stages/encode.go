@@ -15,8 +15,9 @@ const PartialMagic = `{"format":"nccllog-partial"`
 // PartialVersion is the version of the encoding written; files of another version are
 // refused rather than misread.
 // Version 2 added each input's Digest; version 3 the failure line class (parser.KindFailure)
-// to the line accounting.
-const PartialVersion = 3
+// to the line accounting; version 4 the callsteps stage (the calls steps are inferred from),
+// which a partial of version 3 lacks.
+const PartialVersion = 4
 
 // Restorer is a Partial that can be read back from the JSON of its Snapshot (or of its
 // Portable form), the next value of dec, within lim; it checks what the JSON declares (see

@@ -35,6 +35,9 @@ type env struct {
 	// width is stdout's terminal width, which text tables are cut to (see stdoutWidth); 0:
 	// stdout is no terminal, rows whole.
 	width int
+	// onPlan sees each read's plan before it runs (tests: how often and with which stages
+	// the inputs are read); nil in main.
+	onPlan func(*stages.Plan)
 }
 
 // view is what a command's printer reads: the run's one Result, with each stage's part
@@ -48,6 +51,10 @@ type view struct {
 	steps *steps.Steps
 	ranks *ranks.Ranks
 	info  *info.Info
+	cmd   *command // the command run (nil for diff's sides)
+	// once are the stages the command's followUp asked a second read for, not run because
+	// an input could be read only once (standard input, a pipe); nil otherwise.
+	once []string
 }
 
 func newView(o *options, plan *stages.Plan, res *stages.Result) *view {
@@ -92,7 +99,8 @@ func usageError(e env, err error) int {
 	return exitUsage
 }
 
-// execute runs the pipeline over every input and prints the result.
+// execute runs the pipeline over every input and prints the result. A command with a
+// followUp may have its inputs read a second time (see secondPass).
 func execute(ctx context.Context, c *command, o *options, e env) int {
 	if c.sides {
 		return executeDiff(ctx, o, e)
@@ -102,20 +110,20 @@ func execute(ctx context.Context, c *command, o *options, e env) int {
 		fmt.Fprintf(e.stderr, "nccllog: %s\n", errorLine(err))
 		return exitData
 	}
-	plan, err := stages.NewPlan(o.cfg, c.registry(), append(c.stages, o.more...)...)
-	if err != nil {
-		fmt.Fprintf(e.stderr, "nccllog: internal: %v\n", err)
-		return exitData
-	}
 	w := newOutput(e.stdout)
 	if !o.wide {
 		w.width = e.width
 	}
 	out := c.writer(w, o)
-	prog := startProgress(e, c, o, inputs)
-	res, runErr := pipeline.RunAll(ctx, inputs, pipeline.Options{Jobs: o.jobs, Plan: plan, Progress: prog.counter()}, out)
-	prog.stop() // before anything more is printed
-	v := newView(o, plan, res)
+	p := pass{ctx: ctx, c: c, o: o, e: e, inputs: inputs, out: out}
+	v, runErr, err := p.run()
+	if err == nil && runErr == nil && !w.broken() {
+		v, runErr, err = p.again(v)
+	}
+	if err != nil {
+		fmt.Fprintf(e.stderr, "nccllog: internal: %v\n", err)
+		return exitData
+	}
 	if w.broken() {
 		return exitOK
 	}
@@ -166,6 +174,7 @@ func finish(e env, w *output, runErr error, v *view, status int) int {
 	warnProblems(e.stderr, v)
 	warnOverflow(e.stderr, v)
 	noteNoSteps(e.stderr, v)
+	noteNotInferred(e.stderr, v)
 	return status
 }
 

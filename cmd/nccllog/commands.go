@@ -26,6 +26,11 @@ type command struct {
 	configured []stages.Stage
 	// sides: the command reads two sets of inputs, each on its own (diff).
 	sides bool
+	// followUp names, given the view of a first read of the inputs, stages that a second
+	// read must add, or none where the first says all (see pass.again). Only for commands
+	// that print after the run (print, not streams): a second read writes nothing as it
+	// reads. The first read stays cheap where the second is seldom needed.
+	followUp func(v *view) []string
 }
 
 // registry is where the command's plan looks its stages up.
@@ -51,7 +56,7 @@ var commands = []*command{
 	{name: "agg", summary: "calls per distinct (op, count, datatype)",
 		stages: []string{"agg"}, formats: []string{"table", "json", "csv", "awk"}, print: printAgg},
 	{name: "steps", summary: "step time and TFLOP/s per GPU from the progress lines",
-		stages: []string{"steps"}, formats: []string{"table", "json", "csv", "awk"}, print: printSteps},
+		stages: []string{"steps"}, formats: []string{"table", "json", "csv", "awk"}, print: printSteps, followUp: inferFollowUp},
 	{name: "calls", summary: "every collective call, in log order",
 		stages: []string{"calls", "stepspan"}, formats: []string{"table", "json", "csv", "ndjson", "parquet", "trace"}, streams: callsOut},
 	{name: "split", summary: "the lines of the selected steps, byte for byte",
@@ -78,7 +83,7 @@ var commands = []*command{
 
 // summarized are the stages a partial result holds: every analysis but those that need the
 // lines themselves (split, calls).
-var summarized = []string{"agg", "steps", "ranks", "info", "diagnose"}
+var summarized = []string{"agg", "steps", "ranks", "info", "diagnose", "callsteps"}
 
 func findCommand(name string) *command {
 	for _, c := range commands {

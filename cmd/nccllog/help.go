@@ -168,6 +168,28 @@ A value printed as inf, -inf or nan prints so (null in JSON) and is left out of 
 which say how many steps they left out ("note: the TFLOP/s/GPU average leaves out 1 step whose
 value is inf, -inf or nan"; JSON: time_s_left_out, tflops_per_gpu_left_out). --format awk
 counts it as 0, as the AWK chain's steps.awk does.
+
+Without progress lines (nccl-tests, inference servers, custom loops) and without --steps, the
+steps are inferred from the calls where their lines are timed to the millisecond or finer
+(NCCL_DEBUG_TIMESTAMP_LEVELS=ALL with a fraction, or a collector's or logger's times): on each
+process's main communicator (the one it issued most calls on), the run of 3 calls that recurs
+regularly at least 4 times over most of its calls, farthest apart, starts each step; a step's
+time is the median over the processes of its start to the next step's start. Only each
+process's first 2048 calls are kept. The table is headed
+  steps inferred from the call pattern: 27 calls per step on comm 0x55d0f1e93c70 of gpu-node-00:34919 (no progress lines)
+  after 1 warm-up calls; time (s) is the median over 8 processes of each step's first call to the next step's; no TFLOP/s (no model FLOPs)
+and JSON adds "inferred": true and "inferred_from" (calls_per_step, comm, process, processes,
+warmup_calls, truncated); a step's lines are its processes. Where nothing is inferred a note on
+stderr says why: untimed calls, TRACE times, whole seconds, or no recurring pattern (nccl-tests'
+size sweep repeats each size, not a step: nothing is reported for it).
+
+The inputs are read for their progress lines only, which is quick; only where no progress line
+is found (and no --steps is given) are they read a second time, for their calls, which takes
+as long as reading every call line. That needs inputs that can be read again: files, plain or
+compressed, named, in a directory or matched by a glob, and partial results of summarize
+(they keep each process's first calls). Standard input and pipes are read once: their steps
+are not inferred, and stderr says
+  nccllog: note: no progress lines; steps are inferred from the call pattern only where the input can be read again (a file, not standard input or a pipe)
 `,
 	"stragglers": `Which rank is slow: per communicator and call position (opCount), each rank's call time
 against the median of the ranks of its own host (one clock, whatever the hosts' clocks say of

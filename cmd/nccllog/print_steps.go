@@ -10,6 +10,10 @@ import (
 
 func printSteps(w *output, r *view) error {
 	rep := r.steps.Report()
+	inf, inferred := inferSteps(r)
+	if inferred {
+		rep = inf.Report()
+	}
 	switch r.opts.format {
 	case "json":
 		return writeJSON(w, rep)
@@ -23,6 +27,9 @@ func printSteps(w *output, r *view) error {
 	case "awk":
 		return printStepsAWK(w, r, rep)
 	}
+	if inferred {
+		inferredHeading(w, inf.Pattern)
+	}
 	t := newTable(w, "step", "time (s)", "TFLOP/s/GPU")
 	for _, s := range rep.Steps {
 		p := s.Point
@@ -32,6 +39,9 @@ func printSteps(w *output, r *view) error {
 	t.flush()
 	leftOutNote(w, "time (s)", rep.TimeLeftOut)
 	leftOutNote(w, "TFLOP/s/GPU", rep.TFLOPsLeftOut)
+	if inferred && inf.Pattern.Truncated {
+		w.printf("note: only each process's first %d calls are kept: later steps are not listed\n", steps.KeptCalls)
+	}
 	return nil
 }
 

@@ -27,5 +27,6 @@ func Registry() *stages.Registry {
 	r.Register(steps.StepSpanStage{})
 	r.Register(diagnose.DiagnoseStage{})
 	r.Register(strag.StragStage{})
+	r.Register(steps.CallStepsStage{})
 	return r
 }

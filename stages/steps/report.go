@@ -21,6 +21,11 @@ type Report struct {
 	TimeLeftOut   int       `json:"time_s_left_out,omitempty"`
 	TFLOPsLeftOut int       `json:"tflops_per_gpu_left_out,omitempty"`
 	Steps         []StepRow `json:"steps"`
+	// Inferred: the log has no progress lines and the steps are the repeats of its call
+	// pattern (Pattern), their times from the calls' (see Infer); their lines count the
+	// processes each step's median time was taken over.
+	Inferred bool     `json:"inferred,omitempty"`
+	Pattern  *Pattern `json:"inferred_from,omitempty"`
 	// AWKTimeS and AWKTFLOPs are the averages as the AWK chain took them (see AWKAverages).
 	AWKTimeS  float64 `json:"-"`
 	AWKTFLOPs float64 `json:"-"`
@@ -46,4 +51,18 @@ func optional(v float64, ok bool) *float64 {
 		return nil
 	}
 	return &v
+}
+
+// Report is the steps inferred by inf as the steps command lists them, with no TFLOP/s.
+func (inf Inference) Report() Report {
+	var s Steps
+	s.by = make(map[int64]*stepAcc, len(inf.Steps))
+	for _, st := range inf.Steps {
+		s.by[st.Step] = &stepAcc{lines: st.Processes, nTime: 1, sumTime: st.TimeS}
+	}
+	rep := s.Report()
+	rep.Inferred = true
+	pat := inf.Pattern
+	rep.Pattern = &pat
+	return rep
 }

@@ -1,0 +1,233 @@
+package steps
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+)
+
+// MinRepeats is how many whole repeats of the call pattern, each followed by the next one's
+// first call, inference needs: fewer could be chance.
+const MinRepeats = 3
+
+// Why says why steps were or were not inferred from the calls.
+type Why uint8
+
+const (
+	// WhyInferred: the steps were inferred.
+	WhyInferred Why = iota
+	// WhyNoCalls: no process issued a call (or more than MaxProcs did).
+	WhyNoCalls
+	// WhyUntimed: the call lines carry no time.
+	WhyUntimed
+	// WhySinceInit: the call lines carry only TRACE times (milliseconds since init).
+	WhySinceInit
+	// WhyCoarse: the call times have fewer than MinDigits fraction digits.
+	WhyCoarse
+	// WhyNoPattern: no call pattern repeats MinRepeats times over most of the calls.
+	WhyNoPattern
+)
+
+// Pattern is the repeating call pattern steps were inferred from.
+type Pattern struct {
+	CallsPerStep int    `json:"calls_per_step"`
+	Comm         string `json:"comm"`      // the reference process's main communicator
+	Process      string `json:"process"`   // the reference process (host:pid)
+	Processes    int    `json:"processes"` // processes whose times were taken
+	WarmupCalls  int    `json:"warmup_calls"`
+	// Truncated: some process issued more than KeptCalls calls, so later steps are not listed.
+	Truncated bool `json:"truncated,omitempty"`
+}
+
+// InferredStep is one repeat of the pattern: its time is the median over the processes of
+// the time from its first call to the next repeat's.
+type InferredStep struct {
+	Step      int64
+	TimeS     float64
+	Processes int64
+}
+
+// Inference is what the calls say of the steps.
+type Inference struct {
+	Why     Why
+	Pattern Pattern
+	Steps   []InferredStep
+}
+
+// procSeq is one usable process's main-communicator calls: signatures without the pointer
+// (comparable across processes, root left out: a peer differs by rank) and times.
+type procSeq struct {
+	name string
+	comm uint64
+	keys []sigKey
+	ns   []int64
+	over bool
+}
+
+type sigKey struct {
+	Op    string
+	Count int64
+	Dtype int64
+}
+
+// Infer finds the steps in p's calls where they repeat (see the README's steps section).
+func (p *CallStepsPart) Infer() Inference {
+	if p == nil || p.over || len(p.procs) == 0 {
+		return Inference{Why: WhyNoCalls}
+	}
+	var seqs []procSeq
+	var total TimeCounts
+	for _, k := range sortedProcs(p.procs) {
+		pc := p.procs[k]
+		total.add(pc.TimeCounts)
+		if pc.timed() && len(pc.calls) > 0 {
+			seqs = append(seqs, mainSeq(k, pc))
+		}
+	}
+	if len(seqs) == 0 {
+		return Inference{Why: untimedWhy(total)}
+	}
+	return inferFrom(seqs)
+}
+
+func untimedWhy(t TimeCounts) Why {
+	switch {
+	case t.Calls == 0:
+		return WhyNoCalls
+	case t.Untimed > 0:
+		return WhyUntimed
+	case t.Coarse > 0:
+		return WhyCoarse
+	}
+	return WhySinceInit
+}
+
+// mainSeq is pc's calls on its main communicator: the one it issued most calls on (of those
+// kept; the lowest pointer of a tie).
+func mainSeq(k procKey, pc *procCalls) procSeq {
+	n := make(map[uint64]int)
+	for _, c := range pc.calls {
+		n[pc.sigs[c.sig].Comm]++
+	}
+	var comm uint64
+	best := -1
+	for c, m := range n {
+		if m > best || m == best && c < comm {
+			comm, best = c, m
+		}
+	}
+	ps := procSeq{name: fmt.Sprintf("%s:%d", k.Host, k.Pid), comm: comm, over: pc.Calls > int64(len(pc.calls))}
+	for _, c := range pc.calls {
+		s := pc.sigs[c.sig]
+		if s.Comm != comm {
+			continue
+		}
+		ps.keys = append(ps.keys, sigKey{string(s.Op), s.Count, int64(s.Dtype)})
+		ps.ns = append(ps.ns, c.ns)
+	}
+	return ps
+}
+
+// gram is the signatures of three calls in a row: the anchor a step is found by.
+type gram [3]sigKey
+
+// anchor finds the step's anchor in keys: of the runs of three calls that recur at least
+// MinRepeats+1 times, regularly (no gap between two more than half again the shortest) and
+// over most of the calls (nccl-tests' sweep repeats each size over a part of them only), the
+// one whose recurrences are farthest apart, the earliest of a tie. per is its shortest gap,
+// at its first place; ok is false where no run of calls qualifies.
+func anchor(keys []sigKey) (g gram, per, first int, ok bool) {
+	at := make(map[gram][]int)
+	var order []gram
+	for i := 0; i+len(g) <= len(keys); i++ {
+		k := gram(keys[i : i+len(g)])
+		if at[k] == nil {
+			order = append(order, k)
+		}
+		at[k] = append(at[k], i)
+	}
+	for _, k := range order {
+		pos := at[k]
+		p, regular := gaps(pos)
+		if !regular || len(pos) < MinRepeats+1 || 2*(pos[len(pos)-1]-pos[0]+p) <= len(keys) {
+			continue
+		}
+		if p > per {
+			g, per, first, ok = k, p, pos[0], true
+		}
+	}
+	return g, per, first, ok
+}
+
+// gaps returns the shortest distance between consecutive positions, and whether the
+// longest is at most half again as long.
+func gaps(pos []int) (shortest int, regular bool) {
+	if len(pos) < 2 {
+		return 0, false
+	}
+	lo, hi := pos[1]-pos[0], pos[1]-pos[0]
+	for i := 2; i < len(pos); i++ {
+		d := pos[i] - pos[i-1]
+		lo, hi = min(lo, d), max(hi, d)
+	}
+	return lo, 2*hi <= 3*lo
+}
+
+// inferFrom takes the anchor of the process with the most main-communicator calls, and the
+// steps' times over every process whose calls recur at it.
+func inferFrom(seqs []procSeq) Inference {
+	ref := slices.MaxFunc(seqs, func(a, b procSeq) int {
+		return cmp.Or(cmp.Compare(len(a.keys), len(b.keys)), cmp.Compare(b.name, a.name))
+	})
+	g, per, first, ok := anchor(ref.keys)
+	if !ok {
+		return Inference{Why: WhyNoPattern}
+	}
+	inf := Inference{Pattern: Pattern{CallsPerStep: per, Comm: fmt.Sprintf("0x%x", ref.comm), Process: ref.name, WarmupCalls: first}}
+	var durs [][]int64 // per step, every process's duration
+	for _, s := range seqs {
+		d, ok := durations(s, g)
+		if !ok {
+			continue
+		}
+		inf.Pattern.Processes++
+		inf.Pattern.Truncated = inf.Pattern.Truncated || s.over
+		for i, v := range d {
+			if i == len(durs) {
+				durs = append(durs, nil)
+			}
+			durs[i] = append(durs[i], v)
+		}
+	}
+	for i, d := range durs {
+		inf.Steps = append(inf.Steps, InferredStep{Step: int64(i + 1), TimeS: float64(median(d)) / 1e9, Processes: int64(len(d))})
+	}
+	return inf
+}
+
+// durations is the time from each recurrence of g on s to the next; ok where g recurs there
+// as anchor requires.
+func durations(s procSeq, g gram) ([]int64, bool) {
+	var pos []int
+	for i := 0; i+len(g) <= len(s.keys); i++ {
+		if gram(s.keys[i:i+len(g)]) == g {
+			pos = append(pos, i)
+		}
+	}
+	p, regular := gaps(pos)
+	if !regular || len(pos) < MinRepeats+1 || 2*(pos[len(pos)-1]-pos[0]+p) <= len(s.keys) {
+		return nil, false
+	}
+	d := make([]int64, 0, len(pos)-1)
+	for i := 1; i < len(pos); i++ {
+		d = append(d, s.ns[pos[i]]-s.ns[pos[i-1]])
+	}
+	return d, true
+}
+
+// median of d (the lower middle of an even count): one slow process does not move it.
+func median(d []int64) int64 {
+	s := slices.Clone(d)
+	slices.Sort(s)
+	return s[(len(s)-1)/2]
+}
