@@ -25,8 +25,8 @@ type builder struct {
 	// none); bare are the processes' frames no WARN shown starts.
 	codes, frames []int
 	bare          []int
-	byProc map[*proc][]*commState
-	cprocs []*proc // byProc's keys in input order
+	byProc        map[*proc][]*commState
+	cprocs        []*proc // byProc's keys in input order
 }
 
 // Build returns the Report of the evidence in set, joined with the ranks family's verdicts

@@ -15,7 +15,7 @@ type threadKey struct {
 // no WARN shown before them starts (the WARN is outside the excerpt, or NCCL printed none).
 func chainCodes(items []Item) (codes, frames []int, bare []int) {
 	codes, frames = make([]int, len(items)), make([]int, len(items))
-	last := map[threadKey]int{}   // each thread's last WARN
+	last := map[threadKey]int{}     // each thread's last WARN
 	started := map[threadKey]bool{} // whether that WARN's chain has begun
 	for i := range items {
 		it := &items[i]
