@@ -43,6 +43,7 @@ func Build(set *stages.Set) Report {
 	b.aborts()
 	b.initFailures()
 	b.extra = ranksFindings(set, b.x)
+	b.sharedCause(lp)
 	r := b.assemble(lp, litems)
 	r.Left = e.Seen - int64(len(e.Items)) + e.RASLeft
 	if r.Status == StatusHealthy {
