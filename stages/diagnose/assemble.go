@@ -3,6 +3,7 @@ package diagnose
 import (
 	"fmt"
 	"slices"
+	"strings"
 )
 
 // assemble orders the origins, picks the first fault, folds its consequences under it and
@@ -303,6 +304,9 @@ func summarize(c *cand) string {
 		}
 		return s + "."
 	case KindConnectionClosed:
+		if lost := lostPeer(c); lost != "" && c.follows < 0 {
+			return fmt.Sprintf("The peer at %s went away first: %s (%s) lost its connection to it, as a follower: %s.", c.peer, plural(len(c.procs), "process", "processes"), strings.Join(namesOf(c.procs), ", "), short(lost))
+		}
 		if c.follows < 0 {
 			return fmt.Sprintf("A process on %s went away first: %s logged \"Connection closed by remote peer %s\".", c.peer, plural(len(c.procs), "process", "processes"), c.peer)
 		}

@@ -1,6 +1,9 @@
 package diagnose
 
-import "slices"
+import (
+	"slices"
+	"strings"
+)
 
 // threadKey is one thread of one process: a WARN's chain is the frames its thread prints
 // after it.
@@ -107,4 +110,16 @@ func firstWarn(c *cand, text string) string {
 		}
 	}
 	return text
+}
+
+// lostPeer is the first line of c that names its peer by a failed send or receive (`Call to
+// recv from <addr> failed : Broken pipe`, `Connection reset by peer`) rather than by
+// `Connection closed by remote peer`, "" where none does.
+func lostPeer(c *cand) string {
+	for _, it := range c.items {
+		if !strings.Contains(it.Text, "Connection closed by remote peer") {
+			return it.Text
+		}
+	}
+	return ""
 }
