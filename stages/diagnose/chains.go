@@ -68,7 +68,8 @@ func (b *builder) chainWarn(it *Item, pos int, p *proc) {
 		return
 	}
 	k, origin := resultKind(code)
-	if !origin {
+	// A process that already logged a peer closing or a follow-on passes that error on.
+	if !origin || (p != nil && (b.hasConsequence(p) || b.peerClosedOn(p))) {
 		b.consequence(KindRemoteError, it, pos, p)
 		return
 	}
@@ -122,4 +123,14 @@ func lostPeer(c *cand) string {
 		}
 	}
 	return ""
+}
+
+// peerClosedOn reports whether p logged that a peer closed its connection.
+func (b *builder) peerClosedOn(p *proc) bool {
+	for _, c := range b.closed {
+		if slices.Contains(c.procs, p) {
+			return true
+		}
+	}
+	return false
 }

@@ -125,3 +125,16 @@ func TestWarnChains(t *testing.T) {
 		})
 	}
 }
+
+// TestChainAfterPeerClosed: a process that logged its peer closing, then a WARN no phrase names
+// with its chain, passes the peer's error on: the first finding is the peer closing.
+func TestChainAfterPeerClosed(t *testing.T) {
+	data, ps := warnJob(t)
+	p, q := ps[5], ps[2]
+	lines := warnAt(p, 7005, "misc/socket.cc:50", "socketProgress: Connection closed by remote peer "+q.host+"<40001>") +
+		chain(p, "proxy.cc:1140", "Socket recv failed while polling for opId=0x5a5a", 3, "transport/p2p.cc:440")
+	r := diagnoseBytes(t, "job.log", append(slices.Clone(data), lines...), 0)
+	if r.Status != diagnose.StatusFault || r.Findings[0].Kind != diagnose.KindConnectionClosed {
+		t.Errorf("status %s, want fault with connection-closed first:\n%s", r.Status, js(r))
+	}
+}
