@@ -3,6 +3,7 @@ package diagnose
 import (
 	"fmt"
 	"slices"
+	"strings"
 )
 
 // assemble orders the origins, picks the first fault, folds its consequences under it and
@@ -187,6 +188,7 @@ func (b *builder) fold(out []*cand) []*cand {
 		return nil
 	}
 	firstProcs := out[0].procs
+	b.foldBare(firstProcs)
 	for _, k := range []Kind{KindRemoteError, KindProcessExit} {
 		if c := b.conseq[k]; c != nil && len(c.items) > 0 {
 			c.follows = 0
@@ -237,7 +239,7 @@ func summarize(c *cand) string {
 	if len(c.items) > 0 {
 		text = c.items[len(c.items)-1].Text
 		for _, it := range c.items {
-			if it.Ev == evException || it.Ev == evNetError || it.Ev == evCuda || it.Ev == evInvalid {
+			if it.Ev == evException || it.Ev == evNetError || it.Ev == evCuda || it.Ev == evInvalid || it.Ev == evShm {
 				text = it.Text
 				if it.Name != "" && it.Ev == evException {
 					text = it.Name + ": " + it.Text
@@ -245,6 +247,7 @@ func summarize(c *cand) string {
 				break
 			}
 		}
+		text = firstWarn(c, text)
 	}
 	after := ""
 	if c.follows >= 0 {
@@ -275,6 +278,12 @@ func summarize(c *cand) string {
 		return who(c) + " failed first: " + short(text)
 	case KindNetworkError:
 		return who(c) + " had a network error first: " + short(text)
+	case KindSystemError:
+		s := who(c) + " hit a system error first: " + short(text)
+		if slices.ContainsFunc(c.items, func(it *Item) bool { return it.Ev == evShm }) {
+			s += " (the host's /dev/shm is too small or full)"
+		}
+		return s
 	case KindInvalidUsage:
 		return who(c) + " made an invalid NCCL call: " + short(text)
 	case KindInitFailure:
@@ -295,6 +304,9 @@ func summarize(c *cand) string {
 		}
 		return s + "."
 	case KindConnectionClosed:
+		if lost := lostPeer(c); lost != "" && c.follows < 0 {
+			return fmt.Sprintf("The peer at %s went away first: %s (%s) lost its connection to it, as a follower: %s.", c.peer, plural(len(c.procs), "process", "processes"), strings.Join(namesOf(c.procs), ", "), short(lost))
+		}
 		if c.follows < 0 {
 			return fmt.Sprintf("A process on %s went away first: %s logged \"Connection closed by remote peer %s\".", c.peer, plural(len(c.procs), "process", "processes"), c.peer)
 		}

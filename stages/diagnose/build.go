@@ -21,8 +21,12 @@ type builder struct {
 	watch  *cand
 	ras    *cand
 	extra  []*cand // origins from the ranks family
-	byProc map[*proc][]*commState
-	cprocs []*proc // byProc's keys in input order
+	// codes and frames tie each WARN item to its chain's ncclResult and first frame (-1:
+	// none); bare are the processes' frames no WARN shown starts.
+	codes, frames []int
+	bare          []int
+	byProc        map[*proc][]*commState
+	cprocs        []*proc // byProc's keys in input order
 }
 
 // Build returns the Report of the evidence in set, joined with the ranks family's verdicts
@@ -30,6 +34,7 @@ type builder struct {
 func Build(set *stages.Set) Report {
 	e := PartOf(set).Evidence()
 	b := &builder{e: &e, x: newProcIndex(&e), own: map[*proc]*cand{}, conseq: map[Kind]*cand{}, closed: map[string]*cand{}}
+	b.codes, b.frames, b.bare = chainCodes(e.Items)
 	for i := range e.Items {
 		b.item(&e.Items[i], i)
 	}
@@ -38,6 +43,7 @@ func Build(set *stages.Set) Report {
 	b.aborts()
 	b.initFailures()
 	b.extra = ranksFindings(set, b.x)
+	b.sharedCause(lp)
 	r := b.assemble(lp, litems)
 	r.Left = e.Seen - int64(len(e.Items)) + e.RASLeft
 	if r.Status == StatusHealthy {
@@ -50,7 +56,7 @@ func Build(set *stages.Set) Report {
 func (b *builder) item(it *Item, pos int) {
 	p := b.x.of(it)
 	switch it.Ev {
-	case evException, evTerminate, evSignal, evCuda, evInvalid, evNetError, evBootstrap, evSystem:
+	case evException, evTerminate, evSignal, evCuda, evInvalid, evNetError, evBootstrap, evSystem, evShm:
 		k, origin := ownKind(it)
 		if strings.Contains(it.Name, "ChildFailedError") {
 			b.consequence(KindProcessExit, it, pos, p) // torchrun's own word, not a process's
@@ -60,9 +66,12 @@ func (b *builder) item(it *Item, pos int) {
 			b.consequence(KindRemoteError, it, pos, p)
 			return
 		}
-		c := newCand(k, it.Ev != evSystem)
+		// A failed system call proves a fault where an error chain follows it.
+		c := newCand(k, it.Ev != evSystem || b.codes[pos] > 0)
 		c.add(it, pos, p)
 		b.ownAdd(p, c)
+	case evWarn:
+		b.chainWarn(it, pos, p)
 	case evFollowOn:
 		b.consequence(KindRemoteError, it, pos, p)
 	case evRemoteClosed:
@@ -119,6 +128,8 @@ func ownKind(it *Item) (Kind, bool) {
 	switch it.Ev {
 	case evNetError, evBootstrap, evSystem:
 		return KindNetworkError, true
+	case evShm:
+		return KindSystemError, true
 	case evCuda:
 		return KindCudaError, true
 	case evInvalid:

@@ -44,6 +44,10 @@ const (
 	evWarn
 	// A PyTorch watchdog timeout.
 	evWatchdog
+	// A shared memory segment (/dev/shm) that could not be made; a `file:line -> N` frame of
+	// an error's return-code chain (ncclResult N, not 0).
+	evShm
+	evFrame
 	numEvs
 )
 
@@ -54,6 +58,7 @@ var evNames = [numEvs]string{
 	evSignal: "signal", evRAS: "ras", evNetError: "net-error", evNetWeak: "net-event",
 	evBootstrap: "bootstrap", evCuda: "cuda", evInvalid: "invalid-usage", evSystem: "system",
 	evRemoteClosed: "remote-closed", evFollowOn: "follow-on", evWarn: "warn", evWatchdog: "watchdog",
+	evShm: "shm", evFrame: "frame",
 }
 
 func (e Ev) String() string {
@@ -82,6 +87,8 @@ type Item struct {
 	Ev   Ev     `json:"ev"`
 	Host string `json:"host,omitempty"`
 	Pid  int64  `json:"pid"`
+	// Tid is the thread of a WARN or a frame, which ties a WARN to the frames of its chain.
+	Tid int64 `json:"tid,omitempty"`
 	// Rank is the global rank the line shows: the launcher's label, the task or rank a
 	// launcher or RAS line names, a watchdog line's rank.
 	Rank int64 `json:"rank"`
@@ -117,7 +124,7 @@ func clip(b []byte) string {
 func newItem(ev Ev, n int64, l *parser.Line) Item {
 	it := Item{Ev: ev, Pid: -1, Rank: l.Rank, RankLast: l.Rank, GPU: -1, Code: -1, Seq: -1, Line: n, Time: When{l.Time}}
 	if l.Env.HasEnvelope() {
-		it.Host, it.Pid, it.GPU = l.Env.Host, l.Env.Pid, l.Env.Dev
+		it.Host, it.Pid, it.GPU, it.Tid = l.Env.Host, l.Env.Pid, l.Env.Dev, l.Env.Tid
 	}
 	return it
 }
@@ -206,11 +213,16 @@ func warnItem(n int64, text []byte, l *parser.Line) Item {
 	return it
 }
 
+// isWarn reports whether e is the evidence of a WARN line.
+func (e Ev) isWarn() bool {
+	return e >= evNetError && e <= evWarn || e == evShm
+}
+
 // warnEvs is the evidence kind of each WARN origin.
 var warnEvs = [...]Ev{
 	ncclwarn.Other: evWarn, ncclwarn.RemoteClosed: evRemoteClosed, ncclwarn.FollowOn: evFollowOn,
 	ncclwarn.NetEvent: evNetWeak, ncclwarn.NetError: evNetError, ncclwarn.Bootstrap: evBootstrap,
-	ncclwarn.Cuda: evCuda, ncclwarn.Invalid: evInvalid, ncclwarn.System: evSystem,
+	ncclwarn.Cuda: evCuda, ncclwarn.Invalid: evInvalid, ncclwarn.System: evSystem, ncclwarn.Shm: evShm,
 }
 
 // classifyWarn is the evidence kind of a WARN's message, by its origin.
@@ -240,12 +252,13 @@ func leadingInt(b []byte) (int64, bool) {
 	return v, err == nil
 }
 
-// peerHost is the host of `Connection closed by remote peer <host><port>`.
+// peerHost is the host of `Connection closed by remote peer <host><port>`, or the address a
+// failed send or receive names (`Call to recv from <addr><port> failed : Broken pipe`).
 func peerHost(msg []byte) string {
 	const k = "remote peer "
 	i := bytes.Index(msg, []byte(k))
 	if i < 0 {
-		return ""
+		return portAddr(msg)
 	}
 	rest := msg[i+len(k):]
 	j := bytes.IndexAny(rest, "< \t")
@@ -253,6 +266,48 @@ func peerHost(msg []byte) string {
 		j = len(rest)
 	}
 	return clip(rest[:min(j, 253)])
+}
+
+// portAddr is the address of the first word that carries a port (`10.1.2.3<40123>`).
+func portAddr(msg []byte) string {
+	for _, w := range bytes.Fields(msg[:min(len(msg), maxText*4)]) {
+		if j := bytes.IndexByte(w, '<'); j > 0 {
+			return clip(w[:min(j, 253)])
+		}
+	}
+	return ""
+}
+
+// frameItem reads a frame of an error's return-code chain, an INFO line whose message is
+// `file:line -> N` (then maybe ` [Async thread]` or ` (reason)`), N not 0.
+func frameItem(n int64, text []byte, l *parser.Line) (Item, bool) {
+	const arrow = " -> "
+	i := bytes.LastIndex(text, []byte(arrow))
+	if i < 0 {
+		return Item{}, false
+	}
+	rest := text[i+len(arrow):]
+	code, ok := leadingInt(rest)
+	if !ok || code == 0 {
+		return Item{}, false
+	}
+	if d := len(strconv.FormatInt(code, 10)); d < len(rest) && rest[d] != ' ' && rest[d] != '\r' {
+		return Item{}, false // a connection line's `0[0] -> 1[0]`
+	}
+	j := bytes.LastIndexByte(text[:i], ' ')
+	where := text[j+1 : i]
+	k := bytes.LastIndexByte(where, ':')
+	if k <= 0 || !bytes.HasSuffix(text[:max(j, 0)], []byte(" INFO")) {
+		return Item{}, false
+	}
+	if _, ok := leadingInt(where[k+1:]); !ok || bytes.IndexByte(where[:k], '.') < 0 {
+		return Item{}, false
+	}
+	it := newItem(evFrame, n, l)
+	it.Code = code
+	it.Name = clip(where)
+	it.Text = clip(text[j+1:])
+	return it, true
 }
 
 // watchdogItem reads a watchdog line that says a collective timed out or failed.

@@ -23,9 +23,18 @@ type capKey struct {
 	Pid  int64  `json:"pid"`
 	Rank int64  `json:"rank"`
 	Ev   Ev     `json:"ev"`
+	Tid  int64  `json:"tid,omitempty"`
 }
 
-func keyOf(it *Item) capKey { return capKey{it.Host, it.Pid, it.Rank, it.Ev} }
+// keyOf is it's key; frames count per thread, so that one thread's long chains leave room
+// for the others'.
+func keyOf(it *Item) capKey {
+	k := capKey{Host: it.Host, Pid: it.Pid, Rank: it.Rank, Ev: it.Ev}
+	if it.Ev == evFrame {
+		k.Tid = it.Tid
+	}
+	return k
+}
 
 // KeyCount is how many lines of one key the input held, kept or not.
 type KeyCount struct {
@@ -73,6 +82,10 @@ func (p *Part) Add(l *stages.Line) {
 		}
 	case parser.KindComm:
 		p.addComm(l.N, l.P)
+	case parser.KindInfo:
+		if it, ok := frameItem(l.N, l.Text, l.P); ok {
+			p.keep(it)
+		}
 	}
 }
 

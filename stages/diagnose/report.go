@@ -50,12 +50,13 @@ const (
 	KindRASReport                    // an NCCL RAS report names outlier ranks
 	KindConnectionClosed             // peers logged that a host's process closed its connections
 	KindRemoteError                  // a process failed because another did (ncclRemoteError, ...)
+	KindSystemError                  // a system call or resource failed (/dev/shm, ncclSystemError)
 	numKinds
 )
 
 var kindNames = [numKinds]string{"process-exit", "oom", "cuda-error", "crash", "init-failure",
 	"network-error", "invalid-usage", "abort", "behind", "mismatch", "watchdog-timeout", "ras-report",
-	"connection-closed", "remote-error"}
+	"connection-closed", "remote-error", "system-error"}
 
 func (k Kind) String() string {
 	if k < numKinds {

@@ -14,7 +14,7 @@ type DiagnoseStage struct{}
 func (DiagnoseStage) Name() string        { return "diagnose" }
 func (DiagnoseStage) Reads() stages.Reads { return stages.ReadsAll }
 func (DiagnoseStage) Kinds() stages.KindSet {
-	return stages.Kinds(parser.KindFailure, parser.KindWarn, parser.KindWatchdog, parser.KindComm)
+	return stages.Kinds(parser.KindFailure, parser.KindWarn, parser.KindWatchdog, parser.KindComm, parser.KindInfo)
 }
 
 func (DiagnoseStage) New(*stages.Config) stages.Partial { return newPart() }

@@ -30,7 +30,13 @@ const (
 	Invalid
 	// System: a system call failed.
 	System
+	// Shm: a shared memory segment (/dev/shm) could not be created or extended: the host's
+	// /dev/shm is too small or full (a container's default 64 MB).
+	Shm
 )
+
+// Origins count the origins.
+const Origins = int(Shm) + 1
 
 // rule is a set of phrases that together make a WARN one origin; the first that matches wins.
 type rule struct {
@@ -41,6 +47,9 @@ type rule struct {
 func rules() []rule {
 	return []rule{
 		{RemoteClosed, []string{"Connection closed by remote peer"}},
+		// A send or receive to a peer that failed because the peer went away.
+		{RemoteClosed, []string{"Broken pipe"}},
+		{RemoteClosed, []string{"Connection reset by peer"}},
 		{FollowOn, []string{"[Service thread] Error encountered progressing"}},
 		{NetEvent, []string{"Got async event"}},
 		{NetError, []string{"NET/IB", "completion"}},
@@ -48,6 +57,10 @@ func rules() []rule {
 		{NetError, []string{"NET/OFI"}},
 		{NetError, []string{"NET/Socket"}},
 		{NetError, []string{"NET/Plugin", "fail"}},
+		{NetError, []string{"socketStartConnect", "fail"}},
+		{NetError, []string{"Connect to", "failed"}},
+		{Shm, []string{"shared memory segment"}},
+		{Shm, []string{"/dev/shm"}},
 		{Bootstrap, []string{"bootstrap"}},
 		{Bootstrap, []string{"Bootstrap"}},
 		{Cuda, []string{"Cuda failure"}},
@@ -56,6 +69,7 @@ func rules() []rule {
 		{Invalid, []string{"invalid type"}},
 		{Invalid, []string{"Invalid"}},
 		{Invalid, []string{"invalid usage"}},
+		{Invalid, []string{"Duplicate GPU detected"}},
 		{System, []string{"failed with error"}},
 		{System, []string{"Call to"}},
 	}

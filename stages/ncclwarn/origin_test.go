@@ -24,6 +24,13 @@ func TestClassify(t *testing.T) {
 		{`[Service thread] Error encountered progressing operation=Connect, res=3, closing connection`, ncclwarn.FollowOn},
 		{`NUMA auto balancing enabled which can lead to variability in the RCCL performance! Disable by "sudo sysctl kernel.numa_balancing=0"`, ncclwarn.Other},
 		{`Failed to open libibverbs.so[.1]`, ncclwarn.Other},
+		{`Error while creating shared memory segment /dev/shm/nccl-Ab3dEf (size 9437184)`, ncclwarn.Shm},
+		{`Error: failed to extend /dev/shm/nccl-Ab3dEf to 9437188 bytes`, ncclwarn.Shm},
+		{`socketStartConnect: Connect to 10.1.2.3<40123> failed : Connection refused`, ncclwarn.NetError},
+		{`Duplicate GPU detected : rank 3 and rank 1 both on CUDA device 3b000`, ncclwarn.Invalid},
+		{`Net : Call to recv from 10.1.2.3<40123> failed : Broken pipe`, ncclwarn.RemoteClosed},
+		{`Net : Call to send to 10.1.2.3<40123> failed : Connection reset by peer`, ncclwarn.RemoteClosed},
+		{`[Proxy Service 3] Failed to execute operation Connect from rank 3, retcode 6`, ncclwarn.Other},
 	} {
 		got := ncclwarn.Classify([]byte(c.msg))
 		if got != c.origin {
@@ -31,6 +38,34 @@ func TestClassify(t *testing.T) {
 		}
 		if want := c.origin != ncclwarn.Other && c.origin != ncclwarn.NetEvent; got.Fault() != want {
 			t.Errorf("%q: fault %v, want %v", c.msg, got.Fault(), want)
+		}
+	}
+}
+
+// TestTemplate: the WARNs two processes print for one cause share a template (addresses,
+// ports, sizes, opcodes, ranks and segment names masked); different codes do not.
+func TestTemplate(t *testing.T) {
+	for _, c := range []struct {
+		a, b string
+		same bool
+	}{
+		{`NET/IB : Got completion from peer 10.1.0.7<41001> with error 4, opcode 32001, len 32001, vendor err 81 (Send)`,
+			`NET/IB : Got completion from peer fe80::1:2%ib0<52002> with error 4, opcode 2, len 0, vendor err 81 (Send)`, true},
+		{`NET/IB : Got completion from peer 10.1.0.7<41001> with error 4, opcode 1, len 1, vendor err 81 (Send)`,
+			`NET/IB : Got completion from peer 10.1.0.7<41001> with error 12, opcode 1, len 1, vendor err 81 (Send)`, false},
+		{`NET/IB: Got completion from peer 10.1.0.7<41001> with status=12 opcode=0 len=0 vendor err 129 (Recv)`,
+			`NET/IB: Got completion from peer 10.1.0.8<41002> with status=12 opcode=32616 len=0 vendor err 129 (Recv)`, true},
+		{`NET/IB: Got completion from peer 10.1.0.7<41001> with status=12 opcode=0 len=0 vendor err 129 (Recv)`,
+			`NET/IB: Got completion from peer 10.1.0.7<41001> with status=5 opcode=0 len=0 vendor err 129 (Recv)`, false},
+		{`Error while creating shared memory segment /dev/shm/nccl-Ab3dEf (size 9437184)`,
+			`Error while creating shared memory segment /dev/shm/nccl-zZ9yX1 (size 9437184)`, true},
+		{`Duplicate GPU detected : rank 3 and rank 1 both on CUDA device 3b000`,
+			`Duplicate GPU detected : rank 1 and rank 3 both on CUDA device 3b000`, true},
+		{`Connection closed by remote peer gpu-a<40001>`, `Cuda failure 'out of memory'`, false},
+	} {
+		ta, tb := ncclwarn.Template([]byte(c.a)), ncclwarn.Template([]byte(c.b))
+		if (ta == tb) != c.same {
+			t.Errorf("templates %q and %q: same %v, want %v", ta, tb, ta == tb, c.same)
 		}
 	}
 }

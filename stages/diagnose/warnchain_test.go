@@ -1,0 +1,140 @@
+package diagnose_test
+
+import (
+	"fmt"
+	"regexp"
+	"slices"
+	"strconv"
+	"testing"
+
+	"github.com/nccllog/nccllog/internal/gen"
+	"github.com/nccllog/nccllog/stages/diagnose"
+)
+
+// jobProc is one process of a generated job: its host, pid and rank.
+type jobProc struct {
+	host      string
+	pid, rank int
+}
+
+func (p jobProc) name() string { return fmt.Sprintf("%s:%d", p.host, p.pid) }
+
+var initLine = regexp.MustCompile(`(?m)^(\S+):(\d+):\d+ \[\d+\] NCCL INFO comm \S+ rank (\d+) nranks \d+ .*Init START`)
+
+// jobProcs lists a generated job's processes by rank, from their Init START lines.
+func jobProcs(t *testing.T, data []byte) map[int]jobProc {
+	t.Helper()
+	out := map[int]jobProc{}
+	for _, m := range initLine.FindAllSubmatch(data, -1) {
+		pid, _ := strconv.Atoi(string(m[2]))
+		rank, _ := strconv.Atoi(string(m[3]))
+		out[rank] = jobProc{string(m[1]), pid, rank}
+	}
+	if len(out) == 0 {
+		t.Fatal("the generated job has no Init START lines")
+	}
+	return out
+}
+
+// warnAt and frameAt write a WARN and a frame of an error's return-code chain as NCCL prints
+// them for process p on thread tid.
+func warnAt(p jobProc, tid int, where, msg string) string {
+	return fmt.Sprintf("%s:%d:%d [%d] %s NCCL WARN %s\n", p.host, p.pid, tid, p.rank%4, where, msg)
+}
+
+func frameAt(p jobProc, tid int, where string, res int) string {
+	return fmt.Sprintf("%s:%d:%d [%d] NCCL INFO %s -> %d\n", p.host, p.pid, tid, p.rank%4, where, res)
+}
+
+// chain writes a WARN and the frames NCCL prints after it as the error returns, res each.
+func chain(p jobProc, where, msg string, res int, frames ...string) string {
+	s := warnAt(p, 7000+p.rank, where, msg)
+	for _, f := range frames {
+		s += frameAt(p, 7000+p.rank, f, res)
+	}
+	return s
+}
+
+func warnJob(t *testing.T) ([]byte, map[int]jobProc) {
+	t.Helper()
+	data, _ := generate(t, gen.Config{Seed: 4, Ranks: 8, RanksPerHost: 4, Steps: 2})
+	return data, jobProcs(t, data)
+}
+
+// TestWarnChains: a WARN diagnose's phrases did not name (a shared memory segment, a socket
+// connect, a duplicate GPU, any WARN followed by its return-code chain) is the first fault, of
+// the kind its phrase or its ncclResult gives, on its process; the other processes' chains
+// (whose WARN the log does not show) follow it. Without the chain, a WARN no phrase names is a
+// notice, and the job stays healthy; a chain without its WARN proves nothing alone.
+func TestWarnChains(t *testing.T) {
+	data, ps := warnJob(t)
+	p, q := ps[5], ps[2]
+	follower := fmt.Sprintf("%s:%d:9100 [%d] NCCL INFO init.cc:1400 -> 2 [Async thread]\n", q.host, q.pid, q.rank%4)
+	for _, c := range []struct {
+		name  string
+		lines string
+		kind  diagnose.Kind
+	}{
+		{"shm", chain(p, "misc/shmutils.cc:95", "Error while creating shared memory segment /dev/shm/nccl-Qw3rTy (size 9437184)", 2,
+			"transport/shm.cc:120", "transport.cc:40", "init.cc:1100"), diagnose.KindSystemError},
+		{"shm-extend", warnAt(p, 7005, "misc/shmutils.cc:60", "Error: failed to extend /dev/shm/nccl-Qw3rTy to 9437188 bytes"), diagnose.KindSystemError},
+		{"socket-connect", chain(p, "misc/socket.cc:480", "socketStartConnect: Connect to 10.9.8.7<40404> failed : Connection refused", 2,
+			"misc/socket.cc:560", "bootstrap.cc:280", "init.cc:1360"), diagnose.KindNetworkError},
+		{"duplicate-gpu", chain(p, "init.cc:500", "Duplicate GPU detected : rank 5 and rank 4 both on CUDA device 3b000", 5,
+			"init.cc:870", "init.cc:910"), diagnose.KindInvalidUsage},
+		{"unnamed-internal", chain(p, "enqueue.cc:210", "Unexpected value in the work queue of channel 3", 3,
+			"enqueue.cc:230", "group.cc:120"), diagnose.KindCrash},
+		{"unnamed-usage", chain(p, "collectives.cc:50", "The buffers of this call overlap in a way NCCL cannot use", 4,
+			"collectives.cc:60"), diagnose.KindInvalidUsage},
+		{"unnamed-system", chain(p, "misc/utils.cc:80", "Could not read the host's hash file", 2,
+			"init.cc:700"), diagnose.KindSystemError},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			r := diagnoseBytes(t, "job.log", append(slices.Clone(data), c.lines+follower...), 0)
+			if r.Status != diagnose.StatusFault || len(r.Findings) == 0 {
+				t.Fatalf("status %s, want fault:\n%s", r.Status, js(r))
+			}
+			f := r.Findings[0]
+			if f.Kind != c.kind || !slices.Equal(f.Processes, []string{p.name()}) || !slices.Equal(f.Ranks, []int64{int64(p.rank)}) {
+				t.Errorf("first finding %s of %v ranks %v, want %s of %s rank %d: %s", f.Kind, f.Processes, f.Ranks, c.kind, p.name(), p.rank, f.Summary)
+			}
+			folded := false
+			for _, o := range r.Findings[1:] {
+				if slices.Contains(o.Processes, q.name()) {
+					if o.Follows == nil {
+						t.Errorf("%s's chain is a finding of its own: %s", q.name(), o.Summary)
+					}
+					folded = true
+				}
+			}
+			if !folded {
+				t.Errorf("%s's chain is not folded under the first fault:\n%s", q.name(), js(r))
+			}
+		})
+	}
+	for _, c := range []struct{ name, lines string }{
+		{"notice", warnAt(p, 7005, "init.cc:900", `NUMA auto balancing enabled which can lead to variability in the RCCL performance! Disable by "sudo sysctl kernel.numa_balancing=0"`)},
+		{"unnamed-no-chain", warnAt(p, 7005, "enqueue.cc:210", "Unexpected value in the work queue of channel 3")},
+		{"chain-without-warn", frameAt(p, 7005, "transport/shm.cc:120", 2) + frameAt(p, 7005, "init.cc:1100", 2) + follower},
+		{"remote-error-chain", chain(p, "proxy.cc:1100", "[Proxy Service 5] Failed to execute operation Connect from rank 4, retcode 6", 6, "proxy.cc:1120")},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if r := diagnoseBytes(t, "job.log", append(slices.Clone(data), c.lines...), 0); r.Status != diagnose.StatusHealthy {
+				t.Errorf("status %s, want healthy:\n%s", r.Status, js(r))
+			}
+		})
+	}
+}
+
+// TestChainAfterPeerClosed: a process that logged its peer closing, then a WARN no phrase names
+// with its chain, passes the peer's error on: the first finding is the peer closing.
+func TestChainAfterPeerClosed(t *testing.T) {
+	data, ps := warnJob(t)
+	p, q := ps[5], ps[2]
+	lines := warnAt(p, 7005, "misc/socket.cc:50", "socketProgress: Connection closed by remote peer "+q.host+"<40001>") +
+		chain(p, "proxy.cc:1140", "Socket recv failed while polling for opId=0x5a5a", 3, "transport/p2p.cc:440")
+	r := diagnoseBytes(t, "job.log", append(slices.Clone(data), lines...), 0)
+	if r.Status != diagnose.StatusFault || r.Findings[0].Kind != diagnose.KindConnectionClosed {
+		t.Errorf("status %s, want fault with connection-closed first:\n%s", r.Status, js(r))
+	}
+}
