@@ -20,7 +20,8 @@ type builder struct {
 	peers  []string
 	watch  *cand
 	ras    *cand
-	extra  []*cand // origins from the ranks family
+	rasRep *rasReport // what ras's lines say, read in order
+	extra  []*cand    // origins from the ranks family
 	byProc map[*proc][]*commState
 	cprocs []*proc // byProc's keys in input order
 }
@@ -34,6 +35,7 @@ func Build(set *stages.Set) Report {
 		b.item(&e.Items[i], i)
 	}
 	b.rasJSON()
+	b.rasDone()
 	lp, litems := launcherFirst(&e, b.x)
 	b.aborts()
 	b.initFailures()
