@@ -135,7 +135,7 @@ func TestRASJSONVerdicts(t *testing.T) {
 		name    string
 		doc     string
 		ranks   []int64 // nil: no fault
-		summary string // how the summary ends
+		summary string  // how the summary ends
 	}{
 		{"healthy", rasDoc(16, healthyRanks(16), nil), nil, ""},
 		{"in progress", rasDoc(2, []rasRank{{rank: 0, initState: 7, asyncErr: 7}, {rank: 1, initState: 7, asyncErr: 7}}, nil), nil, ""},
