@@ -294,7 +294,7 @@ func summarize(c *cand) string {
 		if c.shared {
 			return fmt.Sprintf("Every rank (%d) timed out in the same collective with no other error: a cause they share (the network, or a stall outside NCCL).", len(c.ranks))
 		}
-		return fmt.Sprintf("%s PyTorch watchdog timed out%s.", plural(len(c.ranks), "rank's", "ranks'"), after)
+		return fmt.Sprintf("%s PyTorch watchdog timed out%s.", some(len(c.ranks), "rank's", "ranks'"), after)
 	case KindRASReport:
 		s := "An NCCL RAS report names rank(s) " + rankList(sortedRanks(c.ranks)) + " as outliers"
 		for _, it := range c.items {
@@ -308,11 +308,11 @@ func summarize(c *cand) string {
 			return fmt.Sprintf("The peer at %s went away first: %s (%s) lost its connection to it, as a follower: %s.", c.peer, plural(len(c.procs), "process", "processes"), strings.Join(namesOf(c.procs), ", "), short(lost))
 		}
 		if c.follows < 0 {
-			return fmt.Sprintf("A process on %s went away first: %s logged \"Connection closed by remote peer %s\".", c.peer, plural(len(c.procs), "process", "processes"), c.peer)
+			return fmt.Sprintf("A process on %s went away first: %s logged \"Connection closed by remote peer %s\".", c.peer, some(len(c.procs), "process", "processes"), c.peer)
 		}
-		return fmt.Sprintf("%s logged \"Connection closed by remote peer %s\"%s.", plural(len(c.procs), "process", "processes"), c.peer, after)
+		return fmt.Sprintf("%s logged \"Connection closed by remote peer %s\"%s.", some(len(c.procs), "process", "processes"), c.peer, after)
 	case KindRemoteError:
-		return fmt.Sprintf("%s printed follow-on errors (ncclRemoteError, DistBackendError, service-thread WARNs)%s.", plural(len(c.procs), "process", "processes"), after)
+		return fmt.Sprintf("%s printed follow-on errors (ncclRemoteError, DistBackendError, service-thread WARNs)%s.", some(len(c.procs), "process", "processes"), after)
 	}
 	return who(c) + ": " + short(text)
 }

@@ -20,7 +20,8 @@ type builder struct {
 	peers  []string
 	watch  *cand
 	ras    *cand
-	extra  []*cand // origins from the ranks family
+	rasRep *rasReport // what ras's lines say, read in order
+	extra  []*cand    // origins from the ranks family
 	// codes and frames tie each WARN item to its chain's ncclResult and first frame (-1:
 	// none); bare are the processes' frames no WARN shown starts.
 	codes, frames []int
@@ -39,6 +40,7 @@ func Build(set *stages.Set) Report {
 		b.item(&e.Items[i], i)
 	}
 	b.rasJSON()
+	b.rasDone()
 	lp, litems := launcherFirst(&e, b.x)
 	b.aborts()
 	b.initFailures()

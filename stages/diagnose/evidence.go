@@ -170,6 +170,9 @@ func failureItem(n int64, l *parser.Line) (Item, bool) {
 	if f.Text != "" {
 		it.Text = clip([]byte(f.Text))
 	}
+	if ev == evRAS && f.RAS == parser.RASFinding && f.Comm != "" {
+		it.Text = "(" + f.Comm + ") " + it.Text // an entry's head names its communicator
+	}
 	return it, true
 }
 

@@ -87,3 +87,44 @@ func exitCode(its []*Item) string {
 	}
 	return ""
 }
+
+// launcherText says a launcher's line again where its item keeps no text of its own: a
+// block's head, a torchrun field whose value was read into numbers, an srun or Open MPI exit.
+func launcherText(it *Item) string {
+	switch it.Ev {
+	case evRootCause:
+		return "Root Cause (first observed failure):"
+	case evOtherFailures:
+		return "torchrun's list of failures"
+	case evRootField:
+		switch {
+		case it.Name == "rank" && it.Rank >= 0:
+			return "rank: " + strconv.FormatInt(it.Rank, 10)
+		case it.Name == "exitcode" && it.Pid >= 0:
+			return "exitcode: " + strconv.FormatInt(it.Code, 10) + " (pid: " + strconv.FormatInt(it.Pid, 10) + ")"
+		}
+		return it.Name + ": " + it.Text
+	case evTaskExit:
+		s := "task " + strconv.FormatInt(it.Rank, 10)
+		if it.RankLast > it.Rank {
+			s = "tasks " + strconv.FormatInt(it.Rank, 10) + "-" + strconv.FormatInt(it.RankLast, 10)
+		}
+		if it.Host != "" {
+			s = it.Host + ": " + s
+		}
+		if it.Name != "" {
+			return s + ": " + it.Name
+		}
+		return s + ": Exited with exit code " + strconv.FormatInt(it.Code, 10)
+	case evCancelled:
+		return "step cancelled on " + it.Host
+	case evMPIExit:
+		return "mpirun: a process exited with non-zero status"
+	case evMPIProcess:
+		if it.Rank >= 0 {
+			return "Process name: rank " + strconv.FormatInt(it.Rank, 10)
+		}
+		return "Exit code: " + strconv.FormatInt(it.Code, 10)
+	}
+	return it.Name
+}

@@ -125,6 +125,8 @@ func rasFinding(r diagnose.Report) *diagnose.Finding {
 func TestRASJSONVerdicts(t *testing.T) {
 	behind := healthyRanks(16)
 	behind[5].counts[4], behind[12].counts[4] = 6649, 6649
+	ahead := healthyRanks(16)
+	ahead[5].counts[4], ahead[12].counts[4] = 6651, 6651
 	errored := healthyRanks(8)
 	errored[3].asyncErr = 6
 	aborted := healthyRanks(8)
@@ -133,16 +135,17 @@ func TestRASJSONVerdicts(t *testing.T) {
 		name    string
 		doc     string
 		ranks   []int64 // nil: no fault
-		summary string
+		summary string  // how the summary ends
 	}{
 		{"healthy", rasDoc(16, healthyRanks(16), nil), nil, ""},
 		{"in progress", rasDoc(2, []rasRank{{rank: 0, initState: 7, asyncErr: 7}, {rank: 1, initState: 7, asyncErr: 7}}, nil), nil, ""},
-		{"behind", rasDoc(16, behind, nil), []int64{5, 12}, "MISMATCH"},
-		{"async error", rasDoc(8, errored, nil), []int64{3}, "ERROR"},
-		{"unreachable", rasDoc(2, healthyRanks(1), []rasMissing{{rank: 1, unresponsive: true}}), []int64{1}, "INCOMPLETE"},
-		{"dead", rasDoc(8, healthyRanks(7), []rasMissing{{rank: 7, unresponsive: true, dead: true}}), []int64{7}, "INCOMPLETE"},
-		{"not a member", rasDoc(8, healthyRanks(7), []rasMissing{{rank: 7}}), []int64{7}, "MISMATCH"},
-		{"aborted", rasDoc(8, aborted, nil), []int64{6}, "MISMATCH"},
+		{"behind", rasDoc(16, behind, nil), []int64{5, 12}, "comm ae94423cfbb2ef4a: ranks 5, 12 launched up to operation 6649 while 14 ranks are at operation 6650: the ranks it names are behind."},
+		{"ahead", rasDoc(16, ahead, nil), []int64{5, 12}, "ranks 5, 12 launched up to operation 6651 while 14 ranks are at operation 6650: those 14 ranks are behind, not the ranks it names."},
+		{"async error", rasDoc(8, errored, nil), []int64{3}, "ERROR: Asynchronous error on 1 rank; it names rank 3."},
+		{"unreachable", rasDoc(2, healthyRanks(1), []rasMissing{{rank: 1, unresponsive: true}}), []int64{1}, "INCOMPLETE: Missing communicator data from 1 rank; it names rank 1."},
+		{"dead", rasDoc(8, healthyRanks(7), []rasMissing{{rank: 7, unresponsive: true, dead: true}}), []int64{7}, "INCOMPLETE: Missing communicator data from 1 rank; it names rank 7."},
+		{"not a member", rasDoc(8, healthyRanks(7), []rasMissing{{rank: 7}}), []int64{7}, "MISMATCH: Communicator ranks have different status; it names rank 7."},
+		{"aborted", rasDoc(8, aborted, nil), []int64{6}, "MISMATCH: Communicator ranks have different status; it names rank 6."},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -153,7 +156,7 @@ func TestRASJSONVerdicts(t *testing.T) {
 				t.Errorf("a report that proves nothing gives: %s", f.Summary)
 			case c.ranks != nil && f == nil:
 				t.Errorf("no ras-report finding (status %s): %s", r.Status, js(r))
-			case c.ranks != nil && (!slices.Equal(f.Ranks, c.ranks) || !strings.HasSuffix(f.Summary, ": "+c.summary)):
+			case c.ranks != nil && (!slices.Equal(f.Ranks, c.ranks) || !strings.HasSuffix(f.Summary, c.summary)):
 				t.Errorf("finding %v %q, want ranks %v and %s", f.Ranks, f.Summary, c.ranks, c.summary)
 			}
 		})

@@ -4,6 +4,8 @@ import (
 	"cmp"
 	"fmt"
 	"slices"
+	"strconv"
+	"strings"
 )
 
 // rasJSON folds the RAS JSON fields back into communicators and files each whole one's
@@ -50,7 +52,7 @@ func rasVerdict(c *rasComm) []*Item {
 	}
 	out := []*Item{rasNewItem(c.at, "comm_status", st+" "+errs[min(1, len(errs)):])}
 	for _, cl := range v.classes {
-		out = append(out, rasNewItem(c.at, "finding", cl.name))
+		out = append(out, rasNewItem(c.at, "finding", "("+rasHash(c.hash)+") "+cl.name))
 		out = append(out, cl.items...)
 	}
 	return append(out, v.dead...)
@@ -190,6 +192,9 @@ func (v *rasItems) statuses(c *rasComm, ranks, missing []*rasRec) string {
 	cl := v.class("MISMATCH")
 	cl.items = append(cl.items, rasNewItem(c.at, "finding", "Communicator ranks have different status"))
 	for _, g := range groups {
+		if rs := by[g]; len(rs) > 1 {
+			cl.items = append(cl.items, rasNewItem(c.at, "finding", fmt.Sprintf("%d ranks have status %s", len(rs), rasStatusNames[g])))
+		}
 		if rs := by[g]; rasOutlier(len(rs), c.size) {
 			for _, r := range sortedRecs(rs) {
 				cl.items = append(cl.items, rasRankItem(r, rasIf(len(rs) == 1, "has status "+rasStatusNames[g])))
@@ -243,18 +248,21 @@ func (v *rasItems) counts(c *rasComm, ranks []*rasRec) {
 			continue
 		}
 		slices.SortStableFunc(vals, func(a, b string) int {
-			return cmp.Or(len(byVal[b])-len(byVal[a]), cmp.Compare(rasNum(a), rasNum(b)))
+			return cmp.Or(len(byVal[b])-len(byVal[a]), cmp.Compare(rasNum(b), rasNum(a)))
 		})
 		cl := v.class("MISMATCH")
 		cl.items = append(cl.items, rasNewItem(c.at, "finding", "Communicator ranks have different "+op+" operation counts"))
 		for _, val := range vals {
 			rs := byVal[val]
-			if !rasOutlier(len(rs), c.size) {
-				continue
-			}
 			what := "has launched up to operation " + val
 			if val == "0" {
 				what = "has not launched any operations"
+			}
+			if len(rs) > 1 {
+				cl.items = append(cl.items, rasNewItem(c.at, "finding", strconv.Itoa(len(rs))+" ranks have"+what[3:]))
+			}
+			if !rasOutlier(len(rs), c.size) {
+				continue
 			}
 			for _, r := range sortedRecs(rs) {
 				cl.items = append(cl.items, rasRankItem(r, rasIf(len(rs) == 1, what)))
@@ -295,4 +303,14 @@ func rasRankItem(r *rasRec, what string) *Item {
 		it.Host = r.host
 	}
 	return it
+}
+
+// rasHash writes a communicator's hash as the text form does (%016lx): the JSON form's
+// "0x..." without its prefix, zero-padded to 16 digits.
+func rasHash(h string) string {
+	h = strings.TrimPrefix(h, "0x")
+	if len(h) < 16 {
+		h = strings.Repeat("0", 16-len(h)) + h
+	}
+	return h
 }

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/nccllog/nccllog/internal/gen"
@@ -95,6 +96,7 @@ func TestScenarios(t *testing.T) {
 				checkTruth(t, r, tr, failRead)
 			}
 			golden(t, s.name, failRead, r)
+			checkWords(t, r)
 			for _, chunk := range []int{97, 4096} {
 				if got := diagnoseBytes(t, s.name+".log", data, chunk); !reflect.DeepEqual(got, r) {
 					t.Errorf("chunks of %d bytes give another report:\n%s\nwant\n%s", chunk, js(got), js(r))
@@ -163,4 +165,21 @@ func js(r diagnose.Report) []byte {
 		panic(err)
 	}
 	return b.Bytes()
+}
+
+// checkWords: every finding has a sentence and every evidence line a text, and no sentence
+// counts none of something ("0 processes") as a consequence.
+func checkWords(t *testing.T, r diagnose.Report) {
+	t.Helper()
+	for i, f := range r.Findings {
+		if f.Summary == "" || strings.Contains(f.Summary, " 0 processes") || strings.Contains(f.Summary, " 0 ranks") ||
+			strings.HasPrefix(f.Summary, "0 ") {
+			t.Errorf("finding %d says %q", i, f.Summary)
+		}
+		for _, e := range f.Evidence {
+			if strings.TrimSpace(e.Text) == "" {
+				t.Errorf("finding %d (%s) cites %s:%d with no text", i, f.Kind, e.File, e.Line)
+			}
+		}
+	}
 }

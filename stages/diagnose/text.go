@@ -42,3 +42,12 @@ func plural(n int, one, many string) string {
 	}
 	return strconv.Itoa(n) + " " + many
 }
+
+// some counts what a sentence names, "A process" (with one) where the lines name none: a
+// line that shows no process still shows one printed it.
+func some(n int, one, many string) string {
+	if n == 0 {
+		return "A " + one
+	}
+	return plural(n, one, many)
+}

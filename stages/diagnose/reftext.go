@@ -1,0 +1,22 @@
+package diagnose
+
+// refText is the text an evidence line is cited with: the item's message, or where the line
+// has none of its own (a launcher's block head, a field whose value is a number, a RAS Rank
+// line), the line said again from what was read of it.
+func refText(it *Item) string {
+	if it.Text != "" && it.Ev != evRootField && !(it.Ev == evRAS && it.Name == "rank") {
+		return it.Text
+	}
+	switch it.Ev {
+	case evRAS:
+		return rasLineText(it)
+	case evTerminate:
+		return "terminate called after throwing an instance of '" + it.Name + "'"
+	case evRootCause, evRootField, evOtherFailures, evTaskExit, evCancelled, evMPIExit, evMPIProcess:
+		return launcherText(it)
+	}
+	if it.Name != "" {
+		return it.Name + ":"
+	}
+	return "(" + it.Ev.String() + " line)"
+}
