@@ -67,3 +67,12 @@ func stallIn(f HangFinding, m *Member) (Stall, bool) {
 	}
 	return Stall{}, false
 }
+
+// Evidence says in words what a stall is ("its calls stopped at ..."), none where it is not
+// one.
+func (s Stall) Evidence() []string {
+	if s.Kind != Stalled {
+		return nil
+	}
+	return []string{stalledText(s)}
+}
