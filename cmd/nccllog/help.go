@@ -259,7 +259,11 @@ the ranks that got furthest stopped together (not where ranks of its size, or of
 but no Init line, nor in an excerpt that shows a rank with lines for fewer than 16
 calls), ranked by score: the sum of the weights of a rank's evidence (no lines 100; behind
 50-90, the further the more; Abort 60; log ends in a WARN 40; Destroy early 30; with these,
-any WARN +15), which only orders the suspects. Evidence every rank shares (Abort everywhere, as PyTorch's destroy_process_group
+any WARN +15; where the lines carry times, calls stalled +30), which only orders the suspects. Where the lines carry
+times that compare (one clock: a host's, or hosts whose first calls agree within 10 s), a rank
+behind whose calls stopped long before the log's later lines (more than 30 s and 10 of its
+usual gaps) is a stall, said with its times; one whose calls run to within 10 of its usual
+gaps of the log's end is not a suspect: the log looks cut while the job still ran. Evidence every rank shares (Abort everywhere, as PyTorch's destroy_process_group
 leaves a healthy job) counts against none. A log of some nodes judges only their ranks
 ("covers 1 of 2 nodes"). Calls are aligned by position, and an excerpt's ranks by opCount where
 it goes up; ranks an excerpt cuts at different calls are not suspects. Nor are ranks a few

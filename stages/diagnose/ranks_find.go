@@ -67,5 +67,6 @@ func behindCand(h *ranks.HangFinding, s *ranks.Suspect, x *procIndex) *cand {
 	}
 	c.summary = fmt.Sprintf("%s %s %s behind the others on communicator %s, which waited for it.",
 		who(c), verb, plural(int(s.Behind), "call", "calls"), c.comm)
+	stallNote(c, s)
 	return c
 }

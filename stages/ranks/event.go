@@ -23,6 +23,7 @@ type event struct {
 	file, host, op              uint32
 	rare                        int32 // index into events.rare; -1 for a collective call
 	kind                        parser.Kind
+	at                          parser.Stamp // its wall time (see wallTime); zero: none
 }
 
 // rareEvent is what a communicator, WARN or watchdog line adds to its event.
@@ -88,7 +89,7 @@ func (l *events) forget() {
 // add keeps line n (text, parsed as p); it reports false for a line Ranks takes nothing from.
 func (l *events) add(n int64, text []byte, p *parser.Line) bool {
 	e := event{line: n, step: -1, pid: p.Env.Pid, dev: p.Env.Dev, label: p.Rank, rare: -1, kind: p.Kind,
-		host: l.intern(p.Env.Host)}
+		host: l.intern(p.Env.Host), at: wallTime(p.Time)}
 	switch p.Kind {
 	case parser.KindCollective:
 		c := &p.Coll
@@ -180,7 +181,7 @@ func clear0(r []rareEvent) []rareEvent {
 func (l *events) rankEvent(i int) RankEvent {
 	e := &l.Items[i]
 	re := RankEvent{File: l.strs[e.file], Line: e.line, Step: e.step, Kind: e.kind, Host: l.strs[e.host],
-		Pid: e.pid, Dev: e.dev, Label: e.label}
+		Pid: e.pid, Dev: e.dev, Label: e.label, Time: At{e.at}}
 	switch {
 	case e.rare >= 0:
 		r := &l.rare[e.rare]
@@ -199,7 +200,7 @@ func (l *events) rankEvent(i int) RankEvent {
 // addRankEvent keeps e, whose file and line are absolute already (a partial result's).
 func (l *events) addRankEvent(e *RankEvent) error {
 	v := event{line: e.Line, step: e.Step, pid: e.Pid, dev: e.Dev, label: e.Label, rare: -1, kind: e.Kind,
-		file: l.intern(e.File), host: l.intern(e.Host)}
+		file: l.intern(e.File), host: l.intern(e.Host), at: wallTime(e.Time.Stamp)}
 	switch {
 	case e.Kind == parser.KindCollective:
 		c := &e.Coll

@@ -22,6 +22,8 @@ type Suspect struct {
 	Absent   bool
 	// Evidence are the kinds of evidence against the rank (see hangEvidence).
 	Evidence []Evidence
+	// Stall is what the times say of its calls (EvStalled: Kind Stalled).
+	Stall Stall
 }
 
 // HangFinding is where the ranks of one communicator stopped.
@@ -41,6 +43,16 @@ type HangFinding struct {
 	// AbortedAlone are the ranks whose communicator ends in Abort where another rank's does
 	// not; they are suspects only where another got further (aborted).
 	AbortedAlone []*Member
+	// Cut are the ranks behind whose calls run to the log's end by the times (StallCut):
+	// not behind as a hung rank is, for the log looks cut there.
+	Cut []CutRank
+}
+
+// CutRank is a rank behind whose calls run to the log's end, with what the times say.
+type CutRank struct {
+	Member *Member
+	Behind int64
+	Stall  Stall
 }
 
 // hangCtx is what evidence about one rank is judged against.
@@ -51,6 +63,8 @@ type hangCtx struct {
 	top     int64 // the furthest position any rank got to
 	atTop   int   // ranks that got there
 	liveTop int64 // the furthest position a rank whose communicator did not end got to
+	stall   *stallCtx
+	stalls  map[*Member]Stall
 }
 
 // evidence is one kind of evidence against a rank: its name (as Suspect.Evidence holds it)
@@ -60,16 +74,18 @@ type evidence func(c *hangCtx, m *Member) (kind Evidence, score int, ok bool)
 
 // hangEvidence is every kind of evidence that counts on its own, in the order it is listed.
 // (A process's WARN that is not the end of its log only supports these: see suspects.)
-func hangEvidence() []evidence { return []evidence{behind, aborted, endedEarly, endsInWarn} }
+func hangEvidence() []evidence {
+	return []evidence{behind, stalled, aborted, endedEarly, endsInWarn}
+}
 
 // Hang returns, per communicator, how much of it the input covers and its ranks ordered by
 // how likely each is the culprit; communicators where no rank stands out have no suspects.
 func (r *Ranks) Hang() []HangFinding {
 	gs := r.Groups()
-	ctx := newAbsentCtx(gs)
+	ctx, sctx := newAbsentCtx(gs), r.newStallCtx(gs)
 	var out []HangFinding
 	for _, g := range gs {
-		out = append(out, r.hangOf(g, ctx))
+		out = append(out, r.hangOf(g, ctx, sctx))
 	}
 	return out
 }
@@ -105,8 +121,8 @@ func newAbsentCtx(gs []*Group) *absentCtx {
 	return c
 }
 
-func (r *Ranks) hangOf(g *Group, actx *absentCtx) HangFinding {
-	c := &hangCtx{r: r, g: g, cov: r.Cover(g), top: g.MaxCalls()}
+func (r *Ranks) hangOf(g *Group, actx *absentCtx, sctx *stallCtx) HangFinding {
+	c := &hangCtx{r: r, g: g, cov: r.Cover(g), top: g.MaxCalls(), stall: sctx}
 	f := HangFinding{Group: g, Coverage: c.cov, MaxCalls: c.top, Present: int64(len(g.Members))}
 	if c.cov.Conflict != "" || c.cov.Truncated {
 		return f
@@ -125,6 +141,7 @@ func (r *Ranks) hangOf(g *Group, actx *absentCtx) HangFinding {
 		f.Mismatch = &m
 	}
 	f.Suspects = c.suspects()
+	f.Cut = c.cutRanks()
 	if f.WaitedOn && actx.judged(g, &c.cov) {
 		f.Suspects = append(f.Suspects, absentSuspects(c.cov)...)
 	}
@@ -174,6 +191,9 @@ func (c *hangCtx) suspects() []Suspect {
 		if slices.Contains(s.Evidence, EvBehind) {
 			s.Next, s.NextStep, _ = c.r.RefCall(c.g, m.Through())
 		}
+		if slices.Contains(s.Evidence, EvStalled) {
+			s.Stall = c.stallOf(m)
+		}
 		out = append(out, s)
 	}
 	return out
@@ -182,12 +202,49 @@ func (c *hangCtx) suspects() []Suspect {
 // behind: the rank stopped before the furthest call of the others; not where the input's end
 // explains where it stops (Coverage.EndsCut, Coverage.Cut), nor where the ranks' places in
 // the sequence are not known (Group.shaky).
+// Nor where the times show its calls run to the log's end (StallCut).
 func behind(c *hangCtx, m *Member) (Evidence, int, bool) {
 	b := c.top - m.Through()
-	if b <= 0 || c.cov.EndsCut || c.cov.Cut(m) || c.g.shaky {
+	if !c.behindByCalls(m) || c.stallOf(m).Kind == StallCut {
 		return 0, 0, false
 	}
 	return EvBehind, 50 + int(40*b/max(c.top, 1)), true
+}
+
+// behindByCalls reports whether m stopped before the furthest call of the others where the
+// input's end does not explain it, by the calls alone.
+func (c *hangCtx) behindByCalls(m *Member) bool {
+	return c.top-m.Through() > 0 && !c.cov.EndsCut && !c.cov.Cut(m) && !c.g.shaky
+}
+
+// stalled: the rank is behind, and the times show its calls stopped long before the log's
+// later lines (Stalled).
+func stalled(c *hangCtx, m *Member) (Evidence, int, bool) {
+	return EvStalled, 30, c.behindByCalls(m) && c.stallOf(m).Kind == Stalled
+}
+
+// stallOf is what the times say of m, worked out once.
+func (c *hangCtx) stallOf(m *Member) Stall {
+	if s, ok := c.stalls[m]; ok {
+		return s
+	}
+	if c.stalls == nil {
+		c.stalls = map[*Member]Stall{}
+	}
+	s := c.stall.stallOf(m)
+	c.stalls[m] = s
+	return s
+}
+
+// cutRanks are the ranks behind by their calls whose times show the log cut (CutRank).
+func (c *hangCtx) cutRanks() []CutRank {
+	var out []CutRank
+	for _, m := range c.g.Members {
+		if c.behindByCalls(m) && c.stallOf(m).Kind == StallCut {
+			out = append(out, CutRank{m, c.top - m.Through(), c.stallOf(m)})
+		}
+	}
+	return out
 }
 
 // aborted: the rank's communicator ends in Abort while a rank that still has it got further.

@@ -18,11 +18,12 @@ const (
 	EvEndedEarly                     // its communicator ends in Destroy while others went on
 	EvEndsInWarn                     // its process's log ends in a WARN
 	EvWarn                           // its process WARNed
+	EvStalled                        // its calls stopped long before the log's later lines
 	evidenceEnd
 )
 
 var evidenceWords = [...]string{EvBehind: "behind", EvAbort: "abort", EvEndedEarly: "ended-early",
-	EvEndsInWarn: "ends-in-warn", EvWarn: "warn"}
+	EvEndsInWarn: "ends-in-warn", EvWarn: "warn", EvStalled: "stalled"}
 
 func (e Evidence) String() string { return word(evidenceWords[:], int(e)) }
 

@@ -50,7 +50,9 @@ type Member struct {
 	// WarnAdvice: that WARN names no fault (RankEvent.Advice).
 	WarnAdvice bool `json:",omitempty"`
 	ProcLast   int64
-	group      GroupKey
+	// Clock is what the times of its lines say (stall.go); nil where its calls carry none.
+	Clock *Clock `json:",omitempty"`
+	group GroupKey
 	// hist keeps the calls of a rank without an Init line, up to histCap, to align an excerpt
 	// by overlap (see realign); histOver is set once it had more.
 	hist     []refCall

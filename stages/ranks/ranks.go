@@ -30,6 +30,9 @@ type Ranks struct {
 	// overBinding is every pointer's binding to a communicator counted in the overflow only:
 	// such a pointer costs an entry in its process's over set, not a binding.
 	overBinding *binding
+	// files are the times of each input file's lines (stall.go).
+	files    map[string]*FileClock
+	lastFile *FileClock // the file of the last event (consecutive events mostly share one)
 }
 
 type procKey struct {
@@ -51,6 +54,7 @@ type proc struct {
 	warn       string
 	warnLine   int64
 	warnAdvice bool
+	clk        procClock // the times of its calls and lines (stall.go)
 	members    []*Member
 	folded     int // members of folded communicators not yet dropped from members
 }
@@ -91,10 +95,13 @@ type RankEvent struct {
 	Advice bool `json:",omitempty"`
 	// Watchdog is what a watchdog line says (watchdog lines only).
 	Watchdog *parser.Watchdog `json:",omitempty"`
+	// Time is the line's wall time (zero: none; a TRACE line's time since init is none).
+	Time At `json:",omitzero"`
 }
 
 // Add folds one event of the input file into the state. Events of a file come in order.
 func (r *Ranks) Add(file string, e *RankEvent) {
+	r.fileClock(file, e)
 	if e.Kind == parser.KindWatchdog {
 		if e.Watchdog != nil {
 			r.watchdog(file, e) // no NCCL envelope: not a process's line
@@ -102,6 +109,7 @@ func (r *Ranks) Add(file string, e *RankEvent) {
 		return
 	}
 	p := r.proc(procKey{file, e.Host, e.Pid})
+	p.clk.line(e.Time.Stamp)
 	switch e.Kind {
 	case parser.KindCollective:
 		r.call(p, file, e)
@@ -136,6 +144,7 @@ func (r *Ranks) proc(k procKey) *proc {
 }
 
 func (r *Ranks) call(p *proc, file string, e *RankEvent) {
+	p.clk.call(e.Time.Stamp)
 	c := &e.Coll
 	b := r.binding(p, c.Comm)
 	if b == nil || b.ended {
@@ -163,6 +172,7 @@ func (r *Ranks) call(p *proc, file string, e *RankEvent) {
 	}
 	b.g.addCall(b.m, sid, s, r.steps.id(e.Step), c.OpCount)
 	b.m.Last, b.m.LastLine = s, e.Line
+	b.m.firstAt(e.Time.Stamp)
 	if e.Step >= 0 {
 		b.m.LastStep = max(b.m.LastStep, e.Step)
 	}
@@ -278,6 +288,7 @@ func (r *Ranks) Groups() []*Group {
 		}
 		for _, m := range p.members {
 			m.Warn, m.WarnLine, m.WarnAdvice, m.ProcLast = p.warn, p.warnLine, p.warnAdvice, last
+			p.clk.give(m)
 		}
 	}
 	r.regroupInferred()

@@ -29,6 +29,9 @@ func (r *Ranks) Merge(o *Ranks) {
 		return r.steps.id(o.steps.step(id))
 	}
 	r.mergePGs(o)
+	for _, f := range o.files {
+		r.putFile(*f) // o's lines come after r's
+	}
 	for _, g := range r.groups {
 		if o.over.has(g.Key) {
 			g.truncated = true

@@ -17,6 +17,8 @@ type HangReport struct {
 	// Suspects and PGSuspects count the suspects of the communicators and of the process
 	// groups; Refused the communicators with no verdict (not one communicator, or truncated).
 	Suspects, PGSuspects, Refused int `json:"-"`
+	// Stalls counts the suspects whose calls stalled (the legend names that weight then).
+	Stalls int `json:"-"`
 }
 
 // HangComm is one communicator's coverage, verdict and suspects.
@@ -56,6 +58,11 @@ func (r *Ranks) HangReport() HangReport {
 	for _, f := range findings {
 		out.Comms = append(out.Comms, hangComm(f))
 		out.Suspects += len(f.Suspects)
+		for _, s := range f.Suspects {
+			if s.Stall.Kind == Stalled {
+				out.Stalls++
+			}
+		}
 		if f.Coverage.Conflict != "" || f.Coverage.Truncated {
 			out.Refused++
 		}
@@ -112,7 +119,9 @@ func (h *HangReport) ScoreLegend() string {
 		pgText   = "watchdog: never reached the work 90, no watchdog line 70, NCCL calls behind +10"
 	)
 	var parts []string
-	if h.Suspects > 0 {
+	if h.Suspects > 0 && h.Stalls > 0 {
+		parts = append(parts, strings.Replace(commText, "; Destroy early 30", "; Destroy early 30; calls stalled +30", 1))
+	} else if h.Suspects > 0 {
 		parts = append(parts, commText)
 	}
 	if h.PGSuspects > 0 {

@@ -22,6 +22,10 @@ func evidenceText(s Suspect, f HangFinding) []string {
 			out = append(out, "its communicator ends in "+m.End+" while other ranks' do not")
 		case EvWarn:
 			out = append(out, fmt.Sprintf("its process WARNed (%s:%d): %s", m.File, m.WarnLine, m.Warn))
+		case EvStalled:
+			if st, ok := stallIn(f, m); ok {
+				out = append(out, stalledText(st))
+			}
 		case EvEndsInWarn:
 			out = append(out, fmt.Sprintf("its log ends in a WARN after its last call (%s:%d): %s", m.File, m.WarnLine, m.Warn))
 		default:
@@ -78,6 +82,8 @@ func hangVerdict(f HangFinding) string {
 		return itoa(int64(len(f.Suspects))) + " suspects stand out"
 	case f.MaxCalls == 0:
 		return "no rank with lines issued a call on it; nothing to judge"
+	case len(f.Cut) > 0:
+		return "no rank stands out: " + cutText(f.Cut[0])
 	case c.EndsCut && c.CutWhy == CutExcerpt:
 		return "no rank stands out: the ranks stop at different calls only where the excerpt cuts them"
 	case c.EndsCut:

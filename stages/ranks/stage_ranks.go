@@ -108,6 +108,8 @@ type RanksSnapshot struct {
 	PGs []PGRank `json:",omitempty"`
 	// Over is what is kept of the communicators past the cap (see MaxComms).
 	Over *OverflowSnapshot `json:",omitempty"`
+	// Files are the times of the input files whose lines carry some, in file order.
+	Files []FileClock `json:",omitempty"`
 }
 
 // OverflowSnapshot is an Overflow: its communicators' keys, in key order, and their sums.
@@ -164,6 +166,7 @@ func (p *RanksPart) Snapshot() any {
 		out.PGs = append(out.PGs, *pg)
 	}
 	out.Over = p.Ranks.over.snapshot()
+	out.Files = p.Ranks.fileClocks()
 	ids := make(map[uint32]uint32)
 	renumber := func(id uint32) uint32 {
 		if id == 0 {
@@ -323,6 +326,9 @@ func (p *RanksPart) Restore(dec *json.Decoder, lim *stages.Limits) error {
 		r.groups[g.Key] = g
 	}
 	r.over.restore(snap.Over)
+	for i := range snap.Files {
+		r.putFile(snap.Files[i])
+	}
 	for i := range snap.PGs {
 		pg := snap.PGs[i]
 		r.pgs[pgRankKey{pg.PG, pg.Rank}] = &pg
