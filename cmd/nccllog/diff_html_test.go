@@ -42,6 +42,13 @@ func TestDiffHTMLOneThing(t *testing.T) {
 	if strings.Contains(page, "no differences") {
 		t.Error("page says no differences")
 	}
+	out := filepath.Join(t.TempDir(), "exit.html")
+	if _, stderr, code := runCLI(t, "", "diff", "--exit-code", "--html", out, a, b); code != exitData {
+		t.Errorf("--exit-code --html: exit %d, want %d: %s", code, exitData, stderr)
+	}
+	if _, err := os.Stat(out); err != nil {
+		t.Errorf("--exit-code --html: %v", err)
+	}
 }
 
 // TestDiffHTMLSelf: a run against itself has no differences, says so, and still draws.
