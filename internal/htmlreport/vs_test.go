@@ -30,7 +30,7 @@ func vsFixture(nSteps int) *Vs {
 	return &Vs{Title: "nccllog diff: good.log vs bad.log", Diff: d, A: VsSide{"good.log", a}, B: VsSide{"bad.log", b}}
 }
 
-// vsCharts are the chart elements of the two-run page of vsFixture: two of ops, one per op
+// vsChartIDs are the chart elements of the two-run page of vsFixture: two of ops, one per op
 // either side has of sizes, three of steps and one of init.
 var vsChartIDs = []string{"vs-ops-calls", "vs-ops-bytes", "vs-hist-0", "vs-hist-1", "vs-hist-2",
 	"vs-step-time", "vs-step-flops", "vs-step-bytes", "vs-init"}
