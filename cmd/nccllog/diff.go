@@ -61,7 +61,8 @@ func hasStdin(in []string) bool {
 	return false
 }
 
-// executeDiff reads both sides at once, each through pipeline.Analyze, and prints their diff.
+// executeDiff reads both sides at once, each through pipeline.Analyze, and prints their diff,
+// or writes it as a page under --html.
 func executeDiff(ctx context.Context, o *options, e env) int {
 	var res [2]*stages.Result
 	g, gctx := errgroup.WithContext(ctx)
@@ -78,7 +79,9 @@ func executeDiff(ctx context.Context, o *options, e env) int {
 	w := newOutput(e.stdout)
 	if err == nil {
 		d := diff.Compare(sideOf(res[0]), sideOf(res[1]))
-		if err = printDiff(w, o, d); err != nil {
+		if o.html != "" {
+			err = writeDiffHTML(o, d, res)
+		} else if err = printDiff(w, o, d); err != nil {
 			err = outputErr(err)
 		}
 		if err == nil && o.exitCode && d.Differ() {

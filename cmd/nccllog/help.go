@@ -367,6 +367,12 @@ A and B are each one input (a log, a directory, a glob or a partial result from 
 --boundary apply to both. JSON: {"differences": [{"section", "what", "a", "b", "ratio"?}, ...],
 "same": [sections]}, differences empty when the runs match. Exit status 0, or with
 --exit-code 1 when the runs differ (as git diff --exit-code); 2 for usage errors.
+--html FILE writes, in place of the table, one self-contained HTML page (opens offline; light
+and dark): the differences first, in the table's words, then both runs drawn together, A in
+blue and B in orange: per-op calls and bytes, each op's size histogram, step time, TFLOP/s per
+GPU and bytes per rank by step number, and the median init time per kind of init line. A
+section only one run has says so in one sentence ("Only A has steps: B has no progress line
+and no step of calls."). It takes no --format; --exit-code applies as to the table.
 `,
 	"summarize": `Runs every analysis a partial result can hold (line accounting, per-op sizes and
 aggregation, steps, ranks and communicators for ranks, comms, hang and check, and the set-up
@@ -405,5 +411,5 @@ var commandExamples = map[string]string{
 	"info":       "  nccllog info job-1234.out\n  nccllog info --format json logs/ | jq .outliers\n",
 	"summarize":  "  nccllog summarize -o parts/$(hostname).part /tmp/nccl.*.log\n  nccllog report parts/*.part\n",
 	"stragglers": "  nccllog stragglers --format json job-1234.out\n",
-	"diff":       "  nccllog diff good.log bad.log\n  nccllog diff --exit-code --format json --a 'good/nccl.*.log' --b bad.part\n",
+	"diff":       "  nccllog diff good.log bad.log\n  nccllog diff --exit-code --format json --a 'good/nccl.*.log' --b bad.part\n  nccllog diff --html diff.html good.log bad.log\n",
 }

@@ -2,7 +2,6 @@ package main
 
 import (
 	"encoding/json"
-	"fmt"
 	"strings"
 	"unicode/utf8"
 
@@ -23,7 +22,7 @@ func printDiff(w *output, o *options, d diff.Diff) error {
 	} else {
 		rows := [][]string{{"section", "what", "A -> B  (B/A)"}}
 		for _, x := range d.Differences {
-			rows = append(rows, []string{x.Section.String(), escaped(x.What), escaped(x.A) + " -> " + escaped(x.B) + ratioCell(x.Ratio)})
+			rows = append(rows, []string{x.Section.String(), escaped(x.What), escaped(x.A) + " -> " + escaped(x.B) + ratioCell(x)})
 		}
 		writeLeftAligned(w, rows)
 	}
@@ -34,11 +33,11 @@ func printDiff(w *output, o *options, d diff.Diff) error {
 }
 
 // ratioCell writes B/A as "  (×1.25)", or nothing where there is none.
-func ratioCell(r *float64) string {
-	if r == nil {
-		return ""
+func ratioCell(x diff.Difference) string {
+	if r := x.RatioText(); r != "" {
+		return "  (" + r + ")"
 	}
-	return fmt.Sprintf("  (×%.3g)", *r)
+	return ""
 }
 
 // writeLeftAligned writes rows in left-aligned columns two spaces apart, without trailing

@@ -75,3 +75,11 @@ func (l *list) keyedDiff(prefix string, a, b map[string]string) {
 		l.text(prefix+k, va, vb)
 	}
 }
+
+// RatioText is B/A as a difference shows it, "×1.25", or "" where there is none.
+func (d Difference) RatioText() string {
+	if d.Ratio == nil {
+		return ""
+	}
+	return "×" + strconv.FormatFloat(*d.Ratio, 'g', 3, 64)
+}

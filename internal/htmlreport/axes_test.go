@@ -91,11 +91,11 @@ func TestAxesHumanized(t *testing.T) {
 	}
 }
 
-// TestPageDefinesFormats: the page's script defines every format the charts name.
+// TestPageDefinesFormats: the pages' shared script defines every format the charts name.
 func TestPageDefinesFormats(t *testing.T) {
 	for _, f := range pageFormats {
-		if !strings.Contains(pageTmpl, "function "+f+"(") {
-			t.Errorf("page.html.tmpl defines no function %s", f)
+		if !strings.Contains(commonTmpl, "function "+f+"(") {
+			t.Errorf("common.html.tmpl defines no function %s", f)
 		}
 	}
 }

@@ -90,19 +90,21 @@ func histChart(h Hist) chartView {
 // wheel zoom): a long run's thousands of steps would blur into one band.
 const zoomFrom = 200
 
-// stepZoom is the zoom of a step chart: none for a short run, else a slider over the steps.
-func stepZoom(steps []Step) []charts.GlobalOpts {
-	if len(steps) <= zoomFrom {
+// stepZoom is the zoom of a chart over n steps: none for a short run, else a slider over the
+// steps.
+func stepZoom(n int) []charts.GlobalOpts {
+	if n <= zoomFrom {
 		return nil
 	}
-	end := float32(100 * zoomFrom / len(steps))
+	end := float32(100 * zoomFrom / n)
 	return []charts.GlobalOpts{charts.WithDataZoomOpts(opts.DataZoom{Type: "slider", Start: 0, End: end},
 		opts.DataZoom{Type: "inside", Start: 0, End: end})}
 }
 
-// stepBottom is the room below a step chart's plot: its axis labels and name, and the slider.
-func stepBottom(steps []Step) string {
-	if len(steps) > zoomFrom {
+// stepBottom is the room below the plot of a chart over n steps: its axis labels and name,
+// and the slider.
+func stepBottom(n int) string {
+	if n > zoomFrom {
 		return "100"
 	}
 	return "60"
@@ -130,8 +132,8 @@ func stepVolumeChart(steps []Step) chartView {
 		calls[i] = opts.LineData{Value: s.Calls}
 	}
 	bar := charts.NewBar()
-	bar.SetGlobalOptions(append(append(base("chart-step-volume", stepBottom(steps)), xAxis("step"),
-		charts.WithYAxisOpts(yAxis("message bytes per rank", fmtUnit(unit)))), stepZoom(steps)...)...)
+	bar.SetGlobalOptions(append(append(base("chart-step-volume", stepBottom(len(steps))), xAxis("step"),
+		charts.WithYAxisOpts(yAxis("message bytes per rank", fmtUnit(unit)))), stepZoom(len(steps))...)...)
 	bar.ExtendYAxis(yAxis("calls per rank", fmtCount))
 	bar.SetXAxis(stepNames(steps)).AddSeries("bytes per rank", bytes, tooltipOf(fmtUnit(unit)))
 	line := charts.NewLine()
@@ -152,8 +154,8 @@ func stepTimeChart(steps []Step) chartView {
 		flops[i] = point(s.TFLOPs, s.HasFLOPs)
 	}
 	line := charts.NewLine()
-	line.SetGlobalOptions(append(append(base("chart-step-time", stepBottom(steps)), xAxis("step"),
-		charts.WithYAxisOpts(yAxis("step time", fmtSeconds))), stepZoom(steps)...)...)
+	line.SetGlobalOptions(append(append(base("chart-step-time", stepBottom(len(steps))), xAxis("step"),
+		charts.WithYAxisOpts(yAxis("step time", fmtSeconds))), stepZoom(len(steps))...)...)
 	line.ExtendYAxis(yAxis("TFLOP/s per GPU", fmtNumber))
 	line.SetXAxis(stepNames(steps)).
 		AddSeries("step time", times, tooltipOf(fmtSeconds)).

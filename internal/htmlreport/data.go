@@ -1,7 +1,8 @@
 // Package htmlreport writes nccllog's report as one self-contained HTML file: the verdicts of
 // hang and check, the job's set-up and WARNs, a summary, and charts and tables of ops, sizes,
 // steps and ranks. It takes a Data value of counts and the analysis families' Reports, and only
-// lays them out: every sentence of a verdict is the Report's, as the CLI prints it.
+// lays them out: every sentence of a verdict is the Report's, as the CLI prints it. RenderVs
+// writes diff's two-run page from two such Data and diff's result (vs.go).
 package htmlreport
 
 import (

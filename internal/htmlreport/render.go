@@ -19,6 +19,11 @@ var echartsJS string
 //go:embed page.html.tmpl
 var pageTmpl string
 
+// commonTmpl is the style and script every page shares.
+//
+//go:embed common.html.tmpl
+var commonTmpl string
+
 // page is what the template sees: the data, its charts and the script.
 type page struct {
 	*Data
@@ -37,7 +42,12 @@ func Render(w io.Writer, d *Data) error {
 	if err := d.Hist.check(); err != nil {
 		return err
 	}
-	byName := chartsOf(d)
+	return execute(w, pageTmpl, &page{Data: d, ECharts: template.JS(echartsJS)}, chartsOf(d))
+}
+
+// execute writes the page of text (a template using common.html.tmpl's style and script) for
+// data, whose charts are byName.
+func execute(w io.Writer, text string, data any, byName map[string]chartView) error {
 	var order []chartView
 	funcs := template.FuncMap{
 		"count":  humanCount,
@@ -71,11 +81,14 @@ func Render(w io.Writer, d *Data) error {
 		},
 		"placed": func() []chartView { return order },
 	}
-	t, err := template.New("page").Funcs(funcs).Parse(pageTmpl)
+	t, err := template.New("page").Funcs(funcs).Parse(text)
+	if err == nil {
+		_, err = t.New("common").Parse(commonTmpl)
+	}
 	if err != nil {
 		return err
 	}
-	return t.Execute(w, &page{Data: d, ECharts: template.JS(echartsJS)})
+	return t.ExecuteTemplate(w, "page", data)
 }
 
 // seqCell is a work's number, "-" where none is known, as hang's table prints it.
