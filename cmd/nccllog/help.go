@@ -293,14 +293,18 @@ failure evidence: the launcher's word on the process that ended first (Slurm "sr
 ... task N: Exited", torchrun's "Root Cause (first observed failure)" block, Open MPI's first
 process), that process's own last words (a Python exception such as torch.OutOfMemoryError or
 "CUDA error", "terminate called", a signal), NCCL WARNs (NET/IB completion errors, NET/OFI and
-NET/Socket failures, bootstrap, Cuda failure, invalid usage), "Abort COMPLETE" and "Init START"
+NET/Socket failures, bootstrap, Cuda failure, invalid usage, /dev/shm segments; any WARN that
+starts a "file:line -> N" return-code chain, of the kind its ncclResult names), "Abort COMPLETE" and "Init START"
 without "Init COMPLETE" per process and communicator, PyTorch watchdog timeouts (also glued
 into other lines), NCCL RAS reports (text, or JSON from "ncclras -f json", NCCL 2.28.7+,
 whose raw data it judges as NCCL's text form does), and the ranks' call sequences (a mismatch,
-a rank that aborted alone or stopped behind). Each finding names the ranks, hosts and processes
+a rank that aborted alone or stopped behind; where the call lines carry times, a rank behind
+whose calls stopped long before the log's later lines is a stall, and one whose calls run to
+the log's end is a cut, not a fault). Each finding names the ranks, hosts and processes
 (host:pid), the communicator, the time where the lines carry one, and its file:line evidence.
 Follow-on errors are folded under the finding they follow from: "Connection closed by remote
-peer X" under the finding on host X; other ranks' aborts, watchdog timeouts, ncclRemoteError
+peer X", a send or receive that failed with "Broken pipe" or a reset, under the finding on
+host X (or, where X shows nothing, a finding that the peer at X went away first); other ranks' aborts, watchdog timeouts, ncclRemoteError
 and service-thread WARNs under the first fault. A fault every rank shares (every rank times out
 on the same work with no other error, every rank's init fails the same way) is one shared
 finding. Origins are ordered by time where their lines carry comparable times, else by the
