@@ -133,12 +133,14 @@ func comparable(a, b parser.Stamp) bool {
 		a.Zoned == b.Zoned && a.HasYear() == b.HasYear()
 }
 
-// Facts is a finding's kind and what its evidence gives, as diagnose prints them in brackets:
-// "oom, shared by every rank, at 2026-03-01T12:00:07Z, comm 0x1f".
+// Facts is a finding's kind and what its evidence gives, as diagnose prints them in brackets
+// ("shared": one cause every process that shows evidence met, which on an excerpt need not
+// be every rank of the job):
+// "oom, shared, at 2026-03-01T12:00:07Z, comm 0x1f".
 func (f *Finding) Facts() string {
 	facts := []string{f.Kind.String()}
 	if f.Shared {
-		facts = append(facts, "shared by every rank")
+		facts = append(facts, "shared")
 	}
 	if f.Time != "" {
 		t := "at " + f.Time
