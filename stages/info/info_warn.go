@@ -95,7 +95,8 @@ func (w *warnState) merge(o *warnState) {
 
 // warnTemplate masks what differs between repeats of one WARN: every run of digits (so
 // addresses, ports, ranks, sizes and host numbers) becomes N, and a hexadecimal word holding
-// a digit (pointers, GIDs, bus ids) becomes N as a whole.
+// a digit (pointers, GIDs, bus ids) or a word whose digits are apart (a random segment name)
+// becomes N as a whole.
 func warnTemplate(msg []byte) string {
 	out := make([]byte, 0, len(msg))
 	for i := 0; i < len(msg); {
@@ -124,7 +125,7 @@ func appendMasked(out, word []byte) []byte {
 		digit = digit || c >= '0' && c <= '9'
 		hex = hex && (c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F')
 	}
-	if digit && hex {
+	if digit && hex || digitRuns(w) > 1 {
 		return append(out, 'N')
 	}
 	for i := 0; i < len(word); {
@@ -139,6 +140,19 @@ func appendMasked(out, word []byte) []byte {
 		i++
 	}
 	return out
+}
+
+// digitRuns counts the runs of digits in w: a word whose digits are apart (`oA7T4J`, a
+// shared memory segment's random name) is a token, masked whole, where `mlx5` or `node12`
+// keep their letters.
+func digitRuns(w []byte) int {
+	n := 0
+	for i := range w {
+		if w[i] >= '0' && w[i] <= '9' && (i == 0 || w[i-1] < '0' || w[i-1] > '9') {
+			n++
+		}
+	}
+	return n
 }
 
 func isAlnumByte(c byte) bool {
