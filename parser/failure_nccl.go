@@ -123,3 +123,11 @@ func headRank(msg string) int64 {
 	}
 	return v
 }
+
+// Unprefixed is line's text after its launcher prefixes (`[rank3]: `, `3: `, ...) and a time
+// before it: what diagnose reads of the line that follows `Last error:`, NCCL's last WARN
+// message as PyTorch repeats it.
+func Unprefixed(line []byte) []byte {
+	start, _ := scanPrefixes(line)
+	return line[stampedStart(line, start):]
+}

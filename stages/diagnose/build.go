@@ -23,6 +23,9 @@ type builder struct {
 	extra  []*cand // origins from the ranks family
 	byProc map[*proc][]*commState
 	cprocs []*proc // byProc's keys in input order
+	// lastErrs are the NCCL exceptions' ncclResult lines and `Last error:` messages
+	// (excorigin.go).
+	lastErrs []excRef
 }
 
 // Build returns the Report of the evidence in set, joined with the ranks family's verdicts
@@ -38,6 +41,7 @@ func Build(set *stages.Set) Report {
 	b.aborts()
 	b.initFailures()
 	b.extra = ranksFindings(set, b.x)
+	b.exceptionOrigins()
 	r := b.assemble(lp, litems)
 	r.Left = e.Seen - int64(len(e.Items)) + e.RASLeft
 	if r.Status == StatusHealthy {
@@ -65,6 +69,8 @@ func (b *builder) item(it *Item, pos int) {
 		b.ownAdd(p, c)
 	case evFollowOn:
 		b.consequence(KindRemoteError, it, pos, p)
+	case evLastError, evNCCLResult:
+		b.lastErrs = append(b.lastErrs, excRef{it, pos, p})
 	case evRemoteClosed:
 		c := b.closed[it.Peer]
 		if c == nil {
