@@ -110,7 +110,7 @@ func (c *cand) finding() Finding {
 	}
 	for _, it := range c.items {
 		if len(f.Evidence) < maxRefs {
-			f.Evidence = append(f.Evidence, Ref{File: it.File, Line: it.Line, Text: it.Text})
+			f.Evidence = append(f.Evidence, Ref{File: it.File, Line: it.Line, Text: refText(it)})
 		}
 	}
 	for _, r := range c.refs {
