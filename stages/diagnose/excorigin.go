@@ -47,6 +47,9 @@ func (b *builder) exceptionOrigins() {
 	if len(b.owners) > 0 || len(b.loose) > 0 {
 		return // the exception's lines repeat what NCCL's own say
 	}
+	for i := range b.lastErrs {
+		b.lastErrs[i].p = b.excProc(b.lastErrs[i])
+	}
 	for _, r := range b.lastErrs {
 		if r.it.Ev == evLastError {
 			b.lastErrorOrigin(r)
@@ -62,6 +65,28 @@ func (b *builder) exceptionOrigins() {
 	}
 	b.takeExceptions()
 }
+
+// excProc is the process of an exception's line: its own, else that of the exception's
+// line just before it that names one (`what():  [PG 0 Rank 1] ...` over unprefixed lines).
+func (b *builder) excProc(r excRef) *proc {
+	if r.p != nil {
+		return r.p
+	}
+	for i := r.pos - 1; i >= 0 && i >= r.pos-maxExcLines; i-- {
+		it := &b.e.Items[i]
+		if !ncclException(it) && it.Ev != evTerminate {
+			continue
+		}
+		if p := b.x.of(it); p != nil {
+			return p
+		}
+	}
+	return nil
+}
+
+// maxExcLines is how far back excProc looks: an exception's what(), ncclResult and
+// `Last error:` lines follow each other.
+const maxExcLines = 4
 
 // lastErrorOrigin files one `Last error:` message as its process's origin.
 func (b *builder) lastErrorOrigin(r excRef) {
@@ -100,11 +125,15 @@ func (b *builder) resultOrigin(rem *cand) {
 // errors into its evidence, and writes its sentence.
 func (b *builder) takeExceptions() {
 	rem := b.conseq[KindRemoteError]
+	procs := make(map[*Item]*proc, len(b.lastErrs))
+	for _, r := range b.lastErrs {
+		procs[r.it] = r.p
+	}
 	for _, c := range b.excCands() {
 		if rem != nil {
 			var kept []*Item
 			for _, it := range rem.items {
-				if ncclException(it) && sameProc(b.x.of(it), c) {
+				if ncclException(it) && sameProc(b.itemProc(it, procs), c) {
 					if !slices.Contains(c.items, it) {
 						c.items = append(c.items, it)
 					}
@@ -135,6 +164,14 @@ func byLine(x, y *Item) int {
 		return 0
 	}
 	return cmp.Compare(last(x), last(y))
+}
+
+// itemProc is the process of an item kept among the exceptions' lines.
+func (b *builder) itemProc(it *Item, procs map[*Item]*proc) *proc {
+	if p, ok := procs[it]; ok {
+		return p
+	}
+	return b.x.of(it)
 }
 
 // excCands are the origins made of NCCL exceptions.
