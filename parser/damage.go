@@ -13,10 +13,27 @@ func damageReason(rest []byte) (Kind, string) {
 		return KindMalformed, "tail of a collective line cut off by interleaved output"
 	case containsLevel(rest):
 		return KindMalformed, "NCCL output without a host:pid:tid [dev] envelope"
-	case bytes.Contains(rest, []byte("] NCCL ")):
+	case garbledLevel(rest):
 		return KindMalformed, "NCCL envelope with an unreadable level"
 	}
 	return KindOther, ""
+}
+
+// garbledLevel reports whether b holds `] NCCL ` followed by no level: an envelope whose
+// level was garbled. PyTorch's `[PG 0 Rank 3] NCCL error: ...` (an exception's message, a
+// failure line) is no envelope.
+func garbledLevel(b []byte) bool {
+	const head = "] NCCL "
+	for {
+		i := bytes.Index(b, []byte(head))
+		if i < 0 {
+			return false
+		}
+		b = b[i+len(head):]
+		if !bytes.HasPrefix(b, []byte("error")) {
+			return true
+		}
+	}
 }
 
 var levelWords = [...][]byte{

@@ -54,6 +54,13 @@ const (
 	// FailureRAS is a line of an NCCL RAS report (`ncclras`, NCCL 2.24+): RAS says which part
 	// (RASEvent) and its fields.
 	FailureRAS
+	// FailureNCCLResult is the line PyTorch prints under an NCCL exception, an ncclResult's
+	// name and its description: `ncclRemoteError: A call failed possibly due to a network
+	// error or a remote process exiting prematurely.`: Result, Text.
+	FailureNCCLResult
+	// FailureLastError is the `Last error:` line under it: LastError is NCCL's last WARN
+	// message where the line holds it, "" where it follows on the next line.
+	FailureLastError
 	numFailureEvents
 )
 
@@ -63,6 +70,7 @@ var failureEventNames = [numFailureEvents]string{
 	FailureOtherFailures: "other_failures", FailureRootField: "root_field", FailureMPIExit: "mpi_exit",
 	FailureMPIProcess: "mpi_process", FailureTraceback: "traceback", FailureException: "exception",
 	FailureTerminate: "terminate", FailureSignal: "signal", FailureRAS: "ras",
+	FailureNCCLResult: "nccl_result", FailureLastError: "last_error",
 }
 
 func (e FailureEvent) String() string {
@@ -129,8 +137,9 @@ type Failure struct {
 	// Host is the node the line names (Slurm's node, torchrun's host, RAS's node address).
 	Host string
 	// Task is the process the line names: Slurm's task id (SLURM_PROCID, usually the global
-	// rank), torchrun's global rank, Open MPI's rank, RAS's rank; TaskLast ends a range
-	// (`tasks 0-3`), equal to Task for one.
+	// rank), torchrun's global rank, Open MPI's rank, RAS's rank, the rank an NCCL exception's
+	// message opens with (`[PG 0 Rank 3] NCCL error: ...`); TaskLast ends a range (`tasks
+	// 0-3`), equal to Task for one.
 	Task, TaskLast int64
 	LocalRank      int64
 	Pid            int64
@@ -152,6 +161,12 @@ type Failure struct {
 	Comm string
 	// Text is the message (the exception's, the cancel reason, the RAS finding).
 	Text string
+	// Result is the ncclResult an NCCL exception's lines name (`ncclRemoteError`, or
+	// PyTorch's wording of it, `remote process exited or there was a network error`).
+	Result NCCLResult
+	// LastError is the text after `Last error:` on the line (NCCL's last WARN message, which
+	// PyTorch repeats in its exception), at most MaxFailureText bytes; "" where none.
+	LastError string
 }
 
 // MaxFailureText is how much of a failure line's message Failure.Text keeps.

@@ -49,6 +49,31 @@ func TestFailureLines(t *testing.T) {
 		{"terminate called after throwing an instance of 'c10::DistBackendError'", -1, false, fail(func(f *Failure) {
 			f.Event, f.Exception = FailureTerminate, "c10::DistBackendError"
 		})},
+		{"ncclRemoteError: A call failed possibly due to a network error or a remote process exiting prematurely.", -1, false, fail(func(f *Failure) {
+			f.Event, f.Result, f.Text = FailureNCCLResult, ResultRemote, "A call failed possibly due to a network error or a remote process exiting prematurely."
+		})},
+		{"[rank5]: ncclInvalidUsage: This usually reflects invalid usage of NCCL library.", 5, false, fail(func(f *Failure) {
+			f.Event, f.Result, f.Text = FailureNCCLResult, ResultInvalidUsage, "This usually reflects invalid usage of NCCL library."
+		})},
+		{"[rank5]: Last error:", 5, false, fail(func(f *Failure) { f.Event = FailureLastError })},
+		{"Last error: NET/IB : Got completion from peer 10.1.2.3<4242> with error 12", -1, false, fail(func(f *Failure) {
+			f.Event, f.LastError = FailureLastError, "NET/IB : Got completion from peer 10.1.2.3<4242> with error 12"
+		})},
+		{"[rank2]:torch.distributed.DistBackendError: NCCL error in: c10d/ProcessGroupNCCL.cpp:1970, unhandled system error, NCCL version 2.20.5", 2, false, fail(func(f *Failure) {
+			f.Event, f.Exception, f.Result = FailureException, "torch.distributed.DistBackendError", ResultSystem
+			f.Text = "NCCL error in: c10d/ProcessGroupNCCL.cpp:1970, unhandled system error, NCCL version 2.20.5"
+		})},
+		{"  what():  [PG 0 Rank 3] NCCL error: remote process exited or there was a network error, NCCL version 2.18.1", -1, false, fail(func(f *Failure) {
+			f.Event, f.Result, f.Task, f.TaskLast = FailureTerminate, ResultRemote, 3, 3
+			f.Text = "[PG 0 Rank 3] NCCL error: remote process exited or there was a network error, NCCL version 2.18.1"
+		})},
+		// A terminate that runs on into its what() and NCCL's lines, as a log that lost its
+		// newlines, after the watchdog's last words; `[Rank 1] NCCL error` is no envelope.
+		{"[E ProcessGroupNCCL.cpp:460] taking the process down. terminate called after throwing an instance of 'c10::DistBackendError' what():  [Rank 1] NCCL error: unhandled cuda error ncclUnhandledCudaError: Call to CUDA function failed. Last error: Cuda failure 'out of memory'", -1, false, fail(func(f *Failure) {
+			f.Event, f.Exception, f.Result, f.Task, f.TaskLast = FailureTerminate, "c10::DistBackendError", ResultUnhandledCuda, 1, 1
+			f.Text = "[Rank 1] NCCL error: unhandled cuda error ncclUnhandledCudaError: Call to CUDA function failed. Last error: Cuda failure 'out of memory'"
+			f.LastError = "Cuda failure 'out of memory'"
+		})},
 		{"*** SIGABRT received at time=1700000000 on cpu 3 ***", -1, false, fail(func(f *Failure) { f.Event, f.Signal = FailureSignal, "SIGABRT" })},
 		{"  Rank 9 has launched up to operation 183 -- GPU 1 (NVML 3) managed by process 9238 on node 10.0.0.11", -1, false, fail(func(f *Failure) {
 			f.Event, f.RAS, f.Task, f.TaskLast, f.GPU, f.Pid, f.Host, f.Text = FailureRAS, RASRank, 9, 9, 1, 9238, "10.0.0.11", "has launched up to operation 183"
@@ -118,7 +143,7 @@ func TestFailureNearMisses(t *testing.T) {
 	for _, line := range []string{
 		"host : gpu-node-01", "  rank : 9", "  time: now", "note : this Error: is mid-sentence",
 		"error: something went wrong", "The RuntimeError: was caught and ignored", "Errors were found",
-		"ncclRemoteError: A call failed", "  rank      : nine", "ValueError:12 x", "Rank 3 is slow",
+		"ncclFooError: A call failed", "ncclSuccess: no error", "Last errors: none", "  rank      : nine", "ValueError:12 x", "Rank 3 is slow",
 		"  File \"/x.py\", line 3, in f",
 		// RAS JSON keys diagnose does not read, and values not of their key's form.
 		`  "timestamp": "2025-12-19 13:06:53",`, `  "rank": "3",`, `  "AllReduce": -1`, `  "AllReduce": 007`,

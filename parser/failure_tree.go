@@ -82,9 +82,18 @@ func failureFromMsg(m *gFailMsg, indented bool) (Failure, bool) {
 	case m.Traceback:
 		f.Event = FailureTraceback
 	case m.Terminate != nil:
-		f.Event, f.Exception = FailureTerminate, strings.Trim(trimLexSp(strings.Join(m.Terminate, "")), "'")
+		f.Event, f.Exception = FailureTerminate, strings.Trim(trimLexSp(strings.Join(m.Terminate.Type, "")), "'")
+		if m.Terminate.What != nil {
+			msg := strings.Join(m.Terminate.What, "")
+			f.Text = failureText(msg)
+			ncclDetail(&f, msg)
+		}
 	case m.What != nil:
-		f.Event, f.Text = FailureTerminate, failureText(strings.Join(m.What, ""))
+		msg := strings.Join(m.What, "")
+		f.Event, f.Text = FailureTerminate, failureText(msg)
+		ncclDetail(&f, msg)
+	case m.LastError != nil:
+		f.Event, f.LastError = FailureLastError, failureText(strings.Join(m.LastError.Msg, ""))
 	case m.Signal != nil:
 		f.Event, f.Signal = FailureSignal, m.Signal.name()
 		if f.Signal == "" {
@@ -95,13 +104,25 @@ func failureFromMsg(m *gFailMsg, indented bool) (Failure, bool) {
 	case m.Except != nil && strings.HasPrefix(m.Except.Name, `"`):
 		return rasJSONField(f, m.Except.Name, m.Except.Msg)
 	case m.Except != nil:
-		name := m.Except.Name
-		if !isExceptionName(name) {
-			return f, false
-		}
-		f.Event, f.Exception, f.Text = FailureException, strings.Clone(name), failureText(strings.Join(m.Except.Msg, ""))
+		return exceptionLine(f, m.Except.Name, strings.Join(m.Except.Msg, ""))
 	default:
 		return f, false
 	}
+	return f, true
+}
+
+// exceptionLine reads `<name>: <msg>`: a Python exception's last line, or the ncclResult
+// line PyTorch prints under an NCCL exception. The scanner reads through it too.
+func exceptionLine(f Failure, name, msg string) (Failure, bool) {
+	if r := resultNamed(name); r != ResultNone {
+		f.Event, f.Result, f.Text = FailureNCCLResult, r, failureText(msg)
+		ncclDetail(&f, msg)
+		return f, true
+	}
+	if !isExceptionName(name) {
+		return f, false
+	}
+	f.Event, f.Exception, f.Text = FailureException, strings.Clone(name), failureText(msg)
+	ncclDetail(&f, msg)
 	return f, true
 }

@@ -30,12 +30,27 @@ type gFailMsg struct {
 	MPIName   *decNum         `parser:"| 'Process' Sp 'name' ':' Sp '[' '[' Word ',' Word ']' ',' @Word ']'"`
 	MPICode   *decNum         `parser:"| 'Exit' Sp 'code' ':' Sp @('-'? Word) Sp?"`
 	Traceback bool            `parser:"| @('Traceback' Sp '(' 'most' Sp 'recent' Sp 'call' Sp 'last' ')' ':')"`
-	Terminate []string        `parser:"| 'terminate' Sp 'called' Sp 'after' Sp 'throwing' Sp 'an' Sp 'instance' Sp 'of' Sp @(HPT | Sp | Punct | Word)*"`
+	Terminate *gFailTerminate `parser:"| @@"`
 	What      []string        `parser:"| 'what' '(' ')' ':' Sp? @(HPT | Sp | Punct | Word)*"`
+	LastError *gFailLastError `parser:"| @@"`
 	Signal    *gFailSignal    `parser:"| @@"`
 	RAS       *gFailRAS       `parser:"| @@"`
 	Except    *gFailExcept    `parser:"| @@ )"`
 	Rest      []string        `parser:"@(HPT | Sp | Punct | Word)*"`
+}
+
+// gFailTerminate is `terminate called after throwing an instance of '<type>'`, and its
+// `what():  <message>` where the line runs on into it (as a log that lost its newlines).
+type gFailTerminate struct {
+	Type []string `parser:"'terminate' Sp 'called' Sp 'after' Sp 'throwing' Sp 'an' Sp 'instance' Sp 'of' Sp @( (?! Sp? 'what' '(' ')' ':' ) (HPT | Sp | Punct | Word) )*"`
+	What []string `parser:"( Sp? 'what' '(' ')' ':' Sp? @(HPT | Sp | Punct | Word)* )?"`
+}
+
+// gFailLastError is `Last error:` under an NCCL exception, and NCCL's last WARN message
+// where the line holds it.
+type gFailLastError struct {
+	Head bool     `parser:"@('Last' Sp 'error' ':')"`
+	Msg  []string `parser:"Sp? @(HPT | Sp | Punct | Word)*"`
 }
 
 // gFailTaskExit is `srun: error: <node>: task(s) <list>: <status>`.

@@ -26,6 +26,8 @@ var failureHeads = func() (t [256][]string) {
 		"Process name:", "Exit code:", "Traceback (", "terminate called", "what():", "Segmentation fault",
 		"Aborted (core", "Fatal Python", "*** SIG", "Job summary", "Group     Comms", "Communicators...",
 		"Communicator ranks", "Missing communicator", "Initialization error", "Asynchronous error",
+		"Last error:", "ncclUnhandledCudaError:", "ncclSystemError:", "ncclInternalError:",
+		"ncclInvalidArgument:", "ncclInvalidUsage:", "ncclRemoteError:",
 	} {
 		t[h[0]] = append(t[h[0]], h)
 	}
@@ -172,7 +174,7 @@ func isDottedByte(c byte) bool {
 }
 
 // scanFailure reads the failure lines a job prints most, a Python traceback's head and its
-// exception line, and the fields of a RAS report in JSON form (many lines each), as the
+// exception line (or the ncclResult line under an NCCL exception), and the fields of a RAS report in JSON form (many lines each), as the
 // grammar reads them (b is the whole line, its text starts at start);
 // ok is false for every other line, which the grammar decides.
 func (s *scanner) scanFailure(b []byte, start int, l *Line) bool {
@@ -205,17 +207,16 @@ func scanFailure(b []byte, start int, l *Line) bool {
 		return true
 	}
 	end, isHPT := tokenEnd(h, 0)
-	if isHPT || end >= len(h) || h[end] != ':' || !isExceptionName(h[:end]) {
+	if isHPT || end >= len(h) || h[end] != ':' || !isExceptionName(h[:end]) && resultNamed(string(h[:end])) == ResultNone {
 		return false
 	}
 	m := end + 1
 	if m < len(h) && !isSp(h[m]) {
 		return false
 	}
-	f := noFailure
-	f.Event, f.Exception, f.Text = FailureException, string(h[:end]), failureText(string(h[spEnd(h, m):]))
+	f, ok := exceptionLine(noFailure, string(h[:end]), string(h[spEnd(h, m):]))
 	l.Kind, l.Fail = KindFailure, &f
-	return true
+	return ok
 }
 
 // mayBeRASRow reports whether h, which opens with a digit, may be a row of a RAS report: a

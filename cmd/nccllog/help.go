@@ -292,9 +292,11 @@ processes than ranks (two jobs in one directory) gets no verdict, nor do communi
 failure evidence: the launcher's word on the process that ended first (Slurm "srun: error:
 ... task N: Exited", torchrun's "Root Cause (first observed failure)" block, Open MPI's first
 process), that process's own last words (a Python exception such as torch.OutOfMemoryError or
-"CUDA error", "terminate called", a signal), NCCL WARNs (NET/IB completion errors, NET/OFI and
-NET/Socket failures, bootstrap, Cuda failure, invalid usage, /dev/shm segments; any WARN that
-starts a "file:line -> N" return-code chain, of the kind its ncclResult names), "Abort COMPLETE" and "Init START"
+"CUDA error", "terminate called", a signal), PyTorch's NCCL exceptions (their ncclResult and
+the WARN they repeat after "Last error:", the origin where the log holds no NCCL line naming
+one), NCCL WARNs (NET/IB completion errors, NET/OFI and NET/Socket failures, bootstrap, Cuda
+failure, invalid usage, /dev/shm segments; any WARN that starts a "file:line -> N" return-code
+chain, of the kind its ncclResult names), "Abort COMPLETE" and "Init START"
 without "Init COMPLETE" per process and communicator, PyTorch watchdog timeouts (also glued
 into other lines), NCCL RAS reports (text, or JSON from "ncclras -f json", NCCL 2.28.7+,
 whose raw data it judges as NCCL's text form does), and the ranks' call sequences (a mismatch,

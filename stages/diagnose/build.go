@@ -28,6 +28,9 @@ type builder struct {
 	bare          []int
 	byProc        map[*proc][]*commState
 	cprocs        []*proc // byProc's keys in input order
+	// lastErrs are the NCCL exceptions' ncclResult lines and `Last error:` messages
+	// (excorigin.go).
+	lastErrs []excRef
 }
 
 // Build returns the Report of the evidence in set, joined with the ranks family's verdicts
@@ -45,6 +48,7 @@ func Build(set *stages.Set) Report {
 	b.aborts()
 	b.initFailures()
 	b.extra = ranksFindings(set, b.x)
+	b.exceptionOrigins()
 	b.sharedCause(lp)
 	r := b.assemble(lp, litems)
 	r.Left = e.Seen - int64(len(e.Items)) + e.RASLeft
@@ -76,6 +80,8 @@ func (b *builder) item(it *Item, pos int) {
 		b.chainWarn(it, pos, p)
 	case evFollowOn:
 		b.consequence(KindRemoteError, it, pos, p)
+	case evLastError, evNCCLResult:
+		b.lastErrs = append(b.lastErrs, excRef{it, pos, p})
 	case evRemoteClosed:
 		c := b.closed[it.Peer]
 		if c == nil {

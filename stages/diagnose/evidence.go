@@ -48,6 +48,10 @@ const (
 	// an error's return-code chain (ncclResult N, not 0).
 	evShm
 	evFrame
+	// The ncclResult line under an NCCL exception (`ncclRemoteError: ...`), and NCCL's last
+	// WARN message that the exception repeats after `Last error:` (exception.go).
+	evNCCLResult
+	evLastError
 	numEvs
 )
 
@@ -59,6 +63,7 @@ var evNames = [numEvs]string{
 	evBootstrap: "bootstrap", evCuda: "cuda", evInvalid: "invalid-usage", evSystem: "system",
 	evRemoteClosed: "remote-closed", evFollowOn: "follow-on", evWarn: "warn", evWatchdog: "watchdog",
 	evShm: "shm", evFrame: "frame",
+	evNCCLResult: "nccl-result", evLastError: "last-error",
 }
 
 func (e Ev) String() string {
@@ -155,12 +160,17 @@ func failureItem(n int64, l *parser.Line) (Item, bool) {
 	if f.HasExit {
 		it.Code = f.ExitCode
 	}
+	if f.Result != parser.ResultNone {
+		it.Code = int64(f.Result) // an NCCL exception's ncclResult
+	}
 	it.Name = f.Exception
 	switch {
 	case f.Field != "":
 		it.Name = f.Field
 	case f.Signal != "":
 		it.Name = f.Signal
+	case f.Result != parser.ResultNone && f.Exception == "":
+		it.Name = f.Result.String()
 	case ev == evRAS:
 		it.Name = f.RAS.String()
 		if f.Comm != "" && f.Text == "" {
@@ -200,6 +210,8 @@ func failureEv(e parser.FailureEvent) Ev {
 		return evSignal
 	case parser.FailureRAS:
 		return evRAS
+	case parser.FailureNCCLResult:
+		return evNCCLResult
 	}
 	return evNone // the step-aborted notice and a traceback's head name no process
 }

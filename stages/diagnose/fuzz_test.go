@@ -25,6 +25,13 @@ var fuzzLines = []string{
 	"h1:2:2 [1] proxy.cc:1546 NCCL WARN [Service thread] Error encountered progressing operation=Connect, res=6, closing connection",
 	"[E0301 12:10:09.770797495 ProcessGroupNCCL.cpp:607] [Rank 1] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=39, OpType=ALLREDUCE, NumelIn=1, NumelOut=1, Timeout(ms)=600000) ran for 600199 milliseconds before timing out.",
 	"h0:1:1 [0] NCCL INFO AllReduce: opCount 0 sendbuff 0x1 recvbuff 0x2 count 1 datatype 7 op 0 root 0 comm 0xa [nranks=2] stream 0x3",
+	// An NCCL exception's lines: `Last error:` waits for its message on the next line, which
+	// may open the next chunk.
+	"[rank1]: ncclRemoteError: A call failed possibly due to a network error or a remote process exiting prematurely.",
+	"[rank1]: Last error:",
+	"[rank1]: NET/IB : Got completion from peer 10.0.0.1<1> with error 12, opcode 0, len 0, vendor err 129",
+	"Last error:", "Bootstrap : no socket interface found",
+	"  what():  [PG 0 Rank 2] NCCL error: remote process exited or there was a network error, NCCL version 2.19.3 Last error: NET/IB : Got completion from peer 10.0.0.3<2> with error 12",
 	// RAS JSON fields, kept in order apart from the items.
 	`      "hash": "0xae94423cfbb2ef4a",`, `          "rank": 1,`, `            "AllReduce": 6649`,
 }
@@ -34,6 +41,8 @@ var fuzzLines = []string{
 func FuzzMergeChunks(f *testing.F) {
 	f.Add([]byte{0, 1, 2, 3, 5, 6, 7, 8}, uint8(3))
 	f.Add([]byte{5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 0, 2, 4}, uint8(1))
+	f.Add([]byte{10, 11, 12, 13, 14, 11, 12, 15, 12, 11}, uint8(1)) // Last error: then its message, cut between
+	f.Add([]byte{13, 14, 13, 12, 13, 14, 15}, uint8(0))
 	p, err := parser.NewParser()
 	if err != nil {
 		f.Fatal(err)

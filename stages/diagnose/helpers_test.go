@@ -5,6 +5,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/nccllog/nccllog/internal/gen"
@@ -35,6 +36,7 @@ func diagnoseBytes(t testing.TB, name string, data []byte, chunk int) diagnose.R
 		t.Fatal(err)
 	}
 	r := diagnose.Build(res.Set)
+	checkTexts(t, name, r)
 	for i := range r.Findings {
 		for j := range r.Findings[i].Evidence {
 			r.Findings[i].Evidence[j].File = filepath.Base(r.Findings[i].Evidence[j].File)
@@ -91,4 +93,19 @@ func failureLinesRead(t testing.TB) bool {
 	var l parser.Line
 	p.Parse([]byte("srun: error: gpu-node-01: task 9: Exited with exit code 1"), &l)
 	return l.Kind == parser.KindFailure
+}
+
+// checkTexts fails where a finding prints an empty summary or evidence line.
+func checkTexts(t testing.TB, name string, r diagnose.Report) {
+	t.Helper()
+	for i, f := range r.Findings {
+		if strings.TrimSpace(f.Summary) == "" {
+			t.Errorf("%s: finding %d (%s) has an empty summary", name, i, f.Kind)
+		}
+		for _, e := range f.Evidence {
+			if strings.TrimSpace(e.Text) == "" {
+				t.Errorf("%s: finding %d (%s): evidence %s:%d has no text", name, i, f.Kind, e.File, e.Line)
+			}
+		}
+	}
 }

@@ -73,7 +73,9 @@ func (j *job) report(t *testing.T, chunk int) diagnose.Report {
 		set.Anchor(stages.Origin{File: "job.log", Base: int64(start)})
 		whole.Merge(set)
 	}
-	return diagnose.Build(whole)
+	r := diagnose.Build(whole)
+	checkTexts(t, "job.log", r)
+	return r
 }
 
 func started(j *job) {

@@ -59,6 +59,10 @@ type Part struct {
 	// seen counts the evidence lines, kept or not (beyond maxPerKey, maxItems, maxKeys);
 	// commsLeft the communicator lines of communicators beyond maxComms.
 	seen, commsLeft int64
+	// wait is a `Last error:` whose message is on the next line; lead the first line, where
+	// it is other text (lasterror.go).
+	wait lastWait
+	lead leadLine
 }
 
 func newPart() *Part {
@@ -71,8 +75,8 @@ func (p *Part) Add(l *stages.Line) {
 	case parser.KindFailure:
 		if f := l.P.Fail; f != nil && f.Event == parser.FailureRAS && f.RAS == parser.RASField {
 			p.addRAS(l.N, f)
-		} else if it, ok := failureItem(l.N, l.P); ok {
-			p.keep(it)
+		} else if l.P.Fail != nil {
+			p.addFailure(l.N, l.P)
 		}
 	case parser.KindWarn:
 		p.keep(warnItem(l.N, l.Text, l.P))
@@ -86,6 +90,8 @@ func (p *Part) Add(l *stages.Line) {
 		if it, ok := frameItem(l.N, l.Text, l.P); ok {
 			p.keep(it)
 		}
+	case parser.KindOther:
+		p.addOther(l)
 	}
 }
 
@@ -148,12 +154,14 @@ func (p *Part) Anchor(o stages.Origin) {
 	}
 	p.loose = p.loose[:0]
 	p.anchorRAS(o)
+	p.anchorWait(o)
 }
 
 // Merge appends o, the Partial of the lines that follow: each of o's items is kept where it
 // would have been had one Partial read both stretches.
 func (p *Part) Merge(o stages.Partial) {
 	op := o.(*Part)
+	p.mergeWait(op)
 	whole := p.anchored == len(p.items)
 	inO := map[capKey]int64{} // items of each key so far in o
 	fresh := map[capKey]int{} // o's keys p has not seen: how many came before each

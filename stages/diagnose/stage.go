@@ -14,7 +14,8 @@ type DiagnoseStage struct{}
 func (DiagnoseStage) Name() string        { return "diagnose" }
 func (DiagnoseStage) Reads() stages.Reads { return stages.ReadsAll }
 func (DiagnoseStage) Kinds() stages.KindSet {
-	return stages.Kinds(parser.KindFailure, parser.KindWarn, parser.KindWatchdog, parser.KindComm, parser.KindInfo)
+	// Other text: the line after an NCCL exception's `Last error:` holds NCCL's message.
+	return stages.Kinds(parser.KindFailure, parser.KindWarn, parser.KindWatchdog, parser.KindComm, parser.KindInfo, parser.KindOther)
 }
 
 func (DiagnoseStage) New(*stages.Config) stages.Partial { return newPart() }
