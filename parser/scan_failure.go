@@ -126,7 +126,7 @@ func mayBeFailureHead(h []byte, words uint32) bool {
 	}
 	switch c := h[0]; {
 	case c == '#': // a RAS entry `#0-0 (hash) MISMATCH`
-		return isDigit(h[1]) && (bytes.Contains(h, []byte("MISMATCH")) ||
+		return isDigit(h[1]) && (bytes.Contains(h, []byte("MISMATCH")) || bytes.Contains(h, []byte("INCOMPLETE")) ||
 			bytes.Contains(h, []byte("ERROR")) || bytes.Contains(h, []byte("INCOMPLETE")))
 	case isDigit(c):
 		return mayBeRASRow(h)
@@ -233,7 +233,7 @@ func mayBeRASRow(h []byte) bool {
 	}
 	// Words rather than phrases: the grammar's white space between them is any.
 	return bytes.Contains(h, []byte("ranks")) || bytes.Contains(h, []byte("job")) ||
-		bytes.HasSuffix(bytes.TrimRight(h, " \t\r\n\f"), []byte("OK")) || bytes.Contains(h, []byte("MISMATCH")) ||
+		bytes.HasSuffix(bytes.TrimRight(h, " \t\r\n\f"), []byte("OK")) || bytes.Contains(h, []byte("MISMATCH")) || bytes.Contains(h, []byte("INCOMPLETE")) ||
 		bytes.Contains(h, []byte("ERROR"))
 }
 
