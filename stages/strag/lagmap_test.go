@@ -18,7 +18,7 @@ import (
 // straggler's row is labelled chronic and late in nearly every step, the one-off's late in
 // its late step only.
 func TestLagMapSteps(t *testing.T) {
-	c := job()
+	c := fullJob() // the map's rows and caps are the 64-rank job's
 	c.Stragglers = []gen.Straggler{{Rank: 12, Kind: gen.StragglerOneOff, Lag: 60 * time.Millisecond}, {Rank: 45, Kind: gen.StragglerChronic}}
 	path, truth := write(t, c)
 	rep, m := run(t, 0, 0, path).ReportAndMap()
@@ -123,7 +123,7 @@ func TestLagMapBounded(t *testing.T) {
 
 // TestLagMapUntimed: with no timed call the map is empty, and the report says why.
 func TestLagMapUntimed(t *testing.T) {
-	c := job()
+	c := fullJob() // the map's rows and caps are the 64-rank job's
 	c.Timestamps, c.ArrivalJitter = "", 0
 	path, _ := write(t, c)
 	rep, m := run(t, 0, 0, path).ReportAndMap()
