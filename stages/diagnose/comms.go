@@ -74,7 +74,7 @@ func (c *commState) marks(f func(*Mark)) {
 // commEvent reads a communicator lifecycle line into st; false for lines that are none of
 // the four events.
 func commEvent(st *commState, n int64, l *parser.Line) bool {
-	m := &Mark{Line: n, Time: When{l.Time}}
+	m := &Mark{Line: n, Time: When{Stamp: l.Time}}
 	var to **Mark
 	switch l.Comm.Event {
 	case "Init START":

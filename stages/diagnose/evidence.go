@@ -127,7 +127,7 @@ func clip(b []byte) string {
 
 // newItem starts an item for line n of kind ev.
 func newItem(ev Ev, n int64, l *parser.Line) Item {
-	it := Item{Ev: ev, Pid: -1, Rank: l.Rank, RankLast: l.Rank, GPU: -1, Code: -1, Seq: -1, Line: n, Time: When{l.Time}}
+	it := Item{Ev: ev, Pid: -1, Rank: l.Rank, RankLast: l.Rank, GPU: -1, Code: -1, Seq: -1, Line: n, Time: When{Stamp: l.Time}}
 	if l.Env.HasEnvelope() {
 		it.Host, it.Pid, it.GPU, it.Tid = l.Env.Host, l.Env.Pid, l.Env.Dev, l.Env.Tid
 	}

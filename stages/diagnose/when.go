@@ -1,35 +1,6 @@
 package diagnose
 
-import (
-	"encoding/json"
-	"fmt"
+import "github.com/nccllog/nccllog/stages"
 
-	"github.com/nccllog/nccllog/parser"
-)
-
-// When is a line's time as the evidence keeps it; its JSON (for partial results) is
-// [nanos, form, digits, zoned], which reads back exactly.
-type When struct{ parser.Stamp }
-
-func (w When) MarshalJSON() ([]byte, error) {
-	return json.Marshal([4]any{w.Nanos, uint8(w.Form), w.Digits, w.Zoned})
-}
-
-func (w *When) UnmarshalJSON(b []byte) error {
-	var v struct {
-		Nanos  int64
-		Form   uint8
-		Digits uint8
-		Zoned  bool
-	}
-	arr := [4]any{&v.Nanos, &v.Form, &v.Digits, &v.Zoned}
-	if err := json.Unmarshal(b, &arr); err != nil {
-		return err
-	}
-	f := parser.StampForm(v.Form)
-	if f.String() == "unknown" || v.Digits > 9 {
-		return fmt.Errorf("a time of form %d with %d digits", v.Form, v.Digits)
-	}
-	w.Stamp = parser.Stamp{Nanos: v.Nanos, Form: f, Digits: v.Digits, Zoned: v.Zoned}
-	return nil
-}
+// When is a line's time as the evidence keeps it (stages.At: exact in partial results).
+type When = stages.At

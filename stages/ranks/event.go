@@ -181,7 +181,7 @@ func clear0(r []rareEvent) []rareEvent {
 func (l *events) rankEvent(i int) RankEvent {
 	e := &l.Items[i]
 	re := RankEvent{File: l.strs[e.file], Line: e.line, Step: e.step, Kind: e.kind, Host: l.strs[e.host],
-		Pid: e.pid, Dev: e.dev, Label: e.label, Time: At{e.at}}
+		Pid: e.pid, Dev: e.dev, Label: e.label, Time: At{Stamp: e.at}}
 	switch {
 	case e.rare >= 0:
 		r := &l.rare[e.rare]

@@ -1,35 +1,6 @@
 package ranks
 
-import (
-	"encoding/json"
-	"fmt"
+import "github.com/nccllog/nccllog/stages"
 
-	"github.com/nccllog/nccllog/parser"
-)
-
-// At is a line's time as the ranks state keeps it; its JSON (for partial results) is
-// [nanos, form, digits, zoned], which reads back exactly (as diagnose.When's).
-type At struct{ parser.Stamp }
-
-func (a At) MarshalJSON() ([]byte, error) {
-	return json.Marshal([4]any{a.Nanos, uint8(a.Form), a.Digits, a.Zoned})
-}
-
-func (a *At) UnmarshalJSON(b []byte) error {
-	var v struct {
-		Nanos  int64
-		Form   uint8
-		Digits uint8
-		Zoned  bool
-	}
-	arr := [4]any{&v.Nanos, &v.Form, &v.Digits, &v.Zoned}
-	if err := json.Unmarshal(b, &arr); err != nil {
-		return err
-	}
-	f := parser.StampForm(v.Form)
-	if f.String() == "unknown" || v.Digits > 9 {
-		return fmt.Errorf("a time of form %d with %d digits", v.Form, v.Digits)
-	}
-	a.Stamp = parser.Stamp{Nanos: v.Nanos, Form: f, Digits: v.Digits, Zoned: v.Zoned}
-	return nil
-}
+// At is a line's time as the ranks state keeps it (stages.At: exact in partial results).
+type At = stages.At

@@ -91,7 +91,7 @@ func (l *latest) add(s parser.Stamp) {
 		return
 	}
 	if c := classOf(s); later(l[c].Stamp, s) {
-		l[c] = At{s}
+		l[c] = At{Stamp: s}
 	}
 }
 
@@ -188,7 +188,7 @@ func (c *procClock) give(m *Member) {
 	if m.Clock == nil {
 		m.Clock = &Clock{}
 	}
-	m.Clock.LastCall, m.Clock.LastLine = At{c.lastCall}, At{c.lastLine}
+	m.Clock.LastCall, m.Clock.LastLine = At{Stamp: c.lastCall}, At{Stamp: c.lastLine}
 	m.Clock.Gap, m.Clock.Gaps = 0, c.gaps.n
 	if g, ok := c.gaps.median(); ok {
 		m.Clock.Gap = g
@@ -211,7 +211,7 @@ func (m *Member) firstAt(s parser.Stamp) {
 	if m.Clock == nil {
 		m.Clock = &Clock{}
 	}
-	m.Clock.First = At{s}
+	m.Clock.First = At{Stamp: s}
 }
 
 // FileClock is what the times of one input file's lines say: its last line's (zero where
