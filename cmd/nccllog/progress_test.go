@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -18,9 +19,9 @@ type pretend struct{ stderr, stdout bool }
 func (p pretend) stderrIsTerminal() bool { return p.stderr }
 func (p pretend) stdoutIsTerminal() bool { return p.stdout }
 
-// progressLog writes a generated log of about 24 MiB, large enough that reading it with one
-// worker outlasts many redraws of a bar redrawn every few milliseconds. The log is generated
-// once for the tests that use it (bigLog).
+// progressLog writes a generated log of about 24 MiB (8 under -short), large enough that
+// reading it with one worker outlasts many redraws of a bar redrawn every few milliseconds.
+// The log is generated once for the tests that use it (bigLog).
 func progressLog(t *testing.T) (string, []byte) {
 	t.Helper()
 	data, err := bigLog()
@@ -34,10 +35,20 @@ func progressLog(t *testing.T) (string, []byte) {
 	return name, data
 }
 
-// bigLog is progressLog's text, generated on first use.
+// bigLogMiB is bigLog's size in MiB.
+func bigLogMiB() int64 {
+	if testing.Short() {
+		return 8
+	}
+	return 24
+}
+
+// bigLog is progressLog's text, generated on first use. Under -short it is 8 MiB: reading
+// that with one worker still takes tens of 2 ms redraws, and the 24 MiB log's nine reads were
+// a tenth of the package's -short time.
 var bigLog = sync.OnceValues(func() ([]byte, error) {
 	var buf bytes.Buffer
-	_, err := gen.Write(&buf, gen.Config{Seed: 3, Ranks: 16, Size: 24 << 20})
+	_, err := gen.Write(&buf, gen.Config{Seed: 3, Ranks: 16, Size: bigLogMiB() << 20})
 	return buf.Bytes(), err
 })
 
@@ -67,7 +78,7 @@ func TestProgressBar(t *testing.T) {
 		has   []string
 		not   []string
 	}{
-		{"file", nil, []string{"report", "--jobs", "1", name}, []string{"read ", " / 2", "iB/s", " left "}, nil},
+		{"file", nil, []string{"report", "--jobs", "1", name}, []string{"read ", fmt.Sprintf(" / %d", bigLogMiB()), "iB/s", " left "}, nil},
 		{"stdin", data, []string{"report", "--jobs", "1", "-"}, []string{"read ", "iB/s"}, []string{" / ", " left "}},
 	}
 	for _, c := range cases {

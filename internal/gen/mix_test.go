@@ -13,7 +13,10 @@ func TestWriteMix(t *testing.T) {
 		if err := WriteMix(&a, mix, 1<<20, 7); err != nil {
 			t.Fatalf("%s: %v", mix, err)
 		}
-		if err := WriteMix(&b, mix, 1<<20, 7); err != nil || !bytes.Equal(a.Bytes(), b.Bytes()) {
+		// -short writes the init mix once: each write lays out 4,096-rank jobs, over a second.
+		if testing.Short() && mix == MixInit {
+			t.Logf("%s: -short leaves out the second write that checks it is the same", mix)
+		} else if err := WriteMix(&b, mix, 1<<20, 7); err != nil || !bytes.Equal(a.Bytes(), b.Bytes()) {
 			t.Errorf("%s: two writes differ (%v)", mix, err)
 		}
 		if n := a.Len(); n < 1<<19 {

@@ -237,7 +237,10 @@ func TestRASJSONBounded(t *testing.T) {
 			t.Fatalf("%q is not read as a RAS field", s)
 		}
 	}
-	const n = 300_000
+	n := 300_000
+	if testing.Short() {
+		n = 150_000 // still past the cap of 1<<17 fields; the check below fails if it is not
+	}
 	for i := range n {
 		k := i % len(lines)
 		set.Add(&stages.Line{N: int64(i + 1), Text: []byte(lines[k]), P: &parsed[k]})

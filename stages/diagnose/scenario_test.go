@@ -86,7 +86,7 @@ func checkTruth(t *testing.T, r diagnose.Report, tr gen.Truth, failRead bool) {
 
 func TestScenarios(t *testing.T) {
 	failRead := failureLinesRead(t)
-	for _, s := range scenarios() {
+	for i, s := range scenarios() {
 		t.Run(s.name, func(t *testing.T) {
 			data, tr := generate(t, s.cfg)
 			r := diagnoseBytes(t, s.name+".log", data, 0)
@@ -97,7 +97,7 @@ func TestScenarios(t *testing.T) {
 			}
 			golden(t, s.name, failRead, r)
 			checkWords(t, r)
-			for _, chunk := range []int{97, 4096} {
+			for _, chunk := range chunkSizes(i) {
 				if got := diagnoseBytes(t, s.name+".log", data, chunk); !reflect.DeepEqual(got, r) {
 					t.Errorf("chunks of %d bytes give another report:\n%s\nwant\n%s", chunk, js(got), js(r))
 				}
@@ -106,11 +106,25 @@ func TestScenarios(t *testing.T) {
 	}
 }
 
+// chunkSizes are the chunk sizes TestScenarios reads scenario i with besides whole: 97 and
+// 4096 bytes, or under -short one of them in turn.
+func chunkSizes(i int) []int {
+	sizes := []int{97, 4096}
+	if testing.Short() {
+		return sizes[i%2 : i%2+1]
+	}
+	return sizes
+}
+
 // TestScenariosTimed: with each line's time (a collector's, NCCL's own, glog's), the first
-// finding is the same process.
+// finding is the same process. Under -short each scenario takes one of the forms in turn.
 func TestScenariosTimed(t *testing.T) {
-	for _, s := range scenarios() {
-		for _, form := range []string{"iso", "nccl-all", "syslog"} {
+	forms := []string{"iso", "nccl-all", "syslog"}
+	for i, s := range scenarios() {
+		for j, form := range forms {
+			if testing.Short() && j != i%len(forms) {
+				continue // -short: one form a scenario, each form for some
+			}
 			t.Run(s.name+"/"+form, func(t *testing.T) {
 				c := s.cfg
 				c.Timestamps = form
