@@ -101,6 +101,11 @@ func ParseSetup(msg []byte) (Setup, bool) {
 		msg = msg[:MaxRead] // as Parse: the grammar's time grows with the text
 	}
 	msg = bytes.TrimRight(msg, " \t\r\n")
+	return grammarSetup(msg)
+}
+
+// grammarSetup is the set-up grammar's reading of a message ParseSetup has trimmed.
+func grammarSetup(msg []byte) (Setup, bool) {
 	if !maybeSetup(msg) {
 		return Setup{}, false
 	}
