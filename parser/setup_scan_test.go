@@ -2,10 +2,12 @@ package parser
 
 import (
 	"bytes"
+	"os"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/nccllog/nccllog/internal/sharedtest"
 )
 
 // setupScanCases are set-up messages and their neighbours, each with whether the fast
@@ -166,4 +168,30 @@ func FuzzSetupScanAgrees(f *testing.F) {
 	f.Fuzz(func(t *testing.T, msg []byte) {
 		setupScanCheck(t, msg)
 	})
+}
+
+// TestSetupScanSamples: on every message of the shared samples, the fast path answers as the
+// grammar wherever it answers.
+func TestSetupScanSamples(t *testing.T) {
+	p, err := NewParser()
+	if err != nil {
+		t.Fatal(err)
+	}
+	answered := 0
+	for _, name := range sharedtest.Glob(t, "samples/*.log") {
+		data, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, line := range bytes.Split(data, []byte("\n")) {
+			var l Line
+			p.Parse(line, &l)
+			if m := Message(line, &l); len(m) > 0 && setupScanCheck(t, m) {
+				answered++
+			}
+		}
+	}
+	if answered == 0 {
+		t.Errorf("the fast path answered no message of the samples")
+	}
 }
