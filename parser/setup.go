@@ -95,12 +95,26 @@ var builtSetup = sync.OnceValues(func() (*participle.Parser[gSetup], error) {
 })
 
 // ParseSetup reads a set-up message (the text after ` NCCL INFO `, or a bare version line).
-// It reports false for any other message.
+// It reports false for any other message. The common messages are read by scanSetup, which
+// answers as the grammar does; the grammar reads the rest.
+//
+// Unlike Parser.Parse, ParseSetup does not also ask the grammar about a sample of the fast
+// path's answers: it is a plain function, and a sample kept across calls would be state
+// shared by every caller. TestSetupScanTable, TestSetupScanSamples and FuzzSetupScanAgrees
+// compare the two instead.
 func ParseSetup(msg []byte) (Setup, bool) {
 	if len(msg) > MaxRead {
 		msg = msg[:MaxRead] // as Parse: the grammar's time grows with the text
 	}
 	msg = bytes.TrimRight(msg, " \t\r\n")
+	if s, ok := scanSetup(msg); ok {
+		return s, true
+	}
+	return grammarSetup(msg)
+}
+
+// grammarSetup is the set-up grammar's reading of a message ParseSetup has trimmed.
+func grammarSetup(msg []byte) (Setup, bool) {
 	if !maybeSetup(msg) {
 		return Setup{}, false
 	}
