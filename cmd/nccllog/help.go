@@ -306,7 +306,11 @@ the log's end is a cut, not a fault). Each finding names the ranks, hosts and pr
 (host:pid), the communicator, the time where the lines carry one, and its file:line evidence.
 Follow-on errors are folded under the finding they follow from: "Connection closed by remote
 peer X", a send or receive that failed with "Broken pipe" or a reset, under the finding on
-host X (or, where X shows nothing, a finding that the peer at X went away first); other ranks' aborts, watchdog timeouts, ncclRemoteError
+host X (or, where X shows nothing, a finding that the peer at X went away first); a peer named
+by its address alone is named by the process that printed that address as its own at init
+("NET/IB : Using ... ; OOB", "NET/Socket : Using", "Bootstrap : Using"): "host:pid (10.1.2.3)"
+where one process did, "host (10.1.2.3)" where several of one host did (none where two hosts
+did; the first 4096 addresses are kept); other ranks' aborts, watchdog timeouts, ncclRemoteError
 and service-thread WARNs under the first fault. A fault every rank shares (every rank times out
 on the same work with no other error, every rank's init fails the same way) is one shared
 finding. Origins are ordered by time where their lines carry comparable times, else by the
