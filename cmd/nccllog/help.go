@@ -295,7 +295,9 @@ process), that process's own last words (a Python exception such as torch.OutOfM
 "CUDA error", "terminate called", a signal), PyTorch's NCCL exceptions (their ncclResult and
 the WARN they repeat after "Last error:", the origin where the log holds no NCCL line naming
 one), NCCL WARNs (NET/IB completion errors, NET/OFI and NET/Socket failures, bootstrap, Cuda
-failure, invalid usage, /dev/shm segments; any WARN that starts a "file:line -> N" return-code
+failure (oom where it says 'out of memory'), "Failed to CUDA calloc", a connect refused (the
+peer was not listening: it likely died or never started), invalid usage, /dev/shm segments;
+any WARN that starts a "file:line -> N" return-code
 chain, of the kind its ncclResult names), "Abort COMPLETE" and "Init START"
 without "Init COMPLETE" per process and communicator, PyTorch watchdog timeouts (also glued
 into other lines), NCCL RAS reports (text, or JSON from "ncclras -f json", NCCL 2.28.7+,

@@ -279,6 +279,9 @@ func summarize(c *cand) string {
 	case KindCrash:
 		return who(c) + " failed first: " + short(text)
 	case KindNetworkError:
+		if refused(text) {
+			return who(c) + " could not connect to its peer, which was not listening (it likely died or never started): " + short(text)
+		}
 		return who(c) + " had a network error first: " + short(text)
 	case KindSystemError:
 		s := who(c) + " hit a system error first: " + short(text)

@@ -149,6 +149,9 @@ func ownKind(it *Item) (Kind, bool) {
 	case evShm:
 		return KindSystemError, true
 	case evCuda:
+		if strings.Contains(t, "out of memory") {
+			return KindOOM, true // `Cuda failure 'out of memory'`, as the exception's OutOfMemoryError
+		}
 		return KindCudaError, true
 	case evInvalid:
 		return KindInvalidUsage, true

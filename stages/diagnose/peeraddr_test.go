@@ -72,3 +72,36 @@ func TestPeerAddrClosedFolds(t *testing.T) {
 		}
 	}
 }
+
+// TestWarnOriginsMemory: NCCL's own WARNs of a failed CUDA allocation are faults on their
+// process: `Cuda failure 'out of memory'` an oom, as the exception's OutOfMemoryError is;
+// `Failed to CUDA calloc N bytes` a cuda-error, even without its return-code chain. A connect
+// that was refused says the peer was not listening, and names it where its address is known.
+func TestWarnOriginsMemory(t *testing.T) {
+	data, ps := warnJob(t)
+	p, q := ps[5], ps[2]
+	qInit := q.name() + ":" + strconv.Itoa(q.pid) + " [0] NCCL INFO Bootstrap : Using eth0:10.9.8.7<0>\n"
+	for _, c := range []struct {
+		name, init, lines string
+		kind              diagnose.Kind
+		says              string
+	}{
+		{"cuda-oom", "", warnAt(p, 7005, "include/alloc.h:120", "Cuda failure 'out of memory'"), diagnose.KindOOM, "ran out of GPU memory first"},
+		{"cuda-oom-code", "", warnAt(p, 7005, "include/alloc.h:120", "Cuda failure 2 'out of memory'"), diagnose.KindOOM, "ran out of GPU memory first"},
+		{"calloc", "", warnAt(p, 7005, "include/alloc.h:125", "Failed to CUDA calloc 1048576 bytes"), diagnose.KindCudaError, "hit a CUDA error first"},
+		{"refused", qInit, warnAt(p, 7005, "misc/socket.cc:480", "socketStartConnect: Connect to 10.9.8.7<40404> failed : Connection refused"),
+			diagnose.KindNetworkError, "could not connect to its peer, which was not listening (it likely died or never started)"},
+	} {
+		r := diagnoseBytes(t, "job.log", append([]byte(c.init), append(slices.Clone(data), c.lines...)...), 0)
+		if r.Status != diagnose.StatusFault || len(r.Findings) == 0 {
+			t.Fatalf("%s: status %s, want fault", c.name, r.Status)
+		}
+		f := r.Findings[0]
+		if f.Kind != c.kind || !slices.Contains(f.Processes, p.name()) || !strings.Contains(f.Summary, c.says) {
+			t.Errorf("%s: first finding %s of %v: %s; want %s of %s saying %q", c.name, f.Kind, f.Processes, f.Summary, c.kind, p.name(), c.says)
+		}
+		if c.init != "" && (!strings.Contains(f.Summary, "the peer 10.9.8.7 is "+q.name()) || !slices.Contains(f.Hosts, q.host)) {
+			t.Errorf("%s: the peer is not named: hosts %v: %s", c.name, f.Hosts, f.Summary)
+		}
+	}
+}

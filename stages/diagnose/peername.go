@@ -62,7 +62,7 @@ func (c *cand) peerPrinted() string {
 
 // namePeer finds whose address the peer of c is, where no step before did: the peer of an
 // NCCL exception's last error, or the peer a network error names (`Got completion from peer
-// 10.1.2.3<port>`).
+// 10.1.2.3<port>`, `Connect to 10.1.2.3<port> failed : Connection refused`).
 func (b *builder) namePeer(c *cand) {
 	if c.peerRec != nil {
 		return
@@ -70,7 +70,7 @@ func (b *builder) namePeer(c *cand) {
 	addr := c.peer
 	if addr == "" && c.kind == KindNetworkError {
 		for _, it := range c.items {
-			if it.Ev == evNetError && strings.Contains(it.Text, "peer") {
+			if it.Ev == evNetError && (strings.Contains(it.Text, "peer") || refused(it.Text)) {
 				addr = peerAddr([]byte(it.Text))
 				break
 			}
@@ -118,4 +118,11 @@ func contains(ss []string, s string) bool {
 		}
 	}
 	return false
+}
+
+// refused: a connect that found nothing listening at the peer's address (`socketStartConnect:
+// Connect to 10.1.2.3<port> failed : Connection refused`): the peer's process is gone or never
+// started, so the peer, not the network, is the likely origin.
+func refused(text string) bool {
+	return strings.Contains(text, "Connect to") && strings.Contains(text, "Connection refused")
 }
