@@ -2,6 +2,8 @@ package diagnose
 
 import (
 	"bytes"
+	"slices"
+	"strings"
 
 	"github.com/nccllog/nccllog/parser"
 	"github.com/nccllog/nccllog/stages"
@@ -35,7 +37,7 @@ var ownAddrPrefixes = [...]string{"NET/IB : ", "NET/IBext : ", "NET/Socket : ", 
 // ownAddrs returns the addresses an INFO line's message prints as the process's own, or
 // nil. It looks no further than a line that holds `Using ` (most INFO lines do not).
 func ownAddrs(text []byte, l *parser.Line) [][]byte {
-	if !l.Env.HasEnvelope() || bytes.Index(text, []byte("Using ")) < 0 {
+	if !l.Env.HasEnvelope() || !bytes.Contains(text, []byte("Using ")) {
 		return nil
 	}
 	msg := parser.Message(text, l)
@@ -119,6 +121,17 @@ func (p *Part) keepAddr(a Addr) {
 	if k.Pid != a.Pid {
 		k.Pid = -1
 	}
+	// The first line in file order is cited, whatever order the inputs were read in.
+	if a.File != "" && k.File != "" && (a.File < k.File || a.File == k.File && a.Line < k.Line) {
+		k.Host, k.File, k.Line, k.Text = a.Host, a.File, a.Line, a.Text
+	}
+}
+
+// sortedAddrs is as, by address: the order they were first seen in depends on the inputs'.
+func sortedAddrs(as []Addr) []Addr {
+	out := slices.Clone(as)
+	slices.SortFunc(out, func(x, y Addr) int { return strings.Compare(x.Addr, y.Addr) })
+	return out
 }
 
 // anchorAddrs names the file of the addresses kept since the last Anchor.

@@ -262,7 +262,7 @@ func (p *Part) Snapshot() any { return p.Evidence() }
 // Evidence returns what p holds.
 func (p *Part) Evidence() Evidence {
 	e := Evidence{Items: p.items, Seen: p.seen, CommsLeft: p.commsLeft, RAS: p.ras, RASLeft: p.rasLeft,
-		Addrs: p.addrs, AddrsLeft: p.addrsLeft}
+		Addrs: sortedAddrs(p.addrs), AddrsLeft: p.addrsLeft}
 	if e.Items == nil {
 		e.Items = []Item{}
 	}
