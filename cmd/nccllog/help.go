@@ -295,7 +295,9 @@ process), that process's own last words (a Python exception such as torch.OutOfM
 "CUDA error", "terminate called", a signal), PyTorch's NCCL exceptions (their ncclResult and
 the WARN they repeat after "Last error:", the origin where the log holds no NCCL line naming
 one), NCCL WARNs (NET/IB completion errors, NET/OFI and NET/Socket failures, bootstrap, Cuda
-failure, invalid usage, /dev/shm segments; any WARN that starts a "file:line -> N" return-code
+failure (oom where it says 'out of memory'), "Failed to CUDA calloc", a connect refused (the
+peer was not listening: it likely died or never started), invalid usage, /dev/shm segments;
+any WARN that starts a "file:line -> N" return-code
 chain, of the kind its ncclResult names), "Abort COMPLETE" and "Init START"
 without "Init COMPLETE" per process and communicator, PyTorch watchdog timeouts (also glued
 into other lines), NCCL RAS reports (text, or JSON from "ncclras -f json", NCCL 2.28.7+,
@@ -306,7 +308,11 @@ the log's end is a cut, not a fault). Each finding names the ranks, hosts and pr
 (host:pid), the communicator, the time where the lines carry one, and its file:line evidence.
 Follow-on errors are folded under the finding they follow from: "Connection closed by remote
 peer X", a send or receive that failed with "Broken pipe" or a reset, under the finding on
-host X (or, where X shows nothing, a finding that the peer at X went away first); other ranks' aborts, watchdog timeouts, ncclRemoteError
+host X (or, where X shows nothing, a finding that the peer at X went away first); a peer named
+by its address alone is named by the process that printed that address as its own at init
+("NET/IB : Using ... ; OOB", "NET/Socket : Using", "Bootstrap : Using"): "host:pid (10.1.2.3)"
+where one process did, "host (10.1.2.3)" where several of one host did (none where two hosts
+did; the first 4096 addresses are kept); other ranks' aborts, watchdog timeouts, ncclRemoteError
 and service-thread WARNs under the first fault. A fault every rank shares (every rank times out
 on the same work with no other error, every rank's init fails the same way) is one shared
 finding. Origins are ordered by time where their lines carry comparable times, else by the

@@ -25,9 +25,11 @@ func (b *builder) assemble(lp *proc, litems []*Item) Report {
 	}
 	r.Findings = make([]Finding, len(out))
 	for i, c := range out {
+		b.namePeer(c)
 		if c.summary == "" {
 			c.summary = summarize(c)
 		}
+		c.summary = c.withPeer(c.summary)
 		r.Findings[i] = c.finding()
 	}
 	return r
@@ -277,6 +279,9 @@ func summarize(c *cand) string {
 	case KindCrash:
 		return who(c) + " failed first: " + short(text)
 	case KindNetworkError:
+		if refused(text) {
+			return who(c) + " could not connect to its peer, which was not listening (it likely died or never started): " + short(text)
+		}
 		return who(c) + " had a network error first: " + short(text)
 	case KindSystemError:
 		s := who(c) + " hit a system error first: " + short(text)
@@ -305,12 +310,12 @@ func summarize(c *cand) string {
 		return s + "."
 	case KindConnectionClosed:
 		if lost := lostPeer(c); lost != "" && c.follows < 0 {
-			return fmt.Sprintf("The peer at %s went away first: %s (%s) lost its connection to it, as a follower: %s.", c.peer, plural(len(c.procs), "process", "processes"), strings.Join(namesOf(c.procs), ", "), short(lost))
+			return fmt.Sprintf("The peer at %s went away first: %s (%s) lost its connection to it, as a follower: %s.", c.peerShown(), plural(len(c.procs), "process", "processes"), strings.Join(namesOf(c.procs), ", "), short(lost))
 		}
 		if c.follows < 0 {
-			return fmt.Sprintf("A process on %s went away first: %s logged \"Connection closed by remote peer %s\".", c.peer, some(len(c.procs), "process", "processes"), c.peer)
+			return fmt.Sprintf("A process on %s went away first: %s logged \"Connection closed by remote peer %s\".", c.peerShown(), some(len(c.procs), "process", "processes"), c.peerPrinted())
 		}
-		return fmt.Sprintf("%s logged \"Connection closed by remote peer %s\"%s.", some(len(c.procs), "process", "processes"), c.peer, after)
+		return fmt.Sprintf("%s logged \"Connection closed by remote peer %s\"%s.", some(len(c.procs), "process", "processes"), c.peerPrinted(), after)
 	case KindRemoteError:
 		return fmt.Sprintf("%s printed follow-on errors (ncclRemoteError, DistBackendError, service-thread WARNs)%s.", some(len(c.procs), "process", "processes"), after)
 	}

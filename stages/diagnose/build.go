@@ -17,6 +17,7 @@ type builder struct {
 	loose  []*cand         // origins no process could be given to
 	conseq map[Kind]*cand  // follow-on evidence, one finding per kind
 	closed map[string]*cand
+	addrs  addrBook // whose each address is, from the processes' init lines
 	peers  []string
 	watch  *cand
 	ras    *cand
@@ -37,7 +38,7 @@ type builder struct {
 // where the run had it.
 func Build(set *stages.Set) Report {
 	e := PartOf(set).Evidence()
-	b := &builder{e: &e, x: newProcIndex(&e), own: map[*proc]*cand{}, conseq: map[Kind]*cand{}, closed: map[string]*cand{}}
+	b := &builder{e: &e, x: newProcIndex(&e), own: map[*proc]*cand{}, conseq: map[Kind]*cand{}, closed: map[string]*cand{}, addrs: newAddrBook(e.Addrs)}
 	b.codes, b.frames, b.bare = chainCodes(e.Items)
 	for i := range e.Items {
 		b.item(&e.Items[i], i)
@@ -83,12 +84,21 @@ func (b *builder) item(it *Item, pos int) {
 	case evLastError, evNCCLResult:
 		b.lastErrs = append(b.lastErrs, excRef{it, pos, p})
 	case evRemoteClosed:
-		c := b.closed[it.Peer]
+		// The peers' closed connections are filed by host where the log says whose the
+		// address is, so that they fold under that host's finding.
+		key, a := it.Peer, b.addrs.lookup(it.Peer)
+		if a != nil {
+			key = a.Host
+		}
+		c := b.closed[key]
 		if c == nil {
 			c = newCand(KindConnectionClosed, true)
-			c.peer = it.Peer
-			b.closed[it.Peer] = c
-			b.peers = append(b.peers, it.Peer)
+			c.peer = key
+			b.closed[key] = c
+			b.peers = append(b.peers, key)
+		}
+		if a != nil && c.peerRec == nil {
+			c.named(a, it.Peer)
 		}
 		c.add(it, pos, p)
 	case evWatchdog:
@@ -139,6 +149,9 @@ func ownKind(it *Item) (Kind, bool) {
 	case evShm:
 		return KindSystemError, true
 	case evCuda:
+		if strings.Contains(t, "out of memory") {
+			return KindOOM, true // `Cuda failure 'out of memory'`, as the exception's OutOfMemoryError
+		}
 		return KindCudaError, true
 	case evInvalid:
 		return KindInvalidUsage, true

@@ -29,6 +29,10 @@ type cand struct {
 	fault    bool // the evidence proves a fault by itself
 	shared   bool
 	peer     string // connection-closed: the host the peers name
+	// peerRec is the process whose init lines printed the peer's address peerAddr (as the
+	// WARN printed it), nil where the log does not say (peername.go).
+	peerRec  *Addr
+	peerAddr string
 	comm     string
 	summary  string
 	follows  int  // index among the findings, -1: none
@@ -91,7 +95,7 @@ func (c *cand) finding() Finding {
 		}
 	}
 	slices.Sort(f.Ranks)
-	if c.peer != "" && !slices.Contains(f.Hosts, c.peer) && c.follows < 0 {
+	if c.peer != "" && c.peerRec == nil && !slices.Contains(f.Hosts, c.peer) && c.follows < 0 {
 		f.Hosts = append(f.Hosts, c.peer)
 	}
 	if f.Ranks == nil {
@@ -118,6 +122,7 @@ func (c *cand) finding() Finding {
 			f.Evidence = append(f.Evidence, r)
 		}
 	}
+	c.peerFields(&f)
 	return f
 }
 

@@ -235,7 +235,7 @@ func excSummary(c *cand) string {
 		s += " failed first in NCCL"
 	}
 	if c.peer != "" {
-		s += ", with the peer at " + c.peer
+		s += ", with the peer at " + c.peerShown()
 	}
 	if r := resultName(c); r != "" {
 		s += " (" + r + ")"

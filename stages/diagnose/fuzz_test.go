@@ -34,6 +34,12 @@ var fuzzLines = []string{
 	"  what():  [PG 0 Rank 2] NCCL error: remote process exited or there was a network error, NCCL version 2.19.3 Last error: NET/IB : Got completion from peer 10.0.0.3<2> with error 12",
 	// RAS JSON fields, kept in order apart from the items.
 	`      "hash": "0xae94423cfbb2ef4a",`, `          "rank": 1,`, `            "AllReduce": 6649`,
+	// Processes' own addresses, kept apart from the items: one host's two processes, and
+	// another host that prints the same address.
+	"h0:1:1 [0] NCCL INFO NET/IB : Using [0]mlx5_0:1/IB [RO]; OOB ib0:10.0.0.1<0>",
+	"h0:3:3 [1] NCCL INFO Bootstrap : Using ib0:10.0.0.1<0>",
+	"h1:2:2 [1] NCCL INFO NET/Socket : Using [0]eth0:10.0.0.3<0> [1]eth1:fe80::3%eth1<0>",
+	"h2:4:4 [0] NCCL INFO Bootstrap: Using eth0:10.0.0.3<0>",
 }
 
 // FuzzMergeChunks: the diagnose Partial of lines read in chunks and merged is the Partial
@@ -118,6 +124,10 @@ func TestRestoreRefusesDamage(t *testing.T) {
 		"ras left, room": `{"items":[],"counts":[],"comms":[],"seen":0,"comms_left":0,"ras":[{"file":"f","line":1,"key":"rank","val":"1"}],"ras_left":3}`,
 		"ras line":       `{"items":[],"counts":[],"comms":[],"seen":0,"comms_left":0,"ras":[{"file":"f","line":-1,"key":"rank","val":"1"}]}`,
 		"ras no key":     `{"items":[],"counts":[],"comms":[],"seen":0,"comms_left":0,"ras":[{"file":"f","line":1,"key":"","val":"1"}]}`,
+		"addr twice": `{"items":[],"counts":[],"comms":[],"seen":0,"comms_left":0,"addrs":[{"addr":"10.0.0.1","host":"h","pid":1,"file":"f","line":1,"text":"x"},` +
+			`{"addr":"10.0.0.1","host":"h","pid":2,"file":"f","line":2,"text":"x"}]}`,
+		"addr line":  `{"items":[],"counts":[],"comms":[],"seen":0,"comms_left":0,"addrs":[{"addr":"10.0.0.1","host":"h","pid":1,"file":"f","line":-1,"text":"x"}]}`,
+		"addrs left": `{"items":[],"counts":[],"comms":[],"seen":0,"comms_left":0,"addrs_left":-1}`,
 	} {
 		if err := stagetest.RestoreJSON(diagnose.PartOf(stages.NewSet(plan)), []byte(bad)); err == nil {
 			t.Errorf("%s: accepted", name)

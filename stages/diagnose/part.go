@@ -63,10 +63,16 @@ type Part struct {
 	// it is other text (lasterror.go).
 	wait lastWait
 	lead leadLine
+	// addrs are the addresses processes printed as their own at init, in input order, the
+	// first addrAnchored named; addrIdx finds them; addrsLeft counts those past maxAddrs.
+	addrs        []Addr
+	addrIdx      map[string]int
+	addrAnchored int
+	addrsLeft    int64
 }
 
 func newPart() *Part {
-	return &Part{counts: map[capKey]int64{}, comms: map[commKey]*commState{}}
+	return &Part{counts: map[capKey]int64{}, comms: map[commKey]*commState{}, addrIdx: map[string]int{}}
 }
 
 // Add keeps a line's evidence.
@@ -89,6 +95,8 @@ func (p *Part) Add(l *stages.Line) {
 	case parser.KindInfo:
 		if it, ok := frameItem(l.N, l.Text, l.P); ok {
 			p.keep(it)
+		} else {
+			p.addAddrs(l.N, l.Text, l.P)
 		}
 	case parser.KindOther:
 		p.addOther(l)
@@ -155,6 +163,7 @@ func (p *Part) Anchor(o stages.Origin) {
 	p.loose = p.loose[:0]
 	p.anchorRAS(o)
 	p.anchorWait(o)
+	p.anchorAddrs(o)
 }
 
 // Merge appends o, the Partial of the lines that follow: each of o's items is kept where it
@@ -187,6 +196,7 @@ func (p *Part) Merge(o stages.Partial) {
 	p.mergeCounts(op)
 	p.mergeComms(op)
 	p.mergeRAS(op)
+	p.mergeAddrs(op)
 	p.seen += op.seen
 	p.commsLeft += op.commsLeft
 }
@@ -224,7 +234,9 @@ func (p *Part) mergeComms(op *Part) {
 func (p *Part) Reset() {
 	clear(p.counts)
 	clear(p.comms)
-	*p = Part{items: p.items[:0], counts: p.counts, keys: p.keys[:0], comms: p.comms, order: p.order[:0], loose: p.loose[:0], ras: p.ras[:0]}
+	clear(p.addrIdx)
+	*p = Part{items: p.items[:0], counts: p.counts, keys: p.keys[:0], comms: p.comms, order: p.order[:0], loose: p.loose[:0], ras: p.ras[:0],
+		addrs: p.addrs[:0], addrIdx: p.addrIdx}
 }
 
 // Evidence is the Partial as a plain value: its items in input order, every key's count, the
@@ -239,13 +251,18 @@ type Evidence struct {
 	// more there were.
 	RAS     []RASField `json:"ras,omitempty"`
 	RASLeft int64      `json:"ras_left,omitempty"`
+	// Addrs are the addresses processes printed as their own at init (addrs.go), in input
+	// order; AddrsLeft how many init lines' addresses were past the cap.
+	Addrs     []Addr `json:"addrs,omitempty"`
+	AddrsLeft int64  `json:"addrs_left,omitempty"`
 }
 
 func (p *Part) Snapshot() any { return p.Evidence() }
 
 // Evidence returns what p holds.
 func (p *Part) Evidence() Evidence {
-	e := Evidence{Items: p.items, Seen: p.seen, CommsLeft: p.commsLeft, RAS: p.ras, RASLeft: p.rasLeft}
+	e := Evidence{Items: p.items, Seen: p.seen, CommsLeft: p.commsLeft, RAS: p.ras, RASLeft: p.rasLeft,
+		Addrs: sortedAddrs(p.addrs), AddrsLeft: p.addrsLeft}
 	if e.Items == nil {
 		e.Items = []Item{}
 	}

@@ -48,5 +48,5 @@ func (p *Part) Restore(dec *json.Decoder, _ *stages.Limits) error {
 		p.comms[c.commKey] = c
 		p.order = append(p.order, c.commKey)
 	}
-	return nil
+	return p.restoreAddrs(e.Addrs, e.AddrsLeft)
 }

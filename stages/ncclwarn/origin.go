@@ -65,6 +65,9 @@ func rules() []rule {
 		{Bootstrap, []string{"Bootstrap"}},
 		{Cuda, []string{"Cuda failure"}},
 		{Cuda, []string{"CUDA failure"}},
+		// alloc.h's `Failed to CUDA calloc N bytes` (malloc, host alloc): the allocation
+		// behind it failed, most often as the GPU ran out of memory.
+		{Cuda, []string{"Failed to CUDA "}},
 		{Invalid, []string{"invalid root"}},
 		{Invalid, []string{"invalid type"}},
 		{Invalid, []string{"Invalid"}},

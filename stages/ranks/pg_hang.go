@@ -70,8 +70,9 @@ func (r *Ranks) PGHang() []PGFinding {
 }
 
 // resolvePGless files each timeout line whose tag names no group under the one group whose
-// queue line reports the same rank timing out on the same work; copies, so that the state
-// stays as read.
+// queue line reports the same rank timing out on the same work, or, where no group has that
+// rank, under the one group whose ranks timed out on the same work (adoptPGless); copies, so
+// that the state stays as read.
 func resolvePGless(ps []*PGRank) []*PGRank {
 	out := make([]*PGRank, 0, len(ps))
 	for _, p := range ps {
@@ -90,11 +91,14 @@ func resolvePGless(ps []*PGRank) []*PGRank {
 				into = append(into, q)
 			}
 		}
-		if len(into) != 1 {
+		switch {
+		case len(into) == 1:
+			into[0].takeTimeout(p)
+		case len(into) == 0 && adoptPGless(p, out):
+			kept = append(kept, p) // now of the one group whose timeouts it matches
+		default:
 			kept = append(kept, p)
-			continue
 		}
-		into[0].takeTimeout(p)
 	}
 	return kept
 }
@@ -143,8 +147,10 @@ func (f *PGFinding) state(p *PGRank) PGState {
 
 // judge sets the rows' states and the suspects: ranks that report a queue below the work the
 // others timed out on, and, where two or more ranks timed out on it, the ranks without a
-// watchdog line (the group's size known, or gaps in its rank numbers).
+// watchdog line (the group's size known, or gaps in its rank numbers) but for the gaps of an
+// excerpt (excerptGaps).
 func (f *PGFinding) judge() {
+	gaps := f.excerptGaps()
 	for i := range f.Rows {
 		row := &f.Rows[i]
 		switch {
@@ -162,7 +168,7 @@ func (f *PGFinding) judge() {
 			continue
 		case row.State == PGNotReached:
 			s.Score = 90
-		case row.State == PGNoLine && f.TimedOut >= 2:
+		case row.State == PGNoLine && f.TimedOut >= 2 && !(gaps && row.silent()):
 			s.Score = 70
 		default:
 			continue

@@ -1,0 +1,172 @@
+package diagnose
+
+import (
+	"bytes"
+	"slices"
+	"strings"
+
+	"github.com/nccllog/nccllog/parser"
+	"github.com/nccllog/nccllog/stages"
+)
+
+// maxAddrs bounds the addresses the Partial keeps: the first 4096 in input order (a job's
+// processes print a few each). A peer whose address is past the cap is named by its address
+// alone; AddrsLeft counts the init lines whose address was left out.
+const maxAddrs = 4096
+
+// Addr is an address a process printed as its own at init (`NET/IB : Using ... ; OOB
+// eth0:10.1.2.3<0>`, `NET/Socket : Using [0]eth0:10.1.2.3<0>`, `Bootstrap : Using
+// eth0:10.1.2.3<0>`): the host that printed it and, where one process alone did, its pid.
+// File, Line and Text are the first line that printed it, which a finding cites.
+type Addr struct {
+	Addr string `json:"addr"`
+	Host string `json:"host"`
+	// Pid is the one process that printed the address, -1 where several did; ManyHosts is
+	// set where processes of two hosts printed it (a private address every host has), and
+	// then it names no host.
+	Pid       int64  `json:"pid"`
+	ManyHosts bool   `json:"many_hosts,omitempty"`
+	File      string `json:"file"`
+	Line      int64  `json:"line"`
+	Text      string `json:"text"`
+}
+
+// ownAddrPrefixes are the messages that print a process's own addresses.
+var ownAddrPrefixes = [...]string{"NET/IB : ", "NET/IBext : ", "NET/Socket : ", "Bootstrap : ", "Bootstrap: "}
+
+// ownAddrs returns the addresses an INFO line's message prints as the process's own, or
+// nil. It looks no further than a line that holds `Using ` (most INFO lines do not).
+func ownAddrs(text []byte, l *parser.Line) [][]byte {
+	if !l.Env.HasEnvelope() || !bytes.Contains(text, []byte("Using ")) {
+		return nil
+	}
+	msg := parser.Message(text, l)
+	head := -1
+	for _, p := range ownAddrPrefixes {
+		if bytes.HasPrefix(msg, []byte(p+"Using ")) {
+			head = len(p) + len("Using ")
+			break
+		}
+	}
+	if head < 0 {
+		return nil
+	}
+	rest := msg[head:]
+	if i := bytes.Index(rest, []byte("OOB ")); i >= 0 && bytes.HasPrefix(msg, []byte("NET/IB")) {
+		rest = rest[i+len("OOB "):]
+	} else if bytes.HasPrefix(msg, []byte("NET/IB")) {
+		return nil // an IB line names its NICs; the address is after OOB
+	}
+	var out [][]byte
+	for _, w := range bytes.Fields(rest) {
+		if a := ifaceAddr(w); a != nil && len(out) < 8 {
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
+// ifaceAddr is the address of `[0]eth0:10.1.2.3<0>` or `ib0:fe80::1%ib0<0>`, without the
+// interface and the port; nil where w is no such word.
+func ifaceAddr(w []byte) []byte {
+	if w[0] == '[' {
+		if i := bytes.IndexByte(w, ']'); i > 0 {
+			w = w[i+1:]
+		}
+	}
+	lt := bytes.IndexByte(w, '<')
+	colon := bytes.IndexByte(w, ':')
+	if lt < 0 || colon <= 0 || colon+1 >= lt || !bytes.HasSuffix(w, []byte(">")) {
+		return nil
+	}
+	return normAddr(w[colon+1 : lt])
+}
+
+// normAddr is an address as both sides print it: without an IPv6 zone (`%ib0`) or brackets.
+func normAddr(a []byte) []byte {
+	a = bytes.TrimPrefix(a, []byte("["))
+	a = bytes.TrimSuffix(a, []byte("]"))
+	if i := bytes.IndexByte(a, '%'); i > 0 {
+		a = a[:i]
+	}
+	if len(a) > 64 {
+		return nil // no address is that long
+	}
+	return a
+}
+
+// addAddrs keeps the addresses line n prints as its process's own.
+func (p *Part) addAddrs(n int64, text []byte, l *parser.Line) {
+	for _, a := range ownAddrs(text, l) {
+		p.keepAddr(Addr{Addr: string(a), Host: l.Env.Host, Pid: l.Env.Pid, Line: n, Text: clip(parser.Message(text, l))})
+	}
+}
+
+// keepAddr folds one process's claim on an address into the map.
+func (p *Part) keepAddr(a Addr) {
+	i, ok := p.addrIdx[a.Addr]
+	if !ok {
+		if len(p.addrs) >= maxAddrs {
+			p.addrsLeft++
+			return
+		}
+		p.addrIdx[a.Addr] = len(p.addrs)
+		p.addrs = append(p.addrs, a)
+		return
+	}
+	k := &p.addrs[i]
+	if k.Host != a.Host || a.ManyHosts {
+		k.ManyHosts = true
+	}
+	if k.Pid != a.Pid {
+		k.Pid = -1
+	}
+	// The first line in file order is cited, whatever order the inputs were read in.
+	if a.File != "" && k.File != "" && (a.File < k.File || a.File == k.File && a.Line < k.Line) {
+		k.Host, k.File, k.Line, k.Text = a.Host, a.File, a.Line, a.Text
+	}
+}
+
+// sortedAddrs is as, by address: the order they were first seen in depends on the inputs'.
+func sortedAddrs(as []Addr) []Addr {
+	out := slices.Clone(as)
+	slices.SortFunc(out, func(x, y Addr) int { return strings.Compare(x.Addr, y.Addr) })
+	return out
+}
+
+// anchorAddrs names the file of the addresses kept since the last Anchor.
+func (p *Part) anchorAddrs(o stages.Origin) {
+	for i := p.addrAnchored; i < len(p.addrs); i++ {
+		p.addrs[i].File, p.addrs[i].Line = o.File, p.addrs[i].Line+o.Base
+	}
+	p.addrAnchored = len(p.addrs)
+}
+
+// mergeAddrs folds o's addresses in after p's, as one Partial reading both would have.
+func (p *Part) mergeAddrs(o *Part) {
+	whole := p.addrAnchored == len(p.addrs)
+	for i, a := range o.addrs {
+		before := len(p.addrs)
+		p.keepAddr(a)
+		if whole && i < o.addrAnchored && len(p.addrs) > before {
+			p.addrAnchored++
+		}
+	}
+	p.addrsLeft += o.addrsLeft
+}
+
+// restoreAddrs reads a partial result's addresses back, checking them.
+func (p *Part) restoreAddrs(as []Addr, left int64) error {
+	if len(as) > maxAddrs || left < 0 || left > stages.MaxPartialCount || left > 0 && len(as) < maxAddrs {
+		return stages.Damaged("%d diagnose addresses (%d left out), more than the %d a run keeps", len(as), left, maxAddrs)
+	}
+	for _, a := range as {
+		if _, dup := p.addrIdx[a.Addr]; dup || a.Addr == "" || a.Line < 0 {
+			return stages.Damaged("diagnose address %q is listed twice, empty or on a negative line", a.Addr)
+		}
+		p.addrIdx[a.Addr] = len(p.addrs)
+		p.addrs = append(p.addrs, a)
+	}
+	p.addrAnchored, p.addrsLeft = len(p.addrs), left
+	return nil
+}
