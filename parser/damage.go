@@ -12,12 +12,16 @@ func damageReason(rest []byte) (Kind, string) {
 	case bytes.Contains(rest, []byte("[nranks=")):
 		return KindMalformed, "tail of a collective line cut off by interleaved output"
 	case containsLevel(rest):
-		return KindMalformed, "NCCL output without a host:pid:tid [dev] envelope"
+		return KindMalformed, reasonNoEnvelope
 	case garbledLevel(rest):
 		return KindMalformed, "NCCL envelope with an unreadable level"
 	}
 	return KindOther, ""
 }
+
+// reasonNoEnvelope is the reason of a line that holds an NCCL level but no envelope that
+// reads: neither `host:pid:tid [dev]` nor the host-only `host [dev]` (gHostLine).
+const reasonNoEnvelope = "NCCL output without a host:pid:tid [dev] envelope"
 
 // garbledLevel reports whether b holds `] NCCL ` followed by no level: an envelope whose
 // level was garbled. PyTorch's `[PG 0 Rank 3] NCCL error: ...` (an exception's message, a

@@ -11,7 +11,9 @@
 // # Line model
 //
 // Every line gives a Line: its Kind, the launcher's Rank label, and the part that matches its
-// Kind (Env for NCCL lines, Coll, Comm, Prog, Watchdog; Reason for malformed ones).
+// Kind (Env for NCCL lines, Coll, Comm, Prog, Watchdog; Reason for malformed ones). An NCCL
+// line whose envelope names no pid:tid (`host [dev] NCCL INFO`) has Env.Pid and Env.Tid -1: the
+// host's process, its pid unknown.
 //
 // Line.Time is the time the line carries, a Stamp; its zero value (Form StampNone) is an
 // untimed line, and nothing is ever interpolated. A line's time is the one nearest its NCCL
@@ -21,7 +23,8 @@
 // read. The forms (StampForm) are NCCL's `[%F %T]` with or without `.%Nf`, ISO 8601 (`T` or a
 // space, a fraction, `Z` or ±hh:mm, also NCCL's custom `%F %T`), `YYYY/MM/DD HH:MM:SS`, other
 // bracketed ones, syslog/ts `Mon DD HH:MM:SS`, glog heads `E1016 03:31:38.928019` (PyTorch's
-// `E227` is Feb 27), Python logging's `YYYY-MM-DD HH:MM:SS,mmm`, and a TRACE line's
+// `E227` is Feb 27), Python logging's `YYYY-MM-DD HH:MM:SS,mmm`, torchrun's failure block
+// `time : YYYY-MM-DD_HH:MM:SS` (that field line's own time), and a TRACE line's
 // milliseconds since init (where a TRACE line has no wall time). A date that does not exist
 // (month 13, Feb 30, hour 24) is no time, nor is a bare number (epoch seconds, `%s`, cannot be
 // told from a job's own numbers, so it is not read).

@@ -13,6 +13,7 @@ func EBNF() string {
 		{"the message of a collective line on its own (says why one is malformed)", g.coll.String()},
 		{"a training framework's progress line", g.progress.String()},
 		{"a line without an envelope", g.bare.String()},
+		{"an envelope without pid:tid (where a line without an envelope holds an NCCL level)", g.host.String()},
 		{"the run of launcher prefixes, times and white space that opens a line (its time)", g.stamp().head.String()},
 		{"a TRACE line's milliseconds since init", g.stamp().trace.String()},
 	}

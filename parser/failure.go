@@ -167,6 +167,12 @@ type Failure struct {
 	// LastError is the text after `Last error:` on the line (NCCL's last WARN message, which
 	// PyTorch repeats in its exception), at most MaxFailureText bytes; "" where none.
 	LastError string
+	// Watchdog is the watchdog timeout that a terminate's what() or an exception's message
+	// reports (`[PG 3 Rank 5] Process group watchdog thread terminated with exception: [Rank
+	// 5] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=9141, ...)`), read as
+	// the watchdog line would be (Event WatchdogTimeout; Rank is the message's, else Task);
+	// nil where the message reports none.
+	Watchdog *Watchdog
 }
 
 // MaxFailureText is how much of a failure line's message Failure.Text keeps.

@@ -10,7 +10,8 @@ import (
 func (g *Grammar) parseFailure(text string, glued bool) (Line, bool) {
 	if t, err := g.failure.ParseString("", text); err == nil {
 		if f, ok := failureFromMsg(t.Msg, t.Indent != ""); ok {
-			return Line{Kind: KindFailure, Rank: prefixRank(t.Prefix), Fail: &f}, true
+			f.Watchdog = g.messageWatchdog(&f, t.Msg)
+			return Line{Kind: KindFailure, Rank: prefixRank(t.Prefix), Fail: &f, Time: rootFieldTime(&f)}, true
 		}
 	}
 	if !glued {
@@ -24,6 +25,7 @@ func (g *Grammar) parseFailure(text string, glued bool) (Line, bool) {
 	if !ok {
 		return Line{}, false
 	}
+	f.Watchdog = g.messageWatchdog(&f, t.Msg)
 	// Glued: the head runs straight on from the text before it; after white space (a pdsh
 	// `host: ` label, a time) it is the line's own.
 	spliced := !isSp(t.Junk[len(t.Junk)-1][0])

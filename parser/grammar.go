@@ -21,7 +21,9 @@ type Grammar struct {
 	failure  *participle.Parser[gFailureLine]
 	// failGlued reads a failure head glued on after other text.
 	failGlued *participle.Parser[gFailGlued]
-	stamp     func() *stampGrammar // built on first use
+	// host reads an envelope that names no pid:tid (gHostLine).
+	host  *participle.Parser[gHostLine]
+	stamp func() *stampGrammar // built on first use
 	// times says who reads a line's times: the time grammars, but in Parser's copy
 	// (withScannerTimes).
 	times timeReader
@@ -45,6 +47,7 @@ func buildGrammar() *Grammar {
 		failure:  participle.MustBuild[gFailureLine](opts...),
 		// failGlued reads a failure head glued on after other text.
 		failGlued: participle.MustBuild[gFailGlued](opts...),
+		host:      participle.MustBuild[gHostLine](opts...),
 		stamp:     builtStampGrammar,
 	}
 }

@@ -18,6 +18,11 @@ func (g *Grammar) parseBare(text string) Line {
 		l.Kind = KindBlank
 	default:
 		l.Kind, l.Reason = damageReason([]byte(rest))
+		if l.Reason == reasonNoEnvelope {
+			if hl, ok := g.parseHostLine(text); ok {
+				return hl
+			}
+		}
 		if c, unknown, glued, ok := g.lastRecord(text, prefixEnd(tree.Prefix)); ok && l.Kind == KindMalformed {
 			l = Line{Kind: KindCollective, Rank: l.Rank, Coll: c, UnknownKey: unknown, Spliced: glued}
 		}

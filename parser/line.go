@@ -78,7 +78,9 @@ func levelFromWord(w string) Level {
 
 // Envelope is the `host:pid:tid [dev] NCCL LEVEL` head of an NCCL line.
 type Envelope struct {
-	Host  string
+	Host string
+	// Pid and Tid are -1 where the envelope names the host and device but no pid:tid
+	// (`host [dev] NCCL INFO`): the host's process, its pid unknown.
 	Pid   int64
 	Tid   int64
 	Dev   int64 // the CUDA device of the logging thread, not the rank; -1 when absent (CALL)

@@ -321,7 +321,7 @@ func (s *scanner) scanEnvelope(b []byte, i int, l *Line, h shape) (uint64, bool)
 		}
 		i = end
 	}
-	return 0, false
+	return s.scanHostLine(b, start, l, h)
 }
 
 // hostCut reports whether the host of the HPT token at b[i:] loses bytes to the text between

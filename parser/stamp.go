@@ -27,13 +27,16 @@ const (
 	// StampTrace is an NCCL TRACE line's milliseconds since the process's debug init
 	// (`[0] 1843.225104 func:line NCCL TRACE`): not a wall-clock time.
 	StampTrace
+	// StampTorchrun is torchrun's failure block time `2024-07-10_14:44:36` (its `time :`
+	// field). Local time, no zone.
+	StampTorchrun
 	numStampForms
 )
 
 var stampFormNames = [numStampForms]string{
 	StampNone: "none", StampNCCL: "nccl", StampISO: "iso", StampSlash: "slash",
 	StampBracketed: "bracketed", StampSyslog: "syslog", StampGlog: "glog", StampPylog: "pylog",
-	StampTrace: "trace",
+	StampTrace: "trace", StampTorchrun: "torchrun",
 }
 
 func (f StampForm) String() string {

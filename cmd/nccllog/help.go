@@ -66,8 +66,10 @@ timestamp prefixes (srun -l, mpirun --tag-output, torchrun, Ray, collectors). xz
 to 64 MiB (xz -9) and zstd windows up to 128 MiB (zstd --long) are read; a larger one is an
 error naming the file (decompress it first: zstd -dc --long=31 x.zst | nccllog report -).
 Lines of any length in plain files; up to 64 MiB from stdin, pipes and compressed data (a
-longer line ends that input with an error naming its file and line). Every line is counted in
-one class; malformed NCCL lines are reported on stderr with their file and line.
+longer line ends that input with an error naming its file and line). An envelope without
+pid:tid (host [dev] NCCL WARN ...) is read as that host's process, its pid unknown, named by
+the host alone. Every line is counted in one class; malformed NCCL lines are reported on
+stderr with their file and line.
 
 Inputs: files, directories (every file below them, links followed), globs, or - (standard
 input, read once); per-process files (NCCL_DEBUG_FILE=nccl.%h.%p) and interleaved launcher

@@ -1,0 +1,72 @@
+package parser
+
+import "strings"
+
+// gHostLine is an NCCL line whose envelope names the host and device but no pid:tid:
+// `parser:"host [dev] NCCL LEVEL message"`, with a WARN location before NCCL as in gEnvelope.
+// Loggers that rewrite NCCL's head (some collectors, containers that print the host by name
+// only) leave it so. It is read only where no full envelope is found and the line would
+// otherwise be damaged NCCL output (damageReason's reasonNoEnvelope): the process is the
+// host's, its pid unknown (Envelope.Pid and Tid -1). Its message is text: a collective or
+// communicator line without a pid cannot be tied to its process, and stays malformed.
+type gHostLine struct {
+	Prefix []*gPrefix     `parser:"@@*"`
+	Junk   []*gTok        `parser:"( (?! Word ( '-' Word )* Sp '[' '-'? Word ']' Sp ( (?! 'NCCL' Sp ('INFO' | 'WARN' | 'TRACE' | 'ABORT') | HPT ) (Sp | Punct | Word) )* 'NCCL' Sp ('INFO' | 'WARN' | 'TRACE' | 'ABORT') ) @@ )*"`
+	Env    *gHostEnvelope `parser:"@@"`
+	Msg    []string       `parser:"( Sp @(HPT | Sp | Punct | Word)* )?"`
+}
+
+// gHostEnvelope is `parser:"host [dev] NCCL LEVEL"`, the location of a WARN or TRACE line
+// between the device and NCCL.
+type gHostEnvelope struct {
+	Host  hostName `parser:"@(Word ( '-' Word )*)"`
+	Dev   decNum   `parser:"Sp '[' @('-'? Word) ']' Sp"`
+	Loc   []string `parser:"( (?! 'NCCL' Sp ('INFO' | 'WARN' | 'TRACE' | 'ABORT') | HPT ) @(Sp | Punct | Word) )*"`
+	Level string   `parser:"'NCCL' Sp @('INFO' | 'WARN' | 'TRACE' | 'ABORT')"`
+}
+
+// hostName is the host of a host-only envelope: what an HPT token's host may hold,
+// [A-Za-z0-9][A-Za-z0-9._-]*, at most maxHostName bytes, with a letter in it. Digits alone
+// are the rest of a head that interleaved output ate (`4 [0] NCCL INFO`: the tid), no host.
+type hostName string
+
+// maxHostName is the longest host name DNS allows.
+const maxHostName = 253
+
+func (h *hostName) Capture(values []string) error {
+	s := strings.Join(values, "")
+	if !isHostName(s) {
+		return errNumber
+	}
+	*h = hostName(strings.Clone(s))
+	return nil
+}
+
+// isHostName reports whether s reads as a host name (hostName).
+func isHostName[T text](s T) bool {
+	if len(s) == 0 || len(s) > maxHostName || !isAlnum(s[0]) {
+		return false
+	}
+	letter := false
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !isAlnum(c) && c != '.' && c != '_' && c != '-' {
+			return false
+		}
+		letter = letter || c|0x20 >= 'a' && c|0x20 <= 'z'
+	}
+	return letter
+}
+
+// parseHostLine reads text as a gHostLine, or reports that it is none.
+func (g *Grammar) parseHostLine(text string) (Line, bool) {
+	tree, err := g.host.ParseString("", text)
+	if err != nil {
+		return Line{}, false
+	}
+	e := tree.Env
+	l := Line{Rank: prefixRank(tree.Prefix)}
+	l.Env = Envelope{Host: string(e.Host), Pid: -1, Tid: -1, Dev: int64(e.Dev), Level: levelFromWord(e.Level)}
+	l.Kind = kindOfLevel(l.Env.Level)
+	return l, true
+}
