@@ -39,10 +39,12 @@ if [[ -z "$new_bin" ]]; then
 	new_bin="$tmp/nccllog"
 fi
 
-# cpu_ms BIN ARGS...: the CPU time of one run in milliseconds.
+# cpu_ms BIN ARGS...: the CPU time of one run in milliseconds. A run that exits non-zero
+# (diagnose and hang exit 3 where they find a fault) counts too: time then writes its "Command
+# exited with non-zero status" line first, so the times are its last line.
 cpu_ms() {
 	/usr/bin/time -f '%U %S' -o "$tmp/t" "$@" >/dev/null 2>&1 || true
-	awk '{printf "%d\n", ($1 + $2) * 1000}' "$tmp/t"
+	tail -n 1 "$tmp/t" | awk '{printf "%d\n", ($1 + $2) * 1000}'
 }
 
 median() { sort -n | awk '{v[NR] = $1} END {print v[int((NR + 1) / 2)]}'; }

@@ -12,6 +12,7 @@ import (
 	"github.com/nccllog/nccllog/pipeline"
 	"github.com/nccllog/nccllog/stages"
 	"github.com/nccllog/nccllog/stages/agg"
+	"github.com/nccllog/nccllog/stages/diagnose"
 	"github.com/nccllog/nccllog/stages/info"
 	"github.com/nccllog/nccllog/stages/ranks"
 	"github.com/nccllog/nccllog/stages/steps"
@@ -55,6 +56,10 @@ type view struct {
 	// once are the stages the command's followUp asked a second read for, not run because
 	// an input could be read only once (standard input, a pipe); nil otherwise.
 	once []string
+	// diag and hang are diagnose's and hang's reports, built once (diagnosis, hangReport):
+	// printing and the exit status read the same one.
+	diag *diagnose.Report
+	hang *ranks.HangReport
 }
 
 func newView(o *options, plan *stages.Plan, res *stages.Result) *view {

@@ -9,7 +9,7 @@ import (
 // printDiagnose writes diagnose's report: the status, the first fault in one sentence, its
 // consequences indented under it, then the other findings, each with its file:line evidence.
 func printDiagnose(w *output, v *view) error {
-	r := diagnose.Build(v.res.Set)
+	r := v.diagnosis()
 	if v.opts.format == "json" {
 		enc := json.NewEncoder(w)
 		enc.SetIndent("", "  ")
@@ -59,4 +59,14 @@ func printDiagnoseFacts(w *output, f *diagnose.Finding, indent string) {
 	}
 }
 
-func diagnoseFound(v *view) bool { return diagnose.Build(v.res.Set).Status == diagnose.StatusFault }
+func diagnoseFound(v *view) bool { return v.diagnosis().Status == diagnose.StatusFault }
+
+// diagnosis is the run's diagnose Report, built on first use: building it reads every
+// communicator's calls twice over (check and hang), which costs as much as a second pass.
+func (v *view) diagnosis() *diagnose.Report {
+	if v.diag == nil {
+		r := diagnose.Build(v.res.Set)
+		v.diag = &r
+	}
+	return v.diag
+}

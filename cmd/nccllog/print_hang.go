@@ -8,14 +8,15 @@ import (
 )
 
 func printHang(w *output, r *view) error {
-	h := r.ranks.HangReport()
+	h := r.hangReport()
 	switch r.opts.format {
 	case "json":
 		return writeJSON(w, h)
 	case "csv":
-		return hangCSV(w, &h)
+		return hangCSV(w, h)
 	}
-	if len(h.PGs) == 0 && noRanks(w, r.ranks.Groups()) {
+	if len(h.PGs) == 0 && len(h.Comms) == 0 { // a hang row per communicator: none had ranks
+		w.printf("%s\n", noRanksText)
 		return nil
 	}
 	if h.Found() {
@@ -80,6 +81,15 @@ func hangCSV(w *output, h *ranks.HangReport) error {
 
 // hangFound: some rank is a suspect.
 func hangFound(v *view) bool {
-	h := v.ranks.HangReport()
-	return h.Found()
+	return v.hangReport().Found()
+}
+
+// hangReport is the run's hang report, built on first use: printing and the exit status read
+// the same one.
+func (v *view) hangReport() *ranks.HangReport {
+	if v.hang == nil {
+		h := v.ranks.HangReport()
+		v.hang = &h
+	}
+	return v.hang
 }

@@ -17,12 +17,13 @@ func ranksFindings(set *stages.Set, x *procIndex) []*cand {
 	}
 	r := ranks.RanksOf(set)
 	var out []*cand
-	for _, f := range r.Check() {
+	checks, hangs := r.Verdicts()
+	for _, f := range checks {
 		if f.Kind == ranks.KindMismatch && len(f.Sides) >= 2 {
 			out = append(out, mismatchCand(&f, x))
 		}
 	}
-	for _, h := range r.Hang() {
+	for _, h := range hangs {
 		if !h.WaitedOn {
 			continue
 		}

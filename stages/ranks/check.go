@@ -34,15 +34,38 @@ func (r *Ranks) Check() []CheckFinding {
 	var out []CheckFinding
 	for _, g := range r.Groups() {
 		cov := r.Cover(g)
-		if cov.Conflict != "" || cov.Truncated || g.shaky {
-			continue
-		}
-		if f, ok := r.firstMismatch(g); ok {
-			out = append(out, f)
-		}
-		if f, ok := lengthFinding(g, &cov); ok {
-			out = append(out, f)
-		}
+		out = r.checkOf(out, g, &cov)
+	}
+	return out
+}
+
+// Verdicts returns what Check and Hang return, from one grouping with each communicator's
+// coverage worked out once: calling both groups and covers every communicator twice, which
+// on a log of thousands of communicators costs as much as reading their lines.
+func (r *Ranks) Verdicts() ([]CheckFinding, []HangFinding) {
+	gs := r.Groups()
+	ctx, sctx := newAbsentCtx(gs), r.newStallCtx(gs)
+	var checks []CheckFinding
+	var hangs []HangFinding
+	for _, g := range gs {
+		cov := r.Cover(g)
+		checks = r.checkOf(checks, g, &cov)
+		hangs = append(hangs, r.hangOf(g, cov, ctx, sctx))
+	}
+	return checks, hangs
+}
+
+// checkOf appends g's first mismatch and its length disagreement, if any, to out; cov is g's
+// coverage.
+func (r *Ranks) checkOf(out []CheckFinding, g *Group, cov *Coverage) []CheckFinding {
+	if cov.Conflict != "" || cov.Truncated || g.shaky {
+		return out
+	}
+	if f, ok := r.firstMismatch(g); ok {
+		out = append(out, f)
+	}
+	if f, ok := lengthFinding(g, cov); ok {
+		out = append(out, f)
 	}
 	return out
 }

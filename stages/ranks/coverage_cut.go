@@ -152,8 +152,13 @@ func markCut(gs []*Group) {
 	for _, g := range gs {
 		excerpt, starts, ends := edgesOf(g)
 		from, _ := cutFrom(g, excerpt, starts, ends, false)
+		if from < 0 {
+			continue
+		}
 		for _, m := range g.Members {
-			cut[m.proc()] = cut[m.proc()] || from >= 0 && m.Through() >= from
+			if m.Through() >= from { // one lookup a member: its key hashes two strings
+				cut[m.proc()] = true
+			}
 		}
 	}
 	for _, g := range gs {

@@ -85,7 +85,7 @@ func (r *Ranks) Hang() []HangFinding {
 	ctx, sctx := newAbsentCtx(gs), r.newStallCtx(gs)
 	var out []HangFinding
 	for _, g := range gs {
-		out = append(out, r.hangOf(g, ctx, sctx))
+		out = append(out, r.hangOf(g, r.Cover(g), ctx, sctx))
 	}
 	return out
 }
@@ -121,8 +121,8 @@ func newAbsentCtx(gs []*Group) *absentCtx {
 	return c
 }
 
-func (r *Ranks) hangOf(g *Group, actx *absentCtx, sctx *stallCtx) HangFinding {
-	c := &hangCtx{r: r, g: g, cov: r.Cover(g), top: g.MaxCalls(), stall: sctx}
+func (r *Ranks) hangOf(g *Group, cov Coverage, actx *absentCtx, sctx *stallCtx) HangFinding {
+	c := &hangCtx{r: r, g: g, cov: cov, top: g.MaxCalls(), stall: sctx}
 	f := HangFinding{Group: g, Coverage: c.cov, MaxCalls: c.top, Present: int64(len(g.Members))}
 	if c.cov.Conflict != "" || c.cov.Truncated {
 		return f
