@@ -22,12 +22,18 @@ type traceProc struct {
 }
 
 // traceSink writes calls as a Chrome Trace Event file (which Perfetto reads too), as they
-// come: one process per (host, pid) of the log, sorted by host, each call a 1 µs slice at its
-// time (cut at the next whole microsecond where the time has a fraction of one: see callDur).
+// come: one process per (host, pid) of the log, sorted by host, one thread per communicator
+// of the process, each call a 1 µs slice at its time (cut at the next whole microsecond where
+// the time has a fraction of one: see callDur). A call's args are what its slice's place and
+// name do not say (its opCount, count and datatype): its communicator is its thread, its step
+// the span around it on the steps thread, its bytes count times the datatype's size. At some
+// 130 bytes a call, a million calls take about 130 MB.
 // A call's time is when NCCL enqueued it, not how long it ran: the slice marks a moment. Times are microseconds since the first call's, which otherData.time_zero gives.
 type traceSink struct {
 	w      *output
 	procs  map[traceProc]int // the trace's pid of each process, from 1
+	comms  map[traceComm]int // the tid of each communicator's thread, from 2 (1: steps)
+	nComm  []int             // by the trace's pid - 1: how many communicators it has
 	hosts  map[string]int    // a host's place, from 0
 	nHost  []int             // how many processes each host has
 	zero   parser.Stamp      // the first call's time
@@ -37,6 +43,13 @@ type traceSink struct {
 	gz     *gzip.Writer // nil: not compressed
 	file   *output      // what gz writes to
 	spans  []traceSpan  // by the trace's pid - 1: the step each process is in
+}
+
+// traceComm is a communicator (its pointer, "" where the line gives none) of the trace's
+// process pid: one thread of the trace.
+type traceComm struct {
+	pid  int
+	comm string
 }
 
 // traceSpan is the step a process's calls are in, from its first call to its latest: a slice
@@ -49,7 +62,7 @@ type traceSpan struct {
 // newTraceSink writes to w; where the file's name ends in .gz, gzip-compressed (at its fastest
 // level: a twelfth of the size, and both trace viewers open .json.gz as it is).
 func newTraceSink(w *output, name string) *traceSink {
-	s := &traceSink{w: w, procs: make(map[traceProc]int), hosts: make(map[string]int)}
+	s := &traceSink{w: w, procs: make(map[traceProc]int), comms: make(map[traceComm]int), hosts: make(map[string]int)}
 	if strings.HasSuffix(name, ".gz") {
 		s.file = w
 		s.gz, _ = gzip.NewWriterLevel(w, gzip.BestSpeed) // a valid level: no error
@@ -69,7 +82,7 @@ func (s *traceSink) add(file string, c *stages.Call) error {
 	}
 	id := s.process(c)
 	s.buf = s.step(s.buf, id, c)
-	s.buf = s.event(s.buf, id, c)
+	s.buf = s.event(s.buf, id, s.thread(id, c), c)
 	s.n++
 	s.w.Write(s.buf)
 	return s.w.err
@@ -118,15 +131,33 @@ func (s *traceSink) process(c *stages.Call) int {
 	if k.pid >= 0 {
 		name = k.host + ":" + itoa(k.pid)
 	}
-	thread := "calls"
-	if c.Rank >= 0 {
-		thread = "launcher rank " + itoa(c.Rank)
-	}
-	s.buf = s.meta(s.buf, id, "process_name", `"name":`, name)
-	s.buf = s.meta(s.buf, id, "process_sort_index", `"sort_index":`, h<<16+s.nHost[h])
-	s.buf = s.meta(s.buf, id, "thread_name", `"name":`, thread)
+	s.buf = s.meta(s.buf, id, 0, "process_name", `"name":`, name)
+	s.buf = s.meta(s.buf, id, 0, "process_sort_index", `"sort_index":`, h<<16+s.nHost[h])
 	s.spans = append(s.spans, traceSpan{step: -1})
+	s.nComm = append(s.nComm, 0)
 	return id
+}
+
+// thread returns the tid of c's communicator's thread in the trace's process id, naming the
+// thread the first time: "comm 0x7f00" ("calls" where the line gives no communicator), with
+// the launcher's rank where its prefix gives one.
+func (s *traceSink) thread(id int, c *stages.Call) int {
+	k := traceComm{id, stream.Pointer(c, parser.PtrComm)}
+	if tid, ok := s.comms[k]; ok {
+		return tid
+	}
+	s.nComm[id-1]++
+	tid := s.nComm[id-1] + 1
+	s.comms[k] = tid
+	name := "calls"
+	if k.comm != "" {
+		name = "comm " + k.comm
+	}
+	if c.Rank >= 0 {
+		name += ", launcher rank " + itoa(c.Rank)
+	}
+	s.buf = s.meta(s.buf, id, tid, "thread_name", `"name":`, name)
+	return tid
 }
 
 // step follows c's step on its process's steps thread, appending the span of the step c
@@ -173,12 +204,14 @@ func (s *traceSink) span(b []byte, id int, sp *traceSpan) []byte {
 	return append(b, "}}"...)
 }
 
-// meta appends a metadata event of the trace's process id.
-func (s *traceSink) meta(b []byte, id int, name, key string, v any) []byte {
+// meta appends a metadata event of the trace's process id and thread tid.
+func (s *traceSink) meta(b []byte, id, tid int, name, key string, v any) []byte {
 	b = s.sep(b)
 	b = append(b, `{"ph":"M","pid":`...)
 	b = strconv.AppendInt(b, int64(id), 10)
-	b = append(b, `,"tid":0,"name":"`...)
+	b = append(b, `,"tid":`...)
+	b = strconv.AppendInt(b, int64(tid), 10)
+	b = append(b, `,"name":"`...)
 	b = append(b, name...)
 	b = append(b, `","args":{`...)
 	b = append(b, key...)
@@ -194,14 +227,16 @@ func (s *traceSink) sep(b []byte) []byte {
 	return append(b, ",\n"...)
 }
 
-// event appends c as a slice of the trace's process id.
-func (s *traceSink) event(b []byte, id int, c *stages.Call) []byte {
+// event appends c as a slice of the trace's process id and thread tid.
+func (s *traceSink) event(b []byte, id, tid int, c *stages.Call) []byte {
 	b = s.sep(b)
 	b = append(b, `{"ph":"X","name":"`...)
 	b = append(b, c.Coll.Op...)
 	b = append(b, `","pid":`...)
 	b = strconv.AppendInt(b, int64(id), 10)
-	b = append(b, `,"tid":0,"ts":`...)
+	b = append(b, `,"tid":`...)
+	b = strconv.AppendInt(b, int64(tid), 10)
+	b = append(b, `,"ts":`...)
 	rel := c.Time.Nanos - s.zero.Nanos
 	b = appendMicros(b, rel)
 	b = append(b, `,"dur":`...)
@@ -213,18 +248,7 @@ func (s *traceSink) event(b []byte, id int, c *stages.Call) []byte {
 	b = strconv.AppendInt(b, c.Coll.Count, 10)
 	b = append(b, `,"dtype":"`...)
 	b = append(b, c.Coll.Datatype.String()...)
-	b = append(b, `","bytes":`...)
-	b = strconv.AppendInt(b, c.Bytes(), 10)
-	if comm := stream.Pointer(c, parser.PtrComm); comm != "" {
-		b = append(b, `,"comm":"`...)
-		b = append(b, comm...)
-		b = append(b, '"')
-	}
-	if c.Step >= 0 {
-		b = append(b, `,"step":`...)
-		b = strconv.AppendInt(b, c.Step, 10)
-	}
-	return append(b, "}}"...)
+	return append(b, `"}}`...)
 }
 
 // callDur is the length of the slice of a call at rel ns: 1 µs, cut at the next whole

@@ -304,3 +304,24 @@ func TestCallsTraceNanosecondCalls(t *testing.T) {
 	}
 	checkTraceSchema(t, got)
 }
+
+// TestCallsTraceCommThreads: each communicator of a process is a thread of its own, named by
+// its pointer, and its calls' args keep only what the slice does not say.
+func TestCallsTraceCommThreads(t *testing.T) {
+	in := traceLog + "[2025-06-11 14:03:28.000100] gpu-node-00:12:12 [0] NCCL INFO AllGather: opCount 0 sendbuff 0x1 recvbuff 0x2 count 4 datatype 9 op 0 root 0 comm 0x7f20 [nranks=2] stream 0x9\n"
+	got, stderr, code := traceOf(t, in)
+	if code != exitOK {
+		t.Fatalf("status %d: %s", code, stderr)
+	}
+	checkTraceSchema(t, got)
+	for _, want := range []string{
+		`{"ph":"M","pid":1,"tid":2,"name":"thread_name","args":{"name":"comm 0x7f00"}}`,
+		`{"ph":"M","pid":1,"tid":3,"name":"thread_name","args":{"name":"comm 0x7f20"}}`,
+		`{"ph":"X","name":"Broadcast","pid":1,"tid":2,"ts":487966,"dur":1,"args":{"opCount":"0x2","count":100,"dtype":"int8"}}`,
+		`{"ph":"X","name":"AllGather","pid":1,"tid":3,"ts":488066,"dur":1,"args":{"opCount":"0x0","count":4,"dtype":"bf16"}}`,
+	} {
+		if !strings.Contains(got, want+",\n") && !strings.Contains(got, want+"\n]}") {
+			t.Errorf("no %s in:\n%s", want, got)
+		}
+	}
+}
