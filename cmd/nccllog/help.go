@@ -173,7 +173,8 @@ Without progress lines (nccl-tests, inference servers, custom loops) and without
 steps are inferred from the calls where their lines are timed to the millisecond or finer
 (NCCL_DEBUG_TIMESTAMP_LEVELS=ALL with a fraction, or a collector's or logger's times): on each
 process's main communicator (the one it issued most calls on), the run of 3 calls that recurs
-regularly at least 4 times over most of its calls, farthest apart, starts each step; a step's
+regularly at least 4 times over most of its calls, most often (then farthest apart), starts
+each step (a call made every 10 steps is not the step); a step's
 time is the median over the processes of its start to the next step's start. Only each
 process's first 2048 calls are kept. The table is headed
   steps inferred from the call pattern: 27 calls per step on comm 0x55d0f1e93c70 of gpu-node-00:34919 (no progress lines)

@@ -131,32 +131,106 @@ func mainSeq(k procKey, pc *procCalls) procSeq {
 // gram is the signatures of three calls in a row: the anchor a step is found by.
 type gram [3]sigKey
 
-// anchor finds the step's anchor in keys: of the runs of three calls that recur at least
-// MinRepeats+1 times, regularly (no gap between two more than half again the shortest) and
-// over most of the calls (nccl-tests' sweep repeats each size over a part of them only), the
-// one whose recurrences are farthest apart, the earliest of a tie. per is its shortest gap,
-// at its first place; ok is false where no run of calls qualifies.
-func anchor(keys []sigKey) (g gram, per, first int, ok bool) {
+// less orders grams by their calls' op, count and datatype.
+func (g gram) less(o gram) bool {
+	for i := range g {
+		if c := cmp.Or(cmp.Compare(g[i].Op, o[i].Op), cmp.Compare(g[i].Count, o[i].Count), cmp.Compare(g[i].Dtype, o[i].Dtype)); c != 0 {
+			return c < 0
+		}
+	}
+	return false
+}
+
+// cand is a run of three calls that recurs as a step's anchor must: at least MinRepeats+1
+// times, regularly (no gap between two more than half again the shortest, per) and over most
+// of the calls (nccl-tests' sweep repeats each size over a part of them only).
+type cand struct {
+	g   gram
+	per int
+	pos []int
+}
+
+// cands lists keys' candidate anchors in order of first place.
+func cands(keys []sigKey) []cand {
 	at := make(map[gram][]int)
 	var order []gram
-	for i := 0; i+len(g) <= len(keys); i++ {
-		k := gram(keys[i : i+len(g)])
+	for i := 0; i+len(gram{}) <= len(keys); i++ {
+		k := gram(keys[i : i+len(gram{})])
 		if at[k] == nil {
 			order = append(order, k)
 		}
 		at[k] = append(at[k], i)
 	}
+	var cs []cand
 	for _, k := range order {
-		pos := at[k]
-		p, regular := gaps(pos)
-		if !regular || len(pos) < MinRepeats+1 || 2*(pos[len(pos)-1]-pos[0]+p) <= len(keys) {
-			continue
-		}
-		if p > per {
-			g, per, first, ok = k, p, pos[0], true
+		if p, ok := recurs(at[k], len(keys)); ok {
+			cs = append(cs, cand{k, p, at[k]})
 		}
 	}
-	return g, per, first, ok
+	return cs
+}
+
+// recurs returns the shortest gap of pos, and whether pos recur as an anchor must over n calls.
+func recurs(pos []int, n int) (per int, ok bool) {
+	p, regular := gaps(pos)
+	return p, regular && len(pos) >= MinRepeats+1 && 2*(pos[len(pos)-1]-pos[0]+p) > n
+}
+
+// anchor finds the step's anchor in keys: of the candidates (see cands), the one that recurs
+// most often, the farthest apart and then the earliest of a tie (a call a loop makes every
+// 10 steps recurs as regularly as the step does: it is not the step). per is its shortest
+// gap, first its first place; ok is false where no run of calls qualifies.
+func anchor(keys []sigKey) (g gram, per, first int, ok bool) {
+	c, ok := pick(cands(keys))
+	if !ok {
+		return g, 0, 0, false
+	}
+	return c.g, c.per, c.pos[0], true
+}
+
+func pick(cs []cand) (best cand, ok bool) {
+	for _, c := range cs {
+		if len(c.pos) > len(best.pos) || len(c.pos) == len(best.pos) && c.per > best.per {
+			best, ok = c, true
+		}
+	}
+	return best, ok
+}
+
+// tailGram is the anchor the calls after a process's first KeptCalls are followed by: the
+// least of the candidates that recur once between any two recurrences of anchor's. It is
+// the same for any stretch of a steady loop, wherever the stretch starts (anchor's earliest
+// is not), so that stretches of a log read apart agree on it.
+func tailGram(keys []sigKey) (gram, bool) {
+	cs := cands(keys)
+	a, ok := pick(cs)
+	if !ok {
+		return gram{}, false
+	}
+	g := a.g
+	for _, c := range cs {
+		if c.g.less(g) && once(a.pos, c.pos) {
+			g = c.g
+		}
+	}
+	return g, true
+}
+
+// once reports whether between any two consecutive places of outer one of inner's lies.
+func once(outer, inner []int) bool {
+	j := 0
+	for i := 1; i < len(outer); i++ {
+		n := 0
+		for ; j < len(inner) && inner[j] < outer[i]; j++ {
+			if inner[j] >= outer[i-1] {
+				n++
+			}
+		}
+		if n != 1 {
+			return false
+		}
+	}
+	return true
 }
 
 // gaps returns the shortest distance between consecutive positions, and whether the
@@ -214,8 +288,7 @@ func durations(s procSeq, g gram) ([]int64, bool) {
 			pos = append(pos, i)
 		}
 	}
-	p, regular := gaps(pos)
-	if !regular || len(pos) < MinRepeats+1 || 2*(pos[len(pos)-1]-pos[0]+p) <= len(s.keys) {
+	if _, ok := recurs(pos, len(s.keys)); !ok {
 		return nil, false
 	}
 	d := make([]int64, 0, len(pos)-1)

@@ -156,3 +156,54 @@ func TestInferredSamples(t *testing.T) {
 		}
 	}
 }
+
+// longJob is a 2-process timed job of steps steps, about 25 calls per process each.
+func longJob(progress string, steps int) gen.Config {
+	return gen.Config{Seed: 7, Ranks: 2, RanksPerHost: 2, Steps: steps, Noise: true, Progress: progress, Timestamps: "nccl-all", TimestampDigits: 6}
+}
+
+// TestInferredWholeLog: a job whose processes each issue over 10 times KeptCalls calls gets
+// every step inferred, not only those of its first KeptCalls calls, whatever the chunking,
+// each as long as the same job's progress lines say give or take the generator's jitter.
+func TestInferredWholeLog(t *testing.T) {
+	const n = 900
+	withProg, _ := runCallSteps(t, 0, writeFile(t, genLog(t, longJob("nemo", n))))
+	pts := withProg.Points()
+	path := writeFile(t, genLog(t, longJob("none", n)))
+	for _, chunk := range []int{0, 64 << 10} {
+		_, inf := runCallSteps(t, chunk, path)
+		if inf.Why != steps.WhyInferred || inf.Pattern.Truncated || len(inf.Steps) != len(pts)-1 {
+			t.Fatalf("chunk %d: %d steps (truncated %v), want %d", chunk, len(inf.Steps), inf.Pattern.Truncated, len(pts)-1)
+		}
+		if calls := inf.Pattern.CallsPerStep * n; calls < 10*steps.KeptCalls {
+			t.Fatalf("the job has %d calls per process, want over %d", calls, 10*steps.KeptCalls)
+		}
+		for i, s := range inf.Steps {
+			// Step i+1 of the pattern starts inside progress step i+1 (its warm-up ends it).
+			lo, hi := min(pts[i].TimeS, pts[i+1].TimeS), max(pts[i].TimeS, pts[i+1].TimeS)
+			if s.TimeS < 0.9*lo || s.TimeS > 1.1*hi {
+				t.Errorf("chunk %d: step %d took %g s, the progress lines %g-%g", chunk, s.Step, s.TimeS, lo, hi)
+			}
+		}
+	}
+}
+
+// TestInferredEveryStepNotEveryTenth: a job that broadcasts every 10 steps (as loops that
+// evaluate or log every N steps do) has steps of one iteration, not of ten: the call that
+// recurs every 10 steps is as regular as the step, but recurs less often.
+func TestInferredEveryStepNotEveryTenth(t *testing.T) {
+	withProg, _ := runCallSteps(t, 0, writeFile(t, genLog(t, longJob("nemo", 60))))
+	hi := 0.0
+	for _, p := range withProg.Points() {
+		hi = max(hi, p.TimeS)
+	}
+	_, inf := runCallSteps(t, 0, writeFile(t, genLog(t, longJob("none", 60))))
+	if inf.Why != steps.WhyInferred || inf.Pattern.CallsPerStep > 40 {
+		t.Fatalf("%+v, want steps of about 26 calls", inf.Pattern)
+	}
+	for _, s := range inf.Steps {
+		if s.TimeS > 1.1*hi {
+			t.Errorf("step %d took %g s, the longest progress step %g", s.Step, s.TimeS, hi)
+		}
+	}
+}
