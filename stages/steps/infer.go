@@ -35,7 +35,8 @@ type Pattern struct {
 	Process      string `json:"process"`   // the reference process (host:pid)
 	Processes    int    `json:"processes"` // processes whose times were taken
 	WarmupCalls  int    `json:"warmup_calls"`
-	// Truncated: some process issued more than KeptCalls calls, so later steps are not listed.
+	// Truncated: some process's later steps are not listed: past MaxSteps, or calls past its
+	// first KeptCalls that do not follow the pattern of those.
 	Truncated bool `json:"truncated,omitempty"`
 }
 
@@ -62,6 +63,7 @@ type procSeq struct {
 	keys []sigKey
 	ns   []int64
 	over bool
+	tail *tailState
 }
 
 type sigKey struct {
@@ -116,7 +118,7 @@ func mainSeq(k procKey, pc *procCalls) procSeq {
 			comm, best = c, m
 		}
 	}
-	ps := procSeq{name: fmt.Sprintf("%s:%d", k.Host, k.Pid), comm: comm, over: pc.Calls > int64(len(pc.calls))}
+	ps := procSeq{name: fmt.Sprintf("%s:%d", k.Host, k.Pid), comm: comm, over: pc.truncated(), tail: pc.tail}
 	for _, c := range pc.calls {
 		s := pc.sigs[c.sig]
 		if s.Comm != comm {
@@ -197,23 +199,52 @@ func pick(cs []cand) (best cand, ok bool) {
 	return best, ok
 }
 
-// tailGram is the anchor the calls after a process's first KeptCalls are followed by: the
-// least of the candidates that recur once between any two recurrences of anchor's. It is
-// the same for any stretch of a steady loop, wherever the stretch starts (anchor's earliest
-// is not), so that stretches of a log read apart agree on it.
+// tailGram is the anchor the calls after a process's first KeptCalls are followed by: of the
+// candidates that recur once between any two recurrences of anchor's, the one that starts
+// the run of them each time (the first call after a step's varying end), the least of a tie;
+// else the least of them. It is the same for any stretch of a steady loop, wherever the
+// stretch starts (anchor's earliest is not), so that stretches of a log read apart agree on
+// it; where the loop is entered at once it is anchor's.
 func tailGram(keys []sigKey) (gram, bool) {
 	cs := cands(keys)
 	a, ok := pick(cs)
 	if !ok {
 		return gram{}, false
 	}
-	g := a.g
+	var steady []cand
+	in := make(map[int]bool)
 	for _, c := range cs {
-		if c.g.less(g) && once(a.pos, c.pos) {
-			g = c.g
+		if once(a.pos, c.pos) {
+			steady = append(steady, c)
+			for _, p := range c.pos {
+				in[p] = true
+			}
 		}
 	}
-	return g, true
+	least, start := a.g, gram{}
+	found := false
+	for _, c := range steady {
+		if c.g.less(least) {
+			least = c.g
+		}
+		if starts(c.pos, in) && (!found || c.g.less(start)) {
+			start, found = c.g, true
+		}
+	}
+	if found {
+		return start, true
+	}
+	return least, true
+}
+
+// starts reports whether no place of pos follows one of in.
+func starts(pos []int, in map[int]bool) bool {
+	for _, p := range pos {
+		if in[p-1] {
+			return false
+		}
+	}
+	return true
 }
 
 // once reports whether between any two consecutive places of outer one of inner's lies.
@@ -295,7 +326,7 @@ func durations(s procSeq, g gram) ([]int64, bool) {
 	for i := 1; i < len(pos); i++ {
 		d = append(d, s.ns[pos[i]]-s.ns[pos[i-1]])
 	}
-	return d, true
+	return append(d, tailDurations(s, pos[len(pos)-1])...), true
 }
 
 // median of d (the lower middle of an even count): one slow process does not move it.
