@@ -263,7 +263,8 @@ calls), ranked by score: the sum of the weights of a rank's evidence (no lines 1
 50-90, the further the more; Abort 60; log ends in a WARN 40; Destroy early 30; with these,
 any WARN +15; where the lines carry times, calls stalled +30), which only orders the suspects. Where the lines carry
 times that compare (one clock: a host's, or hosts whose first calls agree within 10 s), a rank
-behind whose calls stopped long before the log's later lines (more than 30 s and 10 of its
+behind whose calls stopped long before the log's later lines (its own INFO, WARN and
+communicator lines, its host's, watchdog and failure lines; more than 30 s and 10 of its
 usual gaps) is a stall, said with its times; one whose calls run to within 10 of its usual
 gaps of the log's end is not a suspect: the log looks cut while the job still ran. Evidence every rank shares (Abort everywhere, as PyTorch's destroy_process_group
 leaves a healthy job) counts against none. A log of some nodes judges only their ranks
