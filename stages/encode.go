@@ -16,8 +16,9 @@ const PartialMagic = `{"format":"nccllog-partial"`
 // refused rather than misread.
 // Version 2 added each input's Digest; version 3 the failure line class (parser.KindFailure)
 // to the line accounting; version 4 the callsteps stage (the calls steps are inferred from),
-// which a partial of version 3 lacks.
-const PartialVersion = 4
+// which a partial of version 3 lacks; version 5 the steps followed past each process's first
+// calls (callsteps' Tail), without which a partial of version 4 lists only the first steps.
+const PartialVersion = 5
 
 // Restorer is a Partial that can be read back from the JSON of its Snapshot (or of its
 // Portable form), the next value of dec, within lim; it checks what the JSON declares (see

@@ -175,9 +175,11 @@ Without progress lines (nccl-tests, inference servers, custom loops) and without
 steps are inferred from the calls where their lines are timed to the millisecond or finer
 (NCCL_DEBUG_TIMESTAMP_LEVELS=ALL with a fraction, or a collector's or logger's times): on each
 process's main communicator (the one it issued most calls on), the run of 3 calls that recurs
-regularly at least 4 times over most of its calls, farthest apart, starts each step; a step's
-time is the median over the processes of its start to the next step's start. Only each
-process's first 2048 calls are kept. The table is headed
+regularly at least 4 times over most of its calls, most often (then farthest apart), starts
+each step (a call made every 10 steps is not the step); a step's
+time is the median over the processes of its start to the next step's start. The pattern is
+found in each process's first 2048 calls; past them only its steps' start times are kept, up
+to 100,000 steps per process (a note says where later steps are not listed). The table is headed
   steps inferred from the call pattern: 27 calls per step on comm 0x55d0f1e93c70 of gpu-node-00:34919 (no progress lines)
   after 1 warm-up calls; time (s) is the median over 8 processes of each step's first call to the next step's; no TFLOP/s (no model FLOPs)
 and JSON adds "inferred": true and "inferred_from" (calls_per_step, comm, process, processes,
@@ -189,7 +191,7 @@ The inputs are read for their progress lines only, which is quick; only where no
 is found (and no --steps is given) are they read a second time, for their calls, which takes
 as long as reading every call line. That needs inputs that can be read again: files, plain or
 compressed, named, in a directory or matched by a glob, and partial results of summarize
-(they keep each process's first calls). Standard input and pipes are read once: their steps
+(they keep each process's first calls and later steps' times). Standard input and pipes are read once: their steps
 are not inferred, and stderr says
   nccllog: note: no progress lines; steps are inferred from the call pattern only where the input can be read again (a file, not standard input or a pipe)
 `,
@@ -264,7 +266,8 @@ calls), ranked by score: the sum of the weights of a rank's evidence (no lines 1
 50-90, the further the more; Abort 60; log ends in a WARN 40; Destroy early 30; with these,
 any WARN +15; where the lines carry times, calls stalled +30), which only orders the suspects. Where the lines carry
 times that compare (one clock: a host's, or hosts whose first calls agree within 10 s), a rank
-behind whose calls stopped long before the log's later lines (more than 30 s and 10 of its
+behind whose calls stopped long before the log's later lines (its own INFO, WARN and
+communicator lines, its host's, watchdog and failure lines; more than 30 s and 10 of its
 usual gaps) is a stall, said with its times; one whose calls run to within 10 of its usual
 gaps of the log's end is not a suspect: the log looks cut while the job still ran. Evidence every rank shares (Abort everywhere, as PyTorch's destroy_process_group
 leaves a healthy job) counts against none. A log of some nodes judges only their ranks

@@ -40,7 +40,7 @@ func printSteps(w *output, r *view) error {
 	leftOutNote(w, "time (s)", rep.TimeLeftOut)
 	leftOutNote(w, "TFLOP/s/GPU", rep.TFLOPsLeftOut)
 	if inferred && inf.Pattern.Truncated {
-		w.printf("note: only each process's first %d calls are kept: later steps are not listed\n", steps.KeptCalls)
+		w.printf("note: some processes' later steps are not listed: past %d steps, or where their calls after the first %d do not follow the pattern of those\n", steps.MaxSteps, steps.KeptCalls)
 	}
 	return nil
 }

@@ -218,3 +218,35 @@ func TestStepsEmptyStdinNoNote(t *testing.T) {
 		t.Errorf("steps < /dev/null: exit %d, stderr %q, want 0 and nothing", code, stderr)
 	}
 }
+
+// TestStepsInferredWholeLogOverPartials: partial results carry the steps past each
+// process's first KeptCalls calls, so steps over them lists every step the logs do, byte for
+// byte; a partial of format 4 (which kept the first calls only) is refused.
+func TestStepsInferredWholeLogOverPartials(t *testing.T) {
+	dir := t.TempDir()
+	cfg := gen.Config{Seed: 7, Ranks: 2, RanksPerHost: 2, Steps: 200, Noise: true, Progress: "none", Timestamps: "nccl-all", TimestampDigits: 6}
+	files, err := gen.WriteFiles(dir, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var parts []string
+	for i, f := range files {
+		parts = append(parts, filepath.Join(dir, fmt.Sprintf("p%d.part", i)))
+		if _, stderr, code := runCLI(t, "", "summarize", "-o", parts[i], f); code != exitOK {
+			t.Fatalf("summarize: exit %d: %s", code, stderr)
+		}
+	}
+	want, _, _ := runCLI(t, "", append([]string{"steps", "--format", "csv"}, files...)...)
+	if n := strings.Count(want, "\n") - 1; n != cfg.Steps-1 {
+		t.Fatalf("steps over the logs: %d steps, want %d:\n%s", n, cfg.Steps-1, want)
+	}
+	got, stderr, code := runCLI(t, "", append([]string{"steps", "--format", "csv"}, parts...)...)
+	if code != exitOK || stderr != "" || got != want {
+		t.Errorf("steps over the partials: exit %d, stderr %q, output:\n%s\nwant:\n%s", code, stderr, got, want)
+	}
+	p := loadPartial(t, parts[0])
+	p.Version = 4
+	old := filepath.Join(dir, "old.part")
+	savePartial(t, old, p)
+	refusedSmall(t, old, fmt.Sprintf("written in partial-result format 4 by another nccllog, this nccllog reads format %d: summarize the logs again with this nccllog", stages.PartialVersion), "steps")
+}

@@ -88,6 +88,9 @@ func (l *events) forget() {
 
 // add keeps line n (text, parsed as p); it reports false for a line Ranks takes nothing from.
 func (l *events) add(n int64, text []byte, p *parser.Line) bool {
+	if p.Kind == parser.KindInfo || p.Kind == parser.KindFailure {
+		return l.addClock(n, p)
+	}
 	e := event{line: n, step: -1, pid: p.Env.Pid, dev: p.Env.Dev, label: p.Rank, rare: -1, kind: p.Kind,
 		host: l.intern(p.Env.Host), at: wallTime(p.Time)}
 	switch p.Kind {
@@ -110,6 +113,26 @@ func (l *events) add(n int64, text []byte, p *parser.Line) bool {
 		return false
 	}
 	l.Held.Add(e)
+	return true
+}
+
+// addClock keeps an INFO or failure line for its time only: a process's (or, without an
+// envelope, its file's) later lines tell a stall from a cut (see stall.go). A line without a
+// wall time is not kept, and one of the process (and kind) of the line kept just before it
+// takes that one's place: a run of a process's INFO lines is one event.
+func (l *events) addClock(n int64, p *parser.Line) bool {
+	at := wallTime(p.Time)
+	if at.IsZero() {
+		return false
+	}
+	if i := len(l.Items) - 1; i >= l.Anchored {
+		if e := &l.Items[i]; e.kind == p.Kind && e.pid == p.Env.Pid && l.strs[e.host] == p.Env.Host {
+			e.line, e.at = n, at
+			return true
+		}
+	}
+	l.Held.Add(event{line: n, step: -1, pid: p.Env.Pid, dev: p.Env.Dev, label: p.Rank, rare: -1, kind: p.Kind,
+		host: l.intern(p.Env.Host), at: at})
 	return true
 }
 
@@ -212,6 +235,7 @@ func (l *events) addRankEvent(e *RankEvent) error {
 		v.rare = l.addRare(rareEvent{text: e.Text, advice: e.Advice})
 	case e.Kind == parser.KindWatchdog && e.Watchdog != nil:
 		v.rare = l.addRare(rareEvent{watchdog: e.Watchdog})
+	case e.Kind == parser.KindInfo || e.Kind == parser.KindFailure:
 	default:
 		return fmt.Errorf("held line %s:%d: a %s line without its fields", e.File, e.Line, e.Kind)
 	}

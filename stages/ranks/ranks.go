@@ -102,6 +102,14 @@ type RankEvent struct {
 // Add folds one event of the input file into the state. Events of a file come in order.
 func (r *Ranks) Add(file string, e *RankEvent) {
 	r.fileClock(file, e)
+	if e.Kind == parser.KindInfo || e.Kind == parser.KindFailure {
+		// Only their times count, as their process's later lines (a process known by its
+		// calls or communicators: these lines make none).
+		if p := r.procs[procKey{file, e.Host, e.Pid}]; p != nil {
+			p.clk.line(e.Time.Stamp)
+		}
+		return
+	}
 	if e.Kind == parser.KindWatchdog {
 		if e.Watchdog != nil {
 			r.watchdog(file, e) // no NCCL envelope: not a process's line

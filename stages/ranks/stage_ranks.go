@@ -17,7 +17,8 @@ type RanksStage struct{}
 func (RanksStage) Name() string        { return "ranks" }
 func (RanksStage) Reads() stages.Reads { return stages.ReadsAll }
 func (RanksStage) Kinds() stages.KindSet {
-	return stages.Kinds(parser.KindCollective, parser.KindComm, parser.KindWarn, parser.KindWatchdog)
+	// INFO and failure lines count only for their times (see events.addClock).
+	return stages.Kinds(parser.KindCollective, parser.KindComm, parser.KindWarn, parser.KindWatchdog, parser.KindInfo, parser.KindFailure)
 }
 
 func (RanksStage) New(cfg *stages.Config) stages.Partial { return &RanksPart{cfg: cfg} }

@@ -243,8 +243,8 @@ func (r *Ranks) fileClock(file string, e *RankEvent) {
 	}
 	f.Last = e.Time
 	f.Timed = f.Timed || !e.Time.IsZero()
-	if e.Kind == parser.KindWatchdog {
-		f.Loose.add(e.Time.Stamp)
+	if e.Kind == parser.KindWatchdog || e.Host == "" && (e.Kind == parser.KindInfo || e.Kind == parser.KindFailure) {
+		f.Loose.add(e.Time.Stamp) // a line without an envelope (watchdog, failure): no process's
 		return
 	}
 	switch {

@@ -123,3 +123,59 @@ func TestHealthyTimedSilent(t *testing.T) {
 		}
 	}
 }
+
+// withLines is the log at path with lines appended, written next to it as name.
+func withLines(t *testing.T, path, name string, lines ...string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(filepath.Dir(path), name)
+	if err := os.WriteFile(out, []byte(string(b)+strings.Join(lines, "")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// TestStallFromOtherLines: the cut log's rank 5, whose calls stopped, is stalled where its own
+// later lines of other kinds go on ten minutes (NCCL INFO lines, a Python traceback's last
+// line of its host); where they follow its last call at once, the log still looks cut.
+func TestStallFromOtherLines(t *testing.T) {
+	_, cut := stallLogs(t, gen.Config{Timestamps: "nccl-all", TimestampDigits: 6})
+	b, err := os.ReadFile(cut)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var last string // rank 5's last line: gpu-node-01's [1]
+	for line := range strings.Lines(string(b)) {
+		if strings.Contains(line, "gpu-node-01:") && strings.Contains(line, " [1] NCCL INFO") {
+			last = line
+		}
+	}
+	at, err := time.Parse("2006-01-02 15:04:05.000000", last[1:27])
+	if err != nil {
+		t.Fatal(err)
+	}
+	env := last[28:strings.Index(last, " NCCL INFO")]
+	info := func(d time.Duration, msg string) string {
+		return "[" + at.Add(d).Format("2006-01-02 15:04:05.000000") + "] " + env + " NCCL INFO " + msg + "\n"
+	}
+	for _, c := range []struct {
+		name    string
+		lines   []string
+		stalled bool
+	}{
+		{"info", []string{info(5*time.Minute, "[Service thread] Connection closed by localRank 2"), info(10*time.Minute, "[Service thread] Connection closed by localRank 3")}, true},
+		{"failure", []string{info(time.Second, "[Service thread] Connection closed by localRank 2"),
+			"[" + at.Add(10*time.Minute).Format("2006-01-02 15:04:05.000000") + "] RuntimeError: NCCL communicator was aborted on rank 5.\n"}, true},
+		{"cut", []string{info(100*time.Millisecond, "[Service thread] Connection closed by localRank 2")}, false},
+	} {
+		h := analyze(t, withLines(t, cut, c.name+".log", c.lines...)).ranks.HangReport()
+		s := commSuspect(h)
+		stalled := s != nil && strings.Contains(strings.Join(s.Evidence, "\n"), "its calls stopped at")
+		if stalled != c.stalled {
+			t.Errorf("%s: rank 5 %+v (verdict %q), want stalled %v", c.name, s, h.Comms[0].Verdict, c.stalled)
+		}
+	}
+}

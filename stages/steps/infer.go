@@ -35,7 +35,8 @@ type Pattern struct {
 	Process      string `json:"process"`   // the reference process (host:pid)
 	Processes    int    `json:"processes"` // processes whose times were taken
 	WarmupCalls  int    `json:"warmup_calls"`
-	// Truncated: some process issued more than KeptCalls calls, so later steps are not listed.
+	// Truncated: some process's later steps are not listed: past MaxSteps, or calls past its
+	// first KeptCalls that do not follow the pattern of those.
 	Truncated bool `json:"truncated,omitempty"`
 }
 
@@ -62,6 +63,7 @@ type procSeq struct {
 	keys []sigKey
 	ns   []int64
 	over bool
+	tail *tailState
 }
 
 type sigKey struct {
@@ -116,7 +118,7 @@ func mainSeq(k procKey, pc *procCalls) procSeq {
 			comm, best = c, m
 		}
 	}
-	ps := procSeq{name: fmt.Sprintf("%s:%d", k.Host, k.Pid), comm: comm, over: pc.Calls > int64(len(pc.calls))}
+	ps := procSeq{name: fmt.Sprintf("%s:%d", k.Host, k.Pid), comm: comm, over: pc.truncated(), tail: pc.tail}
 	for _, c := range pc.calls {
 		s := pc.sigs[c.sig]
 		if s.Comm != comm {
@@ -131,32 +133,135 @@ func mainSeq(k procKey, pc *procCalls) procSeq {
 // gram is the signatures of three calls in a row: the anchor a step is found by.
 type gram [3]sigKey
 
-// anchor finds the step's anchor in keys: of the runs of three calls that recur at least
-// MinRepeats+1 times, regularly (no gap between two more than half again the shortest) and
-// over most of the calls (nccl-tests' sweep repeats each size over a part of them only), the
-// one whose recurrences are farthest apart, the earliest of a tie. per is its shortest gap,
-// at its first place; ok is false where no run of calls qualifies.
-func anchor(keys []sigKey) (g gram, per, first int, ok bool) {
+// less orders grams by their calls' op, count and datatype.
+func (g gram) less(o gram) bool {
+	for i := range g {
+		if c := cmp.Or(cmp.Compare(g[i].Op, o[i].Op), cmp.Compare(g[i].Count, o[i].Count), cmp.Compare(g[i].Dtype, o[i].Dtype)); c != 0 {
+			return c < 0
+		}
+	}
+	return false
+}
+
+// cand is a run of three calls that recurs as a step's anchor must: at least MinRepeats+1
+// times, regularly (no gap between two more than half again the shortest, per) and over most
+// of the calls (nccl-tests' sweep repeats each size over a part of them only).
+type cand struct {
+	g   gram
+	per int
+	pos []int
+}
+
+// cands lists keys' candidate anchors in order of first place.
+func cands(keys []sigKey) []cand {
 	at := make(map[gram][]int)
 	var order []gram
-	for i := 0; i+len(g) <= len(keys); i++ {
-		k := gram(keys[i : i+len(g)])
+	for i := 0; i+len(gram{}) <= len(keys); i++ {
+		k := gram(keys[i : i+len(gram{})])
 		if at[k] == nil {
 			order = append(order, k)
 		}
 		at[k] = append(at[k], i)
 	}
+	var cs []cand
 	for _, k := range order {
-		pos := at[k]
-		p, regular := gaps(pos)
-		if !regular || len(pos) < MinRepeats+1 || 2*(pos[len(pos)-1]-pos[0]+p) <= len(keys) {
-			continue
-		}
-		if p > per {
-			g, per, first, ok = k, p, pos[0], true
+		if p, ok := recurs(at[k], len(keys)); ok {
+			cs = append(cs, cand{k, p, at[k]})
 		}
 	}
-	return g, per, first, ok
+	return cs
+}
+
+// recurs returns the shortest gap of pos, and whether pos recur as an anchor must over n calls.
+func recurs(pos []int, n int) (per int, ok bool) {
+	p, regular := gaps(pos)
+	return p, regular && len(pos) >= MinRepeats+1 && 2*(pos[len(pos)-1]-pos[0]+p) > n
+}
+
+// anchor finds the step's anchor in keys: of the candidates (see cands), the one that recurs
+// most often, the farthest apart and then the earliest of a tie (a call a loop makes every
+// 10 steps recurs as regularly as the step does: it is not the step). per is its shortest
+// gap, first its first place; ok is false where no run of calls qualifies.
+func anchor(keys []sigKey) (g gram, per, first int, ok bool) {
+	c, ok := pick(cands(keys))
+	if !ok {
+		return g, 0, 0, false
+	}
+	return c.g, c.per, c.pos[0], true
+}
+
+func pick(cs []cand) (best cand, ok bool) {
+	for _, c := range cs {
+		if len(c.pos) > len(best.pos) || len(c.pos) == len(best.pos) && c.per > best.per {
+			best, ok = c, true
+		}
+	}
+	return best, ok
+}
+
+// tailGram is the anchor the calls after a process's first KeptCalls are followed by: of the
+// candidates that recur once between any two recurrences of anchor's, the one that starts
+// the run of them each time (the first call after a step's varying end), the least of a tie;
+// else the least of them. It is the same for any stretch of a steady loop, wherever the
+// stretch starts (anchor's earliest is not), so that stretches of a log read apart agree on
+// it; where the loop is entered at once it is anchor's.
+func tailGram(keys []sigKey) (gram, bool) {
+	cs := cands(keys)
+	a, ok := pick(cs)
+	if !ok {
+		return gram{}, false
+	}
+	var steady []cand
+	in := make(map[int]bool)
+	for _, c := range cs {
+		if once(a.pos, c.pos) {
+			steady = append(steady, c)
+			for _, p := range c.pos {
+				in[p] = true
+			}
+		}
+	}
+	least, start := a.g, gram{}
+	found := false
+	for _, c := range steady {
+		if c.g.less(least) {
+			least = c.g
+		}
+		if starts(c.pos, in) && (!found || c.g.less(start)) {
+			start, found = c.g, true
+		}
+	}
+	if found {
+		return start, true
+	}
+	return least, true
+}
+
+// starts reports whether no place of pos follows one of in.
+func starts(pos []int, in map[int]bool) bool {
+	for _, p := range pos {
+		if in[p-1] {
+			return false
+		}
+	}
+	return true
+}
+
+// once reports whether between any two consecutive places of outer one of inner's lies.
+func once(outer, inner []int) bool {
+	j := 0
+	for i := 1; i < len(outer); i++ {
+		n := 0
+		for ; j < len(inner) && inner[j] < outer[i]; j++ {
+			if inner[j] >= outer[i-1] {
+				n++
+			}
+		}
+		if n != 1 {
+			return false
+		}
+	}
+	return true
 }
 
 // gaps returns the shortest distance between consecutive positions, and whether the
@@ -214,15 +319,14 @@ func durations(s procSeq, g gram) ([]int64, bool) {
 			pos = append(pos, i)
 		}
 	}
-	p, regular := gaps(pos)
-	if !regular || len(pos) < MinRepeats+1 || 2*(pos[len(pos)-1]-pos[0]+p) <= len(s.keys) {
+	if _, ok := recurs(pos, len(s.keys)); !ok {
 		return nil, false
 	}
 	d := make([]int64, 0, len(pos)-1)
 	for i := 1; i < len(pos); i++ {
 		d = append(d, s.ns[pos[i]]-s.ns[pos[i-1]])
 	}
-	return d, true
+	return append(d, tailDurations(s, pos[len(pos)-1])...), true
 }
 
 // median of d (the lower middle of an even count): one slow process does not move it.

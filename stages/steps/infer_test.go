@@ -156,3 +156,62 @@ func TestInferredSamples(t *testing.T) {
 		}
 	}
 }
+
+// longJob is a 2-process timed job of steps steps, about 25 calls per process each.
+func longJob(progress string, steps int) gen.Config {
+	return gen.Config{Seed: 7, Ranks: 2, RanksPerHost: 2, Steps: steps, Noise: true, Progress: progress, Timestamps: "nccl-all", TimestampDigits: 6}
+}
+
+// TestInferredWholeLog: a job whose processes each issue over 10 times KeptCalls calls gets
+// every step inferred, not only those of its first KeptCalls calls, whatever the chunking:
+// on average as long as the same job's progress lines say, and each within the generator's
+// jitter (where in its step a step's first call falls varies by up to a fifth of a step).
+func TestInferredWholeLog(t *testing.T) {
+	const n = 900
+	withProg, _ := runCallSteps(t, 0, writeFile(t, genLog(t, longJob("nemo", n))))
+	pts := withProg.Points()
+	var want float64
+	for _, p := range pts[1:] {
+		want += p.TimeS / float64(len(pts)-1)
+	}
+	path := writeFile(t, genLog(t, longJob("none", n)))
+	for _, chunk := range []int{0, 64 << 10} {
+		_, inf := runCallSteps(t, chunk, path)
+		if inf.Why != steps.WhyInferred || inf.Pattern.Truncated || len(inf.Steps) != len(pts)-1 {
+			t.Fatalf("chunk %d: %d steps (truncated %v), want %d", chunk, len(inf.Steps), inf.Pattern.Truncated, len(pts)-1)
+		}
+		if calls := inf.Pattern.CallsPerStep * n; calls < 10*steps.KeptCalls {
+			t.Fatalf("the job has %d calls per process, want over %d", calls, 10*steps.KeptCalls)
+		}
+		var avg float64
+		for _, s := range inf.Steps {
+			avg += s.TimeS / float64(len(inf.Steps))
+			if s.TimeS < 0.75*want || s.TimeS > 1.25*want {
+				t.Errorf("chunk %d: step %d took %g s, the progress lines %g on average", chunk, s.Step, s.TimeS, want)
+			}
+		}
+		if math.Abs(avg-want) > 0.05*want { // the median of 2 processes is the lower
+			t.Errorf("chunk %d: the steps took %g s on average, the progress lines %g", chunk, avg, want)
+		}
+	}
+}
+
+// TestInferredEveryStepNotEveryTenth: a job that broadcasts every 10 steps (as loops that
+// evaluate or log every N steps do) has steps of one iteration, not of ten: the call that
+// recurs every 10 steps is as regular as the step, but recurs less often.
+func TestInferredEveryStepNotEveryTenth(t *testing.T) {
+	withProg, _ := runCallSteps(t, 0, writeFile(t, genLog(t, longJob("nemo", 60))))
+	hi := 0.0
+	for _, p := range withProg.Points() {
+		hi = max(hi, p.TimeS)
+	}
+	_, inf := runCallSteps(t, 0, writeFile(t, genLog(t, longJob("none", 60))))
+	if inf.Why != steps.WhyInferred || inf.Pattern.CallsPerStep > 40 {
+		t.Fatalf("%+v, want steps of about 26 calls", inf.Pattern)
+	}
+	for _, s := range inf.Steps {
+		if s.TimeS > 1.1*hi {
+			t.Errorf("step %d took %g s, the longest progress step %g", s.Step, s.TimeS, hi)
+		}
+	}
+}

@@ -81,6 +81,7 @@ type procCalls struct {
 	sigs  []CallSig
 	index map[CallSig]int32
 	calls []keptCall
+	tail  *tailState // past the first KeptCalls calls
 }
 
 // intern returns s's index in the process's signatures, adding it where new.
@@ -124,10 +125,8 @@ func (p *CallStepsPart) Add(l *stages.Line) {
 		tc.Coarse = 1
 	}
 	pc.add(tc)
-	if len(pc.calls) < KeptCalls {
-		c := &l.P.Coll
-		pc.calls = append(pc.calls, keptCall{pc.intern(CallSig{c.Comm, c.Op, c.Count, c.Datatype, c.Root}), t.Nanos})
-	}
+	c := &l.P.Coll
+	pc.addCall(CallSig{c.Comm, c.Op, c.Count, c.Datatype, c.Root}, t.Nanos)
 }
 
 // proc returns k's calls, made where new; nil past MaxProcs.
@@ -152,7 +151,7 @@ func (p *CallStepsPart) proc(k procKey) *procCalls {
 func (p *CallStepsPart) Settle(int64, bool)   {}
 func (p *CallStepsPart) Anchor(stages.Origin) {}
 
-// Merge appends o's calls to each process's, up to KeptCalls: o's lines follow p's.
+// Merge takes o's calls after each process's: o's lines follow p's.
 func (p *CallStepsPart) Merge(o stages.Partial) {
 	op := o.(*CallStepsPart)
 	p.Progress += op.Progress
@@ -166,10 +165,11 @@ func (p *CallStepsPart) Merge(o stages.Partial) {
 		if pc == nil {
 			return
 		}
-		pc.add(src.TimeCounts)
-		for _, c := range src.calls[:min(len(src.calls), KeptCalls-len(pc.calls))] {
-			pc.calls = append(pc.calls, keptCall{pc.intern(src.sigs[c.sig]), c.ns})
+		for _, c := range src.calls {
+			pc.addCall(src.sigs[c.sig], c.ns)
 		}
+		pc.add(src.TimeCounts)
+		pc.joinTail(src)
 	}
 }
 
@@ -197,6 +197,8 @@ type ProcSnapshot struct {
 	Sigs []CallSig
 	Seq  []int32
 	Gaps []int64
+	// Tail follows the calls past the first KeptCalls (see tailState); absent where none.
+	Tail *TailSnapshot `json:",omitempty"`
 }
 
 // CallStepsSnapshot is the stage's content in a fixed order.
@@ -218,7 +220,7 @@ func (p *CallStepsPart) Snapshot() any {
 // of its table depends on how the calls were merged).
 func snapProc(k procKey, pc *procCalls) ProcSnapshot {
 	ps := ProcSnapshot{Host: k.Host, Pid: k.Pid, TimeCounts: pc.TimeCounts, Sigs: []CallSig{},
-		Seq: make([]int32, 0, len(pc.calls)), Gaps: make([]int64, 0, len(pc.calls))}
+		Seq: make([]int32, 0, len(pc.calls)), Gaps: make([]int64, 0, len(pc.calls)), Tail: snapTail(pc.tail)}
 	renum := make(map[int32]int32)
 	var last int64
 	for _, c := range pc.calls {
@@ -264,7 +266,7 @@ func (p *CallStepsPart) restoreProc(ps ProcSnapshot) error {
 		return err
 	}
 	n := len(ps.Seq)
-	if n > KeptCalls || n != len(ps.Gaps) || int64(n) > ps.Calls || ps.Untimed+ps.Coarse+ps.SinceInit > ps.Calls || len(ps.Sigs) > n {
+	if (ps.Tail != nil) != (n == KeptCalls) || n > KeptCalls || n != len(ps.Gaps) || int64(n) > ps.Calls || ps.Untimed+ps.Coarse+ps.SinceInit > ps.Calls || len(ps.Sigs) > n {
 		return fmt.Errorf("the kept calls%s do not add up", of)
 	}
 	k := procKey{ps.Host, ps.Pid}
@@ -279,6 +281,13 @@ func (p *CallStepsPart) restoreProc(ps ProcSnapshot) error {
 		}
 		ns += ps.Gaps[i]
 		pc.calls = append(pc.calls, keptCall{pc.intern(ps.Sigs[sig]), ns})
+	}
+	if ps.Tail != nil {
+		t, err := restoreTail(ps.Tail, of)
+		if err != nil {
+			return err
+		}
+		pc.tail = t
 	}
 	p.procs[k] = pc
 	return nil
