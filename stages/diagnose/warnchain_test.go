@@ -138,3 +138,29 @@ func TestChainAfterPeerClosed(t *testing.T) {
 		t.Errorf("status %s, want fault with connection-closed first:\n%s", r.Status, js(r))
 	}
 }
+
+// TestRuntimeCallWarnAlone: a WARN that names a CUDA or HIP runtime call as failed
+// (`hipIpcGetMemHandle failed : invalid argument`) is a CUDA error by itself, without the
+// return-code chain the log may end before; RCCL's kernel-option notices stay notices.
+func TestRuntimeCallWarnAlone(t *testing.T) {
+	data, ps := warnJob(t)
+	p := ps[5]
+	notices := warnAt(p, 7005, "init.cc:125", `Missing "amd_iommu=on" from kernel command line which can lead to system instablity or hang!`) +
+		warnAt(p, 7005, "init.cc:132", `Missing "HSA_FORCE_FINE_GRAIN_PCIE=1" from environment which can lead to low RCCL performance, system instablity or hang!`)
+	if r := diagnoseBytes(t, "job.log", append(slices.Clone(data), notices...), 0); r.Status != diagnose.StatusHealthy {
+		t.Errorf("RCCL notices: status %s, want healthy:\n%s", r.Status, js(r))
+	}
+	for _, msg := range []string{
+		"hipIpcGetMemHandle failed : invalid argument",
+		"cudaIpcGetMemHandle failed : invalid device context",
+		"cudaIpcOpenMemHandle failed : too many resources requested",
+	} {
+		r := diagnoseBytes(t, "job.log", append(slices.Clone(data), notices+warnAt(p, 7105, "transport/p2p.cc:220", msg)...), 0)
+		if r.Status != diagnose.StatusFault || len(r.Findings) == 0 {
+			t.Fatalf("%q: status %s, want fault:\n%s", msg, r.Status, js(r))
+		}
+		if f := r.Findings[0]; f.Kind != diagnose.KindCudaError || !slices.Equal(f.Processes, []string{p.name()}) {
+			t.Errorf("%q: first finding %s of %v, want cuda-error of %s", msg, f.Kind, f.Processes, p.name())
+		}
+	}
+}
