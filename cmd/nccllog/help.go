@@ -290,12 +290,14 @@ processes than ranks (two jobs in one directory) gets no verdict, nor do communi
 `,
 	"diagnose": `What went wrong first, where, and which errors only follow from it. It reads every kind of
 failure evidence: the launcher's word on the process that ended first (Slurm "srun: error:
-... task N: Exited", torchrun's "Root Cause (first observed failure)" block, Open MPI's first
+... task N: Exited"; a line of a range, "tasks 2-7: Exited", names a set in no order, none of
+it first: "tasks 2-15 on 2 nodes exited with exit code 1" where nothing else says; torchrun's "Root Cause (first observed failure)" block, Open MPI's first
 process), that process's own last words (a Python exception such as torch.OutOfMemoryError or
 "CUDA error", "terminate called", a signal), PyTorch's NCCL exceptions (their ncclResult and
 the WARN they repeat after "Last error:", the origin where the log holds no NCCL line naming
 one), NCCL WARNs (NET/IB completion errors, NET/OFI and NET/Socket failures, bootstrap, Cuda
-failure (oom where it says 'out of memory'), "Failed to CUDA calloc", a connect refused (the
+failure (oom where it says 'out of memory'), "Failed to CUDA calloc", a CUDA or HIP call
+"failed" ("cudaIpcGetMemHandle failed : ...", "hipIpcGetMemHandle failed"), a connect refused (the
 peer was not listening: it likely died or never started), invalid usage, /dev/shm segments;
 any WARN that starts a "file:line -> N" return-code
 chain, of the kind its ncclResult names), "Abort COMPLETE" and "Init START"

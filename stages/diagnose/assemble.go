@@ -113,6 +113,11 @@ func (b *builder) origins(lp *proc, litems []*Item) []*cand {
 			delete(b.closed, peer)
 		}
 	}
+	if len(out) == 0 {
+		if c := b.taskSet(lp); c != nil {
+			out = append(out, c)
+		}
+	}
 	slices.SortStableFunc(out, func(x, y *cand) int {
 		switch {
 		case before(x, y):
@@ -163,7 +168,7 @@ func (b *builder) launcherCand(lp *proc, litems []*Item) {
 	c.summary = "" // summarize says the launcher's word and the exit code
 	if c2 := b.conseq[KindProcessExit]; c2 != nil {
 		c2.items = slices.DeleteFunc(c2.items, func(it *Item) bool { return slices.Contains(litems, it) })
-		c2.procs = nil
+		c2.procs, c2.ranks = nil, nil
 		for _, it := range c2.items {
 			if p := b.x.of(it); p != nil && p != lp && !slices.Contains(c.procs, p) {
 				c2.procs = appendProc(c2.procs, p)

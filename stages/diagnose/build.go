@@ -113,6 +113,9 @@ func (b *builder) item(it *Item, pos int) {
 		b.rasItem(it, pos)
 	case evTaskExit, evCancelled:
 		b.consequence(KindProcessExit, it, pos, p)
+		if c := b.conseq[KindProcessExit]; it.Ev == evTaskExit {
+			c.ranks = taskRange(c.ranks, it, -1)
+		}
 	}
 }
 

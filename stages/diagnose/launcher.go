@@ -17,6 +17,11 @@ func launcherFirst(e *Evidence, x *procIndex) (*proc, []*Item) {
 				return p, its
 			}
 		case evTaskExit:
+			if it.RankLast > it.Rank {
+				// srun prints the tasks of a node that ended together as one set: none of
+				// them is first, and so no line after it is either.
+				return nil, nil
+			}
 			if it.Rank >= 0 || it.Host != "" {
 				q := *it
 				q.Pid = -1
