@@ -298,7 +298,8 @@ the WARN they repeat after "Last error:", the origin where the log holds no NCCL
 one), NCCL WARNs (NET/IB completion errors, NET/OFI and NET/Socket failures, bootstrap, Cuda
 failure (oom where it says 'out of memory'), "Failed to CUDA calloc", a CUDA or HIP call
 "failed" ("cudaIpcGetMemHandle failed : ...", "hipIpcGetMemHandle failed"), a connect refused (the
-peer was not listening: it likely died or never started), invalid usage, /dev/shm segments;
+peer was not listening: it likely died or never started), invalid usage (also "Bootstrap Root :
+rank N of M ranks has already checked in": two processes claimed rank N), /dev/shm segments;
 any WARN that starts a "file:line -> N" return-code
 chain, of the kind its ncclResult names), "Abort COMPLETE" and "Init START"
 without "Init COMPLETE" per process and communicator, PyTorch watchdog timeouts (also glued

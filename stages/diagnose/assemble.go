@@ -295,6 +295,9 @@ func summarize(c *cand) string {
 		}
 		return s
 	case KindInvalidUsage:
+		if s := dupRankSummary(c); s != "" {
+			return s
+		}
 		return who(c) + " made an invalid NCCL call: " + short(text)
 	case KindInitFailure:
 		return who(c) + ": communicator init never completed, after: " + short(text)

@@ -76,6 +76,9 @@ func (b *builder) item(it *Item, pos int) {
 		// A failed system call proves a fault where an error chain follows it.
 		c := newCand(k, it.Ev != evSystem || b.codes[pos] > 0)
 		c.add(it, pos, p)
+		if r, _, ok := dupRank(it); ok {
+			c.ranks, c.onlyRanks = append(c.ranks, r), true
+		}
 		b.ownAdd(p, c)
 	case evWarn:
 		b.chainWarn(it, pos, p)

@@ -18,17 +18,20 @@ var kindPrio = [numKinds]int{
 
 // cand is a finding being put together.
 type cand struct {
-	kind     Kind
-	procs    []*proc
-	ranks    []int64 // ranks named directly (RAS, watchdog), beside the processes'
-	items    []*Item
-	refs     []Ref // evidence that is no item (communicator marks, ranks' calls)
-	at       parser.Stamp
-	order    int // the input position of its first evidence
-	launcher bool
-	fault    bool // the evidence proves a fault by itself
-	shared   bool
-	peer     string // connection-closed: the host the peers name
+	kind  Kind
+	procs []*proc
+	ranks []int64 // ranks named directly (RAS, watchdog), beside the processes'
+	// onlyRanks: the finding's ranks are ranks alone, not its processes' (the bootstrap root
+	// that saw another rank claimed twice).
+	onlyRanks bool
+	items     []*Item
+	refs      []Ref // evidence that is no item (communicator marks, ranks' calls)
+	at        parser.Stamp
+	order     int // the input position of its first evidence
+	launcher  bool
+	fault     bool // the evidence proves a fault by itself
+	shared    bool
+	peer      string // connection-closed: the host the peers name
 	// peerRec is the process whose init lines printed the peer's address peerAddr (as the
 	// WARN printed it), nil where the log does not say (peername.go).
 	peerRec  *Addr
@@ -75,6 +78,9 @@ func (c *cand) absorb(o *cand) {
 			c.procs = append(c.procs, p)
 		}
 	}
+	if o.onlyRanks { // the rank the root saw twice stays named
+		c.ranks, c.onlyRanks = append(c.ranks, o.ranks...), true
+	}
 	c.order = min(c.order, o.order)
 	c.fault = c.fault || o.fault
 	if c.at.IsZero() {
@@ -89,6 +95,9 @@ func (c *cand) absorb(o *cand) {
 func (c *cand) finding() Finding {
 	f := Finding{Kind: c.kind, Ranks: ranksOf(c.procs), Hosts: hostsOf(c.procs), Processes: namesOf(c.procs),
 		Comm: c.comm, Shared: c.shared, Summary: c.summary, Evidence: []Ref{}}
+	if c.onlyRanks {
+		f.Ranks = nil
+	}
 	for _, r := range c.ranks {
 		if !slices.Contains(f.Ranks, r) {
 			f.Ranks = append(f.Ranks, r)

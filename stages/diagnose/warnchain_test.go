@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/nccllog/nccllog/internal/gen"
@@ -161,6 +162,29 @@ func TestRuntimeCallWarnAlone(t *testing.T) {
 		}
 		if f := r.Findings[0]; f.Kind != diagnose.KindCudaError || !slices.Equal(f.Processes, []string{p.name()}) {
 			t.Errorf("%q: first finding %s of %v, want cuda-error of %s", msg, f.Kind, f.Processes, p.name())
+		}
+	}
+}
+
+// TestRankCheckedInTwice: the bootstrap root's `rank N of M ranks has already checked in` is
+// two processes claiming rank N (the launcher's rank settings), not a network error: an
+// invalid-usage finding that names rank N, on the root's process where it was seen.
+func TestRankCheckedInTwice(t *testing.T) {
+	data, ps := warnJob(t)
+	root := ps[0]
+	for _, follow := range []bool{false, true} {
+		lines := warnAt(root, 7300, "bootstrap.cc:131", "Bootstrap Root : rank 3 of 8 ranks has already checked in")
+		if follow {
+			lines = chain(root, "bootstrap.cc:131", "Bootstrap Root : rank 3 of 8 ranks has already checked in", 5, "bootstrap.cc:180")
+		}
+		r := diagnoseBytes(t, "job.log", append(slices.Clone(data), lines...), 0)
+		if r.Status != diagnose.StatusFault || len(r.Findings) == 0 {
+			t.Fatalf("status %s, want fault:\n%s", r.Status, js(r))
+		}
+		f := r.Findings[0]
+		if f.Kind != diagnose.KindInvalidUsage || !slices.Equal(f.Ranks, []int64{3}) || !slices.Equal(f.Processes, []string{root.name()}) ||
+			!strings.HasPrefix(f.Summary, "Two processes claimed rank 3 of 8") {
+			t.Errorf("chain %v: first finding %s ranks %v of %v, want invalid-usage of rank 3 seen by %s: %s", follow, f.Kind, f.Ranks, f.Processes, root.name(), f.Summary)
 		}
 	}
 }

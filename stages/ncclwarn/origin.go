@@ -59,6 +59,9 @@ func rules() []rule {
 		{NetError, []string{"NET/Plugin", "fail"}},
 		{NetError, []string{"socketStartConnect", "fail"}},
 		{NetError, []string{"Connect to", "failed"}},
+		// The bootstrap root met a rank a second time: two processes claimed one rank (the
+		// launcher's rank settings), not a network failure.
+		{Invalid, []string{"has already checked in"}},
 		{Shm, []string{"shared memory segment"}},
 		{Shm, []string{"/dev/shm"}},
 		{Bootstrap, []string{"bootstrap"}},

@@ -22,6 +22,7 @@ func TestClassify(t *testing.T) {
 		{`Failed to CUDA calloc 1048576 bytes`, ncclwarn.Cuda},
 		{`Failed to CUDA host alloc 4096 bytes`, ncclwarn.Cuda},
 		{`Invalid root 9, nranks 8`, ncclwarn.Invalid},
+		{`Bootstrap Root : rank 1 of 8 ranks has already checked in`, ncclwarn.Invalid},
 		{`hipIpcGetMemHandle failed : invalid argument`, ncclwarn.Cuda},
 		{`cudaIpcGetMemHandle failed : invalid device context`, ncclwarn.Cuda},
 		{`P2P : cudaIpcOpenMemHandle failed : too many resources requested`, ncclwarn.Cuda},
