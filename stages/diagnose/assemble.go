@@ -195,13 +195,14 @@ func (b *builder) fold(out []*cand) []*cand {
 		return nil
 	}
 	firstProcs := out[0].procs
-	b.foldBare(firstProcs)
+	bare := b.foldBare(out[0])
 	for _, k := range []Kind{KindRemoteError, KindProcessExit} {
 		if c := b.conseq[k]; c != nil && len(c.items) > 0 {
 			c.follows = 0
 			out = append(out, c)
 		}
 	}
+	out = append(out, bare...)
 	if w := b.watch; w != nil {
 		w.follows = 0
 		out = append(out, w)
@@ -242,6 +243,9 @@ func (b *builder) foldAborts(out *[]*cand, firstProcs []*proc) {
 
 // summarize writes the sentence of a finding that has none yet.
 func summarize(c *cand) string {
+	if c.bare {
+		return bareSummary(c)
+	}
 	text := ""
 	if len(c.items) > 0 {
 		text = c.items[len(c.items)-1].Text

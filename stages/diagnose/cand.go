@@ -24,14 +24,16 @@ type cand struct {
 	// onlyRanks: the finding's ranks are ranks alone, not its processes' (the bootstrap root
 	// that saw another rank claimed twice).
 	onlyRanks bool
-	items     []*Item
-	refs      []Ref // evidence that is no item (communicator marks, ranks' calls)
-	at        parser.Stamp
-	order     int // the input position of its first evidence
-	launcher  bool
-	fault     bool // the evidence proves a fault by itself
-	shared    bool
-	peer      string // connection-closed: the host the peers name
+	// bare: error chains whose WARN the log does not show (not ncclRemoteError's).
+	bare     bool
+	items    []*Item
+	refs     []Ref // evidence that is no item (communicator marks, ranks' calls)
+	at       parser.Stamp
+	order    int // the input position of its first evidence
+	launcher bool
+	fault    bool // the evidence proves a fault by itself
+	shared   bool
+	peer     string // connection-closed: the host the peers name
 	// peerRec is the process whose init lines printed the peer's address peerAddr (as the
 	// WARN printed it), nil where the log does not say (peername.go).
 	peerRec  *Addr

@@ -188,3 +188,35 @@ func TestRankCheckedInTwice(t *testing.T) {
 		}
 	}
 }
+
+// TestBareChainWording: another process's error chain whose WARN the log does not show is
+// said as such ("printed an error chain without its WARN", with its ncclResult), not as the
+// follow-on errors of a remote failure; one printed before the first fault does not follow it.
+func TestBareChainWording(t *testing.T) {
+	data, ps := warnJob(t)
+	p, q := ps[5], ps[2]
+	fault := chain(p, "transport.cc:154", "Cuda failure 'invalid argument'", 1, "transport.cc:160")
+	bare := frameAt(q, 9100, "include/net.h:24", 2)
+	for _, c := range []struct {
+		name, lines string
+		follows     bool
+	}{{"after", fault + bare, true}, {"before", bare + fault, false}} {
+		r := diagnoseBytes(t, "job.log", append(slices.Clone(data), c.lines...), 0)
+		if r.Status != diagnose.StatusFault || r.Findings[0].Kind != diagnose.KindCudaError {
+			t.Fatalf("%s: status %s, want the CUDA error first:\n%s", c.name, r.Status, js(r))
+		}
+		var got *diagnose.Finding
+		for i := range r.Findings[1:] {
+			if slices.Contains(r.Findings[i+1].Processes, q.name()) {
+				got = &r.Findings[i+1]
+			}
+		}
+		if got == nil {
+			t.Fatalf("%s: no finding holds %s's chain:\n%s", c.name, q.name(), js(r))
+		}
+		if !strings.Contains(got.Summary, "printed an error chain without its WARN (include/net.h:24 -> 2, ncclSystemError)") ||
+			strings.Contains(got.Summary, "follow-on") || (got.Follows != nil) != c.follows {
+			t.Errorf("%s: %s's chain follows %v, want %v: %s", c.name, q.name(), got.Follows, c.follows, got.Summary)
+		}
+	}
+}
