@@ -316,7 +316,9 @@ by its address alone is named by the process that printed that address as its ow
 ("NET/IB : Using ... ; OOB", "NET/Socket : Using", "Bootstrap : Using"): "host:pid (10.1.2.3)"
 where one process did, "host (10.1.2.3)" where several of one host did (none where two hosts
 did; the first 4096 addresses are kept); other ranks' aborts, watchdog timeouts, ncclRemoteError
-and service-thread WARNs under the first fault. A fault every rank shares (every rank times out
+and service-thread WARNs under the first fault; another process's "-> N" chain whose WARN the
+log lacks is "printed an error chain without its WARN", under the first fault only where it
+comes after it. A fault every rank shares (every rank times out
 on the same work with no other error, every rank's init fails the same way) is one shared
 finding. Origins are ordered by time where their lines carry comparable times, else by the
 launcher's word, else a process's own error before a network error, invalid usage, an init
