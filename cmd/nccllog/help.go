@@ -325,7 +325,7 @@ launcher's word, else a process's own error before a network error, invalid usag
 failure, a rank behind or a mismatch, an abort, a watchdog timeout.
 The first line is the status: "fault" when the evidence proves one (then "first fault:" and its
 sentence, its consequences indented under "then:", the other findings last); "unknown" with a
-reason where the log is too thin to tell (no NCCL lines; ranks that stopped at different calls
+reason where the log is too thin to tell (no NCCL lines, or only malformed ones; ranks that stopped at different calls
 with nothing else wrong, as where a log was cut or a job hangs); "healthy" otherwise. Excerpts
 of running jobs, one node's lines, clean shutdowns and one process driving several GPUs are
 healthy. The JSON is {"status", "reason", "findings": [{"kind", "ranks", "hosts", "processes",

@@ -183,6 +183,10 @@ func thin(set *stages.Set) (Status, string) {
 	for _, k := range []parser.Kind{parser.KindCollective, parser.KindComm, parser.KindInfo, parser.KindWarn, parser.KindTrace} {
 		nccl += l.ByKind[k]
 	}
+	if bad := l.ByKind[parser.KindMalformed]; nccl == 0 && bad > 0 {
+		// Its warnings name each line: "no NCCL lines" would contradict them.
+		return StatusUnknown, "the input's NCCL lines are in a form nccllog does not read: " + plural(int(bad), "malformed line", "malformed lines")
+	}
 	if nccl == 0 {
 		return StatusUnknown, "the input holds no NCCL lines"
 	}
