@@ -60,7 +60,11 @@ func rootCause(e *Evidence, x *procIndex) (*proc, []*Item) {
 			return p, its
 		}
 		if who.Rank >= 0 || who.Host != "" {
-			return x.of(&who), its
+			p := x.of(&who)
+			if p.rank < 0 { // known by host:pid alone until now: torchrun's rank is its global rank
+				p.rank = who.Rank
+			}
+			return p, its
 		}
 	}
 	return nil, nil

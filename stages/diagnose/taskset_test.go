@@ -64,3 +64,24 @@ func TestSingleTaskLinesKeepOrder(t *testing.T) {
 		t.Errorf("the exits after it: ranks %v: %s", f.Ranks, f.Summary)
 	}
 }
+
+// TestRootCauseNamesRank: torchrun's root-cause block names the rank (`rank : 3 (local_rank:
+// 3)`) beside host and pid: the finding names it too where no NCCL line ties that process to
+// a rank.
+func TestRootCauseNamesRank(t *testing.T) {
+	if !failureLinesRead(t) {
+		t.Skip("the parser does not read launcher lines yet")
+	}
+	block := "Root Cause (first observed failure):\n[0]:\n" +
+		"  time      : 2025-03-04_05:06:07\n  host      : node-x\n  rank      : 3 (local_rank: 3)\n" +
+		"  exitcode  : 1 (pid: 4242)\n  error_file: <N/A>\n"
+	r := diagnoseBytes(t, "job.log", []byte(block), 0)
+	if r.Status != diagnose.StatusFault || len(r.Findings) == 0 {
+		t.Fatalf("status %s, want fault:\n%s", r.Status, js(r))
+	}
+	f := r.Findings[0]
+	if f.Kind != diagnose.KindProcessExit || !slices.Equal(f.Ranks, []int64{3}) || !slices.Equal(f.Processes, []string{"node-x:4242"}) ||
+		!strings.HasPrefix(f.Summary, "rank 3 (node-x:4242) exited first") {
+		t.Errorf("first finding %s ranks %v of %v, want rank 3's exit on node-x:4242: %s", f.Kind, f.Ranks, f.Processes, f.Summary)
+	}
+}
