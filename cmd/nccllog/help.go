@@ -330,7 +330,8 @@ with nothing else wrong, as where a log was cut or a job hangs); "healthy" other
 of running jobs, one node's lines, clean shutdowns and one process driving several GPUs are
 healthy. The JSON is {"status", "reason", "findings": [{"kind", "ranks", "hosts", "processes",
 "comm", "time", "time_note", "follows", "shared", "summary", "evidence": [{"file", "line",
-"text"}]}], "left", "more"}, findings[0] the first fault; at most 256 findings are listed. Exit status 3 when the status is fault.
+"text"}]}], "left", "more"} ("time" null where no line gives one; "comm", "time_note",
+"follows" only where set), findings[0] the first fault; at most 256 findings are listed. Exit status 3 when the status is fault.
 `,
 	"info": `The job's set-up, from the INFO lines every rank prints at init, and what differs between
 ranks. First the outliers: every per-rank fact (NCCL/RCCL version, environment variables and

@@ -118,7 +118,8 @@ func (c *cand) finding() Finding {
 	if f.Processes == nil {
 		f.Processes = []string{}
 	}
-	f.Time, f.TimeNote = FormatTime(c.at)
+	t, note := FormatTime(c.at)
+	f.Time, f.TimeNote = NullText(t), note
 	if c.follows >= 0 {
 		i := c.follows
 		f.Follows = &i
