@@ -43,6 +43,9 @@ type Info struct {
 	// counts the Init lines of the others.
 	maxComms  int
 	notListed int64
+	// last is the process of the last line seen (most lines follow one of the same process):
+	// not part of the result; not merged.
+	last *procInfo
 }
 
 type setupSeen struct {
@@ -102,6 +105,7 @@ func (in *Info) Add(file string, line int64, text []byte, l *parser.Line) {
 	case parser.KindCollective:
 		in.counts.NCCL++
 		in.counts.Coll++
+		in.seen1(l, ev)
 	case parser.KindComm:
 		in.counts.NCCL++
 		in.counts.Init++
@@ -145,6 +149,7 @@ func (in *Info) addBare(b BareVersion) {
 func (in *Info) addInfo(text []byte, l *parser.Line, ev Evidence) {
 	s, ok := in.parseSetup(parser.Message(text, l))
 	if !ok {
+		in.seen1(l, ev)
 		return
 	}
 	p := in.proc(l, ev)
@@ -232,9 +237,20 @@ func (in *Info) parseSetup(msg []byte) (parser.Setup, bool) {
 	return s, ok
 }
 
+// seen1 counts the process that printed l, whose line states no fact info keeps (a call, an
+// INFO line of no set-up message): every process whose lines the log holds is one of the job's.
+func (in *Info) seen1(l *parser.Line, ev Evidence) {
+	if l.Env.Host != "" {
+		in.proc(l, ev)
+	}
+}
+
 // proc returns the process that printed l, created on first sight.
 func (in *Info) proc(l *parser.Line, ev Evidence) *procInfo {
 	k := procID{l.Env.Host, l.Env.Pid}
+	if p := in.last; p != nil && p.key == k && (p.launcher >= 0 || l.Rank < 0) {
+		return p
+	}
 	p := in.procs[k]
 	if p == nil {
 		p = newProcInfo(k, ev)
@@ -244,6 +260,7 @@ func (in *Info) proc(l *parser.Line, ev Evidence) *procInfo {
 	if p.launcher < 0 && l.Rank >= 0 {
 		p.launcher = l.Rank
 	}
+	in.last = p
 	return p
 }
 
