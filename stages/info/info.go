@@ -43,9 +43,10 @@ type Info struct {
 	// counts the Init lines of the others.
 	maxComms  int
 	notListed int64
-	// last is the process of the last line seen (most lines follow one of the same process):
-	// not part of the result; not merged.
-	last *procInfo
+	// recent holds the processes of recent lines by pid (a job's lines interleave a few
+	// processes' at a time), so that a line of a known process costs no map lookup: not part
+	// of the result; not merged.
+	recent [16]*procInfo
 }
 
 type setupSeen struct {
@@ -247,10 +248,11 @@ func (in *Info) seen1(l *parser.Line, ev Evidence) {
 
 // proc returns the process that printed l, created on first sight.
 func (in *Info) proc(l *parser.Line, ev Evidence) *procInfo {
-	k := procID{l.Env.Host, l.Env.Pid}
-	if p := in.last; p != nil && p.key == k && (p.launcher >= 0 || l.Rank < 0) {
+	slot := &in.recent[uint64(l.Env.Pid)%uint64(len(in.recent))]
+	if p := *slot; p != nil && p.key.Pid == l.Env.Pid && p.key.Host == l.Env.Host && (p.launcher >= 0 || l.Rank < 0) {
 		return p
 	}
+	k := procID{l.Env.Host, l.Env.Pid}
 	p := in.procs[k]
 	if p == nil {
 		p = newProcInfo(k, ev)
@@ -260,7 +262,7 @@ func (in *Info) proc(l *parser.Line, ev Evidence) *procInfo {
 	if p.launcher < 0 && l.Rank >= 0 {
 		p.launcher = l.Rank
 	}
-	in.last = p
+	*slot = p
 	return p
 }
 
