@@ -241,7 +241,8 @@ func (in *Info) parseSetup(msg []byte) (parser.Setup, bool) {
 // seen1 counts the process that printed l, whose line states no fact info keeps (a call, an
 // INFO line of no set-up message): every process whose lines the log holds is one of the job's.
 func (in *Info) seen1(l *parser.Line, ev Evidence) {
-	if l.Env.Host != "" {
+	// A line spliced into another's may carry the cut end of the other's text in its host.
+	if l.Env.Host != "" && !l.Spliced {
 		in.proc(l, ev)
 	}
 }
