@@ -296,13 +296,16 @@ processes than ranks (two jobs in one directory) gets no verdict, nor do communi
 `,
 	"diagnose": `What went wrong first, where, and which errors only follow from it. It reads every kind of
 failure evidence: the launcher's word on the process that ended first (Slurm "srun: error:
-... task N: Exited", torchrun's "Root Cause (first observed failure)" block, Open MPI's first
+... task N: Exited"; a line of a range, "tasks 2-7: Exited", names a set in no order, none of
+it first: "tasks 2-15 on 2 nodes exited with exit code 1" where nothing else says; torchrun's "Root Cause (first observed failure)" block, Open MPI's first
 process), that process's own last words (a Python exception such as torch.OutOfMemoryError or
 "CUDA error", "terminate called", a signal), PyTorch's NCCL exceptions (their ncclResult and
 the WARN they repeat after "Last error:", the origin where the log holds no NCCL line naming
 one), NCCL WARNs (NET/IB completion errors, NET/OFI and NET/Socket failures, bootstrap, Cuda
-failure (oom where it says 'out of memory'), "Failed to CUDA calloc", a connect refused (the
-peer was not listening: it likely died or never started), invalid usage, /dev/shm segments;
+failure (oom where it says 'out of memory'), "Failed to CUDA calloc", a CUDA or HIP call
+"failed" ("cudaIpcGetMemHandle failed : ...", "hipIpcGetMemHandle failed"), a connect refused (the
+peer was not listening: it likely died or never started), invalid usage (also "Bootstrap Root :
+rank N of M ranks has already checked in": two processes claimed rank N), /dev/shm segments;
 any WARN that starts a "file:line -> N" return-code
 chain, of the kind its ncclResult names), "Abort COMPLETE" and "Init START"
 without "Init COMPLETE" per process and communicator, PyTorch watchdog timeouts (also glued
@@ -319,19 +322,22 @@ by its address alone is named by the process that printed that address as its ow
 ("NET/IB : Using ... ; OOB", "NET/Socket : Using", "Bootstrap : Using"): "host:pid (10.1.2.3)"
 where one process did, "host (10.1.2.3)" where several of one host did (none where two hosts
 did; the first 4096 addresses are kept); other ranks' aborts, watchdog timeouts, ncclRemoteError
-and service-thread WARNs under the first fault. A fault every rank shares (every rank times out
+and service-thread WARNs under the first fault; another process's "-> N" chain whose WARN the
+log lacks is "printed an error chain without its WARN", under the first fault only where it
+comes after it. A fault every rank shares (every rank times out
 on the same work with no other error, every rank's init fails the same way) is one shared
 finding. Origins are ordered by time where their lines carry comparable times, else by the
 launcher's word, else a process's own error before a network error, invalid usage, an init
 failure, a rank behind or a mismatch, an abort, a watchdog timeout.
 The first line is the status: "fault" when the evidence proves one (then "first fault:" and its
 sentence, its consequences indented under "then:", the other findings last); "unknown" with a
-reason where the log is too thin to tell (no NCCL lines; ranks that stopped at different calls
+reason where the log is too thin to tell (no NCCL lines, or only malformed ones; ranks that stopped at different calls
 with nothing else wrong, as where a log was cut or a job hangs); "healthy" otherwise. Excerpts
 of running jobs, one node's lines, clean shutdowns and one process driving several GPUs are
 healthy. The JSON is {"status", "reason", "findings": [{"kind", "ranks", "hosts", "processes",
 "comm", "time", "time_note", "follows", "shared", "summary", "evidence": [{"file", "line",
-"text"}]}], "left", "more"}, findings[0] the first fault; at most 256 findings are listed. Exit status 3 when the status is fault.
+"text"}]}], "left", "more"} ("time" null where no line gives one; "comm", "time_note",
+"follows" only where set), findings[0] the first fault; at most 256 findings are listed. Exit status 3 when the status is fault.
 `,
 	"info": `The job's set-up, from the INFO lines every rank prints at init, and what differs between
 ranks. First the outliers: every per-rank fact (NCCL/RCCL version, environment variables and

@@ -41,7 +41,13 @@ var sampleSetups = map[string]sampleSetup{
 	"nccl-platform-timestamp-every-line-doublespaced-ms-swift-grpo.log": {nil, []string{"t-20260428141043-cmz7n-worker-0"}, []int64{1, 4, 5}, []string{"P2P/IPC"}},
 	"rccl-2.26.6-vllm-ray-nested-prefix-2node-init-garbled.log": {[]string{"RCCL 2.26.6-HEAD:f224e2c", "HIP 7.0.51831-a3e329ad8", "ROCm 7.0.0.0-38-9428210"}, []string{"bootes", "corona"},
 		[]int64{0, 1}, []string{"NET/Socket", "Socket"}},
-	"srun-l-prefix-fsdp-4node-allgather-broadcast-opcount-old-tuning.log": {nil, []string{"node-0"}, []int64{2}, nil},
+	// Every process whose lines the log holds counts, also where they are calls only (or
+	// INFO lines of no set-up message): srun -l labels the four nodes' ranks.
+	"srun-l-prefix-fsdp-4node-allgather-broadcast-opcount-old-tuning.log": {nil, []string{"node-0"}, []int64{0, 1, 2, 3}, nil},
+	"issue-nccl203-tensorflow-1proc-2gpu-allreduce-opcount-hex.log":       {nil, []string{"gpu1"}, nil, nil},
+	"issue-torchtitan1369-tp-allgather-reducescatter-opcount.log":         {nil, []string{"hopper01"}, nil, nil},
+	"rccl-msccl-8gpu-coll-plus-kernel-trace-KL-KE.log":                    {nil, []string{"banff-cyxtera-s78-4"}, nil, nil},
+	"rccl-replayer-1proc-8comm-kernel-trace-then-coll.log":                {nil, []string{"banff-cyxtera-s78-4"}, nil, nil},
 }
 
 // TestInfoSamples: info finds in every real sample with set-up lines the versions, hosts,

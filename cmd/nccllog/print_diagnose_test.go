@@ -69,4 +69,10 @@ func TestDiagnoseCommand(t *testing.T) {
 	if out, _, code := runCLI(t, "hello\n", "diagnose", "-"); code != 0 || out != "status: unknown (the input holds no NCCL lines)\n" {
 		t.Errorf("no NCCL lines: exit %d:\n%s", code, out)
 	}
+	// NCCL lines it cannot read are warned about one by one: the status says so too, rather
+	// than that there are none.
+	unread := "NCCL WARN socket failed\nNCCL INFO Ring 00 : 0 1\n"
+	if out, _, code := runCLI(t, unread, "diagnose", "-"); code != 0 || out != "status: unknown (the input's NCCL lines are in a form nccllog does not read: 2 malformed lines)\n" {
+		t.Errorf("unread NCCL lines: exit %d:\n%s", code, out)
+	}
 }

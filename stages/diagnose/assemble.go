@@ -113,6 +113,11 @@ func (b *builder) origins(lp *proc, litems []*Item) []*cand {
 			delete(b.closed, peer)
 		}
 	}
+	if len(out) == 0 {
+		if c := b.taskSet(lp); c != nil {
+			out = append(out, c)
+		}
+	}
 	slices.SortStableFunc(out, func(x, y *cand) int {
 		switch {
 		case before(x, y):
@@ -163,7 +168,7 @@ func (b *builder) launcherCand(lp *proc, litems []*Item) {
 	c.summary = "" // summarize says the launcher's word and the exit code
 	if c2 := b.conseq[KindProcessExit]; c2 != nil {
 		c2.items = slices.DeleteFunc(c2.items, func(it *Item) bool { return slices.Contains(litems, it) })
-		c2.procs = nil
+		c2.procs, c2.ranks = nil, nil
 		for _, it := range c2.items {
 			if p := b.x.of(it); p != nil && p != lp && !slices.Contains(c.procs, p) {
 				c2.procs = appendProc(c2.procs, p)
@@ -190,13 +195,14 @@ func (b *builder) fold(out []*cand) []*cand {
 		return nil
 	}
 	firstProcs := out[0].procs
-	b.foldBare(firstProcs)
+	bare := b.foldBare(out[0])
 	for _, k := range []Kind{KindRemoteError, KindProcessExit} {
 		if c := b.conseq[k]; c != nil && len(c.items) > 0 {
 			c.follows = 0
 			out = append(out, c)
 		}
 	}
+	out = append(out, bare...)
 	if w := b.watch; w != nil {
 		w.follows = 0
 		out = append(out, w)
@@ -237,6 +243,9 @@ func (b *builder) foldAborts(out *[]*cand, firstProcs []*proc) {
 
 // summarize writes the sentence of a finding that has none yet.
 func summarize(c *cand) string {
+	if c.bare {
+		return bareSummary(c)
+	}
 	text := ""
 	if len(c.items) > 0 {
 		text = c.items[len(c.items)-1].Text
@@ -290,6 +299,9 @@ func summarize(c *cand) string {
 		}
 		return s
 	case KindInvalidUsage:
+		if s := dupRankSummary(c); s != "" {
+			return s
+		}
 		return who(c) + " made an invalid NCCL call: " + short(text)
 	case KindInitFailure:
 		return who(c) + ": communicator init never completed, after: " + short(text)

@@ -76,6 +76,9 @@ func (b *builder) item(it *Item, pos int) {
 		// A failed system call proves a fault where an error chain follows it.
 		c := newCand(k, it.Ev != evSystem || b.codes[pos] > 0)
 		c.add(it, pos, p)
+		if r, _, ok := dupRank(it); ok {
+			c.ranks, c.onlyRanks = append(c.ranks, r), true
+		}
 		b.ownAdd(p, c)
 	case evWarn:
 		b.chainWarn(it, pos, p)
@@ -113,6 +116,9 @@ func (b *builder) item(it *Item, pos int) {
 		b.rasItem(it, pos)
 	case evTaskExit, evCancelled:
 		b.consequence(KindProcessExit, it, pos, p)
+		if c := b.conseq[KindProcessExit]; it.Ev == evTaskExit {
+			c.ranks = taskRange(c.ranks, it, -1)
+		}
 	}
 }
 
@@ -176,6 +182,10 @@ func thin(set *stages.Set) (Status, string) {
 	nccl := int64(0)
 	for _, k := range []parser.Kind{parser.KindCollective, parser.KindComm, parser.KindInfo, parser.KindWarn, parser.KindTrace} {
 		nccl += l.ByKind[k]
+	}
+	if bad := l.ByKind[parser.KindMalformed]; nccl == 0 && bad > 0 {
+		// Its warnings name each line: "no NCCL lines" would contradict them.
+		return StatusUnknown, "the input's NCCL lines are in a form nccllog does not read: " + plural(int(bad), "malformed line", "malformed lines")
 	}
 	if nccl == 0 {
 		return StatusUnknown, "the input holds no NCCL lines"

@@ -18,9 +18,14 @@ var kindPrio = [numKinds]int{
 
 // cand is a finding being put together.
 type cand struct {
-	kind     Kind
-	procs    []*proc
-	ranks    []int64 // ranks named directly (RAS, watchdog), beside the processes'
+	kind  Kind
+	procs []*proc
+	ranks []int64 // ranks named directly (RAS, watchdog), beside the processes'
+	// onlyRanks: the finding's ranks are ranks alone, not its processes' (the bootstrap root
+	// that saw another rank claimed twice).
+	onlyRanks bool
+	// bare: error chains whose WARN the log does not show (not ncclRemoteError's).
+	bare     bool
 	items    []*Item
 	refs     []Ref // evidence that is no item (communicator marks, ranks' calls)
 	at       parser.Stamp
@@ -75,6 +80,9 @@ func (c *cand) absorb(o *cand) {
 			c.procs = append(c.procs, p)
 		}
 	}
+	if o.onlyRanks { // the rank the root saw twice stays named
+		c.ranks, c.onlyRanks = append(c.ranks, o.ranks...), true
+	}
 	c.order = min(c.order, o.order)
 	c.fault = c.fault || o.fault
 	if c.at.IsZero() {
@@ -89,6 +97,9 @@ func (c *cand) absorb(o *cand) {
 func (c *cand) finding() Finding {
 	f := Finding{Kind: c.kind, Ranks: ranksOf(c.procs), Hosts: hostsOf(c.procs), Processes: namesOf(c.procs),
 		Comm: c.comm, Shared: c.shared, Summary: c.summary, Evidence: []Ref{}}
+	if c.onlyRanks {
+		f.Ranks = nil
+	}
 	for _, r := range c.ranks {
 		if !slices.Contains(f.Ranks, r) {
 			f.Ranks = append(f.Ranks, r)
@@ -107,7 +118,8 @@ func (c *cand) finding() Finding {
 	if f.Processes == nil {
 		f.Processes = []string{}
 	}
-	f.Time, f.TimeNote = FormatTime(c.at)
+	t, note := FormatTime(c.at)
+	f.Time, f.TimeNote = NullText(t), note
 	if c.follows >= 0 {
 		i := c.follows
 		f.Follows = &i

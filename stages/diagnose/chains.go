@@ -3,6 +3,8 @@ package diagnose
 import (
 	"slices"
 	"strings"
+
+	"github.com/nccllog/nccllog/parser"
 )
 
 // threadKey is one thread of one process: a WARN's chain is the frames its thread prints
@@ -87,16 +89,66 @@ func (b *builder) addFrame(c *cand, pos int) {
 	}
 }
 
-// foldBare files the chains whose WARN the log does not show as follow-on errors of the
-// processes with no origin of their own. They prove no fault alone (an excerpt can start
-// inside a chain), so they are filed only once another line proved one.
-func (b *builder) foldBare(first []*proc) {
+// foldBare files the chains whose WARN the log does not show, of the processes with no
+// origin of their own. They prove no fault alone (an excerpt can start inside a chain), so
+// they are filed only once another line proved one: as follow-on errors where their result is
+// ncclRemoteError, else as chains without their WARN (bareChains), which follow the first
+// fault only where they come after it.
+func (b *builder) foldBare(first *cand) []*cand {
+	var out []*cand
 	for _, i := range b.bare {
 		it := &b.e.Items[i]
-		if p := b.x.of(it); p != nil && b.own[p] == nil && !slices.Contains(first, p) {
-			b.consequence(KindRemoteError, it, i, p)
+		p := b.x.of(it)
+		if p == nil || b.own[p] != nil || slices.Contains(first.procs, p) {
+			continue
+		}
+		if k, origin := resultKind(int(it.Code)); !origin {
+			b.consequence(k, it, i, p)
+			continue
+		}
+		out = addBare(out, it, i, p, precedes(it, i, first))
+	}
+	return out
+}
+
+// addBare files a chain without its WARN into the finding of its place (before the first
+// fault, or after it; of the kind its ncclResult names).
+func addBare(out []*cand, it *Item, pos int, p *proc, early bool) []*cand {
+	k, _ := resultKind(int(it.Code))
+	for _, c := range out {
+		if (c.follows < 0) == early && c.kind == k {
+			c.add(it, pos, p)
+			return out
 		}
 	}
+	c := newCand(k, false)
+	c.bare = true
+	if !early {
+		c.follows = 0
+	}
+	c.add(it, pos, p)
+	return append(out, c)
+}
+
+// precedes reports whether item it (at input position pos) came before the first fault: by
+// time where both carry comparable ones, else by its place in the input.
+func precedes(it *Item, pos int, first *cand) bool {
+	if comparable(it.Time.Stamp, first.at) && it.Time.Nanos != first.at.Nanos {
+		return it.Time.Nanos < first.at.Nanos
+	}
+	return pos < first.order
+}
+
+// bareSummary says what a finding of chains without their WARN holds: the processes, the
+// first chain's frame and ncclResult, and where it stands to the first fault.
+func bareSummary(c *cand) string {
+	it := c.items[0]
+	s := who(c) + " printed an error chain without its WARN (" +
+		it.Text + ", " + parser.NCCLResult(it.Code).String() + ")"
+	if c.follows >= 0 {
+		return s + " after it."
+	}
+	return s + " before the first fault: the log does not show what started it."
 }
 
 // firstWarn is the text of c's first WARN where c's last item, which a finding's sentence

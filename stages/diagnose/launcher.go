@@ -17,6 +17,11 @@ func launcherFirst(e *Evidence, x *procIndex) (*proc, []*Item) {
 				return p, its
 			}
 		case evTaskExit:
+			if it.RankLast > it.Rank {
+				// srun prints the tasks of a node that ended together as one set: none of
+				// them is first, and so no line after it is either.
+				return nil, nil
+			}
 			if it.Rank >= 0 || it.Host != "" {
 				q := *it
 				q.Pid = -1
@@ -55,7 +60,11 @@ func rootCause(e *Evidence, x *procIndex) (*proc, []*Item) {
 			return p, its
 		}
 		if who.Rank >= 0 || who.Host != "" {
-			return x.of(&who), its
+			p := x.of(&who)
+			if p.rank < 0 { // known by host:pid alone until now: torchrun's rank is its global rank
+				p.rank = who.Rank
+			}
+			return p, its
 		}
 	}
 	return nil, nil

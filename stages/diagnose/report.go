@@ -1,6 +1,7 @@
 package diagnose
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 	"time"
@@ -86,13 +87,25 @@ type Finding struct {
 	Comm      string   `json:"comm,omitempty"`
 	// Time is the earliest time of the finding's evidence as printed (RFC 3339 to the digits
 	// printed); TimeNote says what the log's time leaves open ("local": no zone; "no year").
-	Time     string `json:"time,omitempty"`
-	TimeNote string `json:"time_note,omitempty"`
+	Time     NullText `json:"time"`
+	TimeNote string   `json:"time_note,omitempty"`
 	// Follows is the index of the finding this one is a consequence of.
 	Follows  *int   `json:"follows,omitempty"`
 	Shared   bool   `json:"shared"`
 	Summary  string `json:"summary"`
 	Evidence []Ref  `json:"evidence"`
+}
+
+// NullText is a text JSON writes as null where it is empty: a key every finding has (as
+// `calls` has `time`), whose absence would read as a schema change.
+type NullText string
+
+// MarshalJSON writes t, or null where it is empty.
+func (t NullText) MarshalJSON() ([]byte, error) {
+	if t == "" {
+		return []byte("null"), nil
+	}
+	return json.Marshal(string(t))
 }
 
 // Report is diagnose's answer: the status, why, and the findings, the first fault first.
@@ -143,7 +156,7 @@ func (f *Finding) Facts() string {
 		facts = append(facts, "shared")
 	}
 	if f.Time != "" {
-		t := "at " + f.Time
+		t := "at " + string(f.Time)
 		if f.TimeNote != "" {
 			t += " (" + f.TimeNote + ")"
 		}

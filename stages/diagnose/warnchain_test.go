@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/nccllog/nccllog/internal/gen"
@@ -136,5 +137,86 @@ func TestChainAfterPeerClosed(t *testing.T) {
 	r := diagnoseBytes(t, "job.log", append(slices.Clone(data), lines...), 0)
 	if r.Status != diagnose.StatusFault || r.Findings[0].Kind != diagnose.KindConnectionClosed {
 		t.Errorf("status %s, want fault with connection-closed first:\n%s", r.Status, js(r))
+	}
+}
+
+// TestRuntimeCallWarnAlone: a WARN that names a CUDA or HIP runtime call as failed
+// (`hipIpcGetMemHandle failed : invalid argument`) is a CUDA error by itself, without the
+// return-code chain the log may end before; RCCL's kernel-option notices stay notices.
+func TestRuntimeCallWarnAlone(t *testing.T) {
+	data, ps := warnJob(t)
+	p := ps[5]
+	notices := warnAt(p, 7005, "init.cc:125", `Missing "amd_iommu=on" from kernel command line which can lead to system instablity or hang!`) +
+		warnAt(p, 7005, "init.cc:132", `Missing "HSA_FORCE_FINE_GRAIN_PCIE=1" from environment which can lead to low RCCL performance, system instablity or hang!`)
+	if r := diagnoseBytes(t, "job.log", append(slices.Clone(data), notices...), 0); r.Status != diagnose.StatusHealthy {
+		t.Errorf("RCCL notices: status %s, want healthy:\n%s", r.Status, js(r))
+	}
+	for _, msg := range []string{
+		"hipIpcGetMemHandle failed : invalid argument",
+		"cudaIpcGetMemHandle failed : invalid device context",
+		"cudaIpcOpenMemHandle failed : too many resources requested",
+	} {
+		r := diagnoseBytes(t, "job.log", append(slices.Clone(data), notices+warnAt(p, 7105, "transport/p2p.cc:220", msg)...), 0)
+		if r.Status != diagnose.StatusFault || len(r.Findings) == 0 {
+			t.Fatalf("%q: status %s, want fault:\n%s", msg, r.Status, js(r))
+		}
+		if f := r.Findings[0]; f.Kind != diagnose.KindCudaError || !slices.Equal(f.Processes, []string{p.name()}) {
+			t.Errorf("%q: first finding %s of %v, want cuda-error of %s", msg, f.Kind, f.Processes, p.name())
+		}
+	}
+}
+
+// TestRankCheckedInTwice: the bootstrap root's `rank N of M ranks has already checked in` is
+// two processes claiming rank N (the launcher's rank settings), not a network error: an
+// invalid-usage finding that names rank N, on the root's process where it was seen.
+func TestRankCheckedInTwice(t *testing.T) {
+	data, ps := warnJob(t)
+	root := ps[0]
+	for _, follow := range []bool{false, true} {
+		lines := warnAt(root, 7300, "bootstrap.cc:131", "Bootstrap Root : rank 3 of 8 ranks has already checked in")
+		if follow {
+			lines = chain(root, "bootstrap.cc:131", "Bootstrap Root : rank 3 of 8 ranks has already checked in", 5, "bootstrap.cc:180")
+		}
+		r := diagnoseBytes(t, "job.log", append(slices.Clone(data), lines...), 0)
+		if r.Status != diagnose.StatusFault || len(r.Findings) == 0 {
+			t.Fatalf("status %s, want fault:\n%s", r.Status, js(r))
+		}
+		f := r.Findings[0]
+		if f.Kind != diagnose.KindInvalidUsage || !slices.Equal(f.Ranks, []int64{3}) || !slices.Equal(f.Processes, []string{root.name()}) ||
+			!strings.HasPrefix(f.Summary, "Two processes claimed rank 3 of 8") {
+			t.Errorf("chain %v: first finding %s ranks %v of %v, want invalid-usage of rank 3 seen by %s: %s", follow, f.Kind, f.Ranks, f.Processes, root.name(), f.Summary)
+		}
+	}
+}
+
+// TestBareChainWording: another process's error chain whose WARN the log does not show is
+// said as such ("printed an error chain without its WARN", with its ncclResult), not as the
+// follow-on errors of a remote failure; one printed before the first fault does not follow it.
+func TestBareChainWording(t *testing.T) {
+	data, ps := warnJob(t)
+	p, q := ps[5], ps[2]
+	fault := chain(p, "transport.cc:154", "Cuda failure 'invalid argument'", 1, "transport.cc:160")
+	bare := frameAt(q, 9100, "include/net.h:24", 2)
+	for _, c := range []struct {
+		name, lines string
+		follows     bool
+	}{{"after", fault + bare, true}, {"before", bare + fault, false}} {
+		r := diagnoseBytes(t, "job.log", append(slices.Clone(data), c.lines...), 0)
+		if r.Status != diagnose.StatusFault || r.Findings[0].Kind != diagnose.KindCudaError {
+			t.Fatalf("%s: status %s, want the CUDA error first:\n%s", c.name, r.Status, js(r))
+		}
+		var got *diagnose.Finding
+		for i := range r.Findings[1:] {
+			if slices.Contains(r.Findings[i+1].Processes, q.name()) {
+				got = &r.Findings[i+1]
+			}
+		}
+		if got == nil {
+			t.Fatalf("%s: no finding holds %s's chain:\n%s", c.name, q.name(), js(r))
+		}
+		if !strings.Contains(got.Summary, "printed an error chain without its WARN (include/net.h:24 -> 2, ncclSystemError)") ||
+			strings.Contains(got.Summary, "follow-on") || (got.Follows != nil) != c.follows {
+			t.Errorf("%s: %s's chain follows %v, want %v: %s", c.name, q.name(), got.Follows, c.follows, got.Summary)
+		}
 	}
 }

@@ -43,6 +43,10 @@ type Info struct {
 	// counts the Init lines of the others.
 	maxComms  int
 	notListed int64
+	// recent holds the processes of recent lines by pid (a job's lines interleave a few
+	// processes' at a time), so that a line of a known process costs no map lookup: not part
+	// of the result; not merged.
+	recent [16]*procInfo
 }
 
 type setupSeen struct {
@@ -102,6 +106,7 @@ func (in *Info) Add(file string, line int64, text []byte, l *parser.Line) {
 	case parser.KindCollective:
 		in.counts.NCCL++
 		in.counts.Coll++
+		in.seen1(l, ev)
 	case parser.KindComm:
 		in.counts.NCCL++
 		in.counts.Init++
@@ -145,6 +150,7 @@ func (in *Info) addBare(b BareVersion) {
 func (in *Info) addInfo(text []byte, l *parser.Line, ev Evidence) {
 	s, ok := in.parseSetup(parser.Message(text, l))
 	if !ok {
+		in.seen1(l, ev)
 		return
 	}
 	p := in.proc(l, ev)
@@ -232,8 +238,21 @@ func (in *Info) parseSetup(msg []byte) (parser.Setup, bool) {
 	return s, ok
 }
 
+// seen1 counts the process that printed l, whose line states no fact info keeps (a call, an
+// INFO line of no set-up message): every process whose lines the log holds is one of the job's.
+func (in *Info) seen1(l *parser.Line, ev Evidence) {
+	// A line spliced into another's may carry the cut end of the other's text in its host.
+	if l.Env.Host != "" && !l.Spliced {
+		in.proc(l, ev)
+	}
+}
+
 // proc returns the process that printed l, created on first sight.
 func (in *Info) proc(l *parser.Line, ev Evidence) *procInfo {
+	slot := &in.recent[uint64(l.Env.Pid)%uint64(len(in.recent))]
+	if p := *slot; p != nil && p.key.Pid == l.Env.Pid && p.key.Host == l.Env.Host && (p.launcher >= 0 || l.Rank < 0) {
+		return p
+	}
 	k := procID{l.Env.Host, l.Env.Pid}
 	p := in.procs[k]
 	if p == nil {
@@ -244,6 +263,7 @@ func (in *Info) proc(l *parser.Line, ev Evidence) *procInfo {
 	if p.launcher < 0 && l.Rank >= 0 {
 		p.launcher = l.Rank
 	}
+	*slot = p
 	return p
 }
 

@@ -481,3 +481,22 @@ func healthyLines(t *testing.T, p *parser.Parser, c gen.Config, seed int64) ([]s
 	}
 	return lines, slices.IndexFunc(lines, func(l stagetest.ParsedText) bool { return l.P.Kind == parser.KindCollective })
 }
+
+// TestInfoCountsEveryProcess: a process counts whatever its lines say: calls, INFO lines of
+// no set-up message (topology dumps), not only the facts info keeps; the launcher's label
+// names its rank.
+func TestInfoCountsEveryProcess(t *testing.T) {
+	data := []byte("[1,0]<stdout>:node-a:101:101 [0] NCCL INFO === System : maxBw 48.0 totalBw 370.8 ===\n" +
+		"[1,1]<stdout>:node-a:102:102 [1] NCCL INFO CPU/0-0 (1/1/2)\n" +
+		"[1,2]<stdout>:node-b:201:201 [0] NCCL INFO AllReduce: opCount 0 sendbuff 0x7f00 recvbuff 0x7f00 count 1024 datatype 7 op 0 root 0 comm 0x55d0 [nranks=3] stream 0x5600\n")
+	for _, chunk := range []int{0, 1} {
+		r := infoReport(t, data, chunk)
+		hosts := []string{}
+		for _, h := range r.Hosts {
+			hosts = append(hosts, h.Host)
+		}
+		if r.Processes != 3 || !slices.Equal(hosts, []string{"node-a", "node-b"}) {
+			t.Errorf("chunk %d: %d processes on %v, want 3 on node-a, node-b", chunk, r.Processes, hosts)
+		}
+	}
+}

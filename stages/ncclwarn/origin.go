@@ -59,6 +59,9 @@ func rules() []rule {
 		{NetError, []string{"NET/Plugin", "fail"}},
 		{NetError, []string{"socketStartConnect", "fail"}},
 		{NetError, []string{"Connect to", "failed"}},
+		// The bootstrap root met a rank a second time: two processes claimed one rank (the
+		// launcher's rank settings), not a network failure.
+		{Invalid, []string{"has already checked in"}},
 		{Shm, []string{"shared memory segment"}},
 		{Shm, []string{"/dev/shm"}},
 		{Bootstrap, []string{"bootstrap"}},
@@ -89,9 +92,34 @@ func Classify(msg []byte) Origin {
 			return r.origin
 		}
 	}
+	// A CUDA or HIP runtime call NCCL or RCCL names as failed (`cudaIpcGetMemHandle failed :
+	// invalid argument`, `hipIpcOpenMemHandle failed`) where no phrase above names the WARN.
+	if runtimeCallFailed(msg) {
+		return Cuda
+	}
 	return Other
 }
 
 // Fault reports whether a WARN of origin o is an error, rather than a notice or advice that
 // a healthy job prints too (Other, NetEvent).
 func (o Origin) Fault() bool { return o != Other && o != NetEvent }
+
+// runtimeCallFailed reports whether msg names a CUDA or HIP runtime call (a word `cuda` or
+// `hip` then a capital: cudaIpcGetMemHandle, hipMalloc) followed by `failed`: the call
+// returned an error, which NCCL prints this way where it does not print `Cuda failure`.
+func runtimeCallFailed(msg []byte) bool {
+	for i := 0; ; {
+		j := bytes.Index(msg[i:], []byte(" failed"))
+		if j < 0 {
+			return false
+		}
+		j += i
+		w := msg[bytes.LastIndexByte(msg[:j], ' ')+1 : j]
+		for _, p := range [...]string{"cuda", "hip"} {
+			if len(w) > len(p) && string(w[:len(p)]) == p && w[len(p)] >= 'A' && w[len(p)] <= 'Z' {
+				return true
+			}
+		}
+		i = j + len(" failed")
+	}
+}

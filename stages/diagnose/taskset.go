@@ -1,0 +1,58 @@
+package diagnose
+
+import "strconv"
+
+// taskSet is the finding where the launcher's exits are the only evidence and srun named no
+// task first: the first line names a range (`tasks 2-7: Exited with exit code 1`), which is a
+// set of tasks that ended on one node in no order srun reports. The finding says which tasks
+// on how many nodes exited, blaming none of them; nil where the launcher named a task first or
+// no task exit is a range.
+func (b *builder) taskSet(lp *proc) *cand {
+	c := b.conseq[KindProcessExit]
+	if lp != nil || c == nil || !firstTaskRange(c.items) {
+		return nil
+	}
+	delete(b.conseq, KindProcessExit)
+	c.fault, c.shared = true, true
+	c.summary = taskSetSummary(c)
+	return c
+}
+
+// firstTaskRange reports whether the first task exit among its is a range of tasks.
+func firstTaskRange(its []*Item) bool {
+	for _, it := range its {
+		if it.Ev == evTaskExit {
+			return it.RankLast > it.Rank
+		}
+	}
+	return false
+}
+
+// taskSetSummary says the tasks, their nodes and their exit code (where they share one).
+func taskSetSummary(c *cand) string {
+	s := "tasks " + rankList(sortedRanks(c.ranks))
+	if hs := hostsOf(c.procs); len(hs) > 0 {
+		s += " on " + plural(len(hs), "node", "nodes")
+	}
+	s += " exited"
+	if code, ok := sharedCode(c.items); ok {
+		s += " with exit code " + strconv.FormatInt(code, 10)
+	}
+	return s + ", as the launcher reports; srun names no task first, and the log holds no other error that says which failed first."
+}
+
+// sharedCode is the exit code every task exit among its gives, false where they differ or
+// give none.
+func sharedCode(its []*Item) (int64, bool) {
+	code, ok := int64(-1), false
+	for _, it := range its {
+		if it.Ev != evTaskExit {
+			continue
+		}
+		if it.Code < 0 || (ok && it.Code != code) {
+			return 0, false
+		}
+		code, ok = it.Code, true
+	}
+	return code, ok
+}
