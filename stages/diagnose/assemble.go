@@ -311,7 +311,7 @@ func summarize(c *cand) string {
 		if c.shared {
 			return fmt.Sprintf("Every rank (%d) timed out in the same collective with no other error: a cause they share (the network, or a stall outside NCCL).", len(c.ranks))
 		}
-		return fmt.Sprintf("%s PyTorch watchdog timed out%s.", some(len(c.ranks), "rank's", "ranks'"), after)
+		return fmt.Sprintf("%s PyTorch watchdog timed out%s.", watchdogWho(c.ranks), after)
 	case KindRASReport:
 		s := "An NCCL RAS report names rank(s) " + rankList(sortedRanks(c.ranks)) + " as outliers"
 		for _, it := range c.items {
@@ -362,4 +362,17 @@ func sortedRanks(rs []int64) []int64 {
 	out := slices.Clone(rs)
 	slices.Sort(out)
 	return out
+}
+
+// watchdogWho names the ranks whose watchdogs timed out: "rank 5's", "ranks 3, 5's"; by
+// count past a few, where a list would bury the sentence.
+func watchdogWho(ranks []int64) string {
+	switch n := len(ranks); {
+	case n == 1:
+		return fmt.Sprintf("Rank %d's", ranks[0])
+	case n > 1 && n <= 8:
+		return "Ranks " + rankList(sortedRanks(ranks)) + "'"
+	default:
+		return some(n, "rank's", "ranks'")
+	}
 }

@@ -38,6 +38,10 @@ type leadLine struct {
 // waits for it on the next line.
 func (p *Part) addFailure(n int64, l *parser.Line) {
 	f := l.Fail
+	if it, ok := failWatchdogItem(n, l); ok {
+		p.keep(it) // a what() that carries a watchdog timeout: the timeout, not a crash
+		return
+	}
 	if f.Event == parser.FailureLastError && f.LastError == "" {
 		p.wait = lastWait{ok: true, line: n, rank: l.Rank}
 		return
@@ -138,4 +142,17 @@ func (p *Part) mergeWait(o *Part) {
 	if o.wait.ok {
 		p.wait = o.wait
 	}
+}
+
+// failWatchdogItem reads the watchdog timeout a failure line's message carries (`what():
+// [PG 3 Rank 5] Process group watchdog thread terminated with exception: [Rank 5] Watchdog
+// caught collective operation timeout: WorkNCCL(SeqNum=9141, ...)`) as the watchdog line it
+// quotes.
+func failWatchdogItem(n int64, l *parser.Line) (Item, bool) {
+	if l.Fail.Watchdog == nil {
+		return Item{}, false
+	}
+	wl := *l
+	wl.Watchdog = l.Fail.Watchdog
+	return watchdogItem(n, &wl)
 }

@@ -138,9 +138,15 @@ func hostsOf(ps []*proc) []string {
 func namesOf(ps []*proc) []string {
 	var ns []string
 	for _, p := range ps {
-		if p.pid >= 0 && !slices.Contains(ns, p.name()) {
+		// A host's process without a pid (a collector printed `host [dev]`) is named by
+		// its host where no process of that host is named by pid; a rank alone names none.
+		if (p.pid >= 0 || p.host != "" && !hostHasPid(ps, p.host)) && !slices.Contains(ns, p.name()) {
 			ns = append(ns, p.name())
 		}
 	}
 	return ns
+}
+
+func hostHasPid(ps []*proc, host string) bool {
+	return slices.ContainsFunc(ps, func(p *proc) bool { return p.host == host && p.pid >= 0 })
 }
