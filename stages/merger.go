@@ -96,8 +96,7 @@ func (m *Merger) addAhead(c *Chunk, o Origin, off int64) (settled bool, err erro
 // emit merges a settled stretch into the total and commits it.
 func (m *Merger) emit(s *Set, o Origin) error {
 	s.Anchor(o)
-	m.Total.Merge(s)
-	return m.Total.Commit(m.out)
+	return m.Total.MergeCommit(s, m.out)
 }
 
 // hold keeps a chunk's open tail until the marker that ends its step arrives. What can be

@@ -70,13 +70,33 @@ func (p *RanksPart) Commit(stages.Out) error {
 	if p.events.Open || len(p.events.Items) == 0 {
 		return nil
 	}
-	r := p.ranks()
-	for i := range p.events.Items {
-		e := p.events.rankEvent(i)
-		r.Add(e.File, &e)
-	}
+	p.fold(&p.events)
 	p.events.committed()
 	return nil
+}
+
+// Fold folds o's settled events into Ranks where p holds none (see stages.Folder), leaving o
+// its buffers.
+func (p *RanksPart) Fold(o stages.Partial, _ stages.Out) (bool, error) {
+	op := o.(*RanksPart)
+	if p.events.Open || len(p.events.Items) > 0 || op.events.Open || op.Ranks != nil {
+		return false, nil
+	}
+	p.fold(&op.events)
+	op.events.reset()
+	return true, nil
+}
+
+// fold folds l's events into Ranks, in order.
+func (p *RanksPart) fold(l *events) {
+	if len(l.Items) == 0 {
+		return
+	}
+	r := p.ranks()
+	for i := range l.Items {
+		e := l.rankEvent(i)
+		r.Add(e.File, &e)
+	}
 }
 
 // Held is how many events wait for their step.
