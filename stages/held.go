@@ -1,5 +1,7 @@
 package stages
 
+import "slices"
+
 // item is what a held list keeps: a line's value that learns its step and its place.
 type item[T any] interface {
 	*T
@@ -57,6 +59,13 @@ func (h *Held[T, P]) Merge(o *Held[T, P]) {
 		h.Items = append(h.Items, o.Items...)
 	}
 	h.Open = h.Open || o.Open
+}
+
+// Reserve makes room for n items in all.
+func (h *Held[T, P]) Reserve(n int) {
+	if n > cap(h.Items) {
+		h.Items = slices.Grow(h.Items, n-len(h.Items))
+	}
 }
 
 // reset empties h, keeping its buffer.
