@@ -101,14 +101,26 @@ type RankEvent struct {
 
 // Add folds one event of the input file into the state. Events of a file come in order.
 func (r *Ranks) Add(file string, e *RankEvent) {
-	r.fileClock(file, e)
-	if e.Kind == parser.KindWatchdog {
-		if e.Watchdog != nil {
-			r.watchdog(file, e) // no NCCL envelope: not a process's line
-		}
+	if r.addAside(file, e) {
 		return
 	}
-	p := r.proc(procKey{file, e.Host, e.Pid})
+	r.addOf(r.proc(procKey{file, e.Host, e.Pid}), file, e)
+}
+
+// addAside folds what needs no process: the file's clock, and a watchdog line (true).
+func (r *Ranks) addAside(file string, e *RankEvent) bool {
+	r.fileClock(file, e)
+	if e.Kind != parser.KindWatchdog {
+		return false
+	}
+	if e.Watchdog != nil {
+		r.watchdog(file, e) // no NCCL envelope: not a process's line
+	}
+	return true
+}
+
+// addOf folds e, a line of process p, after addAside.
+func (r *Ranks) addOf(p *proc, file string, e *RankEvent) {
 	p.clk.line(e.Time.Stamp)
 	switch e.Kind {
 	case parser.KindCollective:
