@@ -41,3 +41,13 @@ func (c *chunkSizes) reserve(s *Set) {
 		}
 	}
 }
+
+// reserveFor makes room in s, which holds nothing, for what o holds: s then takes o's items
+// into its own buffer and o, a chunk's, keeps its buffer for the next chunk (see Held.Merge).
+func (s *Set) reserveFor(o *Set) {
+	for i, p := range s.Parts {
+		if r, ok := p.(Reserver); ok && r.Held() == 0 {
+			r.Reserve(o.Parts[i].(Reserver).Held())
+		}
+	}
+}

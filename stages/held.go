@@ -43,11 +43,11 @@ func (h *Held[T, P]) Anchor(o Origin) {
 
 // merge appends o's items. Where this one holds none it takes o's buffer rather than copy
 // it (items with pointers cost write barriers to copy), and o gets this one's to reuse;
-// unless this one's buffer is the larger: a chunk's selected lines, merged a stretch at a
-// time, would then lose the buffer that fits them to the stretch's and grow again.
+// unless this one's buffer holds them: a chunk's selected lines, merged a stretch at a time,
+// would then lose the buffer that fits them to the stretch's and grow again.
 func (h *Held[T, P]) Merge(o *Held[T, P]) {
 	switch {
-	case len(h.Items) == 0 && cap(h.Items) > cap(o.Items):
+	case len(h.Items) == 0 && len(o.Items) > 0 && cap(h.Items) >= len(o.Items):
 		h.Items, h.Anchored = append(h.Items, o.Items...), o.Anchored
 	case len(h.Items) == 0:
 		h.Items, o.Items = o.Items, h.Items[:0]

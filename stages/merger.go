@@ -115,6 +115,7 @@ func (m *Merger) hold(c *Chunk, o Origin) error {
 	}
 	o.Held = true
 	s.Anchor(o)
+	m.pending.reserveFor(s)
 	m.pending.Merge(s)
 	if err := m.pending.Commit(m.out); err != nil {
 		return err
@@ -144,10 +145,10 @@ func (m *Merger) settle(step int64) error {
 		return err
 	}
 	m.pending.Settle(step, m.plan.Selects(step))
-	m.Total.Merge(m.pending)
+	err := m.Total.MergeCommit(m.pending, m.out)
 	m.pending.Reset()
 	m.wait.ended()
-	return m.Total.Commit(m.out)
+	return err
 }
 
 // Finish settles what is still held: lines after the last marker belong to no step.
