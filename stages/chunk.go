@@ -27,7 +27,9 @@ func NewChunk(plan *Plan) *Chunk {
 	if c, ok := plan.chunks.Get().(*Chunk); ok {
 		return c
 	}
-	return &Chunk{plan: plan, Sel: NewSet(plan), cur: NewSet(plan)}
+	c := &Chunk{plan: plan, Sel: NewSet(plan), cur: NewSet(plan)}
+	plan.sizes.reserve(c.Sel)
+	return c
 }
 
 // Release hands c back for a later chunk of its plan, once the Merger has merged it (which
@@ -108,6 +110,7 @@ func (c *Chunk) lastMarker() int64 {
 
 // Finish closes the last stretch. Call it once, after the last Add.
 func (c *Chunk) Finish() {
+	defer c.plan.sizes.note(c.Sel)
 	if c.plan.Boundary == BoundaryStart && len(c.Markers) > 0 {
 		c.settle(c.lastMarker())
 		return
