@@ -21,10 +21,7 @@ import (
 func Await[T any](t testing.TB, exe, file string, width, height int, wait time.Duration, js string, benign ...string) (T, []byte) {
 	t.Helper()
 	url := "file://" + file
-	alloc, cancel := chromedp.NewExecAllocator(context.Background(), append(chromedp.DefaultExecAllocatorOptions[:],
-		chromedp.ExecPath(exe), chromedp.NoSandbox, chromedp.WindowSize(width, height))...)
-	defer cancel()
-	ctx, cancel := chromedp.NewContext(alloc)
+	ctx, cancel := browser(exe, width, height)
 	defer cancel()
 	var ev pageEvents
 	if err := chromedp.Listen(ctx, ev.listen(url)); err != nil {

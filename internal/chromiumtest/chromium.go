@@ -105,10 +105,7 @@ type Chart struct {
 func Open(t testing.TB, exe, file, scheme string) ([]Chart, []byte) {
 	t.Helper()
 	url := "file://" + file
-	alloc, cancel := chromedp.NewExecAllocator(context.Background(), append(chromedp.DefaultExecAllocatorOptions[:],
-		chromedp.ExecPath(exe), chromedp.NoSandbox, chromedp.WindowSize(1280, 1000))...)
-	defer cancel()
-	ctx, cancel := chromedp.NewContext(alloc)
+	ctx, cancel := browser(exe, 1280, 1000)
 	defer cancel()
 	var ev pageEvents
 	// Listen starts the browser; the timeout goes on the actions, not on the browser's context.
@@ -157,4 +154,13 @@ func load(ctx context.Context, url, scheme string) ([]Chart, []byte, error) {
 	}
 	png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
 	return charts, png, err
+}
+
+// browser starts a headless Chromium of exe with a window of width × height and the extra
+// options; cancel stops it.
+func browser(exe string, width, height int, extra ...chromedp.ExecAllocatorOption) (context.Context, context.CancelFunc) {
+	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(exe), chromedp.NoSandbox, chromedp.WindowSize(width, height))
+	alloc, stopAlloc := chromedp.NewExecAllocator(context.Background(), append(opts, extra...)...)
+	ctx, stop := chromedp.NewContext(alloc)
+	return ctx, func() { stop(); stopAlloc() }
 }

@@ -59,11 +59,7 @@ const rulerJS = `(() => {
 func OpenTrace(t testing.TB, exe, file string, width, height int, wait time.Duration) DevToolsTrace {
 	t.Helper()
 	port := freePort(t)
-	alloc, cancel := chromedp.NewExecAllocator(context.Background(), append(chromedp.DefaultExecAllocatorOptions[:],
-		chromedp.ExecPath(exe), chromedp.NoSandbox, chromedp.WindowSize(width, height),
-		chromedp.Flag("remote-debugging-port", strconv.Itoa(port)), remote.WebSocket)...)
-	defer cancel()
-	ctx, cancel := chromedp.NewContext(alloc)
+	ctx, cancel := browser(exe, width, height, chromedp.Flag("remote-debugging-port", strconv.Itoa(port)), remote.WebSocket)
 	defer cancel()
 	ctx, cancel = context.WithTimeout(ctx, 2*wait+30*time.Second)
 	defer cancel()
