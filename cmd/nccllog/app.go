@@ -56,10 +56,11 @@ type view struct {
 	// once are the stages the command's followUp asked a second read for, not run because
 	// an input could be read only once (standard input, a pipe); nil otherwise.
 	once []string
-	// diag and hang are diagnose's and hang's reports, built once (diagnosis, hangReport):
-	// printing and the exit status read the same one.
-	diag *diagnose.Report
-	hang *ranks.HangReport
+	// diag, hang and check are diagnose's, hang's and check's reports, built once
+	// (diagnosis, hangReport, checkReport): printing and the exit status read the same one.
+	diag  *diagnose.Report
+	hang  *ranks.HangReport
+	check *ranks.CheckReport
 }
 
 func newView(o *options, plan *stages.Plan, res *stages.Result) *view {

@@ -3,7 +3,7 @@ package main
 import "github.com/nccllog/nccllog/stages/ranks"
 
 func printCheck(w *output, r *view) error {
-	c := r.ranks.CheckReport()
+	c := r.checkReport()
 	switch r.opts.format {
 	case "csv":
 		return checkCSV(w, c.Findings)
@@ -53,4 +53,14 @@ func checkCSV(w *output, findings []ranks.FindingReport) error {
 }
 
 // checkFound: the ranks of some communicator disagree.
-func checkFound(v *view) bool { return len(v.ranks.Check()) > 0 }
+func checkFound(v *view) bool { return len(v.checkReport().Findings) > 0 }
+
+// checkReport is the run's check report, built on first use: printing and the exit status
+// read the same one, as hang's and diagnose's do.
+func (v *view) checkReport() *ranks.CheckReport {
+	if v.check == nil {
+		c := v.ranks.CheckReport()
+		v.check = &c
+	}
+	return v.check
+}
