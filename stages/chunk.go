@@ -27,9 +27,7 @@ func NewChunk(plan *Plan) *Chunk {
 	if c, ok := plan.chunks.Get().(*Chunk); ok {
 		return c
 	}
-	c := &Chunk{plan: plan, Sel: NewSet(plan), cur: NewSet(plan)}
-	plan.sizes.reserve(c.Sel)
-	return c
+	return &Chunk{plan: plan, Sel: NewSet(plan), cur: NewSet(plan)}
 }
 
 // Release hands c back for a later chunk of its plan, once the Merger has merged it (which
@@ -110,7 +108,6 @@ func (c *Chunk) lastMarker() int64 {
 
 // Finish closes the last stretch. Call it once, after the last Add.
 func (c *Chunk) Finish() {
-	defer c.plan.sizes.note(c.Sel)
 	if c.plan.Boundary == BoundaryStart && len(c.Markers) > 0 {
 		c.settle(c.lastMarker())
 		return

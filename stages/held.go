@@ -1,7 +1,5 @@
 package stages
 
-import "slices"
-
 // item is what a held list keeps: a line's value that learns its step and its place.
 type item[T any] interface {
 	*T
@@ -42,13 +40,9 @@ func (h *Held[T, P]) Anchor(o Origin) {
 }
 
 // merge appends o's items. Where this one holds none it takes o's buffer rather than copy
-// it (items with pointers cost write barriers to copy), and o gets this one's to reuse;
-// unless this one's buffer holds them: a chunk's selected lines, merged a stretch at a time,
-// would then lose the buffer that fits them to the stretch's and grow again.
+// it (items with pointers cost write barriers to copy), and o gets this one's to reuse.
 func (h *Held[T, P]) Merge(o *Held[T, P]) {
 	switch {
-	case len(h.Items) == 0 && len(o.Items) > 0 && cap(h.Items) >= len(o.Items):
-		h.Items, h.Anchored = append(h.Items, o.Items...), o.Anchored
 	case len(h.Items) == 0:
 		h.Items, o.Items = o.Items, h.Items[:0]
 		h.Anchored, o.Anchored = o.Anchored, 0
@@ -59,13 +53,6 @@ func (h *Held[T, P]) Merge(o *Held[T, P]) {
 		h.Items = append(h.Items, o.Items...)
 	}
 	h.Open = h.Open || o.Open
-}
-
-// Reserve makes room for n items in all.
-func (h *Held[T, P]) Reserve(n int) {
-	if n > cap(h.Items) {
-		h.Items = slices.Grow(h.Items, n-len(h.Items))
-	}
 }
 
 // reset empties h, keeping its buffer.

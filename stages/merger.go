@@ -96,7 +96,8 @@ func (m *Merger) addAhead(c *Chunk, o Origin, off int64) (settled bool, err erro
 // emit merges a settled stretch into the total and commits it.
 func (m *Merger) emit(s *Set, o Origin) error {
 	s.Anchor(o)
-	return m.Total.MergeCommit(s, m.out)
+	m.Total.Merge(s)
+	return m.Total.Commit(m.out)
 }
 
 // hold keeps a chunk's open tail until the marker that ends its step arrives. What can be
@@ -115,7 +116,6 @@ func (m *Merger) hold(c *Chunk, o Origin) error {
 	}
 	o.Held = true
 	s.Anchor(o)
-	m.pending.reserveFor(s)
 	m.pending.Merge(s)
 	if err := m.pending.Commit(m.out); err != nil {
 		return err
@@ -145,10 +145,10 @@ func (m *Merger) settle(step int64) error {
 		return err
 	}
 	m.pending.Settle(step, m.plan.Selects(step))
-	err := m.Total.MergeCommit(m.pending, m.out)
+	m.Total.Merge(m.pending)
 	m.pending.Reset()
 	m.wait.ended()
-	return err
+	return m.Total.Commit(m.out)
 }
 
 // Finish settles what is still held: lines after the last marker belong to no step.

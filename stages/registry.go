@@ -51,7 +51,6 @@ type Plan struct {
 	reads  Reads
 	bytes  bool      // a stage reads the selected lines' bytes
 	chunks sync.Pool // released Chunks: their buffers serve the next chunks of the run
-	sizes  chunkSizes
 }
 
 // NewPlan looks up the named stages in r.

@@ -57,24 +57,6 @@ func (s *Set) Merge(o *Set) {
 	}
 }
 
-// MergeCommit merges o into s and commits s (Merge, then Commit), but a Folder that holds
-// nothing commits o's part where it lies (see Folder).
-func (s *Set) MergeCommit(o *Set, out Out) error {
-	for i, p := range s.Parts {
-		if f, ok := p.(Folder); ok {
-			folded, err := f.Fold(o.Parts[i], out)
-			if err != nil {
-				return err
-			}
-			if folded {
-				continue
-			}
-		}
-		p.Merge(o.Parts[i])
-	}
-	return s.Commit(out)
-}
-
 // Reset empties every Partial.
 func (s *Set) Reset() {
 	for _, p := range s.Parts {

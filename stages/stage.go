@@ -51,15 +51,6 @@ type Committer interface {
 	Commit(out Out) error
 }
 
-// A Folder is a Committer that can commit a settled stretch's items (o, a Partial of the same
-// stage) straight from o's buffers while it holds none of its own, rather than take them over
-// and commit them: o, a chunk's, keeps the buffer that fits a chunk for the next one. It
-// reports false where it cannot (it holds items, or o is not settled); o is left empty.
-type Folder interface {
-	Committer
-	Fold(o Partial, out Out) (bool, error)
-}
-
 // Writer is a Stage whose Partials write to the run's Out (split, calls): the inputs of a run
 // with one are read one after another, so that the output keeps their order.
 type Writer interface {

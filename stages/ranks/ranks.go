@@ -101,35 +101,22 @@ type RankEvent struct {
 
 // Add folds one event of the input file into the state. Events of a file come in order.
 func (r *Ranks) Add(file string, e *RankEvent) {
-	if r.addAside(file, e) {
-		return
-	}
-	r.addOf(r.proc(procKey{file, e.Host, e.Pid}), file, e)
-}
-
-// addAside folds what needs no new process (true): the file's clock, a watchdog line, and
-// the times of INFO and failure lines.
-func (r *Ranks) addAside(file string, e *RankEvent) bool {
 	r.fileClock(file, e)
-	switch e.Kind {
-	case parser.KindInfo, parser.KindFailure:
+	if e.Kind == parser.KindInfo || e.Kind == parser.KindFailure {
 		// Only their times count, as their process's later lines (a process known by its
 		// calls or communicators: these lines make none).
 		if p := r.procs[procKey{file, e.Host, e.Pid}]; p != nil {
 			p.clk.line(e.Time.Stamp)
 		}
-		return true
-	case parser.KindWatchdog:
+		return
+	}
+	if e.Kind == parser.KindWatchdog {
 		if e.Watchdog != nil {
 			r.watchdog(file, e) // no NCCL envelope: not a process's line
 		}
-		return true
+		return
 	}
-	return false
-}
-
-// addOf folds e, a line of process p, after addAside.
-func (r *Ranks) addOf(p *proc, file string, e *RankEvent) {
+	p := r.proc(procKey{file, e.Host, e.Pid})
 	p.clk.line(e.Time.Stamp)
 	switch e.Kind {
 	case parser.KindCollective:

@@ -29,7 +29,6 @@ type RanksPart struct {
 	cfg    *stages.Config
 	Ranks  *Ranks // nil until something is folded or merged
 	events events
-	procs  map[procRef]*proc // fold's lookup of processes, empty between folds
 }
 
 func (p *RanksPart) Add(l *stages.Line) {
@@ -72,66 +71,17 @@ func (p *RanksPart) Commit(stages.Out) error {
 	if p.events.Open || len(p.events.Items) == 0 {
 		return nil
 	}
-	p.fold(&p.events)
+	r := p.ranks()
+	for i := range p.events.Items {
+		e := p.events.rankEvent(i)
+		r.Add(e.File, &e)
+	}
 	p.events.committed()
 	return nil
 }
 
-// Fold folds o's settled events into Ranks where p holds none (see stages.Folder), leaving o
-// its buffers.
-func (p *RanksPart) Fold(o stages.Partial, _ stages.Out) (bool, error) {
-	op := o.(*RanksPart)
-	if p.events.Open || len(p.events.Items) > 0 || op.events.Open || op.Ranks != nil {
-		return false, nil
-	}
-	p.fold(&op.events)
-	op.events.reset()
-	return true, nil
-}
-
-// fold folds l's events into Ranks, in order. It finds each event's process by the indexes
-// of its file and host in l's string table, not by their strings: a lookup by strings took
-// a third of the fold on a log of communicator set-up.
-func (p *RanksPart) fold(l *events) {
-	if len(l.Items) == 0 {
-		return
-	}
-	r := p.ranks()
-	if p.procs == nil {
-		p.procs = make(map[procRef]*proc)
-	}
-	defer clear(p.procs) // l's indexes mean nothing past this fold
-	var last procRef
-	var lastProc *proc
-	for i := range l.Items {
-		e := l.rankEvent(i)
-		if r.addAside(e.File, &e) {
-			continue
-		}
-		it := &l.Items[i]
-		k := procRef{it.file, it.host, it.pid}
-		if lastProc == nil || k != last {
-			if lastProc = p.procs[k]; lastProc == nil {
-				lastProc = r.proc(procKey{e.File, e.Host, e.Pid})
-				p.procs[k] = lastProc
-			}
-			last = k
-		}
-		r.addOf(lastProc, e.File, &e)
-	}
-}
-
-// procRef is a process as the events of one list name it: indexes into its string table.
-type procRef struct {
-	file, host uint32
-	pid        int64
-}
-
 // Held is how many events wait for their step.
 func (p *RanksPart) Held() int { return len(p.events.Items) }
-
-// Reserve makes room for n events (see stages.Reserver).
-func (p *RanksPart) Reserve(n int) { p.events.Reserve(n) }
 
 func (p *RanksPart) ranks() *Ranks {
 	if p.Ranks == nil {
