@@ -304,7 +304,10 @@ the WARN they repeat after "Last error:", the origin where the log holds no NCCL
 one), NCCL WARNs (NET/IB completion errors, NET/OFI and NET/Socket failures, bootstrap, Cuda
 failure (oom where it says 'out of memory'), "Failed to CUDA calloc", a CUDA or HIP call
 "failed" ("cudaIpcGetMemHandle failed : ...", "hipIpcGetMemHandle failed"), a connect refused (the
-peer was not listening: it likely died or never started), invalid usage (also "Bootstrap Root :
+peer was not listening: it likely died or never started), a failed ibv_create_qp, ibv_create_cq,
+ibv_modify_qp or ibv_alloc_pd (a network error without its chain), a socket-layer WARN
+("socketFinalizeAccept: ...", "ncclSocketInit: ...": a network error where its chain or an
+exception proves it), invalid usage (also "Bootstrap Root :
 rank N of M ranks has already checked in": two processes claimed rank N), /dev/shm segments;
 any WARN that starts a "file:line -> N" return-code
 chain, of the kind its ncclResult names), "Abort COMPLETE" and "Init START"

@@ -73,8 +73,9 @@ func (b *builder) item(it *Item, pos int) {
 			b.consequence(KindRemoteError, it, pos, p)
 			return
 		}
-		// A failed system call proves a fault where an error chain follows it.
-		c := newCand(k, it.Ev != evSystem || b.codes[pos] > 0)
+		// A failed system call proves a fault where an error chain follows it, or where it
+		// is a verbs call of a connection's set-up (netwarn.go).
+		c := newCand(k, it.Ev != evSystem || b.codes[pos] > 0 || verbsSetup(it.Text))
 		c.add(it, pos, p)
 		if r, _, ok := dupRank(it); ok {
 			c.ranks, c.onlyRanks = append(c.ranks, r), true

@@ -70,6 +70,7 @@ func (b *builder) chainWarn(it *Item, pos int, p *proc) {
 		return
 	}
 	k, origin := resultKind(code)
+	k = netKind(k, it.Text)
 	// A process that already logged a peer closing or a follow-on passes that error on.
 	if !origin || (p != nil && (b.hasConsequence(p) || b.peerClosedOn(p))) {
 		b.consequence(KindRemoteError, it, pos, p)

@@ -57,6 +57,17 @@ var excCases = []excCase{
 		"[rank3]: torch.distributed.DistBackendError: NCCL error in: c10d/ProcessGroupNCCL.cpp:2000, invalid usage, NCCL version 2.27.3",
 		"[rank3]: ncclInvalidUsage: This usually reflects invalid usage of NCCL library.",
 	}, diagnose.KindInvalidUsage, []int64{3}, "", "ncclInvalidUsage"},
+	{"internal error, socket layer message", []string{
+		"[rank5]: torch.distributed.DistBackendError: NCCL error in: c10d/ProcessGroupNCCL.cpp:1900, internal error - please report this issue to the NCCL developers, NCCL version 2.21.5",
+		"[rank5]: ncclInternalError: Internal check failed.",
+		"[rank5]: Last error:",
+		"[rank5]: ncclSocketInit: connecting to address  with family 0 is neither AF_INET(2) nor AF_INET6(10)",
+	}, diagnose.KindNetworkError, []int64{5}, "", "ncclSocketInit"},
+	{"internal error, message no phrase names", []string{
+		"[rank6]: ncclInternalError: Internal check failed.",
+		"[rank6]: Last error:",
+		"[rank6]: The work queue of channel 3 holds an unexpected value",
+	}, diagnose.KindCrash, []int64{6}, "", "ncclInternalError"},
 }
 
 // TestExceptionOrigins: a log of NCCL exceptions alone is a fault, whose first finding is

@@ -97,14 +97,32 @@ func (b *builder) lastErrorOrigin(r excRef) {
 		b.item(&q, r.pos)
 		return
 	}
-	k, fault := excResultKind(r.it.Code), true
+	k, fault := excResultKind(b.lastErrCode(r)), true
 	if o.Fault() && o != ncclwarn.FollowOn {
 		k, _ = ownKind(&Item{Ev: warnEvs[o]})
+	} else {
+		k = netKind(k, r.it.Text)
 	}
 	c := newCand(k, fault)
 	c.add(r.it, r.pos, r.p)
 	c.peer = r.it.Peer
 	b.ownAdd(r.p, c)
+}
+
+// lastErrCode is the ncclResult of a `Last error:` message: its own where its line named one,
+// else that of its process's NCCL exception just before it (the `ncclInternalError: ...` line
+// over `Last error:`), -1 where none.
+func (b *builder) lastErrCode(r excRef) int64 {
+	if r.it.Code > 0 {
+		return r.it.Code
+	}
+	for i := r.pos - 1; i >= 0 && i >= r.pos-maxExcLines; i-- {
+		it := &b.e.Items[i]
+		if ncclException(it) && it.Code > 0 && (r.p == nil || b.x.of(it) == nil || b.x.of(it) == r.p) {
+			return it.Code
+		}
+	}
+	return r.it.Code
 }
 
 // resultOrigin makes the first NCCL exception among the follow-on errors an origin: the

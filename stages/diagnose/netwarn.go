@@ -1,0 +1,47 @@
+package diagnose
+
+import "strings"
+
+// socketWarn reports whether msg is a WARN of NCCL's socket layer: it starts with the name of
+// the socket function that failed (`socketFinalizeAccept: wrong type 2 != 1`,
+// `socketPollConnect poll() returned 1, no POLLOUT events`, `ncclSocketInit: connecting to
+// address ...`). Some of these are notices (a stray connection's wrong magic is dropped and
+// the socket accepts again), so the phrase names only the kind of a fault something else
+// proves: the error chain after the WARN, or the NCCL exception that repeats it.
+func socketWarn(msg string) bool {
+	w, ok := strings.CutPrefix(msg, "ncclSocket")
+	if !ok {
+		w, ok = strings.CutPrefix(msg, "socket")
+	}
+	return ok && len(w) > 0 && w[0] >= 'A' && w[0] <= 'Z'
+}
+
+// netKind is the kind of an error a socket-layer WARN starts: a network error, where the
+// chain's ncclResult alone (an internal or a system error) would call it a crash or a
+// system error.
+func netKind(k Kind, msg string) Kind {
+	if (k == KindCrash || k == KindSystemError) && socketWarn(msg) {
+		return KindNetworkError
+	}
+	return k
+}
+
+// verbsSetup reports whether msg names a failed InfiniBand verbs call that NCCL makes only to
+// set up or drive a connection (`Call to ibv_create_qp failed`, a completion queue, a
+// protection domain): NCCL gives the connection up where one fails, so the WARN proves a
+// fault without the error chain an excerpt may end before. Calls NCCL also makes while it
+// looks over the devices (ibv_open_device, ibv_query_port: it skips the device and goes on)
+// and memory registration (ibv_reg_mr: most often the locked-memory limit) still need it.
+func verbsSetup(msg string) bool {
+	_, call, ok := strings.Cut(msg, "Call to ibv_")
+	if !ok {
+		return false
+	}
+	call, _, _ = strings.Cut(call, " ")
+	switch call {
+	case "create_qp", "create_cq", "modify_qp", "alloc_pd", "create_srq", "create_comp_channel",
+		"req_notify_cq", "poll_cq", "post_send", "post_recv":
+		return true
+	}
+	return false
+}

@@ -1,0 +1,68 @@
+package diagnose_test
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/nccllog/nccllog/stages/diagnose"
+)
+
+// TestSocketWarnChain: a WARN of NCCL's socket layer (it starts with the socket function's
+// name) followed by an error chain is a network error on its process, whatever ncclResult
+// the chain returns (an internal or a system error); with no chain after it, it stays a
+// notice (a stray connection's wrong magic is dropped and the socket accepts again).
+func TestSocketWarnChain(t *testing.T) {
+	data, ps := warnJob(t)
+	p := ps[5]
+	for _, c := range []struct {
+		name, lines string
+	}{
+		{"accept-type", chain(p, "misc/socket.cc:440", "socketFinalizeAccept: wrong type 2 != 1", 3,
+			"misc/socket.cc:560", "transport/net_socket.cc:370", "proxy.cc:1300")},
+		{"poll-connect", chain(p, "misc/socket.cc:580", "socketPollConnect poll() returned 1, no POLLOUT events", 2,
+			"misc/socket.cc:600", "bootstrap.cc:290")},
+		{"socket-init", chain(p, "misc/socket.cc:400", "ncclSocketInit: connecting to address  with family 0 is neither AF_INET(2) nor AF_INET6(10)", 3,
+			"bootstrap.cc:200", "init.cc:1500")},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			r := diagnoseBytes(t, "job.log", append(slices.Clone(data), c.lines...), 0)
+			if r.Status != diagnose.StatusFault || len(r.Findings) == 0 {
+				t.Fatalf("status %s, want fault:\n%s", r.Status, js(r))
+			}
+			if f := r.Findings[0]; f.Kind != diagnose.KindNetworkError || !slices.Equal(f.Processes, []string{p.name()}) {
+				t.Errorf("first finding %s of %v, want network-error of %s: %s", f.Kind, f.Processes, p.name(), f.Summary)
+			}
+		})
+	}
+	lone := warnAt(p, 7005, "misc/socket.cc:430", "socketFinalizeAccept: wrong magic 5a5a != 3c3c")
+	if r := diagnoseBytes(t, "job.log", append(slices.Clone(data), lone...), 0); r.Status != diagnose.StatusHealthy {
+		t.Errorf("a socket WARN with no chain: status %s, want healthy:\n%s", r.Status, js(r))
+	}
+}
+
+// TestVerbsSetupWarnAlone: a failed InfiniBand verbs call NCCL makes only to set up or drive
+// a connection (queue pair, completion queue, protection domain) is a network error by
+// itself, though the log ends before its return-code chain; a verbs call NCCL also makes
+// while it looks over the devices, or memory registration, still needs its chain.
+func TestVerbsSetupWarnAlone(t *testing.T) {
+	data, ps := warnJob(t)
+	p := ps[5]
+	for _, call := range []string{"ibv_create_cq", "ibv_create_qp", "ibv_modify_qp", "ibv_alloc_pd"} {
+		msg := "Call to " + call + " failed"
+		r := diagnoseBytes(t, "job.log", append(slices.Clone(data), warnAt(p, 7005, "misc/ibvwrap.cc:260", msg)...), 0)
+		if r.Status != diagnose.StatusFault || len(r.Findings) == 0 {
+			t.Fatalf("%q: status %s, want fault:\n%s", msg, r.Status, js(r))
+		}
+		if f := r.Findings[0]; f.Kind != diagnose.KindNetworkError || !slices.Equal(f.Processes, []string{p.name()}) ||
+			!strings.Contains(f.Summary, call) {
+			t.Errorf("%q: first finding %s of %v, want network-error of %s: %s", msg, f.Kind, f.Processes, p.name(), f.Summary)
+		}
+	}
+	for _, msg := range []string{"Call to ibv_open_device failed", "Call to ibv_reg_mr failed with error Cannot allocate memory"} {
+		r := diagnoseBytes(t, "job.log", append(slices.Clone(data), warnAt(p, 7005, "misc/ibvwrap.cc:260", msg)...), 0)
+		if r.Status != diagnose.StatusHealthy {
+			t.Errorf("%q with no chain: status %s, want healthy:\n%s", msg, r.Status, js(r))
+		}
+	}
+}
