@@ -23,12 +23,12 @@ type traceProc struct {
 
 // traceSink writes calls as a Chrome Trace Event file (which Perfetto reads too), as they
 // come: one process per (host, pid) of the log, sorted by host, one thread per communicator
-// of the process, each call a 1 µs slice at its time (cut at the next whole microsecond where
-// the time has a fraction of one: see callDur). A call's args are what its slice's place and
-// name do not say (its opCount, count and datatype): its communicator is its thread, its step
-// the span around it on the steps thread, its bytes count times the datatype's size. At some
-// 130 bytes a call, a million calls take about 130 MB.
-// A call's time is when NCCL enqueued it, not how long it ran: the slice marks a moment. Times are microseconds since the first call's, which otherData.time_zero gives.
+// of the process, each call an instant event at its time, named by its op (see event). A
+// call's args are what its place and name do not say, its opCount and bytes: its communicator
+// is its thread, its step the span around it on the steps thread. At some 105 bytes a call
+// (an 8-hour log's times take 11 digits), a million calls take about 105 MB.
+// A call's time is when NCCL enqueued it, not how long it ran. Times are microseconds since
+// the first call's, which otherData.time_zero gives.
 type traceSink struct {
 	w      *output
 	procs  map[traceProc]int // the trace's pid of each process, from 1
@@ -105,7 +105,7 @@ func (s *traceSink) header(b []byte, t parser.Stamp) []byte {
 	zero := stream.TimeOf(t)
 	b = append(b, `{"displayTimeUnit":"ms","otherData":{"time_zero":`...)
 	b = appendJSON(b, zero.Text())
-	b = append(b, `,"note":"ts is microseconds since time_zero, the first call's time as the log printed it (without a zone: the host's local clock); each call is a 1 us slice at the time NCCL enqueued it, not its duration"},"traceEvents":[`...)
+	b = append(b, `,"note":"ts is microseconds since time_zero, the first call's time as the log printed it (without a zone: the host's local clock); each call is an instant event at the time NCCL enqueued it"},"traceEvents":[`...)
 	return b
 }
 
@@ -227,35 +227,34 @@ func (s *traceSink) sep(b []byte) []byte {
 	return append(b, ",\n"...)
 }
 
-// event appends c as a slice of the trace's process id and thread tid.
+// event appends c as an instant event (ph "i", thread-scoped by default) of the trace's process
+// id and thread tid: a call's line marks the moment NCCL enqueued it, not a span, and an
+// instant needs no dur. Its args are opCount (decimal, as the JSON, NDJSON and Parquet exports
+// write it) and bytes; a datatype NCCL does not define has no size, so such a call keeps its
+// count and dtype instead.
 func (s *traceSink) event(b []byte, id, tid int, c *stages.Call) []byte {
 	b = s.sep(b)
-	b = append(b, `{"ph":"X","name":"`...)
+	b = append(b, `{"ph":"i","name":"`...)
 	b = append(b, c.Coll.Op...)
 	b = append(b, `","pid":`...)
 	b = strconv.AppendInt(b, int64(id), 10)
 	b = append(b, `,"tid":`...)
 	b = strconv.AppendInt(b, int64(tid), 10)
 	b = append(b, `,"ts":`...)
-	rel := c.Time.Nanos - s.zero.Nanos
-	b = appendMicros(b, rel)
-	b = append(b, `,"dur":`...)
-	b = appendMicros(b, callDur(rel))
-	b = append(b, `,"args":{"opCount":"`...)
-	b = append(b, "0x"...)
-	b = strconv.AppendUint(b, c.Coll.OpCount, 16)
-	b = append(b, `","count":`...)
-	b = strconv.AppendInt(b, c.Coll.Count, 10)
-	b = append(b, `,"dtype":"`...)
-	b = append(b, c.Coll.Datatype.String()...)
-	return append(b, `"}}`...)
+	b = appendMicros(b, c.Time.Nanos-s.zero.Nanos)
+	b = append(b, `,"args":{"opCount":`...)
+	b = strconv.AppendUint(b, c.Coll.OpCount, 10)
+	if !c.Coll.Datatype.Known() {
+		b = append(b, `,"count":`...)
+		b = strconv.AppendInt(b, c.Coll.Count, 10)
+		b = append(b, `,"dtype":`...)
+		b = appendJSON(b, c.Coll.Datatype.String())
+		return append(b, "}}"...)
+	}
+	b = append(b, `,"bytes":`...)
+	b = strconv.AppendInt(b, c.Bytes(), 10)
+	return append(b, "}}"...)
 }
-
-// callDur is the length of the slice of a call at rel ns: 1 µs, cut at the next whole
-// microsecond where the time has a fraction of one. Calls less than 1 µs apart (nanosecond
-// times) would otherwise make slices that overlap each other's end on their thread, which
-// Chromium's and Perfetto's importers take as badly nested; cut, they nest or keep apart.
-func callDur(rel int64) int64 { return 1000 - (rel%1000+1000)%1000 }
 
 // appendMicros appends ns as microseconds, with the nanoseconds as 3 decimals where any.
 func appendMicros(b []byte, ns int64) []byte {

@@ -57,7 +57,8 @@ func TestCallsTraceDevToolsRefusesCut(t *testing.T) {
 	}
 }
 
-// devtoolsSpan is the time from the trace's first event to the end of its last slice; plain is
+// devtoolsSpan is the time from the trace's first event to the end of its last slice or
+// instant; plain is
 // where the uncompressed trace is, written from log if it is not there.
 func devtoolsSpan(t *testing.T, plain, log string) time.Duration {
 	t.Helper()
@@ -81,7 +82,7 @@ func devtoolsSpan(t *testing.T, plain, log string) time.Duration {
 	}
 	var end float64
 	for _, e := range f.TraceEvents {
-		if e.Ph == "X" {
+		if e.Ph == "X" || e.Ph == "i" {
 			end = max(end, e.Ts+e.Dur)
 		}
 	}

@@ -66,7 +66,8 @@ func TestCallsTraceSchema(t *testing.T) {
 // a JSON object whose traceEvents is a list (present, not null) and whose otherData, where
 // given, is an object; displayTimeUnit ms or ns; every event an object with a ph, integer
 // pid and tid; complete events (X) with a name, a numeric ts, a non-negative dur and args an
-// object; metadata events (M) of the names the importers know, with their args; and, per
+// object; instant events (i, the calls) with a name, a numeric ts, no dur, the thread's scope
+// (no s, or "t") and args of an integer opCount and either bytes or count and dtype; metadata events (M) of the names the importers know, with their args; and, per
 // thread, complete events that nest or keep apart (both importers warn of, and Perfetto drops,
 // a slice that overlaps another's end). Every process and thread with slices is named.
 func checkTraceSchema(t *testing.T, text string) int {
@@ -137,6 +138,11 @@ func (tr *traceThreads) event(t *testing.T, i int, e map[string]any) {
 		}
 		k := [2]int64{pid, tid}
 		tr.slices[k] = append(tr.slices[k], traceSlice{ts, ts + dur, i})
+	case "i":
+		tr.instant(t, i, e, args)
+		k := [2]int64{pid, tid}
+		ts := traceNanos(t, i, e, "ts")
+		tr.slices[k] = append(tr.slices[k], traceSlice{ts, ts, i})
 	case "M":
 		switch e["name"] {
 		case "process_name", "thread_name":
@@ -157,6 +163,28 @@ func (tr *traceThreads) event(t *testing.T, i int, e map[string]any) {
 		}
 	default:
 		t.Fatalf("event %d: ph %v", i, e["ph"])
+	}
+}
+
+// instant checks a call's instant event: a name, no dur, the thread's scope, and its args.
+func (tr *traceThreads) instant(t *testing.T, i int, e, args map[string]any) {
+	t.Helper()
+	if _, ok := e["name"].(string); !ok {
+		t.Fatalf("event %d: no name", i)
+	}
+	if s, given := e["s"]; given && s != "t" {
+		t.Fatalf("event %d: scope %v", i, s)
+	}
+	if _, given := e["dur"]; given {
+		t.Fatalf("event %d: an instant with a dur", i)
+	}
+	traceInt(t, i, args, "opCount")
+	if _, ok := args["bytes"]; ok {
+		traceInt(t, i, args, "bytes")
+	} else if _, ok := args["dtype"].(string); !ok {
+		t.Fatalf("event %d: args %v have neither bytes nor count and dtype", i, args)
+	} else {
+		traceInt(t, i, args, "count")
 	}
 }
 
@@ -289,8 +317,8 @@ type traceEvent struct {
 }
 
 // TestCallsTraceNanosecondCalls: calls of one process less than a microsecond apart (a
-// collector's nanosecond times) still make slices that both trace importers take: each
-// nests in or keeps apart from the others on its thread.
+// collector's nanosecond times) keep their nanoseconds as ts's three decimals, as instants
+// that both trace importers take.
 func TestCallsTraceNanosecondCalls(t *testing.T) {
 	line := func(ts string, op int) string {
 		return ts + " gpu-node-00:12:12 [0] NCCL INFO AllReduce: opCount " + strconv.Itoa(op) +
@@ -303,12 +331,19 @@ func TestCallsTraceNanosecondCalls(t *testing.T) {
 		t.Fatalf("status %d: %s", code, stderr)
 	}
 	checkTraceSchema(t, got)
+	for _, want := range []string{`"ts":0,`, `"ts":0.400,`, `"ts":1.300,"args":{"opCount":3,`, `"ts":1.300,"args":{"opCount":4,`} {
+		if !strings.Contains(got, want) {
+			t.Errorf("no %s in:\n%s", want, got)
+		}
+	}
 }
 
 // TestCallsTraceCommThreads: each communicator of a process is a thread of its own, named by
-// its pointer, and its calls' args keep only what the slice does not say.
+// its pointer, and its calls' args keep only what the event's place does not say: opCount
+// (decimal) and bytes, or count and dtype where the datatype is not NCCL's.
 func TestCallsTraceCommThreads(t *testing.T) {
-	in := traceLog + "[2025-06-11 14:03:28.000100] gpu-node-00:12:12 [0] NCCL INFO AllGather: opCount 0 sendbuff 0x1 recvbuff 0x2 count 4 datatype 9 op 0 root 0 comm 0x7f20 [nranks=2] stream 0x9\n"
+	in := traceLog + "[2025-06-11 14:03:28.000100] gpu-node-00:12:12 [0] NCCL INFO AllGather: opCount 0 sendbuff 0x1 recvbuff 0x2 count 4 datatype 9 op 0 root 0 comm 0x7f20 [nranks=2] stream 0x9\n" +
+		"[2025-06-11 14:03:28.000200] gpu-node-00:12:12 [0] NCCL INFO AllGather: opCount 1a sendbuff 0x1 recvbuff 0x2 count 4 datatype 42 op 0 root 0 comm 0x7f20 [nranks=2] stream 0x9\n"
 	got, stderr, code := traceOf(t, in)
 	if code != exitOK {
 		t.Fatalf("status %d: %s", code, stderr)
@@ -317,8 +352,9 @@ func TestCallsTraceCommThreads(t *testing.T) {
 	for _, want := range []string{
 		`{"ph":"M","pid":1,"tid":2,"name":"thread_name","args":{"name":"comm 0x7f00"}}`,
 		`{"ph":"M","pid":1,"tid":3,"name":"thread_name","args":{"name":"comm 0x7f20"}}`,
-		`{"ph":"X","name":"Broadcast","pid":1,"tid":2,"ts":487966,"dur":1,"args":{"opCount":"0x2","count":100,"dtype":"int8"}}`,
-		`{"ph":"X","name":"AllGather","pid":1,"tid":3,"ts":488066,"dur":1,"args":{"opCount":"0x0","count":4,"dtype":"bf16"}}`,
+		`{"ph":"i","name":"Broadcast","pid":1,"tid":2,"ts":487966,"args":{"opCount":2,"bytes":100}}`,
+		`{"ph":"i","name":"AllGather","pid":1,"tid":3,"ts":488066,"args":{"opCount":0,"bytes":8}}`,
+		`{"ph":"i","name":"AllGather","pid":1,"tid":3,"ts":488166,"args":{"opCount":26,"count":4,"dtype":"datatype 42"}}`,
 	} {
 		if !strings.Contains(got, want+",\n") && !strings.Contains(got, want+"\n]}") {
 			t.Errorf("no %s in:\n%s", want, got)

@@ -143,7 +143,8 @@ func openInViewer(t *testing.T, exe, viewer, trace string) (viewerModel, []byte)
 	return chromiumtest.Await[viewerModel](t, exe, file, 1600, 900, 2*time.Minute, viewerJS, viewerPolyfill)
 }
 
-// traceSlices counts the complete events of each thread of trace.
+// traceSlices counts the complete and instant events of each thread of trace: the viewer
+// makes a thread's instant a slice of no duration.
 func traceSlices(t *testing.T, trace string) map[[2]int]int {
 	t.Helper()
 	var f struct{ TraceEvents []traceEvent }
@@ -152,7 +153,7 @@ func traceSlices(t *testing.T, trace string) map[[2]int]int {
 	}
 	n := map[[2]int]int{}
 	for _, e := range f.TraceEvents {
-		if e.Ph == "X" {
+		if e.Ph == "X" || e.Ph == "i" {
 			n[[2]int{e.Pid, e.Tid}]++
 		}
 	}
