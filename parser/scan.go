@@ -260,6 +260,9 @@ func (s *scanner) scanBare(b []byte, start int, l *Line, h shape, words uint32) 
 	if l.Kind != KindOther {
 		return uint64(h.add(byte(l.Kind)).addWord([]byte(l.Reason))), true
 	}
+	if !mayOpenFailure(b, start, words) {
+		return uint64(h.add(byte(l.Kind)).addWord([]byte(l.Reason))), true
+	}
 	if fs, rank := failureStart(b, start); mayBeFailure(b, fs, words) {
 		if !s.scanFailure(b, fs, l) {
 			return 0, false // rare failure lines: the grammar reads them

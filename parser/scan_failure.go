@@ -275,12 +275,47 @@ func failureStart(b []byte, start int) (int, int64) {
 }
 
 // stampedStart returns the end of a bare time at start and the white space after it, or start.
+// Its first test, stampPairs, turns away most text on one look-up.
 func stampedStart(b []byte, start int) int {
-	if start >= len(b) || b[start] == '[' || !mayOpenHead(b[start:]) {
+	if start+1 >= len(b) || !stampPairs.has(b[start], b[start+1]) || !mayOpenHead(b[start:]) {
 		return start
 	}
 	if _, end := stampAt(b, start); end > 0 {
 		return spEnd(b, end)
 	}
 	return start
+}
+
+// stampPairs holds the first two bytes of every bare time stampAt reads (a bracketed one is
+// a prefix): a date's `20`, a glog head's level and month `E1`, a syslog month's `Ju`. Other
+// text never moves stampedStart, which tests them first.
+var stampPairs = func() (p pairSet) {
+	for c := byte('0'); c <= '9'; c++ {
+		for d := byte('0'); d <= '9'; d++ {
+			p.add(c, d) // dateStamp: YYYY
+		}
+		for _, l := range []byte("IWEF") {
+			p.add(l, c) // glogStamp: the level, then the month's digits
+		}
+	}
+	for _, m := range monthNames {
+		p.add(m[0], m[1]) // syslogStamp
+	}
+	return p
+}()
+
+// failGatePairs is failurePairs and stampPairs: a line whose text opens with neither, and
+// holds no failure word, is no failure line (mayOpenFailure).
+var failGatePairs = func() (p pairSet) {
+	for k := range p {
+		p[k] = failurePairs[k] | stampPairs[k]
+	}
+	return p
+}()
+
+// mayOpenFailure is the first test of scanBare's failure path, small enough to be inlined:
+// false where failureStart(b, start) is start (no bare time opens the text) and
+// mayBeFailure(b, start, words) is false, on one look-up for most other text.
+func mayOpenFailure(b []byte, start int, words uint32) bool {
+	return start+1 >= len(b) || words&(maskFailGlue|maskExcept) != 0 || failGatePairs.has(b[start], b[start+1])
 }
