@@ -1,5 +1,10 @@
 package stages
 
+import (
+	"slices"
+	"unsafe"
+)
+
 // item is what a held list keeps: a line's value that learns its step and its place.
 type item[T any] interface {
 	*T
@@ -16,9 +21,25 @@ type Held[T any, P item[T]] struct {
 }
 
 func (h *Held[T, P]) Add(v T) {
-	h.Items = append(h.Items, v)
+	h.Items = append(Room(h.Items, 1), v)
 	h.Open = true
 }
+
+// Room returns s with room for n more items. Its buffer doubles as it grows, up to what a
+// committed list keeps (see Reuse): append grows a large slice by a quarter at a time, which
+// copied a chunk's held items about four times over as they came; past that size append's
+// own growth applies, so that a buffer a list keeps is not doubled past the size it keeps.
+func Room[T any](s []T, n int) []T {
+	if len(s)+n <= cap(s) {
+		return s
+	}
+	var v T
+	kept := int(keptBytes / max(unsafe.Sizeof(v), 1))
+	return slices.Grow(s, max(n, min(len(s), kept-len(s)), minRoom))
+}
+
+// minRoom is the fewest items a held list makes room for when it grows.
+const minRoom = 64
 
 // settle gives the items their step, or drops them (keep false).
 func (h *Held[T, P]) Settle(step int64, keep bool) {
@@ -50,9 +71,21 @@ func (h *Held[T, P]) Merge(o *Held[T, P]) {
 		h.Anchored += o.Anchored
 		fallthrough
 	default:
-		h.Items = append(h.Items, o.Items...)
+		h.Items = append(Room(h.Items, len(o.Items)), o.Items...)
 	}
 	h.Open = h.Open || o.Open
+}
+
+// Take returns dst, which holds nothing, holding src's items, and src emptied. Where dst's
+// buffer fits them they are copied and each list keeps its buffer: a chunk's selected list
+// merges its stretches one by one, and a stretch's small buffer would put the chunk-sized one
+// aside, to grow again. Otherwise dst takes src's buffer and src gets dst's. For items
+// without pointers: a buffer kept holds nothing alive.
+func Take[T any](dst, src []T) ([]T, []T) {
+	if cap(dst) < len(src) {
+		return src, dst[:0]
+	}
+	return append(dst[:0], src...), src[:0]
 }
 
 // reset empties h, keeping its buffer.

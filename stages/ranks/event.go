@@ -137,7 +137,7 @@ func (l *events) addClock(n int64, p *parser.Line) bool {
 }
 
 func (l *events) addRare(r rareEvent) int32 {
-	l.rare = append(l.rare, r)
+	l.rare = append(stages.Room(l.rare, 1), r)
 	return int32(len(l.rare) - 1)
 }
 
@@ -155,7 +155,10 @@ func (l *events) anchor(o stages.Origin) {
 // copy them; otherwise o's indexes are translated into l's tables.
 func (l *events) merge(o *events) {
 	if len(l.Items) == 0 {
-		l.Held.Merge(&o.Held)
+		// Events hold no pointers: the chunk-sized buffer stays with the list that has it.
+		l.Items, o.Items = stages.Take(l.Items, o.Items)
+		l.Anchored, o.Anchored = o.Anchored, 0
+		l.Open = l.Open || o.Open
 		l.strs, o.strs = o.strs, l.strs
 		l.index, o.index = o.index, l.index
 		l.indexed, o.indexed = o.indexed, l.indexed
@@ -170,7 +173,7 @@ func (l *events) merge(o *events) {
 		xlat[i] = l.intern(s)
 	}
 	off := int32(len(l.rare))
-	l.rare = append(l.rare, o.rare...)
+	l.rare = append(stages.Room(l.rare, len(o.rare)), o.rare...)
 	for i := from; i < len(l.Items); i++ {
 		e := &l.Items[i]
 		e.file, e.host, e.op = xlat[e.file], xlat[e.host], xlat[e.op]
@@ -239,7 +242,7 @@ func (l *events) addRankEvent(e *RankEvent) error {
 	default:
 		return fmt.Errorf("held line %s:%d: a %s line without its fields", e.File, e.Line, e.Kind)
 	}
-	l.Items = append(l.Items, v)
+	l.Items = append(stages.Room(l.Items, 1), v)
 	l.Anchored = len(l.Items)
 	return nil
 }
