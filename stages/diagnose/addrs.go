@@ -32,19 +32,16 @@ type Addr struct {
 }
 
 // ownAddrPrefixes are the messages that print a process's own addresses.
-var ownAddrPrefixes = [...]string{"NET/IB : ", "NET/IBext : ", "NET/Socket : ", "Bootstrap : ", "Bootstrap: "}
+var ownAddrPrefixes = [...]string{"NET/IB : Using ", "NET/IBext : Using ", "NET/Socket : Using ", "Bootstrap : Using ",
+	"Bootstrap: Using "}
 
-// ownAddrs returns the addresses an INFO line's message prints as the process's own, or
-// nil. It looks no further than a line that holds `Using ` (most INFO lines do not).
-func ownAddrs(text []byte, l *parser.Line) [][]byte {
-	if !l.Env.HasEnvelope() || !bytes.Contains(text, []byte("Using ")) {
-		return nil
-	}
-	msg := parser.Message(text, l)
+// ownAddrs returns the addresses msg, an INFO line's message, prints as the process's own,
+// or nil. addAddrs looks no further than a line that holds `Using ` (most INFO lines do not).
+func ownAddrs(msg []byte) [][]byte {
 	head := -1
 	for _, p := range ownAddrPrefixes {
-		if bytes.HasPrefix(msg, []byte(p+"Using ")) {
-			head = len(p) + len("Using ")
+		if bytes.HasPrefix(msg, []byte(p)) {
+			head = len(p)
 			break
 		}
 	}
@@ -96,9 +93,20 @@ func normAddr(a []byte) []byte {
 }
 
 // addAddrs keeps the addresses line n prints as its process's own.
+// An address already kept is only marked as claimed by this process too: the line is not
+// the first in file order (the lines of one stretch come in file order, and it has no file
+// yet), so its text is not copied.
 func (p *Part) addAddrs(n int64, text []byte, l *parser.Line) {
-	for _, a := range ownAddrs(text, l) {
-		p.keepAddr(Addr{Addr: string(a), Host: l.Env.Host, Pid: l.Env.Pid, Line: n, Text: clip(parser.Message(text, l))})
+	if !l.Env.HasEnvelope() || !bytes.Contains(text, []byte("Using ")) {
+		return
+	}
+	msg := parser.Message(text, l)
+	for _, a := range ownAddrs(msg) {
+		if i, ok := p.addrIdx[string(a)]; ok {
+			p.addrs[i].claim(l.Env.Host, l.Env.Pid, false)
+			continue
+		}
+		p.keepAddr(Addr{Addr: string(a), Host: l.Env.Host, Pid: l.Env.Pid, Line: n, Text: clip(msg)})
 	}
 }
 
@@ -115,15 +123,20 @@ func (p *Part) keepAddr(a Addr) {
 		return
 	}
 	k := &p.addrs[i]
-	if k.Host != a.Host || a.ManyHosts {
-		k.ManyHosts = true
-	}
-	if k.Pid != a.Pid {
-		k.Pid = -1
-	}
+	k.claim(a.Host, a.Pid, a.ManyHosts)
 	// The first line in file order is cited, whatever order the inputs were read in.
 	if a.File != "" && k.File != "" && (a.File < k.File || a.File == k.File && a.Line < k.Line) {
 		k.Host, k.File, k.Line, k.Text = a.Host, a.File, a.Line, a.Text
+	}
+}
+
+// claim marks a as printed also by process pid of host (of several hosts where manyHosts).
+func (a *Addr) claim(host string, pid int64, manyHosts bool) {
+	if a.Host != host || manyHosts {
+		a.ManyHosts = true
+	}
+	if a.Pid != pid {
+		a.Pid = -1
 	}
 }
 

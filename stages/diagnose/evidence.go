@@ -297,7 +297,7 @@ func portAddr(msg []byte) string {
 // `file:line -> N` (then maybe ` [Async thread]` or ` (reason)`), N not 0.
 func frameItem(n int64, text []byte, l *parser.Line) (Item, bool) {
 	const arrow = " -> "
-	i := bytes.LastIndex(text, []byte(arrow))
+	i := lastArrow(text)
 	if i < 0 {
 		return Item{}, false
 	}
@@ -323,6 +323,22 @@ func frameItem(n int64, text []byte, l *parser.Line) (Item, bool) {
 	it.Name = clip(where)
 	it.Text = clip(text[j+1:])
 	return it, true
+}
+
+// lastArrow is where the last ` -> ` of text starts, or -1. bytes.LastIndex searches
+// backwards byte by byte (Rabin-Karp) on every INFO line; bytes.Index is vectorised, and
+// most INFO lines hold no arrow, so it searches forward, from each match on.
+func lastArrow(text []byte) int {
+	const arrow = " -> "
+	last := -1
+	for at := 0; ; {
+		i := bytes.Index(text[at:], []byte(arrow))
+		if i < 0 {
+			return last
+		}
+		last = at + i
+		at = last + 1 // ` -> -> ` holds two, three bytes apart
+	}
 }
 
 // watchdogItem reads a watchdog line that says a collective timed out or failed.
