@@ -35,6 +35,12 @@ type Addr struct {
 var ownAddrPrefixes = [...]string{"NET/IB : Using ", "NET/IBext : Using ", "NET/Socket : Using ", "Bootstrap : Using ",
 	"Bootstrap: Using "}
 
+// ownAddrLine reports whether text may hold a message of ownAddrPrefixes, before its message
+// is looked for (a backward search): `Using network IB` lines do not.
+func ownAddrLine(text []byte) bool {
+	return bytes.Contains(text, []byte(" : Using ")) || bytes.Contains(text, []byte("Bootstrap: Using "))
+}
+
 // ownAddrs returns the addresses msg, an INFO line's message, prints as the process's own,
 // or nil. addAddrs looks no further than a line that holds `Using ` (most INFO lines do not).
 func ownAddrs(msg []byte) [][]byte {
@@ -55,7 +61,7 @@ func ownAddrs(msg []byte) [][]byte {
 		return nil // an IB line names its NICs; the address is after OOB
 	}
 	var out [][]byte
-	for _, w := range bytes.Fields(rest) {
+	for w := range bytes.FieldsSeq(rest) {
 		if a := ifaceAddr(w); a != nil && len(out) < 8 {
 			out = append(out, a)
 		}
@@ -97,7 +103,7 @@ func normAddr(a []byte) []byte {
 // the first in file order (the lines of one stretch come in file order, and it has no file
 // yet), so its text is not copied.
 func (p *Part) addAddrs(n int64, text []byte, l *parser.Line) {
-	if !l.Env.HasEnvelope() || !bytes.Contains(text, []byte("Using ")) {
+	if !l.Env.HasEnvelope() || !bytes.Contains(text, []byte("Using ")) || !ownAddrLine(text) {
 		return
 	}
 	msg := parser.Message(text, l)

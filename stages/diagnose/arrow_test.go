@@ -2,6 +2,7 @@ package diagnose
 
 import (
 	"bytes"
+	"strconv"
 	"testing"
 )
 
@@ -22,4 +23,13 @@ func FuzzLastArrow(f *testing.F) {
 			t.Fatalf("lastArrow(%q) = %d, want %d", b, got, want)
 		}
 	})
+}
+
+// digits counts as strconv.FormatInt writes.
+func TestDigits(t *testing.T) {
+	for _, v := range []int64{0, 1, 9, 10, 99, 100, 9999, 10000, 1<<63 - 1} {
+		if got, want := digits(v), len(strconv.FormatInt(v, 10)); got != want {
+			t.Errorf("digits(%d) = %d, want %d", v, got, want)
+		}
+	}
 }

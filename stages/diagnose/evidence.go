@@ -306,7 +306,7 @@ func frameItem(n int64, text []byte, l *parser.Line) (Item, bool) {
 	if !ok || code == 0 {
 		return Item{}, false
 	}
-	if d := len(strconv.FormatInt(code, 10)); d < len(rest) && rest[d] != ' ' && rest[d] != '\r' {
+	if d := digits(code); d < len(rest) && rest[d] != ' ' && rest[d] != '\r' {
 		return Item{}, false // a connection line's `0[0] -> 1[0]`
 	}
 	j := bytes.LastIndexByte(text[:i], ' ')
@@ -325,19 +325,30 @@ func frameItem(n int64, text []byte, l *parser.Line) (Item, bool) {
 	return it, true
 }
 
+// digits is how many digits v (not negative) has in base 10, as strconv.FormatInt writes it.
+func digits(v int64) int {
+	d := 1
+	for ; v >= 10; v /= 10 {
+		d++
+	}
+	return d
+}
+
 // lastArrow is where the last ` -> ` of text starts, or -1. bytes.LastIndex searches
-// backwards byte by byte (Rabin-Karp) on every INFO line; bytes.Index is vectorised, and
-// most INFO lines hold no arrow, so it searches forward, from each match on.
+// backwards by rolling hash, and bytes.Index forward stops at every space; the vectorised
+// search for '>' stops only at the few such bytes an INFO line holds.
 func lastArrow(text []byte) int {
-	const arrow = " -> "
 	last := -1
 	for at := 0; ; {
-		i := bytes.Index(text[at:], []byte(arrow))
+		i := bytes.IndexByte(text[at:], '>')
 		if i < 0 {
 			return last
 		}
-		last = at + i
-		at = last + 1 // ` -> -> ` holds two, three bytes apart
+		g := at + i
+		if g >= 2 && g+1 < len(text) && text[g-2] == ' ' && text[g-1] == '-' && text[g+1] == ' ' {
+			last = g - 2
+		}
+		at = g + 1
 	}
 }
 

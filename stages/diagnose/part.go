@@ -215,6 +215,13 @@ func (p *Part) mergeCounts(op *Part) {
 }
 
 func (p *Part) mergeComms(op *Part) {
+	if len(p.states) == 0 {
+		// Nothing to fold into: o's map and list are taken whole, and o keeps p's empty ones.
+		p.comms, op.comms = op.comms, p.comms
+		p.states, op.states = op.states, p.states
+		p.loose = append(p.loose, op.loose...)
+		return
+	}
 	for _, oc := range op.states {
 		if c := p.comms[oc.commKey]; c != nil {
 			c.merge(oc)
