@@ -41,9 +41,13 @@ func ownAddrLine(text []byte) bool {
 	return bytes.Contains(text, []byte(" : Using ")) || bytes.Contains(text, []byte("Bootstrap: Using "))
 }
 
-// ownAddrs returns the addresses msg, an INFO line's message, prints as the process's own,
-// or nil. addAddrs looks no further than a line that holds `Using ` (most INFO lines do not).
-func ownAddrs(msg []byte) [][]byte {
+// maxOwnAddrs is how many addresses one line may give.
+const maxOwnAddrs = 8
+
+// ownAddrs appends to out the addresses msg, an INFO line's message, prints as the process's
+// own (up to maxOwnAddrs). addAddrs looks no further than a line that holds `Using ` (most
+// INFO lines do not), and lends out from its stack.
+func ownAddrs(out [][]byte, msg []byte) [][]byte {
 	head := -1
 	for _, p := range ownAddrPrefixes {
 		if bytes.HasPrefix(msg, []byte(p)) {
@@ -52,17 +56,16 @@ func ownAddrs(msg []byte) [][]byte {
 		}
 	}
 	if head < 0 {
-		return nil
+		return out
 	}
 	rest := msg[head:]
 	if i := bytes.Index(rest, []byte("OOB ")); i >= 0 && bytes.HasPrefix(msg, []byte("NET/IB")) {
 		rest = rest[i+len("OOB "):]
 	} else if bytes.HasPrefix(msg, []byte("NET/IB")) {
-		return nil // an IB line names its NICs; the address is after OOB
+		return out // an IB line names its NICs; the address is after OOB
 	}
-	var out [][]byte
 	for w := range bytes.FieldsSeq(rest) {
-		if a := ifaceAddr(w); a != nil && len(out) < 8 {
+		if a := ifaceAddr(w); a != nil && len(out) < maxOwnAddrs {
 			out = append(out, a)
 		}
 	}
@@ -107,7 +110,8 @@ func (p *Part) addAddrs(n int64, text []byte, l *parser.Line) {
 		return
 	}
 	msg := parser.Message(text, l)
-	for _, a := range ownAddrs(msg) {
+	var buf [maxOwnAddrs][]byte
+	for _, a := range ownAddrs(buf[:0], msg) {
 		if i, ok := p.addrIdx[string(a)]; ok {
 			p.addrs[i].claim(l.Env.Host, l.Env.Pid, false)
 			continue
