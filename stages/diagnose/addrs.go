@@ -32,34 +32,40 @@ type Addr struct {
 }
 
 // ownAddrPrefixes are the messages that print a process's own addresses.
-var ownAddrPrefixes = [...]string{"NET/IB : ", "NET/IBext : ", "NET/Socket : ", "Bootstrap : ", "Bootstrap: "}
+var ownAddrPrefixes = [...]string{"NET/IB : Using ", "NET/IBext : Using ", "NET/Socket : Using ", "Bootstrap : Using ",
+	"Bootstrap: Using "}
 
-// ownAddrs returns the addresses an INFO line's message prints as the process's own, or
-// nil. It looks no further than a line that holds `Using ` (most INFO lines do not).
-func ownAddrs(text []byte, l *parser.Line) [][]byte {
-	if !l.Env.HasEnvelope() || !bytes.Contains(text, []byte("Using ")) {
-		return nil
-	}
-	msg := parser.Message(text, l)
+// ownAddrLine reports whether text may hold a message of ownAddrPrefixes, before its message
+// is looked for (a backward search): `Using network IB` lines do not.
+func ownAddrLine(text []byte) bool {
+	return bytes.Contains(text, []byte(" : Using ")) || bytes.Contains(text, []byte("Bootstrap: Using "))
+}
+
+// maxOwnAddrs is how many addresses one line may give.
+const maxOwnAddrs = 8
+
+// ownAddrs appends to out the addresses msg, an INFO line's message, prints as the process's
+// own (up to maxOwnAddrs). addAddrs looks no further than a line that holds `Using ` (most
+// INFO lines do not), and lends out from its stack.
+func ownAddrs(out [][]byte, msg []byte) [][]byte {
 	head := -1
 	for _, p := range ownAddrPrefixes {
-		if bytes.HasPrefix(msg, []byte(p+"Using ")) {
-			head = len(p) + len("Using ")
+		if bytes.HasPrefix(msg, []byte(p)) {
+			head = len(p)
 			break
 		}
 	}
 	if head < 0 {
-		return nil
+		return out
 	}
 	rest := msg[head:]
 	if i := bytes.Index(rest, []byte("OOB ")); i >= 0 && bytes.HasPrefix(msg, []byte("NET/IB")) {
 		rest = rest[i+len("OOB "):]
 	} else if bytes.HasPrefix(msg, []byte("NET/IB")) {
-		return nil // an IB line names its NICs; the address is after OOB
+		return out // an IB line names its NICs; the address is after OOB
 	}
-	var out [][]byte
-	for _, w := range bytes.Fields(rest) {
-		if a := ifaceAddr(w); a != nil && len(out) < 8 {
+	for w := range bytes.FieldsSeq(rest) {
+		if a := ifaceAddr(w); a != nil && len(out) < maxOwnAddrs {
 			out = append(out, a)
 		}
 	}
@@ -96,9 +102,21 @@ func normAddr(a []byte) []byte {
 }
 
 // addAddrs keeps the addresses line n prints as its process's own.
+// An address already kept is only marked as claimed by this process too: the line is not
+// the first in file order (the lines of one stretch come in file order, and it has no file
+// yet), so its text is not copied.
 func (p *Part) addAddrs(n int64, text []byte, l *parser.Line) {
-	for _, a := range ownAddrs(text, l) {
-		p.keepAddr(Addr{Addr: string(a), Host: l.Env.Host, Pid: l.Env.Pid, Line: n, Text: clip(parser.Message(text, l))})
+	if !l.Env.HasEnvelope() || !bytes.Contains(text, []byte("Using ")) || !ownAddrLine(text) {
+		return
+	}
+	msg := parser.Message(text, l)
+	var buf [maxOwnAddrs][]byte
+	for _, a := range ownAddrs(buf[:0], msg) {
+		if i, ok := p.addrIdx[string(a)]; ok {
+			p.addrs[i].claim(l.Env.Host, l.Env.Pid, false)
+			continue
+		}
+		p.keepAddr(Addr{Addr: string(a), Host: l.Env.Host, Pid: l.Env.Pid, Line: n, Text: clip(msg)})
 	}
 }
 
@@ -115,15 +133,20 @@ func (p *Part) keepAddr(a Addr) {
 		return
 	}
 	k := &p.addrs[i]
-	if k.Host != a.Host || a.ManyHosts {
-		k.ManyHosts = true
-	}
-	if k.Pid != a.Pid {
-		k.Pid = -1
-	}
+	k.claim(a.Host, a.Pid, a.ManyHosts)
 	// The first line in file order is cited, whatever order the inputs were read in.
 	if a.File != "" && k.File != "" && (a.File < k.File || a.File == k.File && a.Line < k.Line) {
 		k.Host, k.File, k.Line, k.Text = a.Host, a.File, a.Line, a.Text
+	}
+}
+
+// claim marks a as printed also by process pid of host (of several hosts where manyHosts).
+func (a *Addr) claim(host string, pid int64, manyHosts bool) {
+	if a.Host != host || manyHosts {
+		a.ManyHosts = true
+	}
+	if a.Pid != pid {
+		a.Pid = -1
 	}
 }
 

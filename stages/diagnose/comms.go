@@ -71,24 +71,47 @@ func (c *commState) marks(f func(*Mark)) {
 	}
 }
 
-// commEvent reads a communicator lifecycle line into st; false for lines that are none of
-// the four events.
-func commEvent(st *commState, n int64, l *parser.Line) bool {
-	m := &Mark{Line: n, Time: When{Stamp: l.Time}}
-	var to **Mark
-	switch l.Comm.Event {
+// lifeEvent is which of the four lifecycle events a communicator line is.
+type lifeEvent uint8
+
+const (
+	lifeNone lifeEvent = iota
+	lifeStart
+	lifeComplete
+	lifeAbort
+	lifeDestroy
+)
+
+// lifeEventOf reads a communicator line's event; lifeNone for the other communicator lines.
+func lifeEventOf(ev string) lifeEvent {
+	switch ev {
 	case "Init START":
-		to = &st.Start
+		return lifeStart
 	case "Init COMPLETE":
-		to = &st.Complete
+		return lifeComplete
 	case "Abort COMPLETE":
-		to = &st.Abort
+		return lifeAbort
 	case "Destroy COMPLETE":
-		to = &st.Destroy
-	default:
-		return false
+		return lifeDestroy
 	}
+	return lifeNone
+}
+
+// commEvent reads a communicator lifecycle line, of event ev (not lifeNone), into st, and
+// returns the mark it made, nil where st had that event's mark already.
+func commEvent(st *commState, ev lifeEvent, n int64, l *parser.Line) *Mark {
+	to := &st.Destroy
+	switch ev {
+	case lifeStart:
+		to = &st.Start
+	case lifeComplete:
+		to = &st.Complete
+	case lifeAbort:
+		to = &st.Abort
+	}
+	var m *Mark
 	if *to == nil {
+		m = &Mark{Line: n, Time: When{Stamp: l.Time}}
 		*to = m
 	}
 	if l.Comm.Rank >= 0 && st.Rank < 0 {
@@ -97,7 +120,7 @@ func commEvent(st *commState, n int64, l *parser.Line) bool {
 	if st.GPU < 0 && l.Comm.CudaDev >= 0 {
 		st.GPU = l.Comm.CudaDev
 	}
-	return true
+	return m
 }
 
 // first is the communicator's first mark read: its start, else the first of the others.

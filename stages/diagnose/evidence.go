@@ -297,7 +297,7 @@ func portAddr(msg []byte) string {
 // `file:line -> N` (then maybe ` [Async thread]` or ` (reason)`), N not 0.
 func frameItem(n int64, text []byte, l *parser.Line) (Item, bool) {
 	const arrow = " -> "
-	i := bytes.LastIndex(text, []byte(arrow))
+	i := lastArrow(text)
 	if i < 0 {
 		return Item{}, false
 	}
@@ -306,7 +306,7 @@ func frameItem(n int64, text []byte, l *parser.Line) (Item, bool) {
 	if !ok || code == 0 {
 		return Item{}, false
 	}
-	if d := len(strconv.FormatInt(code, 10)); d < len(rest) && rest[d] != ' ' && rest[d] != '\r' {
+	if d := digits(code); d < len(rest) && rest[d] != ' ' && rest[d] != '\r' {
 		return Item{}, false // a connection line's `0[0] -> 1[0]`
 	}
 	j := bytes.LastIndexByte(text[:i], ' ')
@@ -323,6 +323,33 @@ func frameItem(n int64, text []byte, l *parser.Line) (Item, bool) {
 	it.Name = clip(where)
 	it.Text = clip(text[j+1:])
 	return it, true
+}
+
+// digits is how many digits v (not negative) has in base 10, as strconv.FormatInt writes it.
+func digits(v int64) int {
+	d := 1
+	for ; v >= 10; v /= 10 {
+		d++
+	}
+	return d
+}
+
+// lastArrow is where the last ` -> ` of text starts, or -1. bytes.LastIndex searches
+// backwards by rolling hash, and bytes.Index forward stops at every space; the vectorised
+// search for '>' stops only at the few such bytes an INFO line holds.
+func lastArrow(text []byte) int {
+	last := -1
+	for at := 0; ; {
+		i := bytes.IndexByte(text[at:], '>')
+		if i < 0 {
+			return last
+		}
+		g := at + i
+		if g >= 2 && g+1 < len(text) && text[g-2] == ' ' && text[g-1] == '-' && text[g+1] == ' ' {
+			last = g - 2
+		}
+		at = g + 1
+	}
 }
 
 // watchdogItem reads a watchdog line that says a collective timed out or failed.

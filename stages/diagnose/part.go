@@ -49,8 +49,8 @@ type Part struct {
 	counts   map[capKey]int64
 	keys     []capKey
 	comms    map[commKey]*commState
-	order    []commKey
-	loose    []*Mark // comm marks not anchored yet
+	states   []*commState // comms' values in the order first seen, so a merge reads no map
+	loose    []*Mark      // comm marks not anchored yet
 	// ras are the RAS JSON fields in input order, the first rasAnchored named; rasLeft
 	// counts those beyond maxRASFields.
 	ras         []RASField
@@ -123,28 +123,29 @@ func (p *Part) keep(it Item) {
 }
 
 func (p *Part) addComm(n int64, l *parser.Line) {
+	ev := lifeEventOf(l.Comm.Event)
+	if ev == lifeNone && len(p.states) < maxComms {
+		return // no lifecycle event, and no communicator left out to count it under
+	}
 	k := commKey{l.Env.Host, l.Env.Pid, l.Comm.Comm}
 	st := p.comms[k]
 	if st == nil {
-		if len(p.order) >= maxComms {
+		if len(p.states) >= maxComms {
 			p.commsLeft++
 			return
 		}
+		if ev == lifeNone {
+			return
+		}
 		st = &commState{commKey: k, Rank: -1, NRanks: -1, GPU: -1}
+		p.comms[k] = st
+		p.states = append(p.states, st)
 	}
-	before := [4]*Mark{st.Start, st.Complete, st.Abort, st.Destroy}
-	if !commEvent(st, n, l) {
+	if ev == lifeNone {
 		return
 	}
-	if p.comms[k] == nil {
-		p.comms[k] = st
-		p.order = append(p.order, k)
-	}
-	after := [4]*Mark{st.Start, st.Complete, st.Abort, st.Destroy}
-	for i := range after {
-		if after[i] != before[i] {
-			p.loose = append(p.loose, after[i])
-		}
+	if m := commEvent(st, ev, n, l); m != nil {
+		p.loose = append(p.loose, m)
 	}
 }
 
@@ -214,28 +215,36 @@ func (p *Part) mergeCounts(op *Part) {
 }
 
 func (p *Part) mergeComms(op *Part) {
-	for _, k := range op.order {
-		oc := op.comms[k]
-		if c := p.comms[k]; c != nil {
+	if len(p.states) == 0 {
+		// Nothing to fold into: o's map and list are taken whole, and o keeps p's empty ones.
+		p.comms, op.comms = op.comms, p.comms
+		p.states, op.states = op.states, p.states
+		p.loose = append(p.loose, op.loose...)
+		return
+	}
+	for _, oc := range op.states {
+		if c := p.comms[oc.commKey]; c != nil {
 			c.merge(oc)
 			continue
 		}
-		if len(p.order) >= maxComms {
+		if len(p.states) >= maxComms {
 			p.commsLeft++
 			continue
 		}
-		cp := *oc
-		p.comms[k] = &cp
-		p.order = append(p.order, k)
+		// o's state is taken, not copied: o's Reset only forgets it, and new lines make new
+		// states.
+		p.comms[oc.commKey] = oc
+		p.states = append(p.states, oc)
 	}
 	p.loose = append(p.loose, op.loose...)
 }
 
 func (p *Part) Reset() {
+	clear(p.states) // the states went to the Partial this one merged into
 	clear(p.counts)
 	clear(p.comms)
 	clear(p.addrIdx)
-	*p = Part{items: p.items[:0], counts: p.counts, keys: p.keys[:0], comms: p.comms, order: p.order[:0], loose: p.loose[:0], ras: p.ras[:0],
+	*p = Part{items: p.items[:0], counts: p.counts, keys: p.keys[:0], comms: p.comms, states: p.states[:0], loose: p.loose[:0], ras: p.ras[:0],
 		addrs: p.addrs[:0], addrIdx: p.addrIdx}
 }
 
@@ -271,10 +280,7 @@ func (p *Part) Evidence() Evidence {
 		e.Counts[i] = KeyCount{k, p.counts[k]}
 	}
 	// The order communicators were first seen in depends on the order of the inputs.
-	e.Comms = make([]*commState, len(p.order))
-	for i, k := range p.order {
-		e.Comms[i] = p.comms[k]
-	}
+	e.Comms = slices.Clone(p.states)
 	slices.SortFunc(e.Comms, cmpComms)
 	return e
 }

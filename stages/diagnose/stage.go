@@ -46,7 +46,7 @@ func (p *Part) Restore(dec *json.Decoder, _ *stages.Limits) error {
 	}
 	for _, c := range e.Comms {
 		p.comms[c.commKey] = c
-		p.order = append(p.order, c.commKey)
+		p.states = append(p.states, c)
 	}
 	return p.restoreAddrs(e.Addrs, e.AddrsLeft)
 }
