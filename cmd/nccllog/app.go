@@ -39,6 +39,9 @@ type env struct {
 	// onPlan sees each read's plan before it runs (tests: how often and with which stages
 	// the inputs are read); nil in main.
 	onPlan func(*stages.Plan)
+	// watching is called once the run watches SIGINT and SIGTERM (tests: signal it only
+	// then, not after a guessed delay); nil in main.
+	watching func()
 }
 
 // view is what a command's printer reads: the run's one Result, with each stage's part
@@ -97,6 +100,9 @@ func run(args []string, e env) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	signal.Ignore(syscall.SIGPIPE)
+	if e.watching != nil {
+		e.watching()
+	}
 	return execute(ctx, c, o, e)
 }
 

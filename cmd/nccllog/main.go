@@ -17,15 +17,21 @@ import (
 const exitTerm = 143
 
 func main() {
+	os.Exit(mainCode(nil))
+}
+
+// mainCode is main without its exit: the status of the run over os.Args, which calls
+// watching (if not nil) once it watches the signals that end it.
+func mainCode(watching func()) int {
 	// SIGTERM is also watched here, so that a run it cancelled exits 143 rather than 130.
 	term := make(chan os.Signal, 1)
 	signal.Notify(term, syscall.SIGTERM)
 	code := runMain(os.Args[1:], env{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, progress: defaultProgress(), term: ttys{},
-		width: stdoutWidth(os.Getenv)})
+		width: stdoutWidth(os.Getenv), watching: watching})
 	if code == exitInt && len(term) > 0 {
 		code = exitTerm
 	}
-	os.Exit(code)
+	return code
 }
 
 // runMain runs nccllog with args: output that could not be written (a full disk) fails the

@@ -13,10 +13,11 @@ import (
 )
 
 // TestMain lets a test run the test binary as nccllog itself (NCCLLOG_RUN_MAIN=1), to send it
-// signals.
+// signals. Such a run writes a byte to its file descriptor 3 once it watches them.
 func TestMain(m *testing.M) {
 	if os.Getenv("NCCLLOG_RUN_MAIN") == "1" {
-		main()
+		ready := os.NewFile(3, "ready")
+		os.Exit(mainCode(func() { ready.Write([]byte{1}); ready.Close() }))
 	}
 	os.Exit(m.Run())
 }
@@ -53,8 +54,10 @@ func TestSignalsEndWaitingRun(t *testing.T) {
 	}
 }
 
-// signalled starts nccllog with args and an idle pipe on its stdin, sends it sig once it is
-// waiting, and returns its exit status.
+// signalled starts nccllog with args and an idle pipe on its stdin, sends it sig once it
+// watches its signals and has had a moment to block on its input, and returns its exit
+// status. Whether it blocked yet does not change the status: the moment only makes the
+// waiting case the likely one.
 func signalled(t *testing.T, args []string, sig syscall.Signal) int {
 	t.Helper()
 	pr, pw, err := os.Pipe()
@@ -65,13 +68,25 @@ func signalled(t *testing.T, args []string, sig syscall.Signal) int {
 	cmd := exec.Command(os.Args[0], args...)
 	cmd.Env = append(os.Environ(), "NCCLLOG_RUN_MAIN=1")
 	cmd.Stdin = pr
+	readyR, readyW, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer readyR.Close()
+	cmd.ExtraFiles = []*os.File{readyW}
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
 	pr.Close()
+	readyW.Close()
 	ended := make(chan error, 1)
 	go func() { ended <- cmd.Wait() }()
-	time.Sleep(500 * time.Millisecond) // let it start and block
+	// Signalled before it watches them, the run would die of the signal itself (status -1):
+	// wait for its byte, however long a busy machine takes to start it.
+	if n, _ := readyR.Read(make([]byte, 1)); n != 1 {
+		t.Fatalf("the run ended before it watched its signals: %v", <-ended)
+	}
+	time.Sleep(100 * time.Millisecond) // let it block on its input
 	cmd.Process.Signal(sig)
 	select {
 	case err := <-ended:
