@@ -275,6 +275,9 @@ func summarize(c *cand) string {
 		s := who(c) + " exited first"
 		if code := exitCode(c.items); code != "" {
 			s += " with exit code " + code
+			if sig := signalOf(c.items); sig != "" {
+				s += " (" + sig + ")"
+			}
 		}
 		s += ", as the launcher reports"
 		if words := lastWords(c); words != "" {

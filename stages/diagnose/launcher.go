@@ -7,6 +7,9 @@ import "strconv"
 // task exit srun reports. nil where the launcher names none.
 func launcherFirst(e *Evidence, x *procIndex) (*proc, []*Item) {
 	if p, its := rootCause(e, x); p != nil {
+		return p, withAgent(e, its)
+	}
+	if p, its := agentFirst(e, x); p != nil {
 		return p, its
 	}
 	for i := range e.Items {
