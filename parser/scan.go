@@ -238,7 +238,7 @@ func (s *scanner) knownHead(b []byte, i int, l *Line) (int, bool) {
 // its words: a job's own output starts with any word, and every new shape costs a grammar run.
 func (s *scanner) scanBare(b []byte, start int, l *Line, h shape, words uint32) (uint64, bool) {
 	rest := b[start:]
-	if words&maskFramework != 0 || mayBeVersion(rest) {
+	if words&maskFramework != 0 || mayBeVersion(rest) || mayBeOldEnvelope(b, start) {
 		return 0, false // the version block, or rare lines the watchdog grammar reads
 	}
 	if words&maskProgress != 0 {
