@@ -21,12 +21,17 @@ func agentFirst(e *Evidence, x *procIndex) (*proc, []*Item) {
 	return nil, nil
 }
 
-// withAgent adds to the items of torchrun's root cause block (which names the global rank
-// and host, and is preferred) the agent's line on the same child, as evidence of the same
-// exit rather than a second finding: its pid is the block's, or the block prints none.
-func withAgent(e *Evidence, its []*Item) []*Item {
+// withAgent adds to items, where torchrun's root cause block (litems, which names the global
+// rank and host and is preferred) names the first fault, the agent's line on the same child,
+// as evidence of the same exit rather than a second finding: its pid is the block's, or the
+// block prints none. It goes last, so that the evidence cited first stays the block's and the
+// process's own.
+func withAgent(e *Evidence, litems, items []*Item) []*Item {
+	if len(litems) == 0 || litems[0].Ev != evRootCause {
+		return items
+	}
 	pid := int64(-1)
-	for _, it := range its {
+	for _, it := range litems {
 		if it.Pid >= 0 {
 			pid = it.Pid
 			break
@@ -34,10 +39,10 @@ func withAgent(e *Evidence, its []*Item) []*Item {
 	}
 	for i := range e.Items {
 		if it := &e.Items[i]; it.Ev == evAgentExit && (pid < 0 || it.Pid == pid) {
-			return append(its, it)
+			return append(items, it)
 		}
 	}
-	return its
+	return items
 }
 
 // byPid is the one process the NCCL lines know by pid on some host, nil where none or

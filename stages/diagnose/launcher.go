@@ -7,7 +7,7 @@ import "strconv"
 // task exit srun reports. nil where the launcher names none.
 func launcherFirst(e *Evidence, x *procIndex) (*proc, []*Item) {
 	if p, its := rootCause(e, x); p != nil {
-		return p, withAgent(e, its)
+		return p, its
 	}
 	if p, its := agentFirst(e, x); p != nil {
 		return p, its
