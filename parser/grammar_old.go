@@ -2,7 +2,8 @@ package parser
 
 import "bytes"
 
-// gOldLine is a line of NCCL 2.2 and older, whose envelope has no `NCCL` before its level:
+// gOldLine is a line of NCCL 2.2 and older, whose envelope has no `NCCL` before its level
+// (one space on either side of `[dev]`, as NCCL prints them):
 // `host:pid:tid [dev] INFO <msg>`, and `host:pid:tid [dev] <file>:<line> WARN <msg>`
 // (`include/socket.h:360 WARN Call to connect failed : Connection timed out`). The envelope
 // must follow the line's prefixes: with no NCCL word to tell it, text before it is not
@@ -12,7 +13,7 @@ import "bytes"
 type gOldLine struct {
 	Prefix []*gPrefix `parser:"@@*"`
 	HPT    hptWord    `parser:"@HPT"`
-	Dev    decNum     `parser:"Sp '[' @('-'? Word) ']' Sp"`
+	Dev    decNum     `parser:"' ' '[' @('-'? Word) ']' ' '"`
 	Level  string     `parser:"( @'INFO' | ( Word | '/' | '-' )+ ':' Word Sp @'WARN' )"`
 	Msg    []string   `parser:"( Sp @(HPT | Sp | Punct | Word)* )?"`
 }

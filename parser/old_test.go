@@ -51,6 +51,8 @@ func TestOldEnvelopeNearMisses(t *testing.T) {
 		{"foo:1:2 [0] INFO: something", KindOther},
 		{"foo:1:2 [0] WARN something", KindOther},
 		{"12:00:01 [x] INFO started", KindOther},
+		{"foo:1:2\t[0] INFO something", KindOther},
+		{"foo:1:2 [0]  INFO something", KindOther},
 	} {
 		got := p.Grammar().Parse([]byte(c.line))
 		if got.Kind != c.kind {

@@ -1,18 +1,12 @@
 package parser
 
-import "bytes"
-
-// mayBeOldEnvelope reports whether the grammar may read b, a line without the word NCCL
-// whose prefixes end at start, as a gOldLine: an HPT token opens its text, white space and
-// `[` follow, and INFO or WARN is in it. The scanner leaves such lines to the grammar (NCCL
-// 2.2 logs are rare); on other text it stops within the first token.
-func mayBeOldEnvelope(b []byte, start int) bool {
-	e := hptAt(b, start)
-	if e < 0 || e >= len(b) || !isSp(b[e]) {
-		return false
-	}
-	if j := spEnd(b, e); j >= len(b) || b[j] != '[' {
-		return false
-	}
-	return bytes.Contains(b[e:], []byte("INFO")) || bytes.Contains(b[e:], []byte("WARN"))
+// takeOld reports, and forgets, whether scanWarn saw a head NCCL 2.2 may have printed: an HPT
+// token that opens the line's text, ` [dev] ` after it, and no `NCCL WARN`, the head of every
+// gOldLine (scanInfo and scanWarn test those bytes on every line that opens with an HPT). The
+// scanner leaves such lines to the grammar (NCCL 2.2 logs are rare); a flag left over from a
+// line that did not reach scanBare only sends one more line to the grammar, which decides.
+func (s *scanner) takeOld() bool {
+	old := s.oldHead
+	s.oldHead = false
+	return old
 }
