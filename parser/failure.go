@@ -61,6 +61,14 @@ const (
 	// FailureLastError is the `Last error:` line under it: LastError is NCCL's last WARN
 	// message where the line holds it, "" where it follows on the next line.
 	FailureLastError
+	// FailureAgentExit is torchrun's elastic agent on the first child it saw fail: `failed
+	// (exitcode: -6) local_rank: 3 (pid: 26026) of binary: /usr/bin/python`, after the agent's
+	// log head (glog `E1106 04:43:02.651000 26021 .../api.py:869] `, Python logging's
+	// `ERROR:torch.distributed.elastic.multiprocessing.api:`, or a bracketed time and
+	// `torch.distributed.elastic.multiprocessing.api: [ERROR] `): LocalRank, Pid, ExitCode,
+	// and Signal for a negative exit code (the signal that killed the child, -6 is SIGABRT).
+	// The local rank is the child's index on its node, not its global rank.
+	FailureAgentExit
 	numFailureEvents
 )
 
@@ -70,7 +78,7 @@ var failureEventNames = [numFailureEvents]string{
 	FailureOtherFailures: "other_failures", FailureRootField: "root_field", FailureMPIExit: "mpi_exit",
 	FailureMPIProcess: "mpi_process", FailureTraceback: "traceback", FailureException: "exception",
 	FailureTerminate: "terminate", FailureSignal: "signal", FailureRAS: "ras",
-	FailureNCCLResult: "nccl_result", FailureLastError: "last_error",
+	FailureNCCLResult: "nccl_result", FailureLastError: "last_error", FailureAgentExit: "agent_exit",
 }
 
 func (e FailureEvent) String() string {

@@ -73,6 +73,8 @@ func failureFromMsg(m *gFailMsg, indented bool) (Failure, bool) {
 		f.Event = FailureRootCause
 	case m.Other:
 		f.Event = FailureOtherFailures
+	case m.Agent != nil:
+		return agentExit(f, m.Agent)
 	case m.Field != nil:
 		return rootField(f, m.Field, indented)
 	case m.MPIExit:

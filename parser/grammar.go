@@ -22,7 +22,9 @@ type Grammar struct {
 	// failGlued reads a failure head glued on after other text.
 	failGlued *participle.Parser[gFailGlued]
 	// host reads an envelope that names no pid:tid (gHostLine).
-	host  *participle.Parser[gHostLine]
+	host *participle.Parser[gHostLine]
+	// old reads NCCL 2.2's envelope without `NCCL` (gOldLine).
+	old   *participle.Parser[gOldLine]
 	stamp func() *stampGrammar // built on first use
 	// times says who reads a line's times: the time grammars, but in Parser's copy
 	// (withScannerTimes).
@@ -48,6 +50,7 @@ func buildGrammar() *Grammar {
 		// failGlued reads a failure head glued on after other text.
 		failGlued: participle.MustBuild[gFailGlued](opts...),
 		host:      participle.MustBuild[gHostLine](opts...),
+		old:       participle.MustBuild[gOldLine](opts...),
 		stamp:     builtStampGrammar,
 	}
 }
@@ -76,6 +79,9 @@ func (g *Grammar) parseText(text string) Line {
 	}
 	l := g.parseBare(text)
 	if l.Kind == KindOther {
+		if ol, ok := g.parseOld(text); ok {
+			return ol
+		}
 		if fl, ok := g.parseFailureLine(text); ok {
 			return fl
 		}

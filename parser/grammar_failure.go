@@ -25,6 +25,7 @@ type gFailMsg struct {
 	Cancelled *gFailCancelled `parser:"| @@"`
 	Root      bool            `parser:"| @('Root' Sp 'Cause' Sp '(' 'first' Sp 'observed' Sp 'failure' ')' ':')"`
 	Other     bool            `parser:"| @( 'Other' Sp 'Failures' ':' | 'Failures' ':' )"`
+	Agent     *gFailAgent     `parser:"| @@"`
 	Field     *gFailField     `parser:"| @@"`
 	MPIExit   bool            `parser:"| @('mpirun' Sp 'detected' Sp 'that' Sp 'one' Sp 'or' Sp 'more' Sp 'processes' Sp 'exited' | 'Primary' Sp 'job' Sp 'terminated' Sp 'normally')"`
 	MPIName   *decNum         `parser:"| 'Process' Sp 'name' ':' Sp '[' '[' Word ',' Word ']' ',' @Word ']'"`

@@ -12,6 +12,7 @@ type gPrefix struct {
 	Srun  *decNum   `parser:"(  Sp? @Word ':' Sp"` // Slurm right-aligns the label: " 3: "
 	Mpi   *gMpi     `parser:" | '[' @@"`
 	Torch *rankWord `parser:" | '[' @Word ']' ':'"`
+	Label *gLabel   `parser:" | '[' @@"`
 	Stamp *gStamp   `parser:" | '[' @@"`
 	Ray   *gRay     `parser:" | '(' @@ ) Sp?"`
 	// EndPos is where the prefix ends (participle sets it).

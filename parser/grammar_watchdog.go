@@ -49,11 +49,16 @@ type gWatchdogMsg struct {
 // older builds print fewer of the WorkNCCL fields.
 type gWDTimeout struct {
 	Seq      *decNum `parser:"'Watchdog' Sp 'caught' Sp 'collective' Sp 'operation' Sp 'timeout' ':' Sp 'WorkNCCL' '(' ( 'SeqNum' '=' @('-'? Word) ',' Sp )?"`
-	OpType   string  `parser:"'OpType' '=' @Word"`
+	OpType   string  `parser:"( 'OpType' '=' @Word"`
 	NumelIn  *decNum `parser:"( ',' Sp 'NumelIn' '=' @('-'? Word) )?"`
 	NumelOut *decNum `parser:"( ',' Sp 'NumelOut' '=' @('-'? Word) )?"`
-	Timeout  *decNum `parser:"( ',' Sp 'Timeout' '(' 'ms' ')' '=' @('-'? Word) )? ')'"`
-	RanFor   *decNum `parser:"( Sp 'ran' Sp 'for' Sp @('-'? Word) Sp ( 'milliseconds' | 'ms' ) )?"`
+	Timeout  *decNum `parser:"( ',' Sp 'Timeout' '(' 'ms' ')' '=' @('-'? Word) )?"`
+	RanFor   *decNum `parser:"( ')' ( Sp 'ran' Sp 'for' Sp @('-'? Word) Sp ( 'milliseconds' | 'ms' ) )?"`
+	// CutAfter and Cut are what is left of a tuple the line ends inside (a terminal cut the
+	// line: `WorkNCCL(SeqNum=4, OpTy`, `..., NumelIn=112, Numel`), after the op or before it
+	// (then the op is unknown): the tuple's bytes, white space only after a comma, and nothing after them.
+	CutAfter []string `parser:"| @( ',' Sp? | Word | '(' | ')' | '=' )* (?! HPT | Sp | Punct | Word ) )"`
+	Cut      []string `parser:"| @( ',' Sp? | Word | '(' | ')' | '=' )* (?! HPT | Sp | Punct | Word ) )"`
 }
 
 // gWDExcept is `parser:"Exception (either an error or timeout) detected by watchdog at work:

@@ -21,6 +21,8 @@ type scanner struct {
 	// fails holds the failure lines read lately, by their text after the prefixes: every
 	// rank prints the same traceback, and a Failure, never changed once read, can be shared.
 	fails map[string]*Failure
+	// oldHead says scanWarn saw a head NCCL 2.2 may have printed (scan_old.go).
+	oldHead bool
 }
 
 // maxFails bounds fails; past it the map starts again.
@@ -238,7 +240,7 @@ func (s *scanner) knownHead(b []byte, i int, l *Line) (int, bool) {
 // its words: a job's own output starts with any word, and every new shape costs a grammar run.
 func (s *scanner) scanBare(b []byte, start int, l *Line, h shape, words uint32) (uint64, bool) {
 	rest := b[start:]
-	if words&maskFramework != 0 || mayBeVersion(rest) {
+	if words&maskFramework != 0 || mayBeVersion(rest) || s.takeOld() {
 		return 0, false // the version block, or rare lines the watchdog grammar reads
 	}
 	if words&maskProgress != 0 {

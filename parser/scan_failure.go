@@ -124,6 +124,9 @@ func mayBeFailureHead(h []byte, words uint32) bool {
 			return true
 		}
 	}
+	if mayBeAgentExit(h) {
+		return true // torchrun's agent on a failed child (scan_agent.go)
+	}
 	switch c := h[0]; {
 	case c == '#': // a RAS entry `#0-0 (hash) MISMATCH`
 		return isDigit(h[1]) && (bytes.Contains(h, []byte("MISMATCH")) || bytes.Contains(h, []byte("INCOMPLETE")) ||

@@ -40,6 +40,9 @@ func scanPrefix(b []byte, i int) (int, int64) {
 		if e, r := scanTorch(b, i+1); e >= 0 {
 			return e, r
 		}
+		if e := scanLabel(b, i+1); e >= 0 {
+			return e, -1 // a launcher's index, no global rank (gLabel)
+		}
 		return scanStamp(b, i+1), -1
 	case '(':
 		return scanRay(b, i+1), -1

@@ -12,6 +12,7 @@ func (s *scanner) scanWarn(b []byte, i, hptEnd, devEnd int, dev int64, l *Line, 
 		return 0, false
 	}
 	m := warnLevelEnd(b, devEnd+1)
+	s.oldHead = s.oldHead || m < 0 // no `NCCL WARN`: maybe NCCL 2.2's envelope (scan_old.go)
 	if m < 0 || m < len(b) && !isSp(b[m]) || bytes.Contains(b[m:], []byte("NCCL")) {
 		return 0, false
 	}

@@ -171,6 +171,7 @@ func Message(text []byte, l *Line) []byte {
 				return trimRayRepeat(text[i+len(w):])
 			}
 		}
+		return oldMessage(text, l.Kind)
 	}
 	return nil
 }

@@ -62,7 +62,10 @@ lines, and count the others as unread (report lists them); --strict reads and cl
 line. steps and split read only the progress lines.
 `},
 	{"input", "compression, prefixes, line lengths; files, directories, globs, partial results", `Input: plain text, gzip, zstd, bzip2 or xz (told by the first bytes, not the name); any launcher or
-timestamp prefixes (srun -l, mpirun --tag-output, torchrun, Ray, collectors). xz dictionaries up
+timestamp prefixes (srun -l, mpirun --tag-output, torchrun, a [name|index]: label such as
+[trainer0|0]: (its index is not read as a rank), Ray, collectors); NCCL 2.2's envelope without
+"NCCL" (host:pid:tid [dev] INFO ..., host:pid:tid [dev] file:line WARN ...) as INFO or WARN
+only. xz dictionaries up
 to 64 MiB (xz -9) and zstd windows up to 128 MiB (zstd --long) are read; a larger one is an
 error naming the file (decompress it first: zstd -dc --long=31 x.zst | nccllog report -).
 Lines of any length in plain files; up to 64 MiB from stdin, pipes and compressed data (a
@@ -297,7 +300,9 @@ processes than ranks (two jobs in one directory) gets no verdict, nor do communi
 	"diagnose": `What went wrong first, where, and which errors only follow from it. It reads every kind of
 failure evidence: the launcher's word on the process that ended first (Slurm "srun: error:
 ... task N: Exited"; a line of a range, "tasks 2-7: Exited", names a set in no order, none of
-it first: "tasks 2-15 on 2 nodes exited with exit code 1" where nothing else says; torchrun's "Root Cause (first observed failure)" block, Open MPI's first
+it first: "tasks 2-15 on 2 nodes exited with exit code 1" where nothing else says; torchrun's "Root Cause (first observed failure)" block, its agent's
+"failed (exitcode: -6) local_rank: 3 (pid: 26026)" ("local rank 3 (pid 26026) exited first
+with exit code -6 (SIGABRT)"; the root cause block is preferred where both name it), Open MPI's first
 process), that process's own last words (a Python exception such as torch.OutOfMemoryError or
 "CUDA error", "terminate called", a signal), PyTorch's NCCL exceptions (their ncclResult and
 the WARN they repeat after "Last error:", the origin where the log holds no NCCL line naming
@@ -312,7 +317,7 @@ rank N of M ranks has already checked in": two processes claimed rank N), /dev/s
 any WARN that starts a "file:line -> N" return-code
 chain, of the kind its ncclResult names), "Abort COMPLETE" and "Init START"
 without "Init COMPLETE" per process and communicator, PyTorch watchdog timeouts (also glued
-into other lines), NCCL RAS reports (text, or JSON from "ncclras -f json", NCCL 2.28.7+,
+into other lines, or cut inside their WorkNCCL tuple: "WorkNCCL(SeqNum=4, OpTy"), NCCL RAS reports (text, or JSON from "ncclras -f json", NCCL 2.28.7+,
 whose raw data it judges as NCCL's text form does), and the ranks' call sequences (a mismatch,
 a rank that aborted alone or stopped behind; where the call lines carry times, a rank behind
 whose calls stopped long before the log's later lines is a stall, and one whose calls run to

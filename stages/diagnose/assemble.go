@@ -165,7 +165,8 @@ func (b *builder) launcherCand(lp *proc, litems []*Item) {
 	}
 	c.launcher, c.fault = true, true
 	c.items = append(litems, c.items...)
-	c.summary = "" // summarize says the launcher's word and the exit code
+	c.items = withAgent(b.e, litems, c.items) // after the process's own last words: they say more
+	c.summary = ""                            // summarize says the launcher's word and the exit code
 	if c2 := b.conseq[KindProcessExit]; c2 != nil {
 		c2.items = slices.DeleteFunc(c2.items, func(it *Item) bool { return slices.Contains(litems, it) })
 		c2.procs, c2.ranks = nil, nil
@@ -275,6 +276,9 @@ func summarize(c *cand) string {
 		s := who(c) + " exited first"
 		if code := exitCode(c.items); code != "" {
 			s += " with exit code " + code
+			if sig := signalOf(c.items); sig != "" {
+				s += " (" + sig + ")"
+			}
 		}
 		s += ", as the launcher reports"
 		if words := lastWords(c); words != "" {

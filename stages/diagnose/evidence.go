@@ -52,6 +52,9 @@ const (
 	// WARN message that the exception repeats after `Last error:` (exception.go).
 	evNCCLResult
 	evLastError
+	// torchrun's elastic agent on the first child it saw fail (`failed (exitcode: -6)
+	// local_rank: 3 (pid: 26026) ...`): Pid, Code, Local, Name the signal of a negative code.
+	evAgentExit
 	numEvs
 )
 
@@ -63,7 +66,7 @@ var evNames = [numEvs]string{
 	evBootstrap: "bootstrap", evCuda: "cuda", evInvalid: "invalid-usage", evSystem: "system",
 	evRemoteClosed: "remote-closed", evFollowOn: "follow-on", evWarn: "warn", evWatchdog: "watchdog",
 	evShm: "shm", evFrame: "frame",
-	evNCCLResult: "nccl-result", evLastError: "last-error",
+	evNCCLResult: "nccl-result", evLastError: "last-error", evAgentExit: "agent-exit",
 }
 
 func (e Ev) String() string {
@@ -108,10 +111,13 @@ type Item struct {
 	Seq  int64 `json:"seq"`
 	// Name is an exception's or signal's name, a torchrun field's name, a RAS part.
 	Name string `json:"name,omitempty"`
-	Time When   `json:"time"`
-	File string `json:"file"`
-	Line int64  `json:"line"`
-	Text string `json:"text"`
+	// Local is the local rank (the child's index on its node) torchrun's agent names; read
+	// only for evAgentExit.
+	Local int64  `json:"local_rank,omitempty"`
+	Time  When   `json:"time"`
+	File  string `json:"file"`
+	Line  int64  `json:"line"`
+	Text  string `json:"text"`
 }
 
 // maxText bounds an item's text.
@@ -180,6 +186,10 @@ func failureItem(n int64, l *parser.Line) (Item, bool) {
 	if f.Text != "" {
 		it.Text = clip([]byte(f.Text))
 	}
+	if ev == evAgentExit {
+		it.Local, it.Rank, it.RankLast = f.LocalRank, -1, -1 // the agent's own line carries no global rank
+		it.Text = agentText(&it)
+	}
 	if ev == evRAS && f.RAS == parser.RASFinding && f.Comm != "" {
 		it.Text = "(" + f.Comm + ") " + it.Text // an entry's head names its communicator
 	}
@@ -212,6 +222,8 @@ func failureEv(e parser.FailureEvent) Ev {
 		return evRAS
 	case parser.FailureNCCLResult:
 		return evNCCLResult
+	case parser.FailureAgentExit:
+		return evAgentExit
 	}
 	return evNone // the step-aborted notice and a traceback's head name no process
 }

@@ -9,6 +9,9 @@ func launcherFirst(e *Evidence, x *procIndex) (*proc, []*Item) {
 	if p, its := rootCause(e, x); p != nil {
 		return p, its
 	}
+	if p, its := agentFirst(e, x); p != nil {
+		return p, its
+	}
 	for i := range e.Items {
 		it := &e.Items[i]
 		switch it.Ev {

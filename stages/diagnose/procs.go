@@ -11,9 +11,15 @@ type proc struct {
 	pid  int64
 	rank int64 // the rank in its widest communicator; -1 where unknown
 	gpu  int64
+	// label names a process known by neither host nor rank: torchrun's agent's child by its
+	// local rank and pid.
+	label string
 }
 
 func (p *proc) name() string {
+	if p.label != "" {
+		return p.label
+	}
 	if p.pid < 0 {
 		if p.host == "" {
 			return fmt.Sprintf("rank %d", p.rank)
