@@ -2,15 +2,12 @@ package parser
 
 import "bytes"
 
-// The first bytes of torchrun's agent line on a failed child (gFailAgent) by its head:
-// Python logging's `ERROR:torch...`, the bracketed form's `torch.distributed...` after its
-// time, and `failed (` where no head is printed. A glog head's text opens with its thread
-// id, a digit and white space, which failurePairs holds already.
-func init() {
-	failurePairs.add('E', 'R')
-	failurePairs.add('t', 'o')
-	failurePairs.add('f', 'a')
-}
+// agentHeads open torchrun's agent line on a failed child (gFailAgent) by its head: Python
+// logging's `ERROR:torch...`, the bracketed form's `torch.distributed...` after its time, and
+// `failed (` where no head is printed; failurePairs holds their first two bytes. A glog
+// head's text opens with its thread id, a digit and white space, which failurePairs holds
+// already.
+var agentHeads = []string{"ER", "to", "fa"}
 
 // agentWord is in every agent line gFailAgent reads ('exitcode' then ':').
 var agentWord = []byte("exitcode:")

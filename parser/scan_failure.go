@@ -57,6 +57,9 @@ var failurePairs = func() (p pairSet) {
 	}
 	p.add('R', 'a')
 	p.add('P', 'r')
+	for _, h := range agentHeads {
+		p.add(h[0], h[1])
+	}
 	for c := byte('A'); c <= 'z'; c++ { // a RAS JSON field's key `"rank": 3,`
 		p.add('"', c)
 	}
