@@ -4,13 +4,13 @@ package parser
 func agentExit(f Failure, a *gFailAgent) (Failure, bool) {
 	f.Event, f.LocalRank, f.Pid = FailureAgentExit, int64(a.Local), int64(a.Pid)
 	f.ExitCode, f.HasExit = int64(a.Code), true
-	f.Signal = exitSignal(f.ExitCode)
+	f.Signal = ExitSignal(f.ExitCode)
 	return f, true
 }
 
-// exitSignal names the signal a negative exit code of torchrun's stands for (Python's
+// ExitSignal names the signal a negative exit code of torchrun's stands for (Python's
 // returncode -N: killed by signal N), "" for another code.
-func exitSignal(code int64) string {
+func ExitSignal(code int64) string {
 	if code >= 0 || -code >= int64(len(signalNames)) {
 		return ""
 	}

@@ -276,7 +276,7 @@ func summarize(c *cand) string {
 		s := who(c) + " exited first"
 		if code := exitCode(c.items); code != "" {
 			s += " with exit code " + code
-			if sig := signalOf(c.items); sig != "" {
+			if sig := exitSignalOf(c.items); sig != "" {
 				s += " (" + sig + ")"
 			}
 		}

@@ -1,6 +1,10 @@
 package diagnose
 
-import "strconv"
+import (
+	"strconv"
+
+	"github.com/nccllog/nccllog/parser"
+)
 
 // launcherFirst is the process the job's launcher names as the one that failed first, with
 // the lines that say so: torchrun's root cause block, Open MPI's first process, or the first
@@ -95,6 +99,21 @@ func exitCode(its []*Item) string {
 	for _, it := range its {
 		if it.Code >= 0 || (it.Code < -1) {
 			return strconv.FormatInt(it.Code, 10)
+		}
+	}
+	return ""
+}
+
+// exitSignalOf is the signal that ended the process: the one an agent line names, else the
+// one a negative exit code stands for (torchrun's root cause block prints Python's -N for
+// signal N), "" where neither.
+func exitSignalOf(its []*Item) string {
+	if sig := signalOf(its); sig != "" {
+		return sig
+	}
+	for _, it := range its {
+		if it.Code >= 0 || it.Code < -1 {
+			return parser.ExitSignal(it.Code)
 		}
 	}
 	return ""

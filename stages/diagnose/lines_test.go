@@ -146,7 +146,7 @@ func TestRootCauseFirst(t *testing.T) {
 	if r.Status != diagnose.StatusFault || f0.Kind != diagnose.KindProcessExit || len(f0.Ranks) != 1 || f0.Ranks[0] != 2 {
 		t.Fatalf("status %s, first finding %s %v: %s", r.Status, f0.Kind, f0.Ranks, f0.Summary)
 	}
-	if want := "rank 2 (node-b:102) exited first with exit code -9, as the launcher reports; the other ranks' errors follow from it."; f0.Summary != want {
+	if want := "rank 2 (node-b:102) exited first with exit code -9 (SIGKILL), as the launcher reports; the other ranks' errors follow from it."; f0.Summary != want {
 		t.Errorf("summary %q, want %q", f0.Summary, want)
 	}
 }
