@@ -50,18 +50,24 @@ type commFields struct {
 // rareComm is c as a rareEvent, its strings interned in l's table.
 func (l *events) rareComm(c *parser.CommEvent) rareEvent {
 	return rareEvent{comm: commFields{c.Comm, c.Rank, c.NRanks, c.CudaDev, c.NvmlDev, c.BusID, c.CommID, c.Parent,
-		c.Color, c.Key, c.Split, c.NNodes, c.LocalRks, c.LocalRk}, event: l.internAt(&l.lastEvent, c.Event),
-		api: l.internAt(&l.lastAPI, c.API), dog: -1}
+		c.Color, c.Key, c.Split, c.NNodes, c.LocalRks, c.LocalRk}, event: l.internName(c.Event),
+		api: l.internName(c.API), dog: -1}
 }
 
-// internAt is intern for a field whose values are few (a communicator line's event and
-// API): *last is the index the field had last, tried first.
-func (l *events) internAt(last *uint32, s string) uint32 {
-	if int(*last) < len(l.strs) && l.strs[*last] == s {
-		return *last
+// internName is intern for a communicator line's event and API, whose values are few: the
+// first names of the table are compared before the lines' hosts, which interleave.
+func (l *events) internName(s string) uint32 {
+	for _, i := range l.names[:l.nnames] {
+		if l.strs[i] == s {
+			return i
+		}
 	}
-	*last = l.intern(s)
-	return *last
+	i := l.intern(s)
+	if int(l.nnames) < len(l.names) {
+		l.names[l.nnames] = i
+		l.nnames++
+	}
+	return i
 }
 
 // commEvent fills c with r's communicator line.
@@ -98,10 +104,12 @@ type events struct {
 	// of communicator set-up); it holds strs[:indexed].
 	index   map[string]uint32
 	indexed int
-	// lastEvent and lastAPI are the indexes of the last communicator line's event and API.
-	lastEvent, lastAPI uint32
-	rare               []rareEvent
-	dogs               []*parser.Watchdog // the watchdog lines' details (they are few)
+	// names[:nnames] are the indexes of the first few communicator event and API names of
+	// strs (internName).
+	names  [8]uint32
+	nnames uint8
+	rare   []rareEvent
+	dogs   []*parser.Watchdog // the watchdog lines' details (they are few)
 	// comm is the communicator line rankEvent gives out last: Ranks.Add reads it and keeps
 	// no pointer to it.
 	comm parser.CommEvent
@@ -139,6 +147,7 @@ func (l *events) forget() {
 	l.strs = l.strs[:0]
 	clear(l.index)
 	l.indexed = 0
+	l.nnames = 0
 }
 
 // add keeps line n (text, parsed as p); it reports false for a line Ranks takes nothing from.
@@ -217,6 +226,7 @@ func (l *events) merge(o *events) {
 		l.strs, o.strs = o.strs, l.strs
 		l.index, o.index = o.index, l.index
 		l.indexed, o.indexed = o.indexed, l.indexed
+		l.names, l.nnames, o.names, o.nnames = o.names, o.nnames, l.names, l.nnames
 		o.forget()
 		l.rare, o.rare = o.rare, l.rare[:0]
 		l.dogs, o.dogs = o.dogs, clearDogs(l.dogs)
