@@ -54,20 +54,33 @@ func (l *events) rareComm(c *parser.CommEvent) rareEvent {
 		api: l.internName(c.API), dog: -1}
 }
 
-// internName is intern for a communicator line's event and API, whose values are few: the
-// first names of the table are compared before the lines' hosts, which interleave.
-func (l *events) internName(s string) uint32 {
-	for _, i := range l.names[:l.nnames] {
-		if l.strs[i] == s {
+// internName is intern for a communicator line's event and API, whose values are few.
+func (l *events) internName(s string) uint32 { return l.internVia(&l.names, s) }
+
+// internVia is intern for a field whose values are mostly few (a line's host, a call's op,
+// a communicator line's event and API): c's strings are compared first, and a string not
+// among them takes the place of the one found longest ago. The table's own search tries the
+// strings added last, which for a stretch of a few hosts and ops are no longer the ones
+// lines name, and then its map.
+func (l *events) internVia(c *strCache, s string) uint32 {
+	for k := range c.n {
+		if i := c.idx[k]; l.strs[i] == s {
 			return i
 		}
 	}
 	i := l.intern(s)
-	if int(l.nnames) < len(l.names) {
-		l.names[l.nnames] = i
-		l.nnames++
+	if int(c.n) < len(c.idx) {
+		c.n++
 	}
+	c.idx[c.next] = i
+	c.next = (c.next + 1) % uint8(len(c.idx))
 	return i
+}
+
+// strCache holds the indexes of a few strings of a list's table (internVia).
+type strCache struct {
+	idx     [4]uint32
+	n, next uint8
 }
 
 // commEvent fills c with r's communicator line.
@@ -104,12 +117,10 @@ type events struct {
 	// of communicator set-up); it holds strs[:indexed].
 	index   map[string]uint32
 	indexed int
-	// names[:nnames] are the indexes of the first few communicator event and API names of
-	// strs (internName).
-	names  [8]uint32
-	nnames uint8
-	rare   []rareEvent
-	dogs   []*parser.Watchdog // the watchdog lines' details (they are few)
+	// names, hosts and ops are the strings of strs that those fields named last (internVia).
+	names, hosts, ops strCache
+	rare              []rareEvent
+	dogs              []*parser.Watchdog // the watchdog lines' details (they are few)
 	// comm is the communicator line rankEvent gives out last: Ranks.Add reads it and keeps
 	// no pointer to it.
 	comm parser.CommEvent
@@ -147,7 +158,7 @@ func (l *events) forget() {
 	l.strs = l.strs[:0]
 	clear(l.index)
 	l.indexed = 0
-	l.nnames = 0
+	l.names, l.hosts, l.ops = strCache{}, strCache{}, strCache{}
 }
 
 // add keeps line n (text, parsed as p); it reports false for a line Ranks takes nothing from.
@@ -156,12 +167,12 @@ func (l *events) add(n int64, text []byte, p *parser.Line) bool {
 		return l.addClock(n, p)
 	}
 	e := event{line: n, step: -1, pid: p.Env.Pid, dev: p.Env.Dev, label: p.Rank, rare: -1, kind: p.Kind,
-		host: l.intern(p.Env.Host), at: wallTime(p.Time)}
+		host: l.internVia(&l.hosts, p.Env.Host), at: wallTime(p.Time)}
 	switch p.Kind {
 	case parser.KindCollective:
 		c := &p.Coll
 		e.opCount, e.count, e.root, e.nranks, e.global = c.OpCount, c.Count, c.Root, c.NRanks, c.GlobalRank
-		e.comm, e.datatype, e.redOp, e.op = c.Comm, c.Datatype, c.RedOp, l.intern(string(c.Op))
+		e.comm, e.datatype, e.redOp, e.op = c.Comm, c.Datatype, c.RedOp, l.internVia(&l.ops, string(c.Op))
 	case parser.KindComm:
 		e.rare = l.addRare(l.rareComm(&p.Comm))
 	case parser.KindWarn:
@@ -196,7 +207,7 @@ func (l *events) addClock(n int64, p *parser.Line) bool {
 		}
 	}
 	l.Held.Add(event{line: n, step: -1, pid: p.Env.Pid, dev: p.Env.Dev, label: p.Rank, rare: -1, kind: p.Kind,
-		host: l.intern(p.Env.Host), at: at})
+		host: l.internVia(&l.hosts, p.Env.Host), at: at})
 	return true
 }
 
@@ -226,7 +237,7 @@ func (l *events) merge(o *events) {
 		l.strs, o.strs = o.strs, l.strs
 		l.index, o.index = o.index, l.index
 		l.indexed, o.indexed = o.indexed, l.indexed
-		l.names, l.nnames, o.names, o.nnames = o.names, o.nnames, l.names, l.nnames
+		l.names, l.hosts, l.ops, o.names, o.hosts, o.ops = o.names, o.hosts, o.ops, l.names, l.hosts, l.ops
 		o.forget()
 		l.rare, o.rare = o.rare, l.rare[:0]
 		l.dogs, o.dogs = o.dogs, clearDogs(l.dogs)
