@@ -84,9 +84,15 @@ func (c *Coverage) Cut(m *Member) bool { return c.CutFrom >= 0 && m.Through() >=
 
 // nodes fills in the node counts: the layout line's, or the most ranks any host holds.
 func (r *Ranks) nodes(g *Group, c *Coverage) {
+	// Ranks in rank order run host by host: a run's count is added to the map at once.
 	perHost := map[string]int64{}
-	for _, m := range g.Members {
-		perHost[m.Host]++
+	for i, ms := 0, g.Members; i < len(ms); {
+		j := i + 1
+		for j < len(ms) && ms[j].Host == ms[i].Host {
+			j++
+		}
+		perHost[ms[i].Host] += int64(j - i)
+		i = j
 	}
 	c.LocalRanks = g.LocalRanks
 	if c.LocalRanks <= 0 {
@@ -126,6 +132,14 @@ func guessLocal(perHost map[string]int64) int64 {
 // nodeRanks are the ranks of the nodes with a present rank, where ranks are laid out node by
 // node (rank / localRanks is the node).
 func nodeRanks(g *Group, local int64) []int64 {
+	if byRank(g) {
+		return nodeRanksSorted(g, local)
+	}
+	return nodeRanksByMap(g, local)
+}
+
+// nodeRanksByMap is nodeRanks of ranks in any order.
+func nodeRanksByMap(g *Group, local int64) []int64 {
 	seen := map[int64]bool{}
 	for _, m := range g.Members {
 		seen[m.Rank/local] = true
@@ -164,6 +178,14 @@ func (c *Coverage) JudgedAbsent() ([]int64, int64) {
 // absentRanks are the ranks 0..NRanks-1 no line was seen from (where every present rank's
 // number is known; at most 64 are listed), and how many there are.
 func absentRanks(g *Group) ([]int64, int64) {
+	if byRank(g) {
+		return absentSorted(g)
+	}
+	return absentByMap(g)
+}
+
+// absentByMap is absentRanks of ranks in any order.
+func absentByMap(g *Group) ([]int64, int64) {
 	seen := make(map[int64]bool)
 	known := true
 	for _, m := range g.Members {
@@ -188,12 +210,24 @@ func conflict(g *Group) string {
 	if int64(len(g.Members)) > g.NRanks {
 		return itoa(int64(len(g.Members))) + " processes used it, more than its " + itoa(g.NRanks) + " ranks: the input holds more than one job (or more than one run of it)"
 	}
+	shared := conflictByMap
+	if byRank(g) {
+		shared = conflictRank
+	}
+	if rk, ok := shared(g); ok {
+		return "two processes are its rank " + itoa(rk) + ": the input holds more than one job (or more than one run of it)"
+	}
+	return ""
+}
+
+// conflictByMap is conflictRank of ranks in any order.
+func conflictByMap(g *Group) (rank int64, ok bool) {
 	seen := map[int64]bool{}
 	for _, m := range g.Members {
 		if m.Rank >= 0 && seen[m.Rank] {
-			return "two processes are its rank " + itoa(m.Rank) + ": the input holds more than one job (or more than one run of it)"
+			return m.Rank, true
 		}
 		seen[m.Rank] = true
 	}
-	return ""
+	return 0, false
 }

@@ -26,12 +26,80 @@ type event struct {
 	at                          parser.Stamp // its wall time (see wallTime); zero: none
 }
 
-// rareEvent is what a communicator, WARN or watchdog line adds to its event.
+// rareEvent is what a communicator, WARN or watchdog line adds to its event, without
+// pointers: a log of communicator set-up holds thousands of them a chunk, which the
+// collector would otherwise scan. Its strings (the communicator line's event and API, the
+// WARN's text) are indexes into its list's string table, a watchdog line's details an
+// index into its list's dogs.
 type rareEvent struct {
-	comm     parser.CommEvent
-	text     string
-	advice   bool // a WARN that names no fault (RankEvent.Advice)
-	watchdog *parser.Watchdog
+	comm       commFields
+	event, api uint32
+	text       uint32 // 0: none
+	dog        int32  // index into events.dogs; -1: none
+	advice     bool   // a WARN that names no fault (RankEvent.Advice)
+}
+
+// commFields is a parser.CommEvent without its strings.
+type commFields struct {
+	comm                                         uint64
+	rank, nranks, cudaDev, nvmlDev               int64
+	busID, commID, parent                        uint64
+	color, key, split, nnodes, localRks, localRk int64
+}
+
+// rareComm is c as a rareEvent, its strings interned in l's table.
+func (l *events) rareComm(c *parser.CommEvent) rareEvent {
+	return rareEvent{comm: commFields{c.Comm, c.Rank, c.NRanks, c.CudaDev, c.NvmlDev, c.BusID, c.CommID, c.Parent,
+		c.Color, c.Key, c.Split, c.NNodes, c.LocalRks, c.LocalRk}, event: l.internName(c.Event),
+		api: l.internName(c.API), dog: -1}
+}
+
+// internName is intern for a communicator line's event and API, whose values are few.
+func (l *events) internName(s string) uint32 { return l.internVia(&l.names, s) }
+
+// internVia is intern for a field whose values are mostly few (a line's host, a call's op,
+// a communicator line's event and API): c's strings are compared first, and a string not
+// among them takes the place of the one found longest ago. The table's own search tries the
+// strings added last, which for a stretch of a few hosts and ops are no longer the ones
+// lines name, and then its map.
+func (l *events) internVia(c *strCache, s string) uint32 {
+	for k := range c.n {
+		if i := c.idx[k]; l.strs[i] == s {
+			return i
+		}
+	}
+	i := l.intern(s)
+	if int(c.n) < len(c.idx) {
+		c.n++
+	}
+	c.idx[c.next] = i
+	c.next = (c.next + 1) % uint8(len(c.idx))
+	return i
+}
+
+// strCache holds the indexes of a few strings of a list's table (internVia).
+type strCache struct {
+	idx     [4]uint32
+	n, next uint8
+}
+
+// commEvent fills c with r's communicator line.
+func (l *events) commEvent(c *parser.CommEvent, r *rareEvent) {
+	f := &r.comm
+	*c = parser.CommEvent{Event: l.strs[r.event], API: l.strs[r.api], Comm: f.comm, Rank: f.rank, NRanks: f.nranks,
+		CudaDev: f.cudaDev, NvmlDev: f.nvmlDev, BusID: f.busID, CommID: f.commID, Parent: f.parent, Color: f.color,
+		Key: f.key, Split: f.split, NNodes: f.nnodes, LocalRks: f.localRks, LocalRk: f.localRk}
+}
+
+// rareWarn is a WARN line's text as a rareEvent.
+func (l *events) rareWarn(text string, advice bool) rareEvent {
+	return rareEvent{text: l.intern(text), advice: advice, dog: -1}
+}
+
+// rareDog is a watchdog line's details as a rareEvent.
+func (l *events) rareDog(w *parser.Watchdog) rareEvent {
+	l.dogs = append(l.dogs, w)
+	return rareEvent{dog: int32(len(l.dogs) - 1)}
 }
 
 func (e *event) Settle(step int64) { e.step = step }
@@ -49,7 +117,13 @@ type events struct {
 	// of communicator set-up); it holds strs[:indexed].
 	index   map[string]uint32
 	indexed int
-	rare    []rareEvent
+	// names, hosts and ops are the strings of strs that those fields named last (internVia).
+	names, hosts, ops strCache
+	rare              []rareEvent
+	dogs              []*parser.Watchdog // the watchdog lines' details (they are few)
+	// comm is the communicator line rankEvent gives out last: Ranks.Add reads it and keeps
+	// no pointer to it.
+	comm parser.CommEvent
 }
 
 // internRecent is how many of the latest strings intern compares before it asks index:
@@ -84,6 +158,7 @@ func (l *events) forget() {
 	l.strs = l.strs[:0]
 	clear(l.index)
 	l.indexed = 0
+	l.names, l.hosts, l.ops = strCache{}, strCache{}, strCache{}
 }
 
 // add keeps line n (text, parsed as p); it reports false for a line Ranks takes nothing from.
@@ -92,23 +167,23 @@ func (l *events) add(n int64, text []byte, p *parser.Line) bool {
 		return l.addClock(n, p)
 	}
 	e := event{line: n, step: -1, pid: p.Env.Pid, dev: p.Env.Dev, label: p.Rank, rare: -1, kind: p.Kind,
-		host: l.intern(p.Env.Host), at: wallTime(p.Time)}
+		host: l.internVia(&l.hosts, p.Env.Host), at: wallTime(p.Time)}
 	switch p.Kind {
 	case parser.KindCollective:
 		c := &p.Coll
 		e.opCount, e.count, e.root, e.nranks, e.global = c.OpCount, c.Count, c.Root, c.NRanks, c.GlobalRank
-		e.comm, e.datatype, e.redOp, e.op = c.Comm, c.Datatype, c.RedOp, l.intern(string(c.Op))
+		e.comm, e.datatype, e.redOp, e.op = c.Comm, c.Datatype, c.RedOp, l.internVia(&l.ops, string(c.Op))
 	case parser.KindComm:
-		e.rare = l.addRare(rareEvent{comm: p.Comm})
+		e.rare = l.addRare(l.rareComm(&p.Comm))
 	case parser.KindWarn:
 		advice := !ncclwarn.Classify(parser.Message(text, p)).Fault()
-		e.rare = l.addRare(rareEvent{text: stages.Excerpt(text), advice: advice})
+		e.rare = l.addRare(l.rareWarn(stages.Excerpt(text), advice))
 	case parser.KindWatchdog:
 		if p.Watchdog == nil {
 			return false // the parser fills it for every watchdog line; nothing to fold without it
 		}
 		w := *p.Watchdog
-		e.rare = l.addRare(rareEvent{watchdog: &w})
+		e.rare = l.addRare(l.rareDog(&w))
 	default:
 		return false
 	}
@@ -132,7 +207,7 @@ func (l *events) addClock(n int64, p *parser.Line) bool {
 		}
 	}
 	l.Held.Add(event{line: n, step: -1, pid: p.Env.Pid, dev: p.Env.Dev, label: p.Rank, rare: -1, kind: p.Kind,
-		host: l.intern(p.Env.Host), at: at})
+		host: l.internVia(&l.hosts, p.Env.Host), at: at})
 	return true
 }
 
@@ -162,8 +237,10 @@ func (l *events) merge(o *events) {
 		l.strs, o.strs = o.strs, l.strs
 		l.index, o.index = o.index, l.index
 		l.indexed, o.indexed = o.indexed, l.indexed
+		l.names, l.hosts, l.ops, o.names, o.hosts, o.ops = o.names, o.hosts, o.ops, l.names, l.hosts, l.ops
 		o.forget()
 		l.rare, o.rare = o.rare, l.rare[:0]
+		l.dogs, o.dogs = o.dogs, clearDogs(l.dogs)
 		return
 	}
 	from := len(l.Items)
@@ -174,6 +251,14 @@ func (l *events) merge(o *events) {
 	}
 	off := int32(len(l.rare))
 	l.rare = append(stages.Room(l.rare, len(o.rare)), o.rare...)
+	for i := off; i < int32(len(l.rare)); i++ {
+		r := &l.rare[i]
+		r.event, r.api, r.text = xlat[r.event], xlat[r.api], xlat[r.text]
+		if r.dog >= 0 {
+			r.dog += int32(len(l.dogs))
+		}
+	}
+	l.dogs = append(l.dogs, o.dogs...)
 	for i := from; i < len(l.Items); i++ {
 		e := &l.Items[i]
 		e.file, e.host, e.op = xlat[e.file], xlat[e.host], xlat[e.op]
@@ -186,24 +271,27 @@ func (l *events) merge(o *events) {
 // reset empties l, keeping its buffers.
 func (l *events) reset() {
 	l.Held.Reset()
-	l.rare = clear0(l.rare)
+	l.rare = l.rare[:0]
+	l.dogs = clearDogs(l.dogs)
 	l.forget()
 }
 
 // committed empties l once its events are folded.
 func (l *events) committed() {
 	l.Held.Committed()
-	l.rare = clear0(l.rare)
+	l.rare = stages.Reuse(l.rare)
+	l.dogs = clearDogs(l.dogs)
 	l.forget()
 }
 
-// clear0 empties r, dropping what its elements point to.
-func clear0(r []rareEvent) []rareEvent {
-	clear(r)
-	return stages.Reuse(r)
+// clearDogs empties d, dropping what it points to.
+func clearDogs(d []*parser.Watchdog) []*parser.Watchdog {
+	clear(d)
+	return d[:0]
 }
 
-// rankEvent is event i as Ranks folds it, with its strings.
+// rankEvent is event i as Ranks folds it, with its strings. A communicator line's Comm is
+// l.comm, which the next call overwrites.
 func (l *events) rankEvent(i int) RankEvent {
 	e := &l.Items[i]
 	re := RankEvent{File: l.strs[e.file], Line: e.line, Step: e.step, Kind: e.kind, Host: l.strs[e.host],
@@ -211,9 +299,13 @@ func (l *events) rankEvent(i int) RankEvent {
 	switch {
 	case e.rare >= 0:
 		r := &l.rare[e.rare]
-		re.Text, re.Advice, re.Watchdog = r.text, r.advice, r.watchdog
+		re.Text, re.Advice = l.strs[r.text], r.advice
+		if r.dog >= 0 {
+			re.Watchdog = l.dogs[r.dog]
+		}
 		if e.kind == parser.KindComm {
-			re.Comm = &r.comm
+			l.commEvent(&l.comm, r)
+			re.Comm = &l.comm
 		}
 	default:
 		re.Coll = parser.Collective{Op: parser.Op(l.strs[e.op]), OpCount: e.opCount, Count: e.count,
@@ -233,11 +325,11 @@ func (l *events) addRankEvent(e *RankEvent) error {
 		v.opCount, v.count, v.root, v.nranks, v.global = c.OpCount, c.Count, c.Root, c.NRanks, c.GlobalRank
 		v.comm, v.datatype, v.redOp, v.op = c.Comm, c.Datatype, c.RedOp, l.intern(string(c.Op))
 	case e.Kind == parser.KindComm && e.Comm != nil:
-		v.rare = l.addRare(rareEvent{comm: *e.Comm})
+		v.rare = l.addRare(l.rareComm(e.Comm))
 	case e.Kind == parser.KindWarn:
-		v.rare = l.addRare(rareEvent{text: e.Text, advice: e.Advice})
+		v.rare = l.addRare(l.rareWarn(e.Text, e.Advice))
 	case e.Kind == parser.KindWatchdog && e.Watchdog != nil:
-		v.rare = l.addRare(rareEvent{watchdog: e.Watchdog})
+		v.rare = l.addRare(l.rareDog(e.Watchdog))
 	case e.Kind == parser.KindInfo || e.Kind == parser.KindFailure:
 	default:
 		return fmt.Errorf("held line %s:%d: a %s line without its fields", e.File, e.Line, e.Kind)

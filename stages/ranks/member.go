@@ -30,7 +30,9 @@ type Member struct {
 	Start   int64
 	started bool
 	// FirstOp is the opCount of its first call.
-	FirstOp   uint64
+	FirstOp uint64
+	// ByOp is nil until the rank's first selected call (most ranks of a log of communicator
+	// set-up have none).
 	ByOp      map[parser.Op]*Volume
 	FirstStep int64 // -1 when no call had a step
 	LastStep  int64
@@ -68,7 +70,7 @@ func (m *Member) proc() procKey { return procKey{m.File, m.Host, m.Pid} }
 
 func newMember(host string, pid int64, file string, rank, dev int64) *Member {
 	return &Member{Host: host, Pid: pid, File: file, Rank: rank, CudaDev: dev, LaunchRank: -1,
-		ByOp: make(map[parser.Op]*Volume), FirstStep: -1, LastStep: -1, FirstDiv: -1}
+		FirstStep: -1, LastStep: -1, FirstDiv: -1}
 }
 
 // Through is the position after the rank's last call: how far into the sequence it got.
@@ -87,6 +89,9 @@ func (m *Member) Volume() Volume {
 func (m *Member) addVolume(s Sig, nranks, step int64) {
 	v := m.ByOp[s.Op]
 	if v == nil {
+		if m.ByOp == nil {
+			m.ByOp = make(map[parser.Op]*Volume)
+		}
 		v = &Volume{}
 		m.ByOp[s.Op] = v
 	}

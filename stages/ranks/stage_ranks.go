@@ -158,7 +158,12 @@ type RefStep struct {
 func (p *RanksPart) Snapshot() any {
 	out := RanksSnapshot{}
 	for i := range p.events.Items {
-		out.Held = append(out.Held, p.events.rankEvent(i))
+		e := p.events.rankEvent(i)
+		if e.Comm != nil {
+			c := *e.Comm // rankEvent's is overwritten by the next
+			e.Comm = &c
+		}
+		out.Held = append(out.Held, e)
 	}
 	if p.Ranks == nil {
 		return out
@@ -185,8 +190,12 @@ func (p *RanksPart) Snapshot() any {
 			LocalRanks: g.LocalRanks, OpsDown: g.opsDown, Aligned: g.aligned, Truncated: g.truncated,
 			Ref: refSteps(g.ref, renumber, p.Ranks.steps)}
 		for _, m := range g.Members {
-			gs.Members = append(gs.Members, MemberSnapshot{Member: *m, Started: m.started,
-				Hist: refSteps(m.hist, renumber, p.Ranks.steps), HistOver: m.histOver})
+			ms := MemberSnapshot{Member: *m, Started: m.started,
+				Hist: refSteps(m.hist, renumber, p.Ranks.steps), HistOver: m.histOver}
+			if ms.ByOp == nil {
+				ms.ByOp = map[parser.Op]*Volume{} // written {} as before it was made on first use
+			}
+			gs.Members = append(gs.Members, ms)
 		}
 		out.Groups = append(out.Groups, gs)
 	}
@@ -318,9 +327,6 @@ func (p *RanksPart) Restore(dec *json.Decoder, lim *stages.Limits) error {
 			m.started, m.histOver, m.group = ms.Started, ms.HistOver, g.Key
 			if m.hist, err = expand(ms.Hist, ids, r.steps, lim); err != nil {
 				return fmt.Errorf("communicator %+v: %w", gs.Key, err)
-			}
-			if m.ByOp == nil {
-				m.ByOp = make(map[parser.Op]*Volume)
 			}
 			g.Members = append(g.Members, &m)
 		}
