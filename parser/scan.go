@@ -170,9 +170,13 @@ func (s *scanner) scan(line []byte, l *Line) (shape uint64, ok bool) {
 		return uint64(h.add(byte(KindBlank))), true
 	}
 	if sh, ok := s.scanHeadInfo(b, start, l, h); ok {
-		// The envelope follows the prefixes: a time lies among them, or nowhere.
+		// The envelope follows the prefixes: a time lies among them, or is the envelope's
+		// own text (`2025-06-11T14:03:11 [0] NCCL INFO` reads as host 2025-06-11T14, pid 3,
+		// tid 11, and the grammar reads its time too), or is nowhere.
 		if start > 0 && hasClock(b[:start]) {
 			l.Time = lineStamp(b)
+		} else if isDigit(b[start]) {
+			l.Time = headStamp(b)
 		}
 		return sh, true
 	}
