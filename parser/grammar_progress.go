@@ -58,7 +58,7 @@ type gBareLine struct {
 
 // parseProgress reads a training progress line.
 func (g *Grammar) parseProgress(text string) (Line, bool) {
-	tree, err := g.progress.ParseString("", blankSGR(text))
+	tree, err := g.progress().ParseString("", blankSGR(text))
 	if err != nil {
 		return Line{}, false
 	}
