@@ -102,6 +102,9 @@ func (g *Grammar) parseText(text string) Line {
 // (output of two processes spliced into one line), the last envelope's record is the one kept;
 // so is a record whose envelope runs straight on from another process's cut-off head.
 func (g *Grammar) parseNCCL(text string) (Line, bool) {
+	if !mayHoldEnvelope([]byte(text)) { // grammar_gates.go
+		return Line{}, false
+	}
 	tree, err := g.nccl().ParseString("", text)
 	if err != nil {
 		return Line{}, false

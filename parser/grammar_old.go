@@ -20,6 +20,9 @@ type gOldLine struct {
 
 // parseOld reads text as a gOldLine, or reports that it is none.
 func (g *Grammar) parseOld(text string) (Line, bool) {
+	if !mayHoldOldEnvelope(text) {
+		return Line{}, false
+	}
 	t, err := g.old().ParseString("", text)
 	if err != nil {
 		return Line{}, false

@@ -58,6 +58,9 @@ type gBareLine struct {
 
 // parseProgress reads a training progress line.
 func (g *Grammar) parseProgress(text string) (Line, bool) {
+	if !mayBeProgress(text) {
+		return Line{}, false
+	}
 	tree, err := g.progress().ParseString("", blankSGR(text))
 	if err != nil {
 		return Line{}, false
