@@ -9,11 +9,11 @@ import "strings"
 func EBNF() string {
 	g := builtGrammar()
 	sections := []struct{ name, ebnf string }{
-		{"a line with an NCCL envelope (Grammar.Parse tries it first)", g.nccl.String()},
-		{"the message of a collective line on its own (says why one is malformed)", g.coll.String()},
-		{"a training framework's progress line", g.progress.String()},
-		{"a line without an envelope", g.bare.String()},
-		{"an envelope without pid:tid (where a line without an envelope holds an NCCL level)", g.host.String()},
+		{"a line with an NCCL envelope (Grammar.Parse tries it first)", g.nccl().String()},
+		{"the message of a collective line on its own (says why one is malformed)", g.coll().String()},
+		{"a training framework's progress line", g.progress().String()},
+		{"a line without an envelope", g.bare().String()},
+		{"an envelope without pid:tid (where a line without an envelope holds an NCCL level)", g.host().String()},
 		{"the run of launcher prefixes, times and white space that opens a line (its time)", g.stamp().head.String()},
 		{"a TRACE line's milliseconds since init", g.stamp().trace.String()},
 	}

@@ -8,7 +8,7 @@ import (
 // text, and mayBeFailure holds. The line's own head is tried first, then, where the line
 // holds one of the heads that may be glued on after other text (glued), that head.
 func (g *Grammar) parseFailure(text string, glued bool) (Line, bool) {
-	if t, err := g.failure.ParseString("", text); err == nil {
+	if t, err := g.failure().ParseString("", text); err == nil {
 		if f, ok := failureFromMsg(t.Msg, t.Indent != ""); ok {
 			f.Watchdog = g.messageWatchdog(&f, t.Msg)
 			return Line{Kind: KindFailure, Rank: prefixRank(t.Prefix), Fail: &f, Time: rootFieldTime(&f)}, true
@@ -17,7 +17,7 @@ func (g *Grammar) parseFailure(text string, glued bool) (Line, bool) {
 	if !glued {
 		return Line{}, false // the glued grammar's heads hold those words: it cannot read the line
 	}
-	t, err := g.failGlued.ParseString("", text)
+	t, err := g.failGlued().ParseString("", text)
 	if err != nil {
 		return Line{}, false
 	}

@@ -5,7 +5,7 @@ import "strings"
 // parseBare reads a line without an envelope: blank, the bare version line, damaged NCCL
 // output, or anything else.
 func (g *Grammar) parseBare(text string) Line {
-	tree, err := g.bare.ParseString("", text)
+	tree, err := g.bare().ParseString("", text)
 	if err != nil {
 		return Line{Kind: KindOther, Rank: -1}
 	}

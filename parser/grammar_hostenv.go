@@ -60,7 +60,7 @@ func isHostName[T text](s T) bool {
 
 // parseHostLine reads text as a gHostLine, or reports that it is none.
 func (g *Grammar) parseHostLine(text string) (Line, bool) {
-	tree, err := g.host.ParseString("", text)
+	tree, err := g.host().ParseString("", text)
 	if err != nil {
 		return Line{}, false
 	}

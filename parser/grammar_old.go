@@ -20,7 +20,10 @@ type gOldLine struct {
 
 // parseOld reads text as a gOldLine, or reports that it is none.
 func (g *Grammar) parseOld(text string) (Line, bool) {
-	t, err := g.old.ParseString("", text)
+	if !mayHoldOldEnvelope(text) {
+		return Line{}, false
+	}
+	t, err := g.old().ParseString("", text)
 	if err != nil {
 		return Line{}, false
 	}

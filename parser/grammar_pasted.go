@@ -26,7 +26,7 @@ func (g *Grammar) lastRecord(text string, from int) (c Collective, unknown strin
 	}
 	before := text[from:ts]
 	ts += opCut(before, text[ts:k])
-	tree, err := g.coll.ParseString("", text[ts:])
+	tree, err := g.coll().ParseString("", text[ts:])
 	if err != nil {
 		return c, "", false, false
 	}

@@ -58,7 +58,10 @@ type gBareLine struct {
 
 // parseProgress reads a training progress line.
 func (g *Grammar) parseProgress(text string) (Line, bool) {
-	tree, err := g.progress.ParseString("", blankSGR(text))
+	if !mayBeProgress(text) {
+		return Line{}, false
+	}
+	tree, err := g.progress().ParseString("", blankSGR(text))
 	if err != nil {
 		return Line{}, false
 	}

@@ -25,7 +25,7 @@ func (g *Grammar) parseWatchdog(text string) (Line, bool) {
 	if !mayBeWatchdog(text) {
 		return Line{}, false
 	}
-	tree, err := g.watchdog.ParseString("", text)
+	tree, err := g.watchdog().ParseString("", text)
 	if err != nil {
 		return Line{}, false
 	}
