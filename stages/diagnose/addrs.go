@@ -35,10 +35,23 @@ type Addr struct {
 var ownAddrPrefixes = [...]string{"NET/IB : Using ", "NET/IBext : Using ", "NET/Socket : Using ", "Bootstrap : Using ",
 	"Bootstrap: Using "}
 
-// ownAddrLine reports whether text may hold a message of ownAddrPrefixes, before its message
-// is looked for (a backward search): `Using network IB` lines do not.
+// ownAddrLine reports whether text may hold a message of ownAddrPrefixes (a `Using ` after
+// ` : ` or `Bootstrap: `), before its message is looked for (a backward search): `Using
+// network IB` lines do not. Each `Using ` is found by its rare first byte and the words
+// before it read in place: a search for ` : Using ` would stop at every space.
 func ownAddrLine(text []byte) bool {
-	return bytes.Contains(text, []byte(" : Using ")) || bytes.Contains(text, []byte("Bootstrap: Using "))
+	const using = "Using "
+	for at := 0; ; {
+		i := bytes.Index(text[at:], []byte(using))
+		if i < 0 {
+			return false
+		}
+		head := text[:at+i]
+		if bytes.HasSuffix(head, []byte(" : ")) || bytes.HasSuffix(head, []byte("Bootstrap: ")) {
+			return true
+		}
+		at += i + len(using)
+	}
 }
 
 // maxOwnAddrs is how many addresses one line may give.
@@ -106,7 +119,7 @@ func normAddr(a []byte) []byte {
 // the first in file order (the lines of one stretch come in file order, and it has no file
 // yet), so its text is not copied.
 func (p *Part) addAddrs(n int64, text []byte, l *parser.Line) {
-	if !l.Env.HasEnvelope() || !bytes.Contains(text, []byte("Using ")) || !ownAddrLine(text) {
+	if !l.Env.HasEnvelope() || !ownAddrLine(text) {
 		return
 	}
 	msg := parser.Message(text, l)
