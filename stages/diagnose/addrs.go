@@ -122,7 +122,7 @@ func (p *Part) addAddrs(n int64, text []byte, l *parser.Line) {
 	if !l.Env.HasEnvelope() || !ownAddrLine(text) {
 		return
 	}
-	msg := parser.Message(text, l)
+	msg := infoMessage(text, l)
 	var buf [maxOwnAddrs][]byte
 	for _, a := range ownAddrs(buf[:0], msg) {
 		if i, ok := p.addrIdx[string(a)]; ok {
@@ -205,4 +205,22 @@ func (p *Part) restoreAddrs(as []Addr, left int64) error {
 	}
 	p.addrAnchored, p.addrsLeft = len(p.addrs), left
 	return nil
+}
+
+// infoMessage is parser.Message of an INFO line: where ` NCCL INFO ` is once, and no Ray
+// repeat tail follows, the text after it, found by a forward search rather than Message's
+// backward one (a rolling hash over the whole line); Message's own answer otherwise.
+func infoMessage(text []byte, l *parser.Line) []byte {
+	const info, ray = " NCCL INFO ", "x across cluster]"
+	t := text
+	if n := len(t); n > 0 && t[n-1] == '\r' {
+		t = t[:n-1]
+	}
+	if i := bytes.Index(t, []byte(info)); i >= 0 {
+		msg := t[i+len(info):]
+		if !bytes.Contains(msg, []byte(info)) && !bytes.HasSuffix(bytes.TrimRight(msg, " \r"), []byte(ray)) {
+			return msg
+		}
+	}
+	return parser.Message(text, l)
 }
