@@ -35,10 +35,23 @@ type Addr struct {
 var ownAddrPrefixes = [...]string{"NET/IB : Using ", "NET/IBext : Using ", "NET/Socket : Using ", "Bootstrap : Using ",
 	"Bootstrap: Using "}
 
-// ownAddrLine reports whether text may hold a message of ownAddrPrefixes, before its message
-// is looked for (a backward search): `Using network IB` lines do not.
+// ownAddrLine reports whether text may hold a message of ownAddrPrefixes (a `Using ` after
+// ` : ` or `Bootstrap: `), before its message is looked for (a backward search): `Using
+// network IB` lines do not. Each `Using ` is found by its rare first byte and the words
+// before it read in place: a search for ` : Using ` would stop at every space.
 func ownAddrLine(text []byte) bool {
-	return bytes.Contains(text, []byte(" : Using ")) || bytes.Contains(text, []byte("Bootstrap: Using "))
+	const using = "Using "
+	for at := 0; ; {
+		i := bytes.Index(text[at:], []byte(using))
+		if i < 0 {
+			return false
+		}
+		head := text[:at+i]
+		if bytes.HasSuffix(head, []byte(" : ")) || bytes.HasSuffix(head, []byte("Bootstrap: ")) {
+			return true
+		}
+		at += i + len(using)
+	}
 }
 
 // maxOwnAddrs is how many addresses one line may give.
@@ -106,10 +119,10 @@ func normAddr(a []byte) []byte {
 // the first in file order (the lines of one stretch come in file order, and it has no file
 // yet), so its text is not copied.
 func (p *Part) addAddrs(n int64, text []byte, l *parser.Line) {
-	if !l.Env.HasEnvelope() || !bytes.Contains(text, []byte("Using ")) || !ownAddrLine(text) {
+	if !l.Env.HasEnvelope() || !ownAddrLine(text) {
 		return
 	}
-	msg := parser.Message(text, l)
+	msg := infoMessage(text, l)
 	var buf [maxOwnAddrs][]byte
 	for _, a := range ownAddrs(buf[:0], msg) {
 		if i, ok := p.addrIdx[string(a)]; ok {
@@ -192,4 +205,22 @@ func (p *Part) restoreAddrs(as []Addr, left int64) error {
 	}
 	p.addrAnchored, p.addrsLeft = len(p.addrs), left
 	return nil
+}
+
+// infoMessage is parser.Message of an INFO line: where ` NCCL INFO ` is once, and no Ray
+// repeat tail follows, the text after it, found by a forward search rather than Message's
+// backward one (a rolling hash over the whole line); Message's own answer otherwise.
+func infoMessage(text []byte, l *parser.Line) []byte {
+	const info, ray = " NCCL INFO ", "x across cluster]"
+	t := text
+	if n := len(t); n > 0 && t[n-1] == '\r' {
+		t = t[:n-1]
+	}
+	if i := bytes.Index(t, []byte(info)); i >= 0 {
+		msg := t[i+len(info):]
+		if !bytes.Contains(msg, []byte(info)) && !bytes.HasSuffix(bytes.TrimRight(msg, " \r"), []byte(ray)) {
+			return msg
+		}
+	}
+	return parser.Message(text, l)
 }

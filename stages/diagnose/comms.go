@@ -99,7 +99,7 @@ func lifeEventOf(ev string) lifeEvent {
 
 // commEvent reads a communicator lifecycle line, of event ev (not lifeNone), into st, and
 // returns the mark it made, nil where st had that event's mark already.
-func commEvent(st *commState, ev lifeEvent, n int64, l *parser.Line) *Mark {
+func commEvent(st *commState, ev lifeEvent, n int64, l *parser.Line, marks *slab[Mark]) *Mark {
 	to := &st.Destroy
 	switch ev {
 	case lifeStart:
@@ -111,7 +111,8 @@ func commEvent(st *commState, ev lifeEvent, n int64, l *parser.Line) *Mark {
 	}
 	var m *Mark
 	if *to == nil {
-		m = &Mark{Line: n, Time: When{Stamp: l.Time}}
+		m = marks.new()
+		*m = Mark{Line: n, Time: When{Stamp: l.Time}}
 		*to = m
 	}
 	if l.Comm.Rank >= 0 && st.Rank < 0 {

@@ -3,7 +3,6 @@ package diagnose
 import (
 	"bytes"
 	"fmt"
-	"strconv"
 
 	"github.com/nccllog/nccllog/parser"
 	"github.com/nccllog/nccllog/stages/ncclwarn"
@@ -267,6 +266,7 @@ func resultCode(msg []byte) int64 {
 	return -1
 }
 
+// leadingInt reads the up to 4 digits b starts with.
 func leadingInt(b []byte) (int64, bool) {
 	j := 0
 	for j < len(b) && j < 4 && b[j] >= '0' && b[j] <= '9' {
@@ -275,8 +275,13 @@ func leadingInt(b []byte) (int64, bool) {
 	if j == 0 {
 		return 0, false
 	}
-	v, err := strconv.ParseInt(string(b[:j]), 10, 64)
-	return v, err == nil
+	// At most 4 digits: no overflow, and no string made for strconv (a call per arrow of
+	// every connection line).
+	var v int64
+	for _, c := range b[:j] {
+		v = v*10 + int64(c-'0')
+	}
+	return v, true
 }
 
 // peerHost is the host of `Connection closed by remote peer <host><port>`, or the address a
@@ -313,6 +318,13 @@ func frameItem(n int64, text []byte, l *parser.Line) (Item, bool) {
 	if i < 0 {
 		return Item{}, false
 	}
+	// The frame's `file:line` first: a connection line's `0[0] -> 1[0]` has no colon there.
+	j := bytes.LastIndexByte(text[:i], ' ')
+	where := text[j+1 : i]
+	k := bytes.LastIndexByte(where, ':')
+	if k <= 0 || !bytes.HasSuffix(text[:max(j, 0)], []byte(" INFO")) {
+		return Item{}, false
+	}
 	rest := text[i+len(arrow):]
 	code, ok := leadingInt(rest)
 	if !ok || code == 0 {
@@ -320,12 +332,6 @@ func frameItem(n int64, text []byte, l *parser.Line) (Item, bool) {
 	}
 	if d := digits(code); d < len(rest) && rest[d] != ' ' && rest[d] != '\r' {
 		return Item{}, false // a connection line's `0[0] -> 1[0]`
-	}
-	j := bytes.LastIndexByte(text[:i], ' ')
-	where := text[j+1 : i]
-	k := bytes.LastIndexByte(where, ':')
-	if k <= 0 || !bytes.HasSuffix(text[:max(j, 0)], []byte(" INFO")) {
-		return Item{}, false
 	}
 	if _, ok := leadingInt(where[k+1:]); !ok || bytes.IndexByte(where[:k], '.') < 0 {
 		return Item{}, false

@@ -51,6 +51,9 @@ type Part struct {
 	comms    map[commKey]*commState
 	states   []*commState // comms' values in the order first seen, so a merge reads no map
 	loose    []*Mark      // comm marks not anchored yet
+	// stateSlab and marks hold comms' states and their marks, a block at a time.
+	stateSlab slab[commState]
+	marks     slab[Mark]
 	// ras are the RAS JSON fields in input order, the first rasAnchored named; rasLeft
 	// counts those beyond maxRASFields.
 	ras         []RASField
@@ -137,14 +140,15 @@ func (p *Part) addComm(n int64, l *parser.Line) {
 		if ev == lifeNone {
 			return
 		}
-		st = &commState{commKey: k, Rank: -1, NRanks: -1, GPU: -1}
+		st = p.stateSlab.new()
+		*st = commState{commKey: k, Rank: -1, NRanks: -1, GPU: -1}
 		p.comms[k] = st
 		p.states = append(p.states, st)
 	}
 	if ev == lifeNone {
 		return
 	}
-	if m := commEvent(st, ev, n, l); m != nil {
+	if m := commEvent(st, ev, n, l, &p.marks); m != nil {
 		p.loose = append(p.loose, m)
 	}
 }
@@ -245,7 +249,7 @@ func (p *Part) Reset() {
 	clear(p.comms)
 	clear(p.addrIdx)
 	*p = Part{items: p.items[:0], counts: p.counts, keys: p.keys[:0], comms: p.comms, states: p.states[:0], loose: p.loose[:0], ras: p.ras[:0],
-		addrs: p.addrs[:0], addrIdx: p.addrIdx}
+		addrs: p.addrs[:0], addrIdx: p.addrIdx, stateSlab: p.stateSlab, marks: p.marks}
 }
 
 // Evidence is the Partial as a plain value: its items in input order, every key's count, the
