@@ -206,7 +206,7 @@ func TestStepBoundariesEveryCut(t *testing.T) {
 	}
 	ranges := []*stages.StepRange{nil, {0, 0}, {9, 9}, {3, 5}, {0, 9}, {4, 100}, {10, 20}, {5, 5}}
 	failures := 0
-	for seed := uint64(1); seed <= 3; seed++ {
+	for seed := uint64(1); seed <= shortSeeds(3); seed++ {
 		ls := handLog(seed)
 		var log strings.Builder
 		parsed := make([]parser.Line, len(ls))
@@ -236,12 +236,21 @@ func TestStepBoundariesEveryCut(t *testing.T) {
 }
 
 // shortStride is the step from chunk size size to the next one TestStepBoundariesEveryCut
-// tries: every size with go test ./..., every fifth past 64 bytes with -short.
+// tries: every size with go test ./..., every thirteenth past 32 bytes with -short.
 func shortStride(size int) int {
-	if testing.Short() && size >= 64 {
-		return 5
+	if testing.Short() && size >= 32 {
+		return 13
 	}
 	return 1
+}
+
+// shortSeeds is how many of its n hand-written logs TestStepBoundariesEveryCut cuts: all of
+// them with go test ./..., the first with -short.
+func shortSeeds(n uint64) uint64 {
+	if testing.Short() {
+		return 1
+	}
+	return n
 }
 
 func checkRun(t *testing.T, what string, m *stages.Merger, rec *recorder, e expected, needs needs) bool {

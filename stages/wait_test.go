@@ -67,6 +67,9 @@ func heldBytes(s *stages.Set) int64 {
 // a chunk (unbounded, it held the 4 MiB's calls or bytes), and what is written and merged is
 // what an unbounded Merger writes and merges.
 func TestWaitingStaysUnderCap(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: a memory bound over a 4 MiB generated log")
+	}
 	t.Parallel() // independent of the other tests: its own parser and data
 	var log bytes.Buffer
 	if _, err := gen.Write(&log, gen.Config{Seed: 1, Ranks: 4, Steps: 2}); err != nil {

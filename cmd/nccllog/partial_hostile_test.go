@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/klauspost/compress/zstd"
@@ -99,14 +100,31 @@ func loadPartial(t *testing.T, path string) *testPartial {
 	return &p
 }
 
+// bestEncoder is one zstd encoder at its best compression for every writeCompressed: making
+// one allocates tens of MiB, most of what a test of a partial's checks cost. Its mutex lets
+// parallel tests take turns (an encoder streams one frame at a time).
+var bestEncoder = sync.OnceValues(func() (*lockedEncoder, error) {
+	zw, err := zstd.NewWriter(nil, zstd.WithEncoderLevel(zstd.SpeedBestCompression))
+	return &lockedEncoder{zw: zw}, err
+})
+
+type lockedEncoder struct {
+	sync.Mutex
+	zw *zstd.Encoder
+}
+
 // writeCompressed writes data zstd-compressed to path.
 func writeCompressed(t *testing.T, path string, data []byte) {
 	t.Helper()
 	var buf bytes.Buffer
-	zw, err := zstd.NewWriter(&buf, zstd.WithEncoderLevel(zstd.SpeedBestCompression))
+	enc, err := bestEncoder()
 	if err != nil {
 		t.Fatal(err)
 	}
+	enc.Lock()
+	defer enc.Unlock()
+	zw := enc.zw
+	zw.Reset(&buf)
 	if _, err := zw.Write(data); err != nil {
 		t.Fatal(err)
 	}

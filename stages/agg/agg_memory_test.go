@@ -10,6 +10,9 @@ import (
 // distinct (op, count, datatype) costs them no more than one of a few. The full table (agg)
 // does grow with them.
 func TestAggPerOpMemory(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: the memory bound of 200,000 shapes runs without -short")
+	}
 	const n = 200_000
 	shapes := func(stage AggStage) func() any {
 		return func() any {

@@ -67,7 +67,7 @@ func TestInfoEnvSilentOnCuts(t *testing.T) {
 			lines := stagetest.ParseLines(p, data)
 			seen := allSetups(lines)
 			n := len(lines)
-			for k := 1; k < n; k += max(n/150, 1) * shortStride(3) {
+			for k := 1; k < n; k += max(n/150, 1) * shortStride(12) {
 				for _, cut := range [][2]int{{0, k}, {k, n}, {k / 2, k + (n-k)/2}} {
 					if r := infoOfParsedSeen(lines[cut[0]:cut[1]], 0, seen); len(r.Outliers) != 0 {
 						t.Fatalf("%s (no common env %v), lines %d-%d of %d: outliers\n%s", fam, strip, cut[0]+1, cut[1], n, describe(r.Outliers))

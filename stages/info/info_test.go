@@ -413,7 +413,7 @@ func TestInfoSilentOnHealthyCuts(t *testing.T) {
 		lines, first := healthyLines(t, p, c, 3)
 		again, againFirst := healthyLines(t, p, c, 4)
 		seen := allSetups(lines, again)
-		for k := 1; k <= first; k += shortStride(4) {
+		for k := 1; k <= first; k += shortStride(16) {
 			if r := infoOfParsedSeen(lines[:k], 0, seen); len(r.Outliers) != 0 {
 				t.Fatalf("%s, its first %d lines: outliers\n%s", name, k, describe(r.Outliers))
 			}
@@ -429,7 +429,7 @@ func TestInfoSilentOnHealthyCuts(t *testing.T) {
 			continue
 		}
 		ran := lines[:first+8] // the init and a few calls
-		for k := 1; k <= againFirst; k += shortStride(4) {
+		for k := 1; k <= againFirst; k += shortStride(16) {
 			if r := infoOfParsedSeen(append(slices.Clone(ran), again[:k]...), 0, seen); len(r.Outliers) != 0 {
 				t.Fatalf("%s, whole and then the first %d lines of its restart: outliers\n%s", name, k, describe(r.Outliers))
 			}

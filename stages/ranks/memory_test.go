@@ -84,6 +84,9 @@ func TestMergeIntoEmptyKeepsTables(t *testing.T) {
 // TestSigTableMemory: a call signature costs its 48 bytes in the table and a few more to find
 // it, not a map entry besides (ranks over a million distinct call shapes).
 func TestSigTableMemory(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: the memory bound of 200,000 signatures runs without -short")
+	}
 	const n = 200_000
 	build := func() any {
 		st := newSigTable()

@@ -167,6 +167,9 @@ func longJob(progress string, steps int) gen.Config {
 // on average as long as the same job's progress lines say, and each within the generator's
 // jitter (where in its step a step's first call falls varies by up to a fifth of a step).
 func TestInferredWholeLog(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: two 900-step generated logs (over ten times the calls kept) run without -short")
+	}
 	const n = 900
 	withProg, _ := runCallSteps(t, 0, writeFile(t, genLog(t, longJob("nemo", n))))
 	pts := withProg.Points()
