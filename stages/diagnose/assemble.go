@@ -290,6 +290,9 @@ func summarize(c *cand) string {
 	case KindCudaError:
 		return who(c) + " hit a CUDA error first: " + short(text)
 	case KindCrash:
+		if sig := signalName(c); text == "" && sig != "" {
+			return who(c) + " was killed by a signal first: " + sig
+		}
 		return who(c) + " failed first: " + short(text)
 	case KindNetworkError:
 		if refused(text) {

@@ -15,8 +15,22 @@ func refText(it *Item) string {
 	case evRootCause, evRootField, evOtherFailures, evTaskExit, evCancelled, evMPIExit, evMPIProcess:
 		return launcherText(it)
 	}
+	if it.Ev == evSignal && it.Name != "" {
+		return it.Name // the signal is all the line says (`Segmentation fault (core dumped)`)
+	}
 	if it.Name != "" {
 		return it.Name + ":"
 	}
 	return "(" + it.Ev.String() + " line)"
+}
+
+// signalName is the signal a finding's process was killed by, as its last signal line names
+// it (a crash handler prints its head before the signal's name), or "".
+func signalName(c *cand) string {
+	for i := len(c.items) - 1; i >= 0; i-- {
+		if it := c.items[i]; it.Ev == evSignal && it.Name != "" {
+			return it.Name
+		}
+	}
+	return ""
 }
