@@ -172,8 +172,9 @@ func (s *scanner) scan(line []byte, l *Line) (shape uint64, ok bool) {
 	if sh, ok := s.scanHeadInfo(b, start, l, h); ok {
 		// The envelope follows the prefixes: a time lies among them, or is the envelope's
 		// own text (`2025-06-11T14:03:11 [0] NCCL INFO` reads as host 2025-06-11T14, pid 3,
-		// tid 11, and the grammar reads its time too), or is nowhere.
-		if start > 0 && hasClock(b[:start]) {
+		// tid 11, and the grammar reads its time too), or is nowhere. A time among the
+		// prefixes is a bracketed date, which `[rank3]:` is too short to hold.
+		if start >= minPrefixStamp && hasClock(b[:start]) {
 			l.Time = lineStamp(b)
 		} else if isDigit(b[start]) {
 			l.Time = headStamp(b)
@@ -191,7 +192,7 @@ func (s *scanner) scan(line []byte, l *Line) (shape uint64, ok bool) {
 		shape, ok = s.scanBare(b, start, l, h, words)
 	}
 	if ok && len(b) > 0 && mayOpenStamp(b[0]) {
-		l.Time = headStamp(b)
+		l.Time = afterPrefixStamp(b, start)
 	}
 	return shape, ok
 }
