@@ -23,6 +23,10 @@ type scanner struct {
 	fails map[string]*Failure
 	// oldHead says scanWarn saw a head NCCL 2.2 may have printed (scan_old.go).
 	oldHead bool
+	// excs holds the exception names mayBeException accepted lately, the next to go at
+	// excNext (scanner.mayBeFailure).
+	excs    [4]string
+	excNext uint8
 }
 
 // maxFails bounds fails; past it the map starts again.
@@ -270,7 +274,7 @@ func (s *scanner) scanBare(b []byte, start int, l *Line, h shape, words uint32) 
 	if !mayOpenFailure(b, start, words) {
 		return uint64(h.add(byte(l.Kind)).addWord([]byte(l.Reason))), true
 	}
-	if fs, rank := failureStart(b, start); mayBeFailure(b, fs, words) {
+	if fs, rank := failureStart(b, start); s.mayBeFailure(b, fs, words) {
 		if !s.scanFailure(b, fs, l) {
 			return 0, false // rare failure lines: the grammar reads them
 		}
