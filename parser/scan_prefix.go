@@ -45,6 +45,9 @@ func scanPrefix(b []byte, i int) (int, int64) {
 // byte after it tells which form alone may follow (mpirun's ',', torchrun's `]:`, a
 // launcher's '|', a date's '-'), so the Word is read once, not once by each form in turn.
 func scanBracket(b []byte, i int) (int, int64) {
+	if e, r := torchRank(b, i); e >= 0 {
+		return e, r
+	}
 	w := word(b, i)
 	e := i + len(w)
 	if len(w) == 0 || e >= len(b) {
@@ -109,6 +112,24 @@ func scanTorch(b []byte, i int, w []byte) (int, int64) {
 		return -1, -1
 	}
 	return i + len(w) + 2, r
+}
+
+// torchRank reads torchrun's commonest prefix, `rank3]:` after the `[`, straight: "rank",
+// one to 18 digits, "]:" is a Word scanTorch takes. It returns -1 for any other text, which
+// the Word's reading decides.
+func torchRank(b []byte, i int) (int, int64) {
+	if !lit(b, i, "rank") {
+		return -1, -1
+	}
+	j, v := i+4, int64(0)
+	for j < len(b) && j-i-4 <= 18 && isDigit(b[j]) {
+		v = v*10 + int64(b[j]-'0')
+		j++
+	}
+	if n := j - i - 4; n == 0 || n > 18 || !lit(b, j, "]:") {
+		return -1, -1
+	}
+	return j + 2, v
 }
 
 // rankLabel reads `rank3` or `default3` as rankWord.Capture does, without building its
