@@ -271,7 +271,7 @@ func (s *scanner) scanBare(b []byte, start int, l *Line, h shape, words uint32) 
 	if l.Kind != KindOther {
 		return uint64(h.add(byte(l.Kind)).addWord([]byte(l.Reason))), true
 	}
-	if !mayOpenFailure(b, start, words) {
+	if !mayOpenFailure(b, start, words) || isSp(b[start]) && !mayOpenIndented(b, start, words) {
 		return uint64(h.add(byte(l.Kind)).addWord([]byte(l.Reason))), true
 	}
 	if fs, rank := failureStart(b, start); s.mayBeFailure(b, fs, words) {

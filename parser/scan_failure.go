@@ -327,17 +327,16 @@ var failGatePairs = func() (p pairSet) {
 // false where failureStart(b, start) is start (no bare time opens the text) and
 // mayBeFailure(b, start, words) is false, on one look-up for most other text.
 func mayOpenFailure(b []byte, start int, words uint32) bool {
-	return start+1 >= len(b) || words&(maskFailGlue|maskExcept) != 0 ||
-		failGatePairs.has(b[start], b[start+1]) && (!isSp(b[start]) || mayOpenIndented(b, start))
+	return start+1 >= len(b) || words&(maskFailGlue|maskExcept) != 0 || failGatePairs.has(b[start], b[start+1])
 }
 
-// mayOpenIndented is mayOpenFailure for text that opens with white space (no time opens it,
-// so it is mayBeFailure): false where the text after the indent opens with no head's first
-// bytes and is no torchrun field (`  time      : ...`), which a traceback's frames and
-// source lines seldom do.
-func mayOpenIndented(b []byte, start int) bool {
+// mayOpenIndented is scanBare's second test where mayOpenFailure passed text that opens with
+// white space (no time opens it, so mayBeFailure decides): false where the text holds no
+// failure word and, after its indent, opens with no head's first bytes and is no torchrun
+// field (`  time      : ...`), as a traceback's frames and source lines seldom do.
+func mayOpenIndented(b []byte, start int, words uint32) bool {
 	j := spEnd(b, start)
-	if j+1 >= len(b) {
+	if j+1 >= len(b) || words&(maskFailGlue|maskExcept) != 0 {
 		return true
 	}
 	return failurePairs.has(b[j], b[j+1]) || j+10 < len(b) && b[j+10] == ':'
