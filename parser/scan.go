@@ -23,6 +23,10 @@ type scanner struct {
 	fails map[string]*Failure
 	// oldHead says scanWarn saw a head NCCL 2.2 may have printed (scan_old.go).
 	oldHead bool
+	// excs holds the exception names mayBeException accepted lately, the next to go at
+	// excNext (scanner.mayBeFailure).
+	excs    [4]string
+	excNext uint8
 }
 
 // maxFails bounds fails; past it the map starts again.
@@ -172,8 +176,9 @@ func (s *scanner) scan(line []byte, l *Line) (shape uint64, ok bool) {
 	if sh, ok := s.scanHeadInfo(b, start, l, h); ok {
 		// The envelope follows the prefixes: a time lies among them, or is the envelope's
 		// own text (`2025-06-11T14:03:11 [0] NCCL INFO` reads as host 2025-06-11T14, pid 3,
-		// tid 11, and the grammar reads its time too), or is nowhere.
-		if start > 0 && hasClock(b[:start]) {
+		// tid 11, and the grammar reads its time too), or is nowhere. A time among the
+		// prefixes is a bracketed date, which `[rank3]:` is too short to hold.
+		if start >= minPrefixStamp && hasClock(b[:start]) {
 			l.Time = lineStamp(b)
 		} else if isDigit(b[start]) {
 			l.Time = headStamp(b)
@@ -191,7 +196,7 @@ func (s *scanner) scan(line []byte, l *Line) (shape uint64, ok bool) {
 		shape, ok = s.scanBare(b, start, l, h, words)
 	}
 	if ok && len(b) > 0 && mayOpenStamp(b[0]) {
-		l.Time = headStamp(b)
+		l.Time = afterPrefixStamp(b, start)
 	}
 	return shape, ok
 }
@@ -266,10 +271,10 @@ func (s *scanner) scanBare(b []byte, start int, l *Line, h shape, words uint32) 
 	if l.Kind != KindOther {
 		return uint64(h.add(byte(l.Kind)).addWord([]byte(l.Reason))), true
 	}
-	if !mayOpenFailure(b, start, words) {
+	if !mayOpenFailure(b, start, words) || isSp(b[start]) && !mayOpenIndented(b, start, words) {
 		return uint64(h.add(byte(l.Kind)).addWord([]byte(l.Reason))), true
 	}
-	if fs, rank := failureStart(b, start); mayBeFailure(b, fs, words) {
+	if fs, rank := failureStart(b, start); s.mayBeFailure(b, fs, words) {
 		if !s.scanFailure(b, fs, l) {
 			return 0, false // rare failure lines: the grammar reads them
 		}

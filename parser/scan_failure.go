@@ -165,19 +165,23 @@ func mayBeException(h []byte) bool {
 		return false
 	}
 	end := 0
-	for end < len(h) && end <= maxExceptionName && isDottedByte(h[end]) {
+	for end < len(h) && end <= maxExceptionName && dottedBytes[h[end]] {
 		end++
 	}
-	if end == len(h) || h[end] != ':' {
-		return false
+	if end == len(h) || h[end] != ':' || !hasSuffix(h[:end], "Error") && !hasSuffix(h[:end], "Exception") {
+		return false // isExceptionName's suffix test, before its full one
 	}
 	return isExceptionName(h[:end])
 }
 
-// isDottedByte reports whether c may be in an exception's dotted name.
-func isDottedByte(c byte) bool {
-	return c == '.' || c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
-}
+// dottedBytes holds the bytes that may be in an exception's dotted name.
+var dottedBytes = func() (t [256]bool) {
+	for c := range 256 {
+		b := byte(c)
+		t[c] = b == '.' || b == '_' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b >= '0' && b <= '9'
+	}
+	return t
+}()
 
 // scanFailure reads the failure lines a job prints most, a Python traceback's head and its
 // exception line (or the ncclResult line under an NCCL exception), and the fields of a RAS report in JSON form (many lines each), as the
@@ -324,4 +328,37 @@ var failGatePairs = func() (p pairSet) {
 // mayBeFailure(b, start, words) is false, on one look-up for most other text.
 func mayOpenFailure(b []byte, start int, words uint32) bool {
 	return start+1 >= len(b) || words&(maskFailGlue|maskExcept) != 0 || failGatePairs.has(b[start], b[start+1])
+}
+
+// mayOpenIndented is scanBare's second test where mayOpenFailure passed text that opens with
+// white space (no time opens it, so mayBeFailure decides): false where the text holds no
+// failure word and, after its indent, opens with no head's first bytes and is no torchrun
+// field (`  time      : ...`), as a traceback's frames and source lines seldom do.
+func mayOpenIndented(b []byte, start int, words uint32) bool {
+	j := spEnd(b, start)
+	if j+1 >= len(b) || words&(maskFailGlue|maskExcept) != 0 {
+		return true
+	}
+	return failurePairs.has(b[j], b[j+1]) || j+10 < len(b) && b[j+10] == ':'
+}
+
+// mayBeFailure is mayBeFailure with the exception names accepted lately kept: every rank
+// prints the same exception line, and a line that opens with a kept name and its ':' is one
+// mayBeException accepts, without the name's byte-by-byte tests.
+func (s *scanner) mayBeFailure(b []byte, fs int, words uint32) bool {
+	if words&maskExcept == 0 {
+		return mayBeFailure(b, fs, words)
+	}
+	h := b[spEnd(b, fs):]
+	for _, name := range s.excs {
+		if len(name) > 0 && len(h) > len(name) && h[len(name)] == ':' && string(h[:len(name)]) == name {
+			return true
+		}
+	}
+	if len(h) < 2 || !mayBeException(h) {
+		return mayBeFailure(b, fs, words)
+	}
+	s.excs[s.excNext%uint8(len(s.excs))] = string(h[:bytes.IndexByte(h, ':')])
+	s.excNext++
+	return true
 }

@@ -34,18 +34,34 @@ func scanPrefix(b []byte, i int) (int, int64) {
 	}
 	switch b[i] {
 	case '[':
-		if e, r := scanMpi(b, i+1); e >= 0 {
-			return e, r
-		}
-		if e, r := scanTorch(b, i+1); e >= 0 {
-			return e, r
-		}
-		if e := scanLabel(b, i+1); e >= 0 {
-			return e, -1 // a launcher's index, no global rank (gLabel)
-		}
-		return scanStamp(b, i+1), -1
+		return scanBracket(b, i+1)
 	case '(':
 		return scanRay(b, i+1), -1
+	}
+	return -1, -1
+}
+
+// scanBracket reads a bracketed prefix after its `[`. Each form opens with a Word, and the
+// byte after it tells which form alone may follow (mpirun's ',', torchrun's `]:`, a
+// launcher's '|', a date's '-'), so the Word is read once, not once by each form in turn.
+func scanBracket(b []byte, i int) (int, int64) {
+	if e, r := torchRank(b, i); e >= 0 {
+		return e, r
+	}
+	w := word(b, i)
+	e := i + len(w)
+	if len(w) == 0 || e >= len(b) {
+		return -1, -1
+	}
+	switch b[e] {
+	case ',':
+		return scanMpi(b, i, w)
+	case ']':
+		return scanTorch(b, i, w)
+	case '|':
+		return scanLabel(b, i), -1 // a launcher's index, no global rank (gLabel)
+	case '-':
+		return scanStamp(b, i, w), -1
 	}
 	return -1, -1
 }
@@ -73,31 +89,47 @@ func scanSrun(b []byte, i int) (int, int64) {
 	return spEnd(b, e+1), v
 }
 
-// scanMpi reads `1,3]<stdout>:` after the `[`.
-func scanMpi(b []byte, i int) (int, int64) {
-	e, _ := decWord(b, i)
-	if e < 0 || !lit(b, e, ",") {
+// scanMpi reads `1,3]<stdout>:` after the `[`, whose first Word w has been read.
+func scanMpi(b []byte, i int, w []byte) (int, int64) {
+	if _, err := parseDec(w); err != nil || !lit(b, i+len(w), ",") {
 		return -1, -1
 	}
-	e, r := decWord(b, e+1)
+	e, r := decWord(b, i+len(w)+1)
 	if e < 0 || !lit(b, e, "]<") {
 		return -1, -1
 	}
-	w := word(b, e+2)
+	w = word(b, e+2)
 	if string(w) != "stdout" && string(w) != "stderr" || !lit(b, e+2+len(w), ">:") {
 		return -1, -1
 	}
 	return e + 2 + len(w) + 2, r
 }
 
-// scanTorch reads `rank3]:` or `default3]:` after the `[`.
-func scanTorch(b []byte, i int) (int, int64) {
-	w := word(b, i)
+// scanTorch reads `rank3]:` or `default3]:` after the `[`, whose first Word w has been read.
+func scanTorch(b []byte, i int, w []byte) (int, int64) {
 	r, ok := rankLabel(w)
 	if !ok || !lit(b, i+len(w), "]:") {
 		return -1, -1
 	}
 	return i + len(w) + 2, r
+}
+
+// torchRank reads torchrun's commonest prefix, `rank3]:` after the `[`, straight: "rank",
+// one to 18 digits, "]:" is a Word scanTorch takes. It returns -1 for any other text, which
+// the Word's reading decides.
+func torchRank(b []byte, i int) (int, int64) {
+	if !lit(b, i, "rank") {
+		return -1, -1
+	}
+	j, v := i+4, int64(0)
+	for j < len(b) && j-i-4 <= 18 && isDigit(b[j]) {
+		v = v*10 + int64(b[j]-'0')
+		j++
+	}
+	if n := j - i - 4; n == 0 || n > 18 || !lit(b, j, "]:") {
+		return -1, -1
+	}
+	return j + 2, v
 }
 
 // rankLabel reads `rank3` or `default3` as rankWord.Capture does, without building its
@@ -115,9 +147,8 @@ func rankLabel(w []byte) (int64, bool) {
 }
 
 // scanStamp reads `2026-03-01 12:00:00]` after the `[`: a four-digit Word, "-", Word, "-",
-// Word, then anything up to the next `]`.
-func scanStamp(b []byte, i int) int {
-	w := word(b, i)
+// Word, then anything up to the next `]`; its first Word w has been read.
+func scanStamp(b []byte, i int, w []byte) int {
 	if _, err := parseDec(w); err != nil || len(w) != 4 { // as yearWord.Capture reads it
 		return -1
 	}

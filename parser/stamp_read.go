@@ -13,6 +13,42 @@ func headStamp(b []byte) Stamp {
 	return lineStamp(b)
 }
 
+// afterPrefixStamp is headStamp for a line whose launcher prefixes (scanPrefixes) end at
+// start, with a narrower window for the clock. lineStamp's walk meets the positions of the
+// walk over the prefixes until it reads a time, so a time it reads opens one of them, at or
+// before the run's end i. A time that opens a prefix is a bracketed date (a glog or syslog
+// time is no prefix, nor is a date srun's label), whole before i; one that opens i, which
+// mayOpenHead tells, has its clock within stampMax bytes of it. So free text after
+// `[rank3]:`, and a traceback's indented lines, are passed over at a glance rather than
+// searched for a clock over stampWindow bytes.
+func afterPrefixStamp(b []byte, start int) Stamp {
+	i := start
+	if i == 0 && len(b) > 0 && isSp(b[0]) {
+		// scanPrefixes reads no prefix after an indent but srun's; lineStamp starts past it.
+		if i = spEnd(b, 0); i < len(b) && mayOpenPrefix(b[i]) {
+			p, _ := scanPrefixes(b[i:])
+			i += p
+		}
+	}
+	var end int
+	switch {
+	case i < len(b) && mayOpenHead(b[i:]):
+		end = min(i+stampMax, len(b), stampWindow)
+	case i >= minPrefixStamp:
+		end = min(i, stampWindow)
+	default:
+		return Stamp{}
+	}
+	if !hasClock(b[:end]) {
+		return Stamp{}
+	}
+	return lineStamp(b)
+}
+
+// minPrefixStamp is the length of the shortest time that is also a prefix:
+// `[2026-03-01 12:00:00]`.
+const minPrefixStamp = 21
+
 // stampWindow bounds where a time is looked for: one must start within the first
 // stampWindow-stampMax bytes of its line (behind prefixes and other times), so that its
 // clock lies within the first stampWindow.
