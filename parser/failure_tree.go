@@ -8,6 +8,9 @@ import (
 // text, and mayBeFailure holds. The line's own head is tried first, then, where the line
 // holds one of the heads that may be glued on after other text (glued), that head.
 func (g *Grammar) parseFailure(text string, glued bool) (Line, bool) {
+	if l, ok := g.parseHandler(text); ok {
+		return l, true
+	}
 	if t, err := g.failure().ParseString("", text); err == nil {
 		if f, ok := failureFromMsg(t.Msg, t.Indent != ""); ok {
 			f.Watchdog = g.messageWatchdog(&f, t.Msg)

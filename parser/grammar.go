@@ -23,6 +23,8 @@ type Grammar struct {
 	failure  func() *participle.Parser[gFailureLine]
 	// failGlued reads a failure head glued on after other text.
 	failGlued func() *participle.Parser[gFailGlued]
+	// handler reads a crash handler's line (gHandlerLine).
+	handler func() *participle.Parser[gHandlerLine]
 	// host reads an envelope that names no pid:tid (gHostLine).
 	host func() *participle.Parser[gHostLine]
 	// old reads NCCL 2.2's envelope without `NCCL` (gOldLine).
@@ -50,6 +52,7 @@ func buildGrammar() *Grammar {
 		watchdog:  lazyGrammar[gWatchdogLine](),
 		failure:   lazyGrammar[gFailureLine](),
 		failGlued: lazyGrammar[gFailGlued](),
+		handler:   lazyGrammar[gHandlerLine](),
 		host:      lazyGrammar[gHostLine](),
 		old:       lazyGrammar[gOldLine](),
 		stamp:     builtStampGrammar,

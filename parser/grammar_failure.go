@@ -90,6 +90,30 @@ type gFailSignal struct {
 	Handle string   `parser:"| '***' Sp @Word"`
 }
 
+// gHandlerLine is a crash handler's line after the launcher prefixes and any indent: a grammar
+// of its own (Grammar.handler), built only where a line opens with a bracket that may be
+// one, so that the failure grammar every job's log builds stays as small as it was.
+type gHandlerLine struct {
+	Prefix []*gPrefix    `parser:"@@*"`
+	Indent string        `parser:"@Sp?"`
+	Msg    *gFailHandler `parser:"@@"`
+	Rest   []string      `parser:"@(HPT | Sp | Punct | Word)*"`
+}
+
+// gFailHandler is a crash handler's line on the signal that ends a process, headed by the
+// process in brackets: Open MPI's `[host:pid] *** Process received signal ***` and `[host:pid]
+// Signal: Segmentation fault (11)`, UCX's `[host:pid:thread:tid] Caught signal 11
+// (Segmentation fault: address not mapped to object at address 0x48)`. The handler's other
+// lines (`Signal code:`, `Failing at address:`, its frames) are no evidence.
+type gFailHandler struct {
+	HPT    string   `parser:"'[' ( @HPT ':' Word"`
+	Host   []string `parser:"    | @(Word | '-')+ ':'"`
+	Pid    *decNum  `parser:"      @Word ) ']' Sp"`
+	Head   bool     `parser:"( @('***' Sp 'Process' Sp 'received' Sp 'signal' Sp '***')"`
+	Name   []string `parser:"| 'Signal' ':' Sp @Word ( @Sp @Word )* Sp '(' Word ')'"`
+	Caught []string `parser:"| 'Caught' Sp 'signal' Sp Word Sp '(' @Word ( @Sp @Word )* ( ':' | ')' ) )"`
+}
+
 // gFailRAS is a line of an NCCL RAS report (src/ras/client_support.cc).
 type gFailRAS struct {
 	Header  bool         `parser:"  @( 'Job' Sp 'summary' | 'Group' Sp 'Comms' Sp 'Nodes' )"`

@@ -57,6 +57,9 @@ var failurePairs = func() (p pairSet) {
 	}
 	p.add('R', 'a')
 	p.add('P', 'r')
+	for c := range 256 { // a crash handler's `[host:pid] ...`: the grammar's Word opens with any byte
+		p.add('[', byte(c))
+	}
 	for _, h := range agentHeads {
 		p.add(h[0], h[1])
 	}
@@ -146,6 +149,8 @@ func mayBeFailureHead(h []byte, words uint32) bool {
 		}
 	case c == '"':
 		return mayBeRASJSON(h)
+	case c == '[':
+		return mayBeHandlerLine(h) // a crash handler's line (failure_handler.go)
 	}
 	for _, s := range rasSections {
 		if lit(h, 0, s) { // alone on its line, or before its count `(2)`
