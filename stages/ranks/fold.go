@@ -1,6 +1,10 @@
 package ranks
 
-import "github.com/nccllog/nccllog/parser"
+import (
+	"math/bits"
+
+	"github.com/nccllog/nccllog/parser"
+)
 
 // heldEvent is a held event as Ranks folds it: the event where its list holds it, with the
 // file and host its indexes name. The fold reads the event in place: a RankEvent built for
@@ -9,6 +13,48 @@ type heldEvent struct {
 	*event
 	l          *events
 	file, host string
+	// recent finds the processes of l's events by its indexes (nil: none; see procOf).
+	recent []procSlot
+}
+
+// procSlot is a process of the events folded lately, by their list's indexes of its file
+// and host: r.procs hashes the two strings, which on a log of thousands of processes cost
+// as much as the rest of folding an event.
+type procSlot struct {
+	file, host uint32
+	pid        int64
+	p          *proc
+}
+
+// minProcSlots and maxProcSlots bound how many processes heldEvent.recent holds (a power
+// of two).
+const (
+	minProcSlots = 64
+	maxProcSlots = 8192
+)
+
+// procOf is e's process; where it has none yet, a new one if create, else nil.
+func (r *Ranks) procOf(e *heldEvent, create bool) *proc {
+	if e.recent == nil {
+		if !create {
+			return r.procs[procKey{e.file, e.host, e.pid}]
+		}
+		return r.proc(procKey{e.file, e.host, e.pid})
+	}
+	h := (uint64(e.event.file)<<32 | uint64(e.event.host)) * 0x9E3779B97F4A7C15
+	h ^= uint64(e.pid) * 0xC2B2AE3D27D4EB4F
+	slot := &e.recent[(h*0x9E3779B97F4A7C15)>>(64-bits.Len(uint(len(e.recent)-1)))]
+	if slot.p != nil && slot.file == e.event.file && slot.host == e.event.host && slot.pid == e.pid {
+		return slot.p
+	}
+	var p *proc
+	if create {
+		p = r.proc(procKey{e.file, e.host, e.pid})
+	} else if p = r.procs[procKey{e.file, e.host, e.pid}]; p == nil {
+		return nil // a later line may make it: not kept
+	}
+	*slot = procSlot{e.event.file, e.event.host, e.pid, p}
+	return p
 }
 
 // time is the event's wall time as an At.
@@ -52,7 +98,14 @@ func (r *Ranks) Add(file string, e *RankEvent) {
 
 // foldHeld folds l's events into the state, in order.
 func (r *Ranks) foldHeld(l *events) {
-	h := heldEvent{l: l}
+	// Twice the processes folded so far, in a power of two: a job of a few processes keeps
+	// a small table, one of thousands a table they seldom share a slot of.
+	if want := min(max(minProcSlots, 2<<bits.Len(uint(len(r.procs)))), maxProcSlots); len(r.recent) < want {
+		r.recent = make([]procSlot, want)
+	} else {
+		clear(r.recent) // its indexes are of the list folded last
+	}
+	h := heldEvent{l: l, recent: r.recent}
 	for i := range l.Items {
 		h.event = &l.Items[i]
 		h.file, h.host = l.strs[h.event.file], l.strs[h.event.host]

@@ -33,6 +33,7 @@ type Ranks struct {
 	// files are the times of each input file's lines (stall.go).
 	files    map[string]*FileClock
 	lastFile *FileClock // the file of the last event (consecutive events mostly share one)
+	recent   []procSlot // heldEvent.recent's memory, kept from one fold to the next
 }
 
 type procKey struct {
@@ -105,7 +106,7 @@ func (r *Ranks) fold(e *heldEvent) {
 	if e.kind == parser.KindInfo || e.kind == parser.KindFailure {
 		// Only their times count, as their process's later lines (a process known by its
 		// calls or communicators: these lines make none).
-		if p := r.procs[procKey{e.file, e.host, e.pid}]; p != nil {
+		if p := r.procOf(e, false); p != nil {
 			p.clk.line(e.at)
 		}
 		return
@@ -116,7 +117,7 @@ func (r *Ranks) fold(e *heldEvent) {
 		}
 		return
 	}
-	p := r.proc(procKey{e.file, e.host, e.pid})
+	p := r.procOf(e, true)
 	p.clk.line(e.at)
 	switch e.kind {
 	case parser.KindCollective:
