@@ -2,6 +2,7 @@ package ranks
 
 import (
 	"fmt"
+	"unsafe"
 
 	"github.com/nccllog/nccllog/parser"
 	"github.com/nccllog/nccllog/stages"
@@ -77,6 +78,34 @@ func (l *events) internVia(c *strCache, s string) uint32 {
 	return i
 }
 
+// internHost is intern for a line's host. The parser hands out one string per host name
+// (it interns them), so a line's host is mostly the very string, the same bytes, that an
+// earlier line named: the slot of where its bytes are holds its index, checked against the
+// table (a slot of other bytes, or of a table emptied since, is passed over). A job of
+// hundreds of hosts interleaves them, and internVia's four missed to the map on most lines.
+func (l *events) internHost(s string) uint32 {
+	slot := &l.hostAt[hostSlot(s)]
+	if i := *slot; int(i) < len(l.strs) && sameBytes(l.strs[i], s) {
+		return i
+	}
+	i := l.internVia(&l.hosts, s)
+	*slot = i
+	return i
+}
+
+// hostSlots is how many slots events.hostAt has: more than the hosts of a 4,096-rank job.
+const hostSlots = 1024
+
+// hostSlot is the slot of hostAt for s, by the address of its bytes.
+func hostSlot(s string) uint {
+	return uint((uint64(uintptr(unsafe.Pointer(unsafe.StringData(s)))) * 0x9E3779B97F4A7C15) >> (64 - 10))
+}
+
+// sameBytes reports whether a and b are the same bytes in memory (and so equal).
+func sameBytes(a, b string) bool {
+	return len(a) == len(b) && unsafe.StringData(a) == unsafe.StringData(b)
+}
+
 // strCache holds the indexes of a few strings of a list's table (internVia).
 type strCache struct {
 	idx     [4]uint32
@@ -119,8 +148,10 @@ type events struct {
 	indexed int
 	// names, hosts and ops are the strings of strs that those fields named last (internVia).
 	names, hosts, ops strCache
-	rare              []rareEvent
-	dogs              []*parser.Watchdog // the watchdog lines' details (they are few)
+	// hostAt holds hosts' indexes by where their bytes are (internHost).
+	hostAt [hostSlots]uint32
+	rare   []rareEvent
+	dogs   []*parser.Watchdog // the watchdog lines' details (they are few)
 	// comm is the communicator line rankEvent gives out last: Ranks.Add reads it and keeps
 	// no pointer to it.
 	comm parser.CommEvent
@@ -167,7 +198,7 @@ func (l *events) add(n int64, text []byte, p *parser.Line) bool {
 		return l.addClock(n, p)
 	}
 	e := event{line: n, step: -1, pid: p.Env.Pid, dev: p.Env.Dev, label: p.Rank, rare: -1, kind: p.Kind,
-		host: l.internVia(&l.hosts, p.Env.Host), at: wallTime(p.Time)}
+		host: l.internHost(p.Env.Host), at: wallTime(p.Time)}
 	switch p.Kind {
 	case parser.KindCollective:
 		c := &p.Coll
@@ -207,7 +238,7 @@ func (l *events) addClock(n int64, p *parser.Line) bool {
 		}
 	}
 	l.Held.Add(event{line: n, step: -1, pid: p.Env.Pid, dev: p.Env.Dev, label: p.Rank, rare: -1, kind: p.Kind,
-		host: l.internVia(&l.hosts, p.Env.Host), at: at})
+		host: l.internHost(p.Env.Host), at: at})
 	return true
 }
 

@@ -101,7 +101,14 @@ type absentCtx struct {
 }
 
 func newAbsentCtx(gs []*Group) *absentCtx {
-	c := &absentCtx{inferred: map[int64]int{}, named: map[int64]int{}, excerptProcs: map[procKey]bool{}, procs: map[procKey]bool{}}
+	members := 0
+	for _, g := range gs {
+		members += len(g.Members)
+	}
+	// procs is sized for every member at once: grown an insert at a time, rehashing its
+	// string keys cost as much as the inserts on a log of thousands of processes.
+	c := &absentCtx{inferred: map[int64]int{}, named: map[int64]int{}, excerptProcs: map[procKey]bool{},
+		procs: make(map[procKey]bool, members)}
 	for _, g := range gs {
 		for _, m := range g.Members {
 			c.procs[m.proc()] = true

@@ -58,31 +58,30 @@ func newPGRank(k pgRankKey, file string, label int64) *PGRank {
 }
 
 // watchdog folds one watchdog line into the state of its rank's process group.
-func (r *Ranks) watchdog(file string, e *RankEvent) {
-	w := e.Watchdog
+func (r *Ranks) watchdog(file string, w *parser.Watchdog, line, label int64) {
 	k := pgRankKey{PGKey{w.PG, w.PGGUID}, w.Rank}
 	if w.PG < 0 && w.PGGUID == "" {
 		k.PG.ID = -1
 	}
 	if k.Rank < 0 {
-		k.Rank = e.Label // a line without a tag: the launcher's label is the global rank
+		k.Rank = label // a line without a tag: the launcher's label is the global rank
 	}
 	p := r.pgs[k]
 	if p == nil {
-		p = newPGRank(k, file, e.Label)
+		p = newPGRank(k, file, label)
 		r.pgs[k] = p
 	}
 	p.Lines++
-	p.File, p.Label, p.LastLine = file, e.Label, e.Line // as merge does: the latest line's
+	p.File, p.Label, p.LastLine = file, label, line // as merge does: the latest line's
 	if w.PGName != "" {
 		p.Name = w.PGName
 	}
 	switch w.Event {
 	case parser.WatchdogTimeout:
 		p.TimedOut, p.OpType, p.NumelIn, p.NumelOut = w.Seq, w.OpType, w.NumelIn, w.NumelOut
-		p.TimeoutMs, p.RanForMs, p.TimeoutLine, p.At = w.TimeoutMs, w.RanForMs, e.Line, w.Glog
+		p.TimeoutMs, p.RanForMs, p.TimeoutLine, p.At = w.TimeoutMs, w.RanForMs, line, w.Glog
 	case parser.WatchdogException, parser.WatchdogFailure, parser.WatchdogTimeoutAt, parser.WatchdogDumpReceived:
-		p.queue(w, e.Line)
+		p.queue(w, line)
 	case parser.WatchdogDumpFirst:
 		p.DumpFirst = true
 	}

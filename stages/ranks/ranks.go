@@ -33,6 +33,7 @@ type Ranks struct {
 	// files are the times of each input file's lines (stall.go).
 	files    map[string]*FileClock
 	lastFile *FileClock // the file of the last event (consecutive events mostly share one)
+	recent   []procSlot // heldEvent.recent's memory, kept from one fold to the next
 }
 
 type procKey struct {
@@ -99,35 +100,36 @@ type RankEvent struct {
 	Time At `json:",omitzero"`
 }
 
-// Add folds one event of the input file into the state. Events of a file come in order.
-func (r *Ranks) Add(file string, e *RankEvent) {
-	r.fileClock(file, e)
-	if e.Kind == parser.KindInfo || e.Kind == parser.KindFailure {
+// fold folds one held event into the state.
+func (r *Ranks) fold(e *heldEvent) {
+	r.fileClock(e)
+	if e.kind == parser.KindInfo || e.kind == parser.KindFailure {
 		// Only their times count, as their process's later lines (a process known by its
 		// calls or communicators: these lines make none).
-		if p := r.procs[procKey{file, e.Host, e.Pid}]; p != nil {
-			p.clk.line(e.Time.Stamp)
+		if p := r.procOf(e, false); p != nil {
+			p.clk.line(e.at)
 		}
 		return
 	}
-	if e.Kind == parser.KindWatchdog {
-		if e.Watchdog != nil {
-			r.watchdog(file, e) // no NCCL envelope: not a process's line
+	if e.kind == parser.KindWatchdog {
+		if w := e.watchdog(); w != nil {
+			r.watchdog(e.file, w, e.line, e.label) // no NCCL envelope: not a process's line
 		}
 		return
 	}
-	p := r.proc(procKey{file, e.Host, e.Pid})
-	p.clk.line(e.Time.Stamp)
-	switch e.Kind {
+	p := r.procOf(e, true)
+	p.clk.line(e.at)
+	switch e.kind {
 	case parser.KindCollective:
-		r.call(p, file, e)
+		r.call(p, e)
 	case parser.KindComm:
-		r.comm(p, file, e)
+		r.comm(p, e)
 	case parser.KindWarn:
-		if e.Advice && p.warn != "" && !p.warnAdvice {
+		text, advice := e.warn()
+		if advice && p.warn != "" && !p.warnAdvice {
 			return // an error stays its process's last word over a later notice
 		}
-		p.warn, p.warnLine, p.warnAdvice = e.Text, e.Line, e.Advice
+		p.warn, p.warnLine, p.warnAdvice = text, e.line, advice
 	}
 }
 
@@ -151,43 +153,42 @@ func (r *Ranks) proc(k procKey) *proc {
 	return p
 }
 
-func (r *Ranks) call(p *proc, file string, e *RankEvent) {
-	p.clk.call(e.Time.Stamp)
-	c := &e.Coll
-	b := r.binding(p, c.Comm)
+func (r *Ranks) call(p *proc, e *heldEvent) {
+	p.clk.call(e.at)
+	b := r.binding(p, e.comm)
 	if b == nil || b.ended {
-		dev := e.Dev
-		if c.GlobalRank >= 0 {
+		dev := e.dev
+		if e.global >= 0 {
 			dev = -1 // the rank tells the ranks apart; RCCL's replayer logs every one on one device
 		}
-		key, dev := p.inferredKey(c.NRanks, dev, c.GlobalRank)
-		b = r.bindNew(p, file, e, c.Comm, key, GroupedInferred, c.GlobalRank, dev)
-		if c.GlobalRank >= 0 && !b.over {
+		key, dev := p.inferredKey(e.nranks, dev, e.global)
+		b = r.bindNew(p, e, e.comm, key, GroupedInferred, e.global, dev)
+		if e.global >= 0 && !b.over {
 			b.m.RankFrom = "globalrank"
 		}
 	}
-	s := Sig{Op: c.Op, Count: c.Count, Datatype: c.Datatype, RedOp: c.RedOp, Root: c.Root}
+	s := Sig{Op: e.opName(), Count: e.count, Datatype: e.datatype, RedOp: e.redOp, Root: e.root}
 	if b.over {
-		if r.cfg.Selects(e.Step) {
-			r.overflowCall(s, c.NRanks)
+		if r.cfg.Selects(e.step) {
+			r.overflowCall(s, e.nranks)
 		}
 		return
 	}
 	var sid uint32
-	if r.cfg.Selects(e.Step) {
+	if r.cfg.Selects(e.step) {
 		sid = r.sigs.id(s.compared())
-		b.m.addVolume(s, max(c.NRanks, b.g.NRanks), e.Step)
+		b.m.addVolume(s, max(e.nranks, b.g.NRanks), e.step)
 	}
-	b.g.addCall(b.m, sid, s, r.steps.id(e.Step), c.OpCount)
-	b.m.Last, b.m.LastLine = s, e.Line
-	b.m.firstAt(e.Time.Stamp)
-	if e.Step >= 0 {
-		b.m.LastStep = max(b.m.LastStep, e.Step)
+	b.g.addCall(b.m, sid, s, r.steps.id(e.step), e.opCount)
+	b.m.Last, b.m.LastLine = s, e.line
+	b.m.firstAt(e.at)
+	if e.step >= 0 {
+		b.m.LastStep = max(b.m.LastStep, e.step)
 	}
 }
 
-func (r *Ranks) comm(p *proc, file string, e *RankEvent) {
-	ev := e.Comm
+func (r *Ranks) comm(p *proc, e *heldEvent) {
+	ev := e.commLine()
 	b := r.binding(p, ev.Comm)
 	switch ev.Event {
 	case "Init START", "Init COMPLETE":
@@ -199,7 +200,7 @@ func (r *Ranks) comm(p *proc, file string, e *RankEvent) {
 			return
 		}
 		key, evidence := r.initKey(p, ev)
-		if b := r.bindNew(p, file, e, ev.Comm, key, evidence, ev.Rank, ev.CudaDev); !b.over {
+		if b := r.bindNew(p, e, ev.Comm, key, evidence, ev.Rank, ev.CudaDev); !b.over {
 			b.m.RankFrom = "init"
 		}
 	case parser.EventLayout:
@@ -255,7 +256,7 @@ func (r *Ranks) initKey(p *proc, ev *parser.CommEvent) (GroupKey, Grouping) {
 	return key, GroupedInferred
 }
 
-func (r *Ranks) bindNew(p *proc, file string, e *RankEvent, ptr uint64, key GroupKey, evidence Grouping, rank, dev int64) *binding {
+func (r *Ranks) bindNew(p *proc, e *heldEvent, ptr uint64, key GroupKey, evidence Grouping, rank, dev int64) *binding {
 	g := r.groups[key]
 	if g == nil && (r.over.has(key) || !r.room()) {
 		if !r.over.has(key) {
@@ -273,8 +274,8 @@ func (r *Ranks) bindNew(p *proc, file string, e *RankEvent, ptr uint64, key Grou
 		g = &Group{Key: key, NRanks: key.NRanks, Evidence: evidence, steps: r.steps}
 		r.groups[key] = g
 	}
-	m := newMember(e.Host, e.Pid, file, rank, dev)
-	m.LaunchRank = e.Label
+	m := newMember(e.host, e.pid, e.file, rank, dev)
+	m.LaunchRank = e.label
 	m.group = key
 	g.Members = append(g.Members, m)
 	p.members = append(p.members, m)

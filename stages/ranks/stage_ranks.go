@@ -71,11 +71,7 @@ func (p *RanksPart) Commit(stages.Out) error {
 	if p.events.Open || len(p.events.Items) == 0 {
 		return nil
 	}
-	r := p.ranks()
-	for i := range p.events.Items {
-		e := p.events.rankEvent(i)
-		r.Add(e.File, &e)
-	}
+	p.ranks().foldHeld(&p.events)
 	p.events.committed()
 	return nil
 }

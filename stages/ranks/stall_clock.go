@@ -229,7 +229,8 @@ type FileClock struct {
 }
 
 // fileClock notes the time of an event of file.
-func (r *Ranks) fileClock(file string, e *RankEvent) {
+func (r *Ranks) fileClock(e *heldEvent) {
+	file := e.file
 	f := r.lastFile
 	if f == nil || f.File != file {
 		if r.files == nil {
@@ -241,16 +242,16 @@ func (r *Ranks) fileClock(file string, e *RankEvent) {
 		}
 		r.lastFile = f
 	}
-	f.Last = e.Time
-	f.Timed = f.Timed || !e.Time.IsZero()
-	if e.Kind == parser.KindWatchdog || e.Host == "" && (e.Kind == parser.KindInfo || e.Kind == parser.KindFailure) {
-		f.Loose.add(e.Time.Stamp) // a line without an envelope (watchdog, failure): no process's
+	f.Last = e.time()
+	f.Timed = f.Timed || !e.at.IsZero()
+	if e.kind == parser.KindWatchdog || e.host == "" && (e.kind == parser.KindInfo || e.kind == parser.KindFailure) {
+		f.Loose.add(e.at) // a line without an envelope (watchdog, failure): no process's
 		return
 	}
 	switch {
 	case f.Hosts == 0:
-		f.Host, f.Hosts = e.Host, 1
-	case f.Hosts == 1 && e.Host != f.Host:
+		f.Host, f.Hosts = e.host, 1
+	case f.Hosts == 1 && e.host != f.Host:
 		f.Host, f.Hosts = "", 2
 	}
 }
