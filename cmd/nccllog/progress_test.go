@@ -129,6 +129,9 @@ func TestNoProgressBar(t *testing.T) {
 		{"report to the terminal", both, []string{"report", "--jobs", "1", name}, true},
 	}
 	for _, c := range cases {
+		if testing.Short() && (c.what == "--quiet" || c.what == "calls to the terminal") {
+			continue // -short: -q and split to the terminal stand for these (go test ./... runs all eight)
+		}
 		if c.what == "small input" {
 			st, err := os.Stat(small)
 			if err != nil || st.Size() >= 1<<20 {
