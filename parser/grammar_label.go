@@ -11,11 +11,12 @@ type gLabel struct {
 	Index labelIndex `parser:"@Word ']' ':'"`
 }
 
-// labelName is a label's name: identifier bytes, opening with a letter or '_'.
+// labelName is a label's name: identifier bytes, opening with a letter or '_'. Its Capture
+// adds to what it holds: the time grammar captures a name a token at a time (`trainer`, `0`).
 type labelName string
 
 func (n *labelName) Capture(values []string) error {
-	s := strings.Join(values, "")
+	s := string(*n) + strings.Join(values, "")
 	if s == "" || isDigit(s[0]) || !labelWord([]byte(s)) {
 		return errNumber
 	}
@@ -23,11 +24,11 @@ func (n *labelName) Capture(values []string) error {
 	return nil
 }
 
-// labelIndex is a label's index: digits only.
+// labelIndex is a label's index: digits only, captured as labelName is.
 type labelIndex string
 
 func (n *labelIndex) Capture(values []string) error {
-	s := strings.Join(values, "")
+	s := string(*n) + strings.Join(values, "")
 	if s == "" || !isDigit(s[0]) || !labelWord([]byte(s)) {
 		return errNumber
 	}

@@ -91,14 +91,24 @@ type gSyslog struct {
 }
 
 // gLauncher is a prefix that is no time, the forms gPrefix reads in lineLexer's tokens:
-// srun's `3: `, OpenMPI's `[1,3]<stdout>:`, torchrun's `[rank3]:`, a bracketed text that
+// srun's `3: `, OpenMPI's `[1,3]<stdout>:`, torchrun's `[rank3]:`, a launcher's label
+// `[trainer0|0]:`, a bracketed text that
 // opens with a date, and Ray's `(RayWorker pid=615, ip=10.72.7.6)`.
 type gLauncher struct {
 	Srun  *decNum     `parser:"  @(Digit+) ':' Sp"`
 	Mpi   *gLaunchMpi `parser:"| '[' @@"`
 	Torch *decNum     `parser:"| '[' ('rank' | 'default') @(Digit+) ']' ':'"`
+	Label *gTimeLabel `parser:"| '[' @@"`
 	Dated *gDatedText `parser:"| '[' @@"`
 	Ray   *gLaunchRay `parser:"| '(' @@"`
+}
+
+// gTimeLabel is gLabel: `trainer0|0]:` after the `[`. A label's words are identifier bytes
+// (labelWord), so the runs of Letters, Digit and '_' here end where lineLexer's Words do, or
+// the captures refuse them.
+type gTimeLabel struct {
+	Name  labelName  `parser:"@(Letters | Digit | '_')+ '|'"`
+	Index labelIndex `parser:"@(Letters | Digit | '_')+ ']' ':'"`
 }
 
 // gLaunchMpi is gMpi: `1,3]<stdout>:` after the `[`.
