@@ -316,7 +316,7 @@ func summarize(c *cand) string {
 		return who(c) + " aborted" + after + "."
 	case KindWatchdogTimeout:
 		if c.shared {
-			return fmt.Sprintf("Every rank (%d) timed out in the same collective with no other error: a cause they share (the network, or a stall outside NCCL).", len(c.ranks))
+			return sharedWatchSummary(c)
 		}
 		return fmt.Sprintf("%s PyTorch watchdog timed out%s.", watchdogWho(c.ranks), after)
 	case KindRASReport:

@@ -3,6 +3,7 @@ package diagnose
 import (
 	"bytes"
 	"fmt"
+	"strconv"
 
 	"github.com/nccllog/nccllog/parser"
 	"github.com/nccllog/nccllog/stages/ncclwarn"
@@ -108,6 +109,9 @@ type Item struct {
 	// Code is the ncclResult (res=N, -> N) or exit code shown; Seq a watchdog's work.
 	Code int64 `json:"code"`
 	Seq  int64 `json:"seq"`
+	// Group is a watchdog line's process group id (`[PG 1 Rank 0]`), "" where the line names
+	// none: with Seq it tells one collective from another.
+	Group string `json:"group,omitempty"`
 	// Name is an exception's or signal's name, a torchrun field's name, a RAS part.
 	Name string `json:"name,omitempty"`
 	// Local is the local rank (the child's index on its node) torchrun's agent names; read
@@ -386,6 +390,9 @@ func watchdogItem(n int64, l *parser.Line) (Item, bool) {
 		it.Rank = w.Rank
 	}
 	it.Seq = w.Seq
+	if w.PG >= 0 {
+		it.Group = strconv.FormatInt(w.PG, 10)
+	}
 	it.Name = w.Event.String()
 	it.Text = watchdogText(w)
 	return it, true
