@@ -26,7 +26,9 @@ func (b *builder) assemble(lp *proc, litems []*Item) Report {
 	r.Findings = make([]Finding, len(out))
 	for i, c := range out {
 		b.namePeer(c)
-		if c.summary == "" {
+		if k := b.configCause(c); k != nil && c.follows < 0 {
+			c.summary = causeSummary(c, k)
+		} else if c.summary == "" {
 			c.summary = summarize(c)
 		}
 		c.summary = c.withPeer(c.summary)

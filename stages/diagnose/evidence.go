@@ -55,6 +55,9 @@ const (
 	// torchrun's elastic agent on the first child it saw fail (`failed (exitcode: -6)
 	// local_rank: 3 (pid: 26026) ...`): Pid, Code, Local, Name the signal of a negative code.
 	evAgentExit
+	// An INFO line that prints a setting that selects interfaces, devices or the network
+	// (setting.go): Name the variable, Text its value. No finding's evidence.
+	evSetting
 	numEvs
 )
 
@@ -66,7 +69,7 @@ var evNames = [numEvs]string{
 	evBootstrap: "bootstrap", evCuda: "cuda", evInvalid: "invalid-usage", evSystem: "system",
 	evRemoteClosed: "remote-closed", evFollowOn: "follow-on", evWarn: "warn", evWatchdog: "watchdog",
 	evShm: "shm", evFrame: "frame",
-	evNCCLResult: "nccl-result", evLastError: "last-error", evAgentExit: "agent-exit",
+	evNCCLResult: "nccl-result", evLastError: "last-error", evAgentExit: "agent-exit", evSetting: "setting",
 }
 
 func (e Ev) String() string {

@@ -98,6 +98,8 @@ func (p *Part) Add(l *stages.Line) {
 	case parser.KindInfo:
 		if it, ok := frameItem(l.N, l.Text, l.P); ok {
 			p.keep(it)
+		} else if it, ok := settingItem(l.N, l.Text, l.P); ok {
+			p.keep(it)
 		} else {
 			p.addAddrs(l.N, l.Text, l.P)
 		}
