@@ -3,7 +3,7 @@ package diagnose
 import (
 	"bytes"
 	"fmt"
-	"strconv"
+	"math"
 
 	"github.com/nccllog/nccllog/parser"
 	"github.com/nccllog/nccllog/stages/ncclwarn"
@@ -95,9 +95,13 @@ func (e *Ev) UnmarshalText(b []byte) error {
 
 // Item is one kept line of evidence. Numbers the line does not show are -1.
 type Item struct {
-	Ev   Ev     `json:"ev"`
-	Host string `json:"host,omitempty"`
-	Pid  int64  `json:"pid"`
+	Ev Ev `json:"ev"`
+	// Group is a watchdog line's process group id plus one (`[PG 1 Rank 0]` gives 2), 0
+	// where the line names none: with Seq it tells one collective from another. (An int32
+	// beside Ev, in what would be padding: every item carries it.)
+	Group int32  `json:"group,omitempty"`
+	Host  string `json:"host,omitempty"`
+	Pid   int64  `json:"pid"`
 	// Tid is the thread of a WARN or a frame, which ties a WARN to the frames of its chain.
 	Tid int64 `json:"tid,omitempty"`
 	// Rank is the global rank the line shows: the launcher's label, the task or rank a
@@ -112,9 +116,6 @@ type Item struct {
 	// Code is the ncclResult (res=N, -> N) or exit code shown; Seq a watchdog's work.
 	Code int64 `json:"code"`
 	Seq  int64 `json:"seq"`
-	// Group is a watchdog line's process group id (`[PG 1 Rank 0]`), "" where the line names
-	// none: with Seq it tells one collective from another.
-	Group string `json:"group,omitempty"`
 	// Name is an exception's or signal's name, a torchrun field's name, a RAS part.
 	Name string `json:"name,omitempty"`
 	// Local is the local rank (the child's index on its node) torchrun's agent names; read
@@ -393,8 +394,8 @@ func watchdogItem(n int64, l *parser.Line) (Item, bool) {
 		it.Rank = w.Rank
 	}
 	it.Seq = w.Seq
-	if w.PG >= 0 {
-		it.Group = strconv.FormatInt(w.PG, 10)
+	if w.PG >= 0 && w.PG < math.MaxInt32 {
+		it.Group = int32(w.PG) + 1
 	}
 	it.Name = w.Event.String()
 	it.Text = watchdogText(w)

@@ -21,20 +21,39 @@ import (
 // settingNames are the variables that select interfaces, devices or the network.
 var settingNames = [...]string{"NCCL_SOCKET_IFNAME", "NCCL_OOB_NET_IFNAME", "NCCL_IB_HCA", "NCCL_NET"}
 
-// settingItem reads an INFO line that prints one of settingNames' values.
-func settingItem(n int64, text []byte, l *parser.Line) (Item, bool) {
-	const head = " NCCL INFO NCCL_"
-	i := bytes.Index(text, []byte(head))
-	if i < 0 {
-		return Item{}, false
-	}
-	name, value, ok := envSetting(text[i+len(head)-len("NCCL_"):])
+// addSetting keeps an INFO line that prints one of settingNames' values; false where the
+// line is none. The item is made only then: this runs on every INFO line.
+func (p *Part) addSetting(n int64, text []byte, l *parser.Line) bool {
+	msg, ok := settingMsg(text)
 	if !ok {
-		return Item{}, false
+		return false
+	}
+	name, value, ok := envSetting(msg)
+	if !ok || len(bytes.TrimSpace(value)) == 0 {
+		return false
 	}
 	it := newItem(evSetting, n, l)
 	it.Name, it.Text = name, clip(value)
-	return it, it.Text != ""
+	p.keep(it)
+	return true
+}
+
+// settingMsg is the message of an INFO line that starts with `NCCL_`. It looks for the
+// underscore first, which most INFO lines lack, rather than for ` NCCL INFO NCCL_`, whose
+// search stops at every space: this runs on every INFO line.
+func settingMsg(text []byte) ([]byte, bool) {
+	const head = " NCCL INFO NCCL_"
+	for at := 0; ; {
+		i := bytes.IndexByte(text[at:], '_')
+		if i < 0 {
+			return nil, false
+		}
+		u := at + i
+		if u+1 >= len(head) && string(text[u+1-len(head):u+1]) == head {
+			return text[u+1-len("NCCL_"):], true
+		}
+		at = u + 1
+	}
 }
 
 // envSetting reads `NAME set by environment to VALUE` and `NAME set to VALUE` for the names

@@ -56,18 +56,18 @@ func watchItems(items []*Item) []*Item {
 // name different ops are different works.
 func distinctWorks(its []*Item) int {
 	type work struct {
-		group string
+		group int32
 		seq   int64
 	}
 	seen := map[work]bool{}
 	for _, it := range its {
-		if it.Group != "" {
+		if it.Group != 0 {
 			seen[work{it.Group, it.Seq}] = true
 		}
 	}
 	for _, it := range its {
-		if it.Group == "" && !slices.ContainsFunc(its, func(o *Item) bool { return o.Group != "" && o.Seq == it.Seq }) {
-			seen[work{"", it.Seq}] = true
+		if it.Group == 0 && !slices.ContainsFunc(its, func(o *Item) bool { return o.Group != 0 && o.Seq == it.Seq }) {
+			seen[work{0, it.Seq}] = true
 		}
 	}
 	if len(seen) == 1 && len(opsOf(its)) > 1 {
@@ -110,8 +110,8 @@ func watchOp(it *Item) string {
 
 // workName is "SeqNum 5", or "PG 1 SeqNum 5" where the line names its group.
 func workName(it *Item) string {
-	if it.Group != "" {
-		return "PG " + it.Group + " SeqNum " + strconv.FormatInt(it.Seq, 10)
+	if it.Group != 0 {
+		return "PG " + strconv.Itoa(int(it.Group)-1) + " SeqNum " + strconv.FormatInt(it.Seq, 10)
 	}
 	return "SeqNum " + strconv.FormatInt(it.Seq, 10)
 }
@@ -142,8 +142,8 @@ func worksByRank(its []*Item) string {
 // seqList names one rank's works by group, "SeqNum 3, 5, 9" or "PG 1 SeqNum 3; PG 2 SeqNum
 // 3", sorted, a few of them.
 func seqList(its []*Item) string {
-	var groups []string
-	seqs := map[string][]int64{}
+	var groups []int32
+	seqs := map[int32][]int64{}
 	for _, it := range its {
 		if !slices.Contains(groups, it.Group) {
 			groups = append(groups, it.Group)
@@ -166,8 +166,8 @@ func seqList(its []*Item) string {
 			nums = append(nums, strconv.FormatInt(q, 10))
 		}
 		head := "SeqNum "
-		if g != "" {
-			head = "PG " + g + " SeqNum "
+		if g != 0 {
+			head = "PG " + strconv.Itoa(int(g)-1) + " SeqNum "
 		}
 		parts = append(parts, head+strings.Join(nums, ", "))
 	}
