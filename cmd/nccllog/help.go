@@ -334,8 +334,15 @@ did; the first 4096 addresses are kept); other ranks' aborts, watchdog timeouts,
 and service-thread WARNs under the first fault; another process's "-> N" chain whose WARN the
 log lacks is "printed an error chain without its WARN", under the first fault only where it
 comes after it. A fault every rank shares (every rank times out
-on the same work with no other error, every rank's init fails the same way) is one shared
-finding. Origins are ordered by time where their lines carry comparable times, else by the
+with no other error, every rank's init fails the same way) is one shared finding; it says "the
+same collective" only where the timeouts name one work (SeqNum, and process group and op where
+named), else how many works timed out, each rank's SeqNums and the first to time out. An error
+of finding no interface, device or network ("Bootstrap : no socket interface found", "NET/Socket
+: no interface found", "NET/IB : No IP interface found.", "... is neither AF_INET(2) nor
+AF_INET6(10)", "Error: network IB not found.") after the setting that selects them
+("NCCL_SOCKET_IFNAME set by environment to eth2", NCCL_NET, NCCL_IB_HCA) names it: "... had a
+network error first: no network interface matches NCCL_SOCKET_IFNAME=eth2 (set by the
+environment): ..."; a setting alone is no evidence. Origins are ordered by time where their lines carry comparable times, else by the
 launcher's word, else a process's own error before a network error, invalid usage, an init
 failure, a rank behind or a mismatch, an abort, a watchdog timeout.
 The first line is the status: "fault" when the evidence proves one (then "first fault:" and its

@@ -26,7 +26,9 @@ func (b *builder) assemble(lp *proc, litems []*Item) Report {
 	r.Findings = make([]Finding, len(out))
 	for i, c := range out {
 		b.namePeer(c)
-		if c.summary == "" {
+		if k := b.configCause(c); k != nil && c.follows < 0 {
+			c.summary = causeSummary(c, k)
+		} else if c.summary == "" {
 			c.summary = summarize(c)
 		}
 		c.summary = c.withPeer(c.summary)
@@ -316,7 +318,7 @@ func summarize(c *cand) string {
 		return who(c) + " aborted" + after + "."
 	case KindWatchdogTimeout:
 		if c.shared {
-			return fmt.Sprintf("Every rank (%d) timed out in the same collective with no other error: a cause they share (the network, or a stall outside NCCL).", len(c.ranks))
+			return sharedWatchSummary(c)
 		}
 		return fmt.Sprintf("%s PyTorch watchdog timed out%s.", watchdogWho(c.ranks), after)
 	case KindRASReport:

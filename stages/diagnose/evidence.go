@@ -3,6 +3,7 @@ package diagnose
 import (
 	"bytes"
 	"fmt"
+	"math"
 
 	"github.com/nccllog/nccllog/parser"
 	"github.com/nccllog/nccllog/stages/ncclwarn"
@@ -54,6 +55,9 @@ const (
 	// torchrun's elastic agent on the first child it saw fail (`failed (exitcode: -6)
 	// local_rank: 3 (pid: 26026) ...`): Pid, Code, Local, Name the signal of a negative code.
 	evAgentExit
+	// An INFO line that prints a setting that selects interfaces, devices or the network
+	// (setting.go): Name the variable, Text its value. No finding's evidence.
+	evSetting
 	numEvs
 )
 
@@ -65,7 +69,7 @@ var evNames = [numEvs]string{
 	evBootstrap: "bootstrap", evCuda: "cuda", evInvalid: "invalid-usage", evSystem: "system",
 	evRemoteClosed: "remote-closed", evFollowOn: "follow-on", evWarn: "warn", evWatchdog: "watchdog",
 	evShm: "shm", evFrame: "frame",
-	evNCCLResult: "nccl-result", evLastError: "last-error", evAgentExit: "agent-exit",
+	evNCCLResult: "nccl-result", evLastError: "last-error", evAgentExit: "agent-exit", evSetting: "setting",
 }
 
 func (e Ev) String() string {
@@ -91,9 +95,13 @@ func (e *Ev) UnmarshalText(b []byte) error {
 
 // Item is one kept line of evidence. Numbers the line does not show are -1.
 type Item struct {
-	Ev   Ev     `json:"ev"`
-	Host string `json:"host,omitempty"`
-	Pid  int64  `json:"pid"`
+	Ev Ev `json:"ev"`
+	// Group is a watchdog line's process group id plus one (`[PG 1 Rank 0]` gives 2), 0
+	// where the line names none: with Seq it tells one collective from another. (An int32
+	// beside Ev, in what would be padding: every item carries it.)
+	Group int32  `json:"group,omitempty"`
+	Host  string `json:"host,omitempty"`
+	Pid   int64  `json:"pid"`
 	// Tid is the thread of a WARN or a frame, which ties a WARN to the frames of its chain.
 	Tid int64 `json:"tid,omitempty"`
 	// Rank is the global rank the line shows: the launcher's label, the task or rank a
@@ -386,6 +394,9 @@ func watchdogItem(n int64, l *parser.Line) (Item, bool) {
 		it.Rank = w.Rank
 	}
 	it.Seq = w.Seq
+	if w.PG >= 0 && w.PG < math.MaxInt32 {
+		it.Group = int32(w.PG) + 1
+	}
 	it.Name = w.Event.String()
 	it.Text = watchdogText(w)
 	return it, true

@@ -40,6 +40,10 @@ var fuzzLines = []string{
 	"h0:3:3 [1] NCCL INFO Bootstrap : Using ib0:10.0.0.1<0>",
 	"h1:2:2 [1] NCCL INFO NET/Socket : Using [0]eth0:10.0.0.3<0> [1]eth1:fe80::3%eth1<0>",
 	"h2:4:4 [0] NCCL INFO Bootstrap: Using eth0:10.0.0.3<0>",
+	// A setting that selects interfaces (an item no finding takes), and a watchdog line that
+	// names its process group.
+	"h0:1:1 [0] NCCL INFO NCCL_SOCKET_IFNAME set by environment to eth9",
+	"[PG 3 Rank 0] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=40, OpType=ALLREDUCE, NumelIn=1, NumelOut=1, Timeout(ms)=600000) ran for 600199 milliseconds before timing out.",
 }
 
 // FuzzMergeChunks: the diagnose Partial of lines read in chunks and merged is the Partial

@@ -1,6 +1,7 @@
 package diagnose
 
 import (
+	"bytes"
 	"slices"
 
 	"github.com/nccllog/nccllog/parser"
@@ -98,7 +99,9 @@ func (p *Part) Add(l *stages.Line) {
 	case parser.KindInfo:
 		if it, ok := frameItem(l.N, l.Text, l.P); ok {
 			p.keep(it)
-		} else {
+		} else if bytes.IndexByte(l.Text, '_') < 0 || !p.addSetting(l.N, l.Text, l.P) {
+			// A setting's name has an underscore, which most INFO lines lack: the test is
+			// made here, before a call, as this runs on every INFO line.
 			p.addAddrs(l.N, l.Text, l.P)
 		}
 	case parser.KindOther:

@@ -62,8 +62,8 @@ func newProcIndex(e *Evidence) *procIndex {
 	}
 	for i := range e.Items {
 		it := &e.Items[i]
-		if it.Host == "" || it.Pid < 0 || it.Rank < 0 {
-			continue
+		if it.Host == "" || it.Pid < 0 || it.Rank < 0 || it.Ev == evSetting {
+			continue // a setting: no evidence, so no process of the findings
 		}
 		p := x.get(it.Host, it.Pid)
 		if p.rank < 0 {

@@ -1,0 +1,193 @@
+package diagnose
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// sharedWatchTail ends the sentence of a shared watchdog finding: what the ranks' timeouts
+// together point to.
+const sharedWatchTail = ": a cause they share (the network, or a stall outside NCCL)."
+
+// maxWatchRanks and maxWatchSeqs bound the ranks and works a shared watchdog sentence lists.
+const (
+	maxWatchRanks = 4
+	maxWatchSeqs  = 4
+)
+
+// sharedWatchSummary is the sentence of a watchdog finding every rank took part in. It says
+// "the same collective" only where the ranks' timeouts name one work: the same SeqNum, and
+// the same process group and op wherever lines name them. Otherwise it says how many works
+// timed out, which rank's, and the first to time out where the lines are timed: the ranks
+// may wait in different process groups, and no one collective is to blame.
+func sharedWatchSummary(c *cand) string {
+	its := watchItems(c.items)
+	works := distinctWorks(its)
+	if works <= 1 {
+		return fmt.Sprintf("Every rank (%d) timed out in the same collective with no other error", len(c.ranks)) + sharedWatchTail
+	}
+	s := fmt.Sprintf("Every rank (%d) timed out with no other error, but in %d different collectives, not one (", len(c.ranks), works)
+	if op := oneOp(its); op != "" {
+		s += "all " + op + "; "
+	}
+	s += worksByRank(its)
+	if first := firstTimedOut(its); first != nil {
+		t, _ := FormatTime(first.Time.Stamp)
+		s += fmt.Sprintf("; the first at %s, rank %d at %s", t, first.Rank, workName(first))
+	}
+	return s + ")" + sharedWatchTail
+}
+
+// watchItems are the watchdog lines that name a work.
+func watchItems(items []*Item) []*Item {
+	var out []*Item
+	for _, it := range items {
+		if it.Ev == evWatchdog && it.Seq >= 0 {
+			out = append(out, it)
+		}
+	}
+	return out
+}
+
+// distinctWorks counts the works the lines name: by process group and SeqNum, a line with no
+// group taken as one that names any group its SeqNum has elsewhere; lines of one SeqNum that
+// name different ops are different works.
+func distinctWorks(its []*Item) int {
+	type work struct {
+		group int32
+		seq   int64
+	}
+	seen := map[work]bool{}
+	for _, it := range its {
+		if it.Group != 0 {
+			seen[work{it.Group, it.Seq}] = true
+		}
+	}
+	for _, it := range its {
+		if it.Group == 0 && !slices.ContainsFunc(its, func(o *Item) bool { return o.Group != 0 && o.Seq == it.Seq }) {
+			seen[work{0, it.Seq}] = true
+		}
+	}
+	if len(seen) == 1 && len(opsOf(its)) > 1 {
+		return len(opsOf(its))
+	}
+	return len(seen)
+}
+
+// opsOf is the distinct ops the lines name, in order.
+func opsOf(its []*Item) []string {
+	var ops []string
+	for _, it := range its {
+		if op := watchOp(it); op != "" && !slices.Contains(ops, op) {
+			ops = append(ops, op)
+		}
+	}
+	return ops
+}
+
+// oneOp is the op every line that names one names, "" where they differ or none does.
+func oneOp(its []*Item) string {
+	if ops := opsOf(its); len(ops) == 1 {
+		return ops[0]
+	}
+	return ""
+}
+
+// watchOp reads the op back from the item's text, "rank R: watchdog E at work S (OP), ...".
+func watchOp(it *Item) string {
+	_, rest, ok := strings.Cut(it.Text, " (")
+	if !ok {
+		return ""
+	}
+	op, _, ok := strings.Cut(rest, ")")
+	if !ok {
+		return ""
+	}
+	return op
+}
+
+// workName is "SeqNum 5", or "PG 1 SeqNum 5" where the line names its group.
+func workName(it *Item) string {
+	if it.Group != 0 {
+		return "PG " + strconv.Itoa(int(it.Group)-1) + " SeqNum " + strconv.FormatInt(it.Seq, 10)
+	}
+	return "SeqNum " + strconv.FormatInt(it.Seq, 10)
+}
+
+// worksByRank lists each rank's works: "rank 0 at SeqNum 3, 5; rank 7 at PG 1 SeqNum 9", a
+// few ranks and works each.
+func worksByRank(its []*Item) string {
+	var ranks []int64
+	byRank := map[int64][]*Item{}
+	for _, it := range its {
+		if !slices.Contains(ranks, it.Rank) {
+			ranks = append(ranks, it.Rank)
+		}
+		byRank[it.Rank] = append(byRank[it.Rank], it)
+	}
+	slices.Sort(ranks)
+	var parts []string
+	for i, r := range ranks {
+		if i == maxWatchRanks {
+			parts = append(parts, fmt.Sprintf("%d more ranks", len(ranks)-i))
+			break
+		}
+		parts = append(parts, fmt.Sprintf("rank %d at %s", r, seqList(byRank[r])))
+	}
+	return strings.Join(parts, "; ")
+}
+
+// seqList names one rank's works by group, "SeqNum 3, 5, 9" or "PG 1 SeqNum 3; PG 2 SeqNum
+// 3", sorted, a few of them.
+func seqList(its []*Item) string {
+	var groups []int32
+	seqs := map[int32][]int64{}
+	for _, it := range its {
+		if !slices.Contains(groups, it.Group) {
+			groups = append(groups, it.Group)
+		}
+		if !slices.Contains(seqs[it.Group], it.Seq) {
+			seqs[it.Group] = append(seqs[it.Group], it.Seq)
+		}
+	}
+	slices.Sort(groups)
+	var parts []string
+	for _, g := range groups {
+		ss := seqs[g]
+		slices.Sort(ss)
+		var nums []string
+		for i, q := range ss {
+			if i == maxWatchSeqs {
+				nums = append(nums, fmt.Sprintf("and %d more", len(ss)-i))
+				break
+			}
+			nums = append(nums, strconv.FormatInt(q, 10))
+		}
+		head := "SeqNum "
+		if g != 0 {
+			head = "PG " + strconv.Itoa(int(g)-1) + " SeqNum "
+		}
+		parts = append(parts, head+strings.Join(nums, ", "))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// firstTimedOut is the line that timed out first by the log's clock, nil where the lines are
+// not timed alike.
+func firstTimedOut(its []*Item) *Item {
+	var first *Item
+	for _, it := range its {
+		if it.Time.IsZero() {
+			continue
+		}
+		if first != nil && !comparable(it.Time.Stamp, first.Time.Stamp) {
+			return nil
+		}
+		if first == nil || it.Time.Nanos < first.Time.Nanos {
+			first = it
+		}
+	}
+	return first
+}

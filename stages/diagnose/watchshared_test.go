@@ -1,0 +1,55 @@
+package diagnose_test
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/nccllog/nccllog/stages/diagnose"
+)
+
+// watchLine is a c10 watchdog timeout line of rank r at work seq, with a `[PG g Rank r]` tag
+// where g >= 0, stamped at second s.
+func watchLine(r, g, seq, s int) string {
+	tag := fmt.Sprintf("[Rank %d]", r)
+	if g >= 0 {
+		tag = fmt.Sprintf("[PG %d Rank %d]", g, r)
+	}
+	return fmt.Sprintf("[rank%d]:[E424 01:11:%02d.160832730 ProcessGroupNCCL.cpp:629] %s Watchdog caught collective operation timeout: "+
+		"WorkNCCL(SeqNum=%d, OpType=ALLREDUCE, NumelIn=112, NumelOut=112, Timeout(ms)=1800000) ran for 1800010 milliseconds before timing out.\n", r, s, tag, seq)
+}
+
+// TestSharedWatchdogWorks: a shared watchdog finding says "the same collective" only where
+// the ranks' timeouts name one work (SeqNum, and process group where named); ranks that
+// timed out in different works are said to, with their works and the first to time out.
+func TestSharedWatchdogWorks(t *testing.T) {
+	cases := []struct {
+		name, log string
+		want      []string
+	}{
+		{"one work", watchLine(0, -1, 812, 21) + watchLine(1, -1, 812, 21),
+			[]string{"Every rank (2) timed out in the same collective with no other error: a cause they share"}},
+		{"one work, one group", watchLine(0, 3, 812, 21) + watchLine(1, 3, 812, 21),
+			[]string{"Every rank (2) timed out in the same collective"}},
+		{"different works", watchLine(0, -1, 96120, 22) + watchLine(0, -1, 96117, 21) + watchLine(1, -1, 64088, 23),
+			[]string{"Every rank (2) timed out with no other error, but in 3 different collectives, not one (all ALLREDUCE; rank 0 at SeqNum 96117, 96120; rank 1 at SeqNum 64088; the first at ",
+				"01:11:21.160832730, rank 0 at SeqNum 96117): a cause they share (the network, or a stall outside NCCL)."}},
+		{"one SeqNum, two groups", watchLine(0, 1, 812, 21) + watchLine(1, 2, 812, 22),
+			[]string{"but in 2 different collectives, not one (all ALLREDUCE; rank 0 at PG 1 SeqNum 812; rank 1 at PG 2 SeqNum 812; the first at "}},
+	}
+	for _, tc := range cases {
+		r := diagnoseBytes(t, "job.log", []byte(tc.log), 0)
+		if len(r.Findings) == 0 {
+			t.Fatalf("%s: no finding:\n%s", tc.name, js(r))
+		}
+		f := r.Findings[0]
+		if f.Kind != diagnose.KindWatchdogTimeout || !f.Shared {
+			t.Errorf("%s: kind %s shared %v, want a shared watchdog timeout", tc.name, f.Kind, f.Shared)
+		}
+		for _, w := range tc.want {
+			if !strings.Contains(f.Summary, w) {
+				t.Errorf("%s: summary %q\nlacks %q", tc.name, f.Summary, w)
+			}
+		}
+	}
+}
