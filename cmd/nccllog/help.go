@@ -305,9 +305,10 @@ it first: "tasks 2-15 on 2 nodes exited with exit code 1" where nothing else say
 with exit code -6 (SIGABRT)"; the root cause block is preferred where both name it), Open MPI's first
 process), that process's own last words (a Python exception such as torch.OutOfMemoryError or
 "CUDA error", "terminate called", a signal: "Segmentation fault (core dumped)" alone is "a process
-was killed by a signal first: Segmentation fault"), PyTorch's NCCL exceptions (their ncclResult and
-the WARN they repeat after "Last error:", the origin where the log holds no NCCL line naming
-one), NCCL WARNs (NET/IB completion errors, NET/OFI and NET/Socket failures, bootstrap, Cuda
+was killed by a signal first: Segmentation fault", and a crash handler's "[host:pid] Signal:
+Segmentation fault (11)" (Open MPI) or "[host:pid:...] Caught signal 11" (UCX) names the process),
+PyTorch's NCCL exceptions (their ncclResult and the WARN they repeat after "Last error:", the
+origin where the log holds no NCCL line naming one), NCCL WARNs (NET/IB completion errors, NET/OFI and NET/Socket failures, bootstrap, Cuda
 failure (oom where it says 'out of memory'), "Failed to CUDA calloc", a CUDA or HIP call
 "failed" ("cudaIpcGetMemHandle failed : ...", "hipIpcGetMemHandle failed"), a connect refused (the
 peer was not listening: it likely died or never started), a failed ibv_create_qp, ibv_create_cq,
