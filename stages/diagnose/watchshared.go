@@ -128,14 +128,8 @@ func worksByRank(its []*Item) string {
 		byRank[it.Rank] = append(byRank[it.Rank], it)
 	}
 	slices.Sort(ranks)
-	var parts []string
-	for i, r := range ranks {
-		if i == maxWatchRanks {
-			parts = append(parts, fmt.Sprintf("%d more ranks", len(ranks)-i))
-			break
-		}
-		parts = append(parts, fmt.Sprintf("rank %d at %s", r, seqList(byRank[r])))
-	}
+	parts := capped(ranks, maxWatchRanks, func(r int64) string { return fmt.Sprintf("rank %d at %s", r, seqList(byRank[r])) },
+		func(n int) string { return fmt.Sprintf("%d more ranks", n) })
 	return strings.Join(parts, "; ")
 }
 
@@ -157,14 +151,8 @@ func seqList(its []*Item) string {
 	for _, g := range groups {
 		ss := seqs[g]
 		slices.Sort(ss)
-		var nums []string
-		for i, q := range ss {
-			if i == maxWatchSeqs {
-				nums = append(nums, fmt.Sprintf("and %d more", len(ss)-i))
-				break
-			}
-			nums = append(nums, strconv.FormatInt(q, 10))
-		}
+		nums := capped(ss, maxWatchSeqs, func(q int64) string { return strconv.FormatInt(q, 10) },
+			func(n int) string { return fmt.Sprintf("and %d more", n) })
 		head := "SeqNum "
 		if g != 0 {
 			head = "PG " + strconv.Itoa(int(g)-1) + " SeqNum "
@@ -190,4 +178,16 @@ func firstTimedOut(its []*Item) *Item {
 		}
 	}
 	return first
+}
+
+// capped names the first limit of xs, and the rest by their number (more), as a list's parts.
+func capped[T any](xs []T, limit int, name func(T) string, more func(n int) string) []string {
+	parts := make([]string, 0, min(len(xs), limit+1))
+	for i, x := range xs {
+		if i == limit {
+			return append(parts, more(len(xs)-i))
+		}
+		parts = append(parts, name(x))
+	}
+	return parts
 }
