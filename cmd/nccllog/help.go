@@ -230,7 +230,7 @@ local clock, with no offset. Forms without a year (syslog, glog) go in time_no_y
 for an untimed line. --format trace writes a Chrome Trace Event file (chrome://tracing,
 ui.perfetto.dev, Catapult's trace viewer): one process per host:pid, a thread per
 communicator, each call an instant event on it at its time, named by its op, with opCount
-(decimal) and bytes, and each step a slice on the process's steps thread. Untimed calls are refused ("the log's lines carry no
+(decimal) and bytes, and each step a slice on the steps process's thread of its input. Untimed calls are refused ("the log's lines carry no
 time; --format trace needs NCCL_DEBUG_TIMESTAMP_LEVELS=ALL or a collector's timestamps").
 -o FILE writes any format to FILE, whole or not at all (a link's target is replaced; a FIFO or
 a device such as /dev/stdout is written into as calls come); parquet needs it. Read it with

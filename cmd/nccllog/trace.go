@@ -25,24 +25,27 @@ type traceProc struct {
 // come: one process per (host, pid) of the log, sorted by host, one thread per communicator
 // of the process, each call an instant event at its time, named by its op (see event). A
 // call's args are what its place and name do not say, its opCount and bytes: its communicator
-// is its thread, its step the span around it on the steps thread. At some 105 bytes a call
-// (an 8-hour log's times take 11 digits), a million calls take about 105 MB.
-// A call's time is when NCCL enqueued it, not how long it ran. Times are microseconds since
-// the first call's, which otherData.time_zero gives.
+// is its thread, its step the slice above it on the steps process's thread of its input. At
+// some 105 bytes a call (an 8-hour log's times take 11 digits), a million calls take about
+// 105 MB. A call's time is when NCCL enqueued it, not how long it ran. Times are microseconds
+// since the first call's, which otherData.time_zero gives.
 type traceSink struct {
 	w      *output
 	procs  map[traceProc]int // the trace's pid of each process, from 1
-	comms  map[traceComm]int // the tid of each communicator's thread, from 2 (1: steps)
-	nComm  []int             // by the trace's pid - 1: how many communicators it has
+	pids   int               // pids handed out, the steps process's included
+	comms  map[traceComm]int // the tid of each communicator's thread, from 1
+	nComm  map[int]int       // by the trace's pid: how many communicators it has
 	hosts  map[string]int    // a host's place, from 0
 	nHost  []int             // how many processes each host has
 	zero   parser.Stamp      // the first call's time
 	buf    []byte
 	n      int
 	closed bool
-	gz     *gzip.Writer // nil: not compressed
-	file   *output      // what gz writes to
-	spans  []traceSpan  // by the trace's pid - 1: the step each process is in
+	gz     *gzip.Writer   // nil: not compressed
+	file   *output        // what gz writes to
+	steps  int            // the steps process's pid; 0 until a call has a step
+	inputs map[string]int // the tid of each input's thread in the steps process, from 1
+	spans  []traceSpan    // by that tid - 1: the step the input's calls are in
 }
 
 // traceComm is a communicator (its pointer, "" where the line gives none) of the trace's
@@ -52,17 +55,23 @@ type traceComm struct {
 	comm string
 }
 
-// traceSpan is the step a process's calls are in, from its first call to its latest: a slice
-// on the process's "steps" thread once the process's calls move to another step or end.
+// traceSpan is the step an input's calls are in, from its earliest call to its latest: a
+// slice on the input's thread of the steps process once the input's calls move to another
+// step or end. Slices of one thread never overlap, as both viewers need: where a host's clock
+// or the log's order puts a step's earliest call before the end of the previous step's slice,
+// its slice starts where that one ends.
 type traceSpan struct {
 	step        int64 // -1: none yet
 	first, last int64 // nanoseconds
+	end         int64 // where the thread's latest slice ends (nanoseconds)
+	ended       bool  // the thread has a slice: end is set
 }
 
 // newTraceSink writes to w; where the file's name ends in .gz, gzip-compressed (at its fastest
 // level: a twelfth of the size, and both trace viewers open .json.gz as it is).
 func newTraceSink(w *output, name string) *traceSink {
-	s := &traceSink{w: w, procs: make(map[traceProc]int), comms: make(map[traceComm]int), hosts: make(map[string]int)}
+	s := &traceSink{w: w, procs: make(map[traceProc]int), comms: make(map[traceComm]int),
+		nComm: make(map[int]int), hosts: make(map[string]int), inputs: make(map[string]int)}
 	if strings.HasSuffix(name, ".gz") {
 		s.file = w
 		s.gz, _ = gzip.NewWriterLevel(w, gzip.BestSpeed) // a valid level: no error
@@ -81,7 +90,7 @@ func (s *traceSink) add(file string, c *stages.Call) error {
 		s.buf = s.header(s.buf, c.Time)
 	}
 	id := s.process(c)
-	s.buf = s.step(s.buf, id, c)
+	s.buf = s.step(s.buf, file, c)
 	s.buf = s.event(s.buf, id, s.thread(id, c), c)
 	s.n++
 	s.w.Write(s.buf)
@@ -118,7 +127,8 @@ func (s *traceSink) process(c *stages.Call) int {
 	if id, ok := s.procs[k]; ok {
 		return id
 	}
-	id := len(s.procs) + 1
+	s.pids++
+	id := s.pids
 	s.procs[k] = id
 	h, ok := s.hosts[k.host]
 	if !ok {
@@ -133,8 +143,6 @@ func (s *traceSink) process(c *stages.Call) int {
 	}
 	s.buf = s.meta(s.buf, id, 0, "process_name", `"name":`, name)
 	s.buf = s.meta(s.buf, id, 0, "process_sort_index", `"sort_index":`, h<<16+s.nHost[h])
-	s.spans = append(s.spans, traceSpan{step: -1})
-	s.nComm = append(s.nComm, 0)
 	return id
 }
 
@@ -146,8 +154,8 @@ func (s *traceSink) thread(id int, c *stages.Call) int {
 	if tid, ok := s.comms[k]; ok {
 		return tid
 	}
-	s.nComm[id-1]++
-	tid := s.nComm[id-1] + 1
+	s.nComm[id]++
+	tid := s.nComm[id]
 	s.comms[k] = tid
 	name := "calls"
 	if k.comm != "" {
@@ -160,45 +168,66 @@ func (s *traceSink) thread(id int, c *stages.Call) int {
 	return tid
 }
 
-// step follows c's step on its process's steps thread, appending the span of the step c
-// leaves; calls without a step (no progress lines) make none.
-func (s *traceSink) step(b []byte, id int, c *stages.Call) []byte {
-	sp := &s.spans[id-1]
+// step follows the step of the calls of file on that input's thread of the steps process,
+// appending the slice of the step they leave; calls without a step (no progress lines) make
+// none. One thread an input rather than one a process: a step is the input's (its progress
+// lines'), and its processes' calls of a step span it together.
+func (s *traceSink) step(b []byte, file string, c *stages.Call) []byte {
+	if c.Step < 0 {
+		return b
+	}
+	tid, ok := s.inputs[file]
+	if !ok {
+		b, tid = s.stepThread(b, file)
+	}
+	sp := &s.spans[tid-1]
+	t := c.Time.Nanos
 	switch {
-	case c.Step < 0 || c.Step == sp.step:
-		if c.Step >= 0 {
-			sp.last = c.Time.Nanos
-		}
+	case c.Step == sp.step:
+		sp.first, sp.last = min(sp.first, t), max(sp.last, t)
 		return b
 	case sp.step >= 0:
-		b = s.span(b, id, sp)
-	default: // the process's first step: name its thread
-		b = s.threadMeta(b, id)
+		b = s.span(b, tid, sp)
 	}
-	*sp = traceSpan{step: c.Step, first: c.Time.Nanos, last: c.Time.Nanos}
+	sp.step, sp.first, sp.last = c.Step, t, t
 	return b
 }
 
-// threadMeta names the steps thread (tid 1) of the trace's process id.
-func (s *traceSink) threadMeta(b []byte, id int) []byte {
-	b = s.sep(b)
-	b = append(b, `{"ph":"M","pid":`...)
-	b = strconv.AppendInt(b, int64(id), 10)
-	return append(b, `,"tid":1,"name":"thread_name","args":{"name":"steps"}}`...)
+// stepThread names file's thread of the steps process ("steps of job.log"), and the process
+// ("steps", above every host's) the first time, and returns the thread's tid.
+func (s *traceSink) stepThread(b []byte, file string) ([]byte, int) {
+	if s.steps == 0 {
+		s.pids++
+		s.steps = s.pids
+		b = s.meta(b, s.steps, 0, "process_name", `"name":`, "steps")
+		b = s.meta(b, s.steps, 0, "process_sort_index", `"sort_index":`, 0)
+	}
+	tid := len(s.inputs) + 1
+	s.inputs[file] = tid
+	s.spans = append(s.spans, traceSpan{step: -1})
+	return s.meta(b, s.steps, tid, "thread_name", `"name":`, "steps of "+file), tid
 }
 
-// span appends sp as a slice on the steps thread of the trace's process id: from the step's
-// first call to its last (1 us at least).
-func (s *traceSink) span(b []byte, id int, sp *traceSpan) []byte {
+// span appends sp as a slice on thread tid of the steps process: from the step's earliest
+// call (or the end of the thread's previous slice) to its latest, 1 us at least.
+func (s *traceSink) span(b []byte, tid int, sp *traceSpan) []byte {
+	from := sp.first
+	if sp.ended {
+		from = max(from, sp.end)
+	}
+	dur := max(sp.last-from, 1000)
+	sp.end, sp.ended = from+dur, true
 	b = s.sep(b)
 	b = append(b, `{"ph":"X","name":"step `...)
 	b = strconv.AppendInt(b, sp.step, 10)
 	b = append(b, `","pid":`...)
-	b = strconv.AppendInt(b, int64(id), 10)
-	b = append(b, `,"tid":1,"ts":`...)
-	b = appendMicros(b, sp.first-s.zero.Nanos)
+	b = strconv.AppendInt(b, int64(s.steps), 10)
+	b = append(b, `,"tid":`...)
+	b = strconv.AppendInt(b, int64(tid), 10)
+	b = append(b, `,"ts":`...)
+	b = appendMicros(b, from-s.zero.Nanos)
 	b = append(b, `,"dur":`...)
-	b = appendMicros(b, max(sp.last-sp.first, 1000))
+	b = appendMicros(b, dur)
 	b = append(b, `,"args":{"step":`...)
 	b = strconv.AppendInt(b, sp.step, 10)
 	return append(b, "}}"...)

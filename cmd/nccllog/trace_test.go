@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"cmp"
 	"compress/gzip"
 	"encoding/json"
@@ -11,6 +12,9 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/nccllog/nccllog/internal/gen"
 )
 
 // traceLog is calls on two hosts, one with a launcher rank, times to the microsecond.
@@ -56,8 +60,8 @@ func TestCallsTraceSchema(t *testing.T) {
 	if code != exitOK {
 		t.Fatalf("status %d: %s", code, stderr)
 	}
-	if n := checkTraceSchema(t, got); n != 4 {
-		t.Errorf("%d processes, want 4", n)
+	if n := checkTraceSchema(t, got); n != 5 {
+		t.Errorf("%d processes, want 5 (the job's 4 and steps)", n)
 	}
 }
 
@@ -274,38 +278,83 @@ func TestCallsTraceGzip(t *testing.T) {
 	}
 }
 
-// TestCallsTraceStepSpans: a timed job with progress lines gets, per process, one slice per
-// step on its "steps" thread (tid 1), covering that step's calls, in step order; a log
-// without progress lines gets none.
+// TestCallsTraceStepSpans: a timed job with progress lines gets a "steps" process (sorted
+// above the hosts) with a thread for its input and one slice per step on it, in step order,
+// from the step's earliest call to its latest; a log without progress lines gets none.
 func TestCallsTraceStepSpans(t *testing.T) {
 	got, stderr, code := traceOf(t, timedLog(t, "iso", 0))
 	if code != exitOK {
 		t.Fatalf("status %d: %s", code, stderr)
 	}
-	var f struct{ TraceEvents []traceEvent }
-	if err := json.Unmarshal([]byte(got), &f); err != nil {
-		t.Fatal(err)
+	spans, calls := stepSpans(t, got)
+	if len(spans) != 2 || spans[0].Args.Step != 0 || spans[1].Args.Step != 1 {
+		t.Fatalf("spans %+v, want steps 0 and 1 on the steps process's one thread", spans)
 	}
-	steps := map[int][]int64{} // by pid: the steps of its spans
-	for _, e := range f.TraceEvents {
-		if e.Ph == "X" && e.Tid == 1 {
-			if !strings.HasPrefix(e.Name, "step ") || e.Dur < 1 {
-				t.Errorf("span %+v", e)
-			}
-			steps[e.Pid] = append(steps[e.Pid], e.Args.Step)
+	if first, last := calls[0], calls[len(calls)-1]; spans[0].Ts != first || spans[1].Ts+spans[1].Dur != last {
+		t.Errorf("spans %+v do not run from the first call (%v) to the last (%v)", spans, first, last)
+	}
+	for _, want := range []string{
+		`{"ph":"M","pid":2,"tid":0,"name":"process_name","args":{"name":"steps"}}`,
+		`{"ph":"M","pid":2,"tid":0,"name":"process_sort_index","args":{"sort_index":0}}`,
+		`{"ph":"M","pid":2,"tid":1,"name":"thread_name","args":{"name":"steps of \u003cstdin\u003e"}}`,
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("no %s", want)
 		}
 	}
-	if len(steps) != 4 {
-		t.Fatalf("spans on %d processes, want 4: %v", len(steps), steps)
-	}
-	for pid, s := range steps {
-		if len(s) != 2 || s[0] != 0 || s[1] != 1 {
-			t.Errorf("process %d: spans of steps %v, want [0 1]", pid, s)
-		}
-	}
-	if plain, _, _ := traceOf(t, traceLog); strings.Contains(plain, `"tid":1`) {
+	if plain, _, _ := traceOf(t, traceLog); strings.Contains(plain, `"steps"`) || strings.Contains(plain, `"ph":"X"`) {
 		t.Errorf("spans without progress lines:\n%s", plain)
 	}
+}
+
+// TestCallsTraceStepSpansApart: where a host's clock runs ahead, a step's earliest call comes
+// before the previous step's latest; the step's slice then starts where that one ends, as a
+// thread's slices must keep apart, and still ends at its latest call.
+func TestCallsTraceStepSpansApart(t *testing.T) {
+	var b bytes.Buffer
+	if _, err := gen.Write(&b, gen.Config{Seed: 1, Ranks: 4, RanksPerHost: 2, Steps: 3, Timestamps: "iso",
+		ClockSkew: 30 * time.Second}); err != nil {
+		t.Fatal(err)
+	}
+	got, stderr, code := traceOf(t, b.String())
+	if code != exitOK {
+		t.Fatalf("status %d: %s", code, stderr)
+	}
+	checkTraceSchema(t, got)
+	spans, _ := stepSpans(t, got)
+	if len(spans) != 3 {
+		t.Fatalf("spans %+v, want steps 0 to 2", spans)
+	}
+	for i, sp := range spans[1:] {
+		if end := spans[i].Ts + spans[i].Dur; sp.Ts != end {
+			t.Errorf("step %d's slice starts at %v, want at the end of step %d's (%v): the skew should overlap them", sp.Args.Step, sp.Ts, i, end)
+		}
+	}
+}
+
+// stepSpans returns the complete events of the trace (the step slices) and the times of its
+// calls, sorted.
+func stepSpans(t *testing.T, trace string) ([]traceEvent, []float64) {
+	t.Helper()
+	var f struct{ TraceEvents []traceEvent }
+	if err := json.Unmarshal([]byte(trace), &f); err != nil {
+		t.Fatal(err)
+	}
+	var spans []traceEvent
+	var calls []float64
+	for _, e := range f.TraceEvents {
+		switch e.Ph {
+		case "X":
+			if e.Pid != 2 || e.Tid != 1 || e.Name != "step "+strconv.FormatInt(e.Args.Step, 10) || e.Dur < 1 {
+				t.Errorf("span %+v", e)
+			}
+			spans = append(spans, e)
+		case "i":
+			calls = append(calls, e.Ts)
+		}
+	}
+	slices.Sort(calls)
+	return spans, calls
 }
 
 // traceEvent is what TestCallsTraceStepSpans reads of an event.
@@ -350,11 +399,11 @@ func TestCallsTraceCommThreads(t *testing.T) {
 	}
 	checkTraceSchema(t, got)
 	for _, want := range []string{
-		`{"ph":"M","pid":1,"tid":2,"name":"thread_name","args":{"name":"comm 0x7f00"}}`,
-		`{"ph":"M","pid":1,"tid":3,"name":"thread_name","args":{"name":"comm 0x7f20"}}`,
-		`{"ph":"i","name":"Broadcast","pid":1,"tid":2,"ts":487966,"args":{"opCount":2,"bytes":100}}`,
-		`{"ph":"i","name":"AllGather","pid":1,"tid":3,"ts":488066,"args":{"opCount":0,"bytes":8}}`,
-		`{"ph":"i","name":"AllGather","pid":1,"tid":3,"ts":488166,"args":{"opCount":26,"count":4,"dtype":"datatype 42"}}`,
+		`{"ph":"M","pid":1,"tid":1,"name":"thread_name","args":{"name":"comm 0x7f00"}}`,
+		`{"ph":"M","pid":1,"tid":2,"name":"thread_name","args":{"name":"comm 0x7f20"}}`,
+		`{"ph":"i","name":"Broadcast","pid":1,"tid":1,"ts":487966,"args":{"opCount":2,"bytes":100}}`,
+		`{"ph":"i","name":"AllGather","pid":1,"tid":2,"ts":488066,"args":{"opCount":0,"bytes":8}}`,
+		`{"ph":"i","name":"AllGather","pid":1,"tid":2,"ts":488166,"args":{"opCount":26,"count":4,"dtype":"datatype 42"}}`,
 	} {
 		if !strings.Contains(got, want+",\n") && !strings.Contains(got, want+"\n]}") {
 			t.Errorf("no %s in:\n%s", want, got)
