@@ -16,7 +16,7 @@ import (
 // where a communicator's ranks stop at two calls, every culprit at one and the others at the
 // furthest: the shape of a hang, which no cut can be told from. Ranks a few calls apart are
 // never suspects. The whole log and one node's lines give none. Cuts after every third
-// event, every ninth with -short.
+// event; with -short, after 12 events spread over the log (cutPoints).
 func TestHangOnHealthyCuts(t *testing.T) {
 	p, err := parser.NewParser()
 	if err != nil {
@@ -41,11 +41,7 @@ func TestHangOnHealthyCuts(t *testing.T) {
 			}
 			events := rankEvents(stagetest.ParseLines(p, b.Bytes()))
 			alarms, cuts := 0, 0
-			stride := 3
-			if testing.Short() {
-				stride = 9
-			}
-			for k := 1; k <= len(events); k += stride {
+			for _, k := range cutPoints(1, len(events), 3, 12) {
 				cuts++
 				if hangShapeOnly(t, name, k, ranksOfEvents(events[:k])) {
 					alarms++
@@ -61,6 +57,24 @@ func TestHangOnHealthyCuts(t *testing.T) {
 			t.Logf("%s, seed %d: %d of %d cuts have the shape of a hang", name, seed, alarms, cuts)
 		}
 	}
+}
+
+// cutPoints are the cuts from, from+stride, ... up to to; with -short, n of those spread
+// evenly over them (the first and last kept), so a short run still cuts near the start,
+// middle and end, at cuts the full run makes too. Deterministic.
+func cutPoints(from, to, stride, n int) []int {
+	var all []int
+	for k := from; k <= to; k += stride {
+		all = append(all, k)
+	}
+	if !testing.Short() || len(all) <= n {
+		return all
+	}
+	out := make([]int, n)
+	for i := range out {
+		out[i] = all[i*(len(all)-1)/(n-1)]
+	}
+	return out
 }
 
 // hangShapeOnly checks that r's hang suspects and check length findings only name ranks
@@ -118,7 +132,8 @@ func ranksOfEvents(events []RankEvent) *Ranks {
 
 // TestHangStopCuts: a rank that stopped while the others went on is the one suspect on the
 // world communicator wherever the log is cut once the others are far past it, though the
-// others stop a few calls apart.
+// others stop a few calls apart. Every seventh cut of the last third; with -short, 12 spread
+// over it.
 func TestHangStopCuts(t *testing.T) {
 	p, err := parser.NewParser()
 	if err != nil {
@@ -130,7 +145,7 @@ func TestHangStopCuts(t *testing.T) {
 	}
 	events := rankEvents(stagetest.ParseLines(p, b.Bytes()))
 	cut := 0
-	for k := len(events) * 2 / 3; k <= len(events); k += 7 {
+	for _, k := range cutPoints(len(events)*2/3, len(events), 7, 12) {
 		for _, f := range ranksOfEvents(events[:k]).Hang() {
 			if f.Group.NRanks != 16 {
 				continue

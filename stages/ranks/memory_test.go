@@ -39,15 +39,21 @@ func commsOf(n, maxComms int, cycle bool) *Ranks {
 
 // TestCommsPastCapMemory: past the cap, a communicator costs a few dozen bytes (its key and
 // its pointer's binding), not its detail; and one comm pointer handed out again and again
-// costs nothing per cycle beyond its key.
+// costs nothing per cycle beyond its key. 4,000 and 24,000 communicators; with -short, 2,000
+// and 8,000: 6,000 past the cap that kept their detail (hundreds of bytes each) would still
+// be megabytes over the 96-byte bound.
 func TestCommsPastCapMemory(t *testing.T) {
 	const maxComms = 1000
+	nSmall, nLarge := 4*maxComms, 24*maxComms
+	if testing.Short() {
+		nSmall, nLarge = 2*maxComms, 8*maxComms
+	}
 	for _, cycle := range []bool{false, true} {
-		small := stagetest.Retained(func() any { return commsOf(4*maxComms, maxComms, cycle) })
-		large := stagetest.Retained(func() any { return commsOf(24*maxComms, maxComms, cycle) })
-		per := (large - small) / (20 * maxComms)
+		small := stagetest.Retained(func() any { return commsOf(nSmall, maxComms, cycle) })
+		large := stagetest.Retained(func() any { return commsOf(nLarge, maxComms, cycle) })
+		per := (large - small) / int64(nLarge-nSmall)
 		t.Logf("cycle %v: %d bytes for %d communicators, %d for %d: %d a communicator past the cap",
-			cycle, small, 4*maxComms, large, 24*maxComms, per)
+			cycle, small, nSmall, large, nLarge, per)
 		if per > 96 {
 			t.Errorf("cycle %v: a communicator past the cap keeps %d bytes, want at most 96", cycle, per)
 		}
