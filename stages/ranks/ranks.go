@@ -177,7 +177,7 @@ func (r *Ranks) call(p *proc, e *heldEvent) {
 	var sid uint32
 	if r.cfg.Selects(e.step) {
 		sid = r.sigs.id(s.compared())
-		b.m.addVolume(s, max(e.nranks, b.g.NRanks), e.step)
+		b.m.addSelected(r.sigs, sid, s, max(e.nranks, b.g.NRanks), e.step)
 	}
 	b.g.addCall(b.m, sid, s, r.steps.id(e.step), e.opCount)
 	b.m.Last, b.m.LastLine = s, e.line
