@@ -56,8 +56,13 @@ type proc struct {
 	warnLine   int64
 	warnAdvice bool
 	clk        procClock // the times of its calls and lines (stall.go)
-	members    []*Member
-	folded     int // members of folded communicators not yet dropped from members
+	// last is bind[lastPtr], nil where unknown: a process's consecutive calls are mostly on
+	// one communicator, and the map's lookup cost as much as a tenth of folding a call.
+	// Every change of bind sets it to nil.
+	last    *binding
+	lastPtr uint64
+	members []*Member
+	folded  int // members of folded communicators not yet dropped from members
 }
 
 // binding is what a comm pointer stands for: a rank of a communicator kept in detail, or
@@ -135,7 +140,11 @@ func (r *Ranks) fold(e *heldEvent) {
 
 // binding is what p's pointer ptr stands for now: its binding, the overflow's, or nil.
 func (r *Ranks) binding(p *proc, ptr uint64) *binding {
+	if p.last != nil && p.lastPtr == ptr {
+		return p.last
+	}
 	if b := p.bind[ptr]; b != nil {
+		p.lastPtr, p.last = ptr, b
 		return b
 	}
 	if _, ok := p.over[ptr]; ok {
@@ -264,6 +273,7 @@ func (r *Ranks) bindNew(p *proc, e *heldEvent, ptr uint64, key GroupKey, evidenc
 		}
 		r.over.Ranks++
 		delete(p.bind, ptr)
+		p.last = nil
 		if p.over == nil {
 			p.over = make(map[uint64]struct{})
 		}
@@ -281,6 +291,7 @@ func (r *Ranks) bindNew(p *proc, e *heldEvent, ptr uint64, key GroupKey, evidenc
 	p.members = append(p.members, m)
 	b := &binding{m: m, g: g}
 	p.bind[ptr] = b
+	p.last = nil
 	delete(p.over, ptr)
 	return b
 }
