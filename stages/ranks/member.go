@@ -92,7 +92,7 @@ func (m *Member) Volume() Volume {
 
 // addSelected adds a selected call of s, whose id in t is sid, on nranks ranks, in step, to
 // m's volume: by the op's index in t, where the map ByOp cost a string hash a call.
-func (m *Member) addSelected(t *sigTable, sid uint32, s Sig, nranks, step int64) {
+func (m *Member) addSelected(t *sigTable, sid uint32, s *Sig, nranks, step int64) {
 	c := t.call(sid, s, nranks)
 	if m.volTab != t {
 		m.vols, m.volTab = m.vols[:0], t // indexes of another table's ops

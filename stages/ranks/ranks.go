@@ -176,23 +176,26 @@ func (r *Ranks) call(p *proc, e *heldEvent) {
 			b.m.RankFrom = "globalrank"
 		}
 	}
-	s := Sig{Op: e.opName(), Count: e.count, Datatype: e.datatype, RedOp: e.redOp, Root: e.root}
 	if b.over {
 		if r.cfg.Selects(e.step) {
-			r.overflowCall(s, e.nranks)
+			r.overflowCall(Sig{Op: e.opName(), Count: e.count, Datatype: e.datatype, RedOp: e.redOp, Root: e.root}, e.nranks)
 		}
 		return
 	}
+	// The call is written where it is kept, the rank's last, and read from there: a Sig is
+	// 48 bytes, which passing by value copied three times a call.
+	m := b.m
+	m.Last, m.LastLine = Sig{Op: e.opName(), Count: e.count, Datatype: e.datatype, RedOp: e.redOp, Root: e.root}, e.line
+	s := &m.Last
 	var sid uint32
 	if r.cfg.Selects(e.step) {
 		sid = r.sigs.id(s.compared())
-		b.m.addSelected(r.sigs, sid, s, max(e.nranks, b.g.NRanks), e.step)
+		m.addSelected(r.sigs, sid, s, max(e.nranks, b.g.NRanks), e.step)
 	}
-	b.g.addCall(b.m, sid, s, r.steps.id(e.step), e.opCount)
-	b.m.Last, b.m.LastLine = s, e.line
-	b.m.firstAt(e.at)
+	b.g.addCall(m, sid, s, r.steps.id(e.step), e.opCount)
+	m.firstAt(e.at)
 	if e.step >= 0 {
-		b.m.LastStep = max(b.m.LastStep, e.step)
+		m.LastStep = max(m.LastStep, e.step)
 	}
 }
 

@@ -75,11 +75,11 @@ func (t *sigTable) opIndex(op parser.Op) uint32 {
 
 // call is what the table knows of id's calls, with its volume for calls on nranks ranks; s
 // is id's signature, or a call's of it (whose root may differ: the volume does not read it).
-func (t *sigTable) call(id uint32, s Sig, nranks int64) *sigCall {
+func (t *sigTable) call(id uint32, s *Sig, nranks int64) *sigCall {
 	c := &t.calls[id]
 	if !c.has || c.nranks != nranks {
 		c.has, c.nranks = true, nranks
-		c.bytes, c.bus, c.sized = callVolume(s, nranks)
+		c.bytes, c.bus, c.sized = callVolume(*s, nranks)
 	}
 	return c
 }
