@@ -210,12 +210,25 @@ func (l *events) forget() {
 }
 
 // add keeps line n (text, parsed as p); it reports false for a line Ranks takes nothing from.
+// The event is written where the list keeps it: built aside, its 144 bytes were copied
+// twice.
 func (l *events) add(n int64, text []byte, p *parser.Line) bool {
-	if p.Kind == parser.KindInfo || p.Kind == parser.KindFailure {
+	switch p.Kind {
+	case parser.KindInfo, parser.KindFailure:
 		return l.addClock(n, p)
+	case parser.KindCollective, parser.KindComm, parser.KindWarn:
+	case parser.KindWatchdog:
+		if p.Watchdog == nil {
+			return false // the parser fills it for every watchdog line; nothing to fold without it
+		}
+	default:
+		return false
 	}
-	e := event{line: n, step: -1, pid: p.Env.Pid, dev: p.Env.Dev, label: p.Rank, rare: -1, kind: p.Kind,
-		host: l.internHost(p.Env.Host), at: wallTime(p.Time)}
+	l.Items = append(stages.Room(l.Items, 1), event{})
+	l.Open = true
+	e := &l.Items[len(l.Items)-1]
+	e.line, e.step, e.pid, e.dev, e.label, e.rare, e.kind = n, -1, p.Env.Pid, p.Env.Dev, p.Rank, -1, p.Kind
+	e.host, e.at = l.internHost(p.Env.Host), wallTime(p.Time)
 	switch p.Kind {
 	case parser.KindCollective:
 		c := &p.Coll
@@ -227,15 +240,9 @@ func (l *events) add(n int64, text []byte, p *parser.Line) bool {
 		advice := !ncclwarn.Classify(parser.Message(text, p)).Fault()
 		e.rare = l.addRare(l.rareWarn(stages.Excerpt(text), advice))
 	case parser.KindWatchdog:
-		if p.Watchdog == nil {
-			return false // the parser fills it for every watchdog line; nothing to fold without it
-		}
 		w := *p.Watchdog
 		e.rare = l.addRare(l.rareDog(&w))
-	default:
-		return false
 	}
-	l.push(&e)
 	return true
 }
 

@@ -106,9 +106,16 @@ func (r *Ranks) foldHeld(l *events) {
 		clear(r.recent) // its indexes are of the list folded last
 	}
 	h := heldEvent{l: l, recent: r.recent}
+	file, host := ^uint32(0), ^uint32(0) // the indexes h's strings are of (none yet)
 	for i := range l.Items {
-		h.event = &l.Items[i]
-		h.file, h.host = l.strs[h.event.file], l.strs[h.event.host]
+		e := &l.Items[i]
+		h.event = e
+		if e.file != file {
+			h.file, file = l.strs[e.file], e.file
+		}
+		if e.host != host {
+			h.host, host = l.strs[e.host], e.host
+		}
 		r.fold(&h)
 	}
 }
