@@ -189,7 +189,8 @@ func (r *Ranks) call(p *proc, e *heldEvent) {
 	s := &m.Last
 	var sid uint32
 	if r.cfg.Selects(e.step) {
-		sid = r.sigs.id(s.compared())
+		cs := s.compared()
+		sid = r.sigs.idOf(&cs)
 		m.addSelected(r.sigs, sid, s, max(e.nranks, b.g.NRanks), e.step)
 	}
 	b.g.addCall(m, sid, s, r.steps.id(e.step), e.opCount)

@@ -43,7 +43,11 @@ type sigCall struct {
 
 func newSigTable() *sigTable { return &sigTable{sigs: []Sig{{}}, calls: []sigCall{{}}} }
 
-func (t *sigTable) id(s Sig) uint32 {
+func (t *sigTable) id(s Sig) uint32 { return t.idOf(&s) }
+
+// idOf is id, for a signature passed by pointer (a fold's call: not copied to hash and
+// compare it).
+func (t *sigTable) idOf(s *Sig) uint32 {
 	if 2*len(t.sigs) > len(t.index) {
 		t.grow()
 	}
@@ -52,11 +56,11 @@ func (t *sigTable) id(s Sig) uint32 {
 		switch id := t.index[i]; {
 		case id == 0:
 			id = uint32(len(t.sigs))
-			t.sigs = append(t.sigs, s)
+			t.sigs = append(t.sigs, *s)
 			t.calls = append(t.calls, sigCall{op: t.opIndex(s.Op)})
 			t.index[i] = id
 			return id
-		case t.sigs[id] == s:
+		case t.sigs[id] == *s:
 			return id
 		}
 	}
@@ -89,7 +93,7 @@ func (t *sigTable) grow() {
 	t.index = make([]uint32, max(16, 2*len(t.index)))
 	mask := uint64(len(t.index) - 1)
 	for id := 1; id < len(t.sigs); id++ {
-		i := t.hash(t.sigs[id]) & mask
+		i := t.hash(&t.sigs[id]) & mask
 		for t.index[i] != 0 {
 			i = (i + 1) & mask
 		}
@@ -99,7 +103,7 @@ func (t *sigTable) grow() {
 
 // hash mixes s's fields, cheaper than hashing the struct as a whole; of the op's name only
 // its length and three of its bytes (the ops a log names differ there).
-func (t *sigTable) hash(s Sig) uint64 {
+func (t *sigTable) hash(s *Sig) uint64 {
 	h := uint64(len(s.Op))
 	if n := len(s.Op); n > 0 {
 		h ^= uint64(s.Op[0])<<8 ^ uint64(s.Op[n/2])<<16 ^ uint64(s.Op[n-1])<<24
