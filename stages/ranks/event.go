@@ -331,9 +331,15 @@ func (l *events) merge(o *events) {
 		}
 	}
 	l.dogs = append(l.dogs, o.dogs...)
+	same := true // o's strings have l's indexes: its events' need no translating
+	for i, x := range xlat {
+		same = same && x == uint32(i)
+	}
 	for i := from; i < len(l.Items); i++ {
 		e := &l.Items[i]
-		e.file, e.host, e.op = xlat[e.file], xlat[e.host], xlat[e.op]
+		if !same {
+			e.file, e.host, e.op = xlat[e.file], xlat[e.host], xlat[e.op]
+		}
 		if e.rare >= 0 {
 			e.rare += off
 		}

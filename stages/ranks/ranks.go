@@ -176,8 +176,9 @@ func (r *Ranks) call(p *proc, e *heldEvent) {
 			b.m.RankFrom = "globalrank"
 		}
 	}
+	selected := r.cfg.Selects(e.step)
 	if b.over {
-		if r.cfg.Selects(e.step) {
+		if selected {
 			r.overflowCall(Sig{Op: e.opName(), Count: e.count, Datatype: e.datatype, RedOp: e.redOp, Root: e.root}, e.nranks)
 		}
 		return
@@ -188,7 +189,7 @@ func (r *Ranks) call(p *proc, e *heldEvent) {
 	m.Last, m.LastLine = Sig{Op: e.opName(), Count: e.count, Datatype: e.datatype, RedOp: e.redOp, Root: e.root}, e.line
 	s := &m.Last
 	var sid uint32
-	if r.cfg.Selects(e.step) {
+	if selected {
 		cs := s.compared()
 		sid = r.sigs.idOf(&cs)
 		m.addSelected(r.sigs, sid, s, max(e.nranks, b.g.NRanks), e.step)
