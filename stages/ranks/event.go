@@ -93,6 +93,22 @@ func (l *events) internHost(s string) uint32 {
 	return i
 }
 
+// internOp is intern for a call's op, as internHost is for a host: the parser hands out one
+// string per op name, and a rank's calls alternate among a few ops, which internVia's
+// comparisons of four strings paid for on every call.
+func (l *events) internOp(s string) uint32 {
+	slot := &l.opAt[hostSlot(s)%opSlots]
+	if i := *slot; int(i) < len(l.strs) && sameBytes(l.strs[i], s) {
+		return i
+	}
+	i := l.internVia(&l.ops, s)
+	*slot = i
+	return i
+}
+
+// opSlots is how many slots events.opAt has: more than the ops NCCL has.
+const opSlots = 64
+
 // hostSlots is how many slots events.hostAt has: more than the hosts of a 4,096-rank job.
 const hostSlots = 1024
 
@@ -150,6 +166,7 @@ type events struct {
 	names, hosts, ops strCache
 	// hostAt holds hosts' indexes by where their bytes are (internHost).
 	hostAt [hostSlots]uint32
+	opAt   [opSlots]uint32 // ops' indexes by where their bytes are (internOp)
 	rare   []rareEvent
 	dogs   []*parser.Watchdog // the watchdog lines' details (they are few)
 	// comm is the communicator line rankEvent gives out last: Ranks.Add reads it and keeps
@@ -193,32 +210,39 @@ func (l *events) forget() {
 }
 
 // add keeps line n (text, parsed as p); it reports false for a line Ranks takes nothing from.
+// The event is written where the list keeps it: built aside, its 144 bytes were copied
+// twice.
 func (l *events) add(n int64, text []byte, p *parser.Line) bool {
-	if p.Kind == parser.KindInfo || p.Kind == parser.KindFailure {
+	switch p.Kind {
+	case parser.KindInfo, parser.KindFailure:
 		return l.addClock(n, p)
+	case parser.KindCollective, parser.KindComm, parser.KindWarn:
+	case parser.KindWatchdog:
+		if p.Watchdog == nil {
+			return false // the parser fills it for every watchdog line; nothing to fold without it
+		}
+	default:
+		return false
 	}
-	e := event{line: n, step: -1, pid: p.Env.Pid, dev: p.Env.Dev, label: p.Rank, rare: -1, kind: p.Kind,
-		host: l.internHost(p.Env.Host), at: wallTime(p.Time)}
+	l.Items = append(stages.Room(l.Items, 1), event{})
+	l.Open = true
+	e := &l.Items[len(l.Items)-1]
+	e.line, e.step, e.pid, e.dev, e.label, e.rare, e.kind = n, -1, p.Env.Pid, p.Env.Dev, p.Rank, -1, p.Kind
+	e.host, e.at = l.internHost(p.Env.Host), wallTime(p.Time)
 	switch p.Kind {
 	case parser.KindCollective:
 		c := &p.Coll
 		e.opCount, e.count, e.root, e.nranks, e.global = c.OpCount, c.Count, c.Root, c.NRanks, c.GlobalRank
-		e.comm, e.datatype, e.redOp, e.op = c.Comm, c.Datatype, c.RedOp, l.internVia(&l.ops, string(c.Op))
+		e.comm, e.datatype, e.redOp, e.op = c.Comm, c.Datatype, c.RedOp, l.internOp(string(c.Op))
 	case parser.KindComm:
 		e.rare = l.addRare(l.rareComm(&p.Comm))
 	case parser.KindWarn:
 		advice := !ncclwarn.Classify(parser.Message(text, p)).Fault()
 		e.rare = l.addRare(l.rareWarn(stages.Excerpt(text), advice))
 	case parser.KindWatchdog:
-		if p.Watchdog == nil {
-			return false // the parser fills it for every watchdog line; nothing to fold without it
-		}
 		w := *p.Watchdog
 		e.rare = l.addRare(l.rareDog(&w))
-	default:
-		return false
 	}
-	l.Held.Add(e)
 	return true
 }
 
@@ -237,9 +261,16 @@ func (l *events) addClock(n int64, p *parser.Line) bool {
 			return true
 		}
 	}
-	l.Held.Add(event{line: n, step: -1, pid: p.Env.Pid, dev: p.Env.Dev, label: p.Rank, rare: -1, kind: p.Kind,
+	l.push(&event{line: n, step: -1, pid: p.Env.Pid, dev: p.Env.Dev, label: p.Rank, rare: -1, kind: p.Kind,
 		host: l.internHost(p.Env.Host), at: at})
 	return true
+}
+
+// push keeps e, as Held.Add does: here its append is inlined rather than called through
+// the generic's dictionary with the event copied as its argument.
+func (l *events) push(e *event) {
+	l.Items = append(stages.Room(l.Items, 1), *e)
+	l.Open = true
 }
 
 func (l *events) addRare(r rareEvent) int32 {
@@ -247,13 +278,23 @@ func (l *events) addRare(r rareEvent) int32 {
 	return int32(len(l.rare) - 1)
 }
 
-// anchor gives the events not yet anchored their file and absolute line numbers.
+// anchor gives the events not yet anchored their file and absolute line numbers, in one
+// loop of its own (Held.Anchor's calls each event's method through the generic's dictionary).
 func (l *events) anchor(o stages.Origin) {
-	from := l.Anchored
-	l.Held.Anchor(o)
 	f := l.intern(o.File)
-	for i := from; i < len(l.Items); i++ {
-		l.Items[i].file = f
+	for i := l.Anchored; i < len(l.Items); i++ {
+		e := &l.Items[i]
+		e.line += o.Base
+		e.file = f
+	}
+	l.Anchored = len(l.Items)
+}
+
+// settle gives every event its step, as Held.Settle (keeping them) does, in a loop of its own.
+func (l *events) settle(step int64) {
+	l.Open = false
+	for i := range l.Items {
+		l.Items[i].step = step
 	}
 }
 
@@ -290,9 +331,15 @@ func (l *events) merge(o *events) {
 		}
 	}
 	l.dogs = append(l.dogs, o.dogs...)
+	same := true // o's strings have l's indexes: its events' need no translating
+	for i, x := range xlat {
+		same = same && x == uint32(i)
+	}
 	for i := from; i < len(l.Items); i++ {
 		e := &l.Items[i]
-		e.file, e.host, e.op = xlat[e.file], xlat[e.host], xlat[e.op]
+		if !same {
+			e.file, e.host, e.op = xlat[e.file], xlat[e.host], xlat[e.op]
+		}
 		if e.rare >= 0 {
 			e.rare += off
 		}

@@ -15,6 +15,7 @@ type heldEvent struct {
 	file, host string
 	// recent finds the processes of l's events by its indexes (nil: none; see procOf).
 	recent []procSlot
+	shift  uint // 64 less the bits of recent's indexes
 }
 
 // procSlot is a process of the events folded lately, by their list's indexes of its file
@@ -43,7 +44,7 @@ func (r *Ranks) procOf(e *heldEvent, create bool) *proc {
 	}
 	h := (uint64(e.event.file)<<32 | uint64(e.event.host)) * 0x9E3779B97F4A7C15
 	h ^= uint64(e.pid) * 0xC2B2AE3D27D4EB4F
-	slot := &e.recent[(h*0x9E3779B97F4A7C15)>>(64-bits.Len(uint(len(e.recent)-1)))]
+	slot := &e.recent[(h*0x9E3779B97F4A7C15)>>e.shift]
 	if slot.p != nil && slot.file == e.event.file && slot.host == e.event.host && slot.pid == e.pid {
 		return slot.p
 	}
@@ -105,10 +106,17 @@ func (r *Ranks) foldHeld(l *events) {
 	} else {
 		clear(r.recent) // its indexes are of the list folded last
 	}
-	h := heldEvent{l: l, recent: r.recent}
+	h := heldEvent{l: l, recent: r.recent, shift: uint(64 - bits.Len(uint(len(r.recent)-1)))}
+	file, host := ^uint32(0), ^uint32(0) // the indexes h's strings are of (none yet)
 	for i := range l.Items {
-		h.event = &l.Items[i]
-		h.file, h.host = l.strs[h.event.file], l.strs[h.event.host]
+		e := &l.Items[i]
+		h.event = e
+		if e.file != file {
+			h.file, file = l.strs[e.file], e.file
+		}
+		if e.host != host {
+			h.host, host = l.strs[e.host], e.host
+		}
 		r.fold(&h)
 	}
 }

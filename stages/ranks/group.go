@@ -73,7 +73,7 @@ func (g *Group) MaxCalls() int64 {
 }
 
 // addCall appends one call of m at position m.Through() and compares it with the reference.
-func (g *Group) addCall(m *Member, sid uint32, s Sig, step uint32, op uint64) {
+func (g *Group) addCall(m *Member, sid uint32, s *Sig, step uint32, op uint64) {
 	if !m.started {
 		m.started, m.FirstOp = true, op
 		g.place(m, op)
@@ -102,7 +102,7 @@ func (g *Group) addCall(m *Member, sid uint32, s Sig, step uint32, op uint64) {
 	case r.sig == 0:
 		r.sig = sid
 	case sid != 0 && r.sig != sid && m.FirstDiv < 0:
-		m.FirstDiv, m.DivSig = pos, s
+		m.FirstDiv, m.DivSig = pos, *s
 	}
 }
 

@@ -63,6 +63,10 @@ type Member struct {
 	// procCut: the input ends while its process issues calls on some communicator, by that
 	// communicator's own shape (set by Groups; see cutEnds).
 	procCut bool
+	// vols are ByOp's volumes by their op's index in volTab's ops (addSelected); ByOp's
+	// entries are never replaced, so a pointer kept here stays its op's.
+	vols   []*Volume
+	volTab *sigTable
 }
 
 // proc is the key of the member's process.
@@ -86,22 +90,41 @@ func (m *Member) Volume() Volume {
 	return v
 }
 
-func (m *Member) addVolume(s Sig, nranks, step int64) {
-	v := m.ByOp[s.Op]
-	if v == nil {
-		if m.ByOp == nil {
-			m.ByOp = make(map[parser.Op]*Volume)
-		}
-		v = &Volume{}
-		m.ByOp[s.Op] = v
+// addSelected adds a selected call of s, whose id in t is sid, on nranks ranks, in step, to
+// m's volume: by the op's index in t, where the map ByOp cost a string hash a call.
+func (m *Member) addSelected(t *sigTable, sid uint32, s *Sig, nranks, step int64) {
+	c := t.call(sid, s, nranks)
+	if m.volTab != t {
+		m.vols, m.volTab = m.vols[:0], t // indexes of another table's ops
 	}
-	v.add(s, nranks)
+	for int(c.op) >= len(m.vols) {
+		m.vols = append(m.vols, nil)
+	}
+	v := m.vols[c.op]
+	if v == nil {
+		v = m.volumeOf(s.Op)
+		m.vols[c.op] = v
+	}
+	v.addCall(c.bytes, c.bus, c.sized)
 	if step >= 0 {
 		if m.FirstStep < 0 || step < m.FirstStep {
 			m.FirstStep = step
 		}
 		m.LastStep = max(m.LastStep, step)
 	}
+}
+
+// volumeOf is the volume of m's calls of op, made on first use.
+func (m *Member) volumeOf(op parser.Op) *Volume {
+	v := m.ByOp[op]
+	if v == nil {
+		if m.ByOp == nil {
+			m.ByOp = make(map[parser.Op]*Volume)
+		}
+		v = &Volume{}
+		m.ByOp[op] = v
+	}
+	return v
 }
 
 // Label names the rank for output: its rank, or host:pid where no line said it (with the

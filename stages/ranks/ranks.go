@@ -56,8 +56,13 @@ type proc struct {
 	warnLine   int64
 	warnAdvice bool
 	clk        procClock // the times of its calls and lines (stall.go)
-	members    []*Member
-	folded     int // members of folded communicators not yet dropped from members
+	// last is bind[lastPtr], nil where unknown: a process's consecutive calls are mostly on
+	// one communicator, and the map's lookup cost as much as a tenth of folding a call.
+	// Every change of bind sets it to nil.
+	last    *binding
+	lastPtr uint64
+	members []*Member
+	folded  int // members of folded communicators not yet dropped from members
 }
 
 // binding is what a comm pointer stands for: a rank of a communicator kept in detail, or
@@ -135,7 +140,11 @@ func (r *Ranks) fold(e *heldEvent) {
 
 // binding is what p's pointer ptr stands for now: its binding, the overflow's, or nil.
 func (r *Ranks) binding(p *proc, ptr uint64) *binding {
+	if p.last != nil && p.lastPtr == ptr {
+		return p.last
+	}
 	if b := p.bind[ptr]; b != nil {
+		p.lastPtr, p.last = ptr, b
 		return b
 	}
 	if _, ok := p.over[ptr]; ok {
@@ -167,23 +176,28 @@ func (r *Ranks) call(p *proc, e *heldEvent) {
 			b.m.RankFrom = "globalrank"
 		}
 	}
-	s := Sig{Op: e.opName(), Count: e.count, Datatype: e.datatype, RedOp: e.redOp, Root: e.root}
+	selected := r.cfg.Selects(e.step)
 	if b.over {
-		if r.cfg.Selects(e.step) {
-			r.overflowCall(s, e.nranks)
+		if selected {
+			r.overflowCall(Sig{Op: e.opName(), Count: e.count, Datatype: e.datatype, RedOp: e.redOp, Root: e.root}, e.nranks)
 		}
 		return
 	}
+	// The call is written where it is kept, the rank's last, and read from there: a Sig is
+	// 48 bytes, which passing by value copied three times a call.
+	m := b.m
+	m.Last, m.LastLine = Sig{Op: e.opName(), Count: e.count, Datatype: e.datatype, RedOp: e.redOp, Root: e.root}, e.line
+	s := &m.Last
 	var sid uint32
-	if r.cfg.Selects(e.step) {
-		sid = r.sigs.id(s.compared())
-		b.m.addVolume(s, max(e.nranks, b.g.NRanks), e.step)
+	if selected {
+		cs := s.compared()
+		sid = r.sigs.idOf(&cs)
+		m.addSelected(r.sigs, sid, s, max(e.nranks, b.g.NRanks), e.step)
 	}
-	b.g.addCall(b.m, sid, s, r.steps.id(e.step), e.opCount)
-	b.m.Last, b.m.LastLine = s, e.line
-	b.m.firstAt(e.at)
+	b.g.addCall(m, sid, s, r.steps.id(e.step), e.opCount)
+	m.firstAt(e.at)
 	if e.step >= 0 {
-		b.m.LastStep = max(b.m.LastStep, e.step)
+		m.LastStep = max(m.LastStep, e.step)
 	}
 }
 
@@ -264,6 +278,7 @@ func (r *Ranks) bindNew(p *proc, e *heldEvent, ptr uint64, key GroupKey, evidenc
 		}
 		r.over.Ranks++
 		delete(p.bind, ptr)
+		p.last = nil
 		if p.over == nil {
 			p.over = make(map[uint64]struct{})
 		}
@@ -281,6 +296,7 @@ func (r *Ranks) bindNew(p *proc, e *heldEvent, ptr uint64, key GroupKey, evidenc
 	p.members = append(p.members, m)
 	b := &binding{m: m, g: g}
 	p.bind[ptr] = b
+	p.last = nil
 	delete(p.over, ptr)
 	return b
 }

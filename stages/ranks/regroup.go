@@ -235,6 +235,7 @@ func (g *Group) replay(r *Ranks, m *Member) {
 	m.hist, m.Calls, m.Start, m.started, m.FirstDiv, m.DivSig, m.group = nil, 0, 0, false, -1, Sig{}, g.Key
 	g.Members = append(g.Members, m)
 	for _, c := range hist {
-		g.addCall(m, c.sig, r.sigs.sig(c.sig), c.step, c.op)
+		s := r.sigs.sig(c.sig)
+		g.addCall(m, c.sig, &s, c.step, c.op)
 	}
 }

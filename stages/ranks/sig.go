@@ -1,7 +1,6 @@
 package ranks
 
 import (
-	"hash/maphash"
 	"strconv"
 
 	"github.com/nccllog/nccllog/parser"
@@ -24,12 +23,31 @@ type Sig struct {
 type sigTable struct {
 	sigs  []Sig
 	index []uint32
-	seed  maphash.Seed
+	// calls holds, by id, its op's index in ops and what one call of it adds to a rank's
+	// volume (see call): a map lookup of the op and the sums of Volume.add for each call cost
+	// as much as the rest of folding it.
+	calls []sigCall
+	ops   []parser.Op // the ops of sigs, each once
 }
 
-func newSigTable() *sigTable { return &sigTable{sigs: []Sig{{}}, seed: maphash.MakeSeed()} }
+// sigCall is what a table knows of a signature's calls.
+type sigCall struct {
+	op uint32 // its op's index in the table's ops
+	// bytes, bus and sized are callVolume's for calls on nranks ranks (has: computed).
+	has    bool
+	sized  bool
+	nranks int64
+	bytes  int64
+	bus    float64
+}
 
-func (t *sigTable) id(s Sig) uint32 {
+func newSigTable() *sigTable { return &sigTable{sigs: []Sig{{}}, calls: []sigCall{{}}} }
+
+func (t *sigTable) id(s Sig) uint32 { return t.idOf(&s) }
+
+// idOf is id, for a signature passed by pointer (a fold's call: not copied to hash and
+// compare it).
+func (t *sigTable) idOf(s *Sig) uint32 {
 	if 2*len(t.sigs) > len(t.index) {
 		t.grow()
 	}
@@ -38,13 +56,36 @@ func (t *sigTable) id(s Sig) uint32 {
 		switch id := t.index[i]; {
 		case id == 0:
 			id = uint32(len(t.sigs))
-			t.sigs = append(t.sigs, s)
+			t.sigs = append(t.sigs, *s)
+			t.calls = append(t.calls, sigCall{op: t.opIndex(s.Op)})
 			t.index[i] = id
 			return id
-		case t.sigs[id] == s:
+		case t.sigs[id] == *s:
 			return id
 		}
 	}
+}
+
+// opIndex is op's index in t.ops, added where it is not there (a log names a few ops).
+func (t *sigTable) opIndex(op parser.Op) uint32 {
+	for i, o := range t.ops {
+		if o == op {
+			return uint32(i)
+		}
+	}
+	t.ops = append(t.ops, op)
+	return uint32(len(t.ops) - 1)
+}
+
+// call is what the table knows of id's calls, with its volume for calls on nranks ranks; s
+// is id's signature, or a call's of it (whose root may differ: the volume does not read it).
+func (t *sigTable) call(id uint32, s *Sig, nranks int64) *sigCall {
+	c := &t.calls[id]
+	if !c.has || c.nranks != nranks {
+		c.has, c.nranks = true, nranks
+		c.bytes, c.bus, c.sized = callVolume(*s, nranks)
+	}
+	return c
 }
 
 // grow doubles the index (16 slots at first) and places every signature in it again.
@@ -52,7 +93,7 @@ func (t *sigTable) grow() {
 	t.index = make([]uint32, max(16, 2*len(t.index)))
 	mask := uint64(len(t.index) - 1)
 	for id := 1; id < len(t.sigs); id++ {
-		i := t.hash(t.sigs[id]) & mask
+		i := t.hash(&t.sigs[id]) & mask
 		for t.index[i] != 0 {
 			i = (i + 1) & mask
 		}
@@ -60,10 +101,13 @@ func (t *sigTable) grow() {
 	}
 }
 
-// hash mixes s's fields (the op's name through maphash, whose seed is the table's), cheaper
-// than hashing the struct as a whole.
-func (t *sigTable) hash(s Sig) uint64 {
-	h := maphash.String(t.seed, string(s.Op))
+// hash mixes s's fields, cheaper than hashing the struct as a whole; of the op's name only
+// its length and three of its bytes (the ops a log names differ there).
+func (t *sigTable) hash(s *Sig) uint64 {
+	h := uint64(len(s.Op))
+	if n := len(s.Op); n > 0 {
+		h ^= uint64(s.Op[0])<<8 ^ uint64(s.Op[n/2])<<16 ^ uint64(s.Op[n-1])<<24
+	}
 	h ^= uint64(s.Count) * 0x9e3779b97f4a7c15
 	h ^= (uint64(s.Datatype) ^ uint64(s.RedOp)<<8 ^ uint64(s.Root)<<16) * 0xc2b2ae3d27d4eb4f
 	h ^= h >> 33

@@ -48,7 +48,7 @@ func ofKnownComm(l *parser.Line) bool {
 
 // Settle labels the events with their step; those of unselected steps still count in each
 // rank's call order.
-func (p *RanksPart) Settle(step int64, _ bool) { p.events.Settle(step, true) }
+func (p *RanksPart) Settle(step int64, _ bool) { p.events.settle(step) }
 
 func (p *RanksPart) Anchor(o stages.Origin) { p.events.anchor(o) }
 

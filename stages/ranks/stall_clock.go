@@ -232,7 +232,7 @@ type FileClock struct {
 func (r *Ranks) fileClock(e *heldEvent) {
 	file := e.file
 	f := r.lastFile
-	if f == nil || f.File != file {
+	if f == nil || !sameBytes(f.File, file) && f.File != file {
 		if r.files == nil {
 			r.files = make(map[string]*FileClock)
 		}

@@ -31,11 +31,15 @@ type Volume struct {
 	BusBytes float64
 }
 
-func (v *Volume) add(s Sig, nranks int64) {
+func (v *Volume) add(s Sig, nranks int64) { v.addCall(callVolume(s, nranks)) }
+
+// callVolume is what one call of s on nranks ranks adds to a Volume: its bytes and bus
+// bytes, and whether it has a size at all (a call of no count or of an unknown datatype
+// counts as a call only).
+func callVolume(s Sig, nranks int64) (bytes int64, bus float64, sized bool) {
 	size := s.Datatype.Size()
 	if s.Count <= 0 || size == 0 {
-		v.Calls++
-		return
+		return 0, 0, false
 	}
 	b := stages.MulBytes(s.Count, size)
 	f, whole := busFactor(s.Op, nranks)
@@ -43,9 +47,16 @@ func (v *Volume) add(s Sig, nranks int64) {
 	if whole {
 		msg *= float64(max(nranks, 1))
 	}
+	return b, float64(msg * f), true // rounded here: the sum is the same whether or not it is cached
+}
+
+// addCall adds one call of callVolume's bytes, bus bytes and size.
+func (v *Volume) addCall(bytes int64, bus float64, sized bool) {
 	v.Calls++
-	v.Bytes = stages.AddBytes(v.Bytes, b)
-	v.BusBytes += msg * f
+	if sized {
+		v.Bytes = stages.AddBytes(v.Bytes, bytes)
+		v.BusBytes += bus
+	}
 }
 
 func (v *Volume) merge(o Volume) {
