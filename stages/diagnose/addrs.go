@@ -42,15 +42,22 @@ var ownAddrPrefixes = [...]string{"NET/IB : Using ", "NET/IBext : Using ", "NET/
 func ownAddrLine(text []byte) bool {
 	const using = "Using "
 	for at := 0; ; {
-		i := bytes.Index(text[at:], []byte(using))
+		// An IndexByte for the 'U' rather than bytes.Index: the line is longer than
+		// bytes.Index's brute-force bound, so it would do the same, at a call more.
+		i := bytes.IndexByte(text[at:], 'U')
 		if i < 0 {
 			return false
 		}
-		head := text[:at+i]
-		if bytes.HasSuffix(head, []byte(" : ")) || bytes.HasSuffix(head, []byte("Bootstrap: ")) {
-			return true
+		u := at + i
+		if bytes.HasPrefix(text[u:], []byte(using)) {
+			head := text[:u]
+			if bytes.HasSuffix(head, []byte(" : ")) || bytes.HasSuffix(head, []byte("Bootstrap: ")) {
+				return true
+			}
+			at = u + len(using)
+			continue
 		}
-		at += i + len(using)
+		at = u + 1
 	}
 }
 
@@ -216,11 +223,27 @@ func infoMessage(text []byte, l *parser.Line) []byte {
 	if n := len(t); n > 0 && t[n-1] == '\r' {
 		t = t[:n-1]
 	}
-	if i := bytes.Index(t, []byte(info)); i >= 0 {
+	if i := infoAt(t); i >= 0 {
 		msg := t[i+len(info):]
-		if !bytes.Contains(msg, []byte(info)) && !bytes.HasSuffix(bytes.TrimRight(msg, " \r"), []byte(ray)) {
+		if infoAt(msg) < 0 && !bytes.HasSuffix(bytes.TrimRight(msg, " \r"), []byte(ray)) {
 			return msg
 		}
 	}
 	return parser.Message(text, l)
+}
+
+// infoAt is bytes.Index(t, " NCCL INFO "), found by its 'N' rather than its space: a forward
+// search for a space stops at every word of the message.
+func infoAt(t []byte) int {
+	const word = "NCCL INFO "
+	for at := 0; ; {
+		j := bytes.Index(t[at:], []byte(word))
+		if j < 0 {
+			return -1
+		}
+		if k := at + j; k > 0 && t[k-1] == ' ' {
+			return k - 1
+		}
+		at += j + 1
+	}
 }

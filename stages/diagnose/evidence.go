@@ -318,37 +318,40 @@ func portAddr(msg []byte) string {
 	return ""
 }
 
-// frameItem reads a frame of an error's return-code chain, an INFO line whose message is
+// addFrame reads a frame of an error's return-code chain, an INFO line whose message is
 // `file:line -> N` (then maybe ` [Async thread]` or ` (reason)`), N not 0.
-func frameItem(n int64, text []byte, l *parser.Line) (Item, bool) {
+// It reports whether the line was one, and keeps it where it was; a line that is none (most
+// INFO lines) returns before an Item is made, as this runs on every INFO line.
+func (p *Part) addFrame(n int64, text []byte, l *parser.Line) bool {
 	const arrow = " -> "
 	i := lastArrow(text)
 	if i < 0 {
-		return Item{}, false
+		return false
 	}
 	// The frame's `file:line` first: a connection line's `0[0] -> 1[0]` has no colon there.
 	j := bytes.LastIndexByte(text[:i], ' ')
 	where := text[j+1 : i]
 	k := bytes.LastIndexByte(where, ':')
 	if k <= 0 || !bytes.HasSuffix(text[:max(j, 0)], []byte(" INFO")) {
-		return Item{}, false
+		return false
 	}
 	rest := text[i+len(arrow):]
 	code, ok := leadingInt(rest)
 	if !ok || code == 0 {
-		return Item{}, false
+		return false
 	}
 	if d := digits(code); d < len(rest) && rest[d] != ' ' && rest[d] != '\r' {
-		return Item{}, false // a connection line's `0[0] -> 1[0]`
+		return false // a connection line's `0[0] -> 1[0]`
 	}
 	if _, ok := leadingInt(where[k+1:]); !ok || bytes.IndexByte(where[:k], '.') < 0 {
-		return Item{}, false
+		return false
 	}
 	it := newItem(evFrame, n, l)
 	it.Code = code
 	it.Name = clip(where)
 	it.Text = clip(text[j+1:])
-	return it, true
+	p.keep(it)
+	return true
 }
 
 // digits is how many digits v (not negative) has in base 10, as strconv.FormatInt writes it.

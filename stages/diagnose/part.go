@@ -97,9 +97,10 @@ func (p *Part) Add(l *stages.Line) {
 	case parser.KindComm:
 		p.addComm(l.N, l.P)
 	case parser.KindInfo:
-		if it, ok := frameItem(l.N, l.Text, l.P); ok {
-			p.keep(it)
-		} else if bytes.IndexByte(l.Text, '_') < 0 || !p.addSetting(l.N, l.Text, l.P) {
+		if p.addFrame(l.N, l.Text, l.P) {
+			return
+		}
+		if bytes.IndexByte(l.Text, '_') < 0 || !p.addSetting(l.N, l.Text, l.P) {
 			// A setting's name has an underscore, which most INFO lines lack: the test is
 			// made here, before a call, as this runs on every INFO line.
 			p.addAddrs(l.N, l.Text, l.P)

@@ -36,6 +36,7 @@ type procIndex struct {
 	byRank map[int64]*proc
 	order  []*proc
 	world  int64 // the widest communicator's size
+	procs  slab[proc]
 }
 
 type commKeyProc struct {
@@ -44,7 +45,10 @@ type commKeyProc struct {
 }
 
 func newProcIndex(e *Evidence) *procIndex {
-	x := &procIndex{byKey: map[commKeyProc]*proc{}, byRank: map[int64]*proc{}}
+	// Each communicator line names one process at most: the maps are sized for them, not
+	// grown a doubling at a time (a 4,096-rank init's thousands of processes).
+	n := min(len(e.Comms), maxComms)
+	x := &procIndex{byKey: make(map[commKeyProc]*proc, n), byRank: make(map[int64]*proc, n)}
 	for _, c := range e.Comms {
 		x.world = max(x.world, c.NRanks)
 	}
@@ -81,7 +85,8 @@ func (x *procIndex) get(host string, pid int64) *proc {
 	if p := x.byKey[k]; p != nil {
 		return p
 	}
-	p := &proc{host: host, pid: pid, rank: -1, gpu: -1}
+	p := x.procs.new()
+	*p = proc{host: host, pid: pid, rank: -1, gpu: -1}
 	x.byKey[k] = p
 	x.order = append(x.order, p)
 	return p
