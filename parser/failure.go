@@ -35,7 +35,11 @@ const (
 	// exit code.`: the process is named on the lines that follow (FailureMPIProcess).
 	FailureMPIExit
 	// FailureMPIProcess is Open MPI's `  Process name: [[<jobid>,1],<rank>]` (Task) or
-	// `  Exit code: <C>` (ExitCode) line.
+	// `  Exit code: <C>` (ExitCode) line, or its launcher's word on a process a signal
+	// killed, `mpirun noticed that process rank <r> with PID <pid> on node <node> exited on
+	// signal <n> (<name>).` (also mpiexec, orterun, prterun, oshrun): Task, Pid (-1 for
+	// Open MPI's 0, a PID it did not know), Host, Signal (`signal 11 (Segmentation fault)`),
+	// Text (the line's words).
 	FailureMPIProcess
 	// FailureTraceback is Python's `Traceback (most recent call last):`.
 	FailureTraceback

@@ -86,6 +86,8 @@ func failureFromMsg(m *gFailMsg, indented bool) (Failure, bool) {
 		f.Event, f.Task, f.TaskLast = FailureMPIProcess, int64(*m.MPIName), int64(*m.MPIName)
 	case m.MPICode != nil:
 		f.Event, f.ExitCode, f.HasExit = FailureMPIProcess, int64(*m.MPICode), true
+	case m.Noticed != nil:
+		return noticedExit(f, m.Noticed)
 	case m.Traceback:
 		f.Event = FailureTraceback
 	case m.Terminate != nil:

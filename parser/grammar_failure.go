@@ -30,6 +30,7 @@ type gFailMsg struct {
 	MPIExit   bool            `parser:"| @('mpirun' Sp 'detected' Sp 'that' Sp 'one' Sp 'or' Sp 'more' Sp 'processes' Sp 'exited' | 'Primary' Sp 'job' Sp 'terminated' Sp 'normally')"`
 	MPIName   *decNum         `parser:"| 'Process' Sp 'name' ':' Sp '[' '[' Word ',' Word ']' ',' @Word ']'"`
 	MPICode   *decNum         `parser:"| 'Exit' Sp 'code' ':' Sp @('-'? Word) Sp?"`
+	Noticed   *gFailNoticed   `parser:"| @@"`
 	Traceback bool            `parser:"| @('Traceback' Sp '(' 'most' Sp 'recent' Sp 'call' Sp 'last' ')' ':')"`
 	Terminate *gFailTerminate `parser:"| @@"`
 	What      []string        `parser:"| 'what' '(' ')' ':' Sp? @(HPT | Sp | Punct | Word)*"`
@@ -38,6 +39,20 @@ type gFailMsg struct {
 	RAS       *gFailRAS       `parser:"| @@"`
 	Except    *gFailExcept    `parser:"| @@ )"`
 	Rest      []string        `parser:"@(HPT | Sp | Punct | Word)*"`
+}
+
+// gFailNoticed is Open MPI's (ORTE's, PRRTE's) launcher on a process that a signal killed,
+// as its help text prints it (help-errmgr-base.txt, [proc-aborted-signal] and
+// [proc-aborted-strsignal]; Open MPI 1.x says `job rank`): `<tool> noticed that process rank
+// <r> with PID <pid> on node <node> exited on signal <n> (<name>).`, the name left out where
+// the system gives none (`exited on signal <n>.`).
+type gFailNoticed struct {
+	Tool string   `parser:"@('mpirun' | 'mpiexec' | 'orterun' | 'prterun' | 'oshrun') Sp 'noticed' Sp 'that' Sp ( 'process' | 'job' ) Sp"`
+	Rank string   `parser:"'rank' Sp @Word Sp 'with' Sp 'PID' Sp"`
+	Pid  string   `parser:"@Word Sp 'on' Sp 'node' Sp"`
+	Host []string `parser:"@(Word | '-')+ Sp 'exited' Sp 'on' Sp 'signal' Sp"`
+	Sig  string   `parser:"@Word"`
+	Name []string `parser:"( Sp? '(' @(Word | Sp | '-')+ ')' )?"`
 }
 
 // gFailTerminate is `terminate called after throwing an instance of '<type>'`, and its

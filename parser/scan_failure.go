@@ -23,6 +23,7 @@ func init() {
 var failureHeads = func() (t [256][]string) {
 	for _, h := range [...]string{
 		"srun:", "slurmstepd:", "Root Cause", "Other Failures:", "Failures:", "mpirun detected", "Primary job",
+		"mpirun noticed", "mpiexec noticed", "orterun noticed", "prterun noticed", "oshrun noticed",
 		"Process name:", "Exit code:", "Traceback (", "terminate called", "what():", "Segmentation fault",
 		"Aborted (core", "Fatal Python", "*** SIG", "Job summary", "Group     Comms", "Communicators...",
 		"Communicator ranks", "Missing communicator", "Initialization error", "Asynchronous error",

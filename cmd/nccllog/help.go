@@ -303,7 +303,9 @@ failure evidence: the launcher's word on the process that ended first (Slurm "sr
 it first: "tasks 2-15 on 2 nodes exited with exit code 1" where nothing else says; torchrun's "Root Cause (first observed failure)" block, its agent's
 "failed (exitcode: -6) local_rank: 3 (pid: 26026)" ("local rank 3 (pid 26026) exited first
 with exit code -6 (SIGABRT)"; the root cause block is preferred where both name it), Open MPI's first
-process), that process's own last words (a Python exception such as torch.OutOfMemoryError or
+process ("Process name: [[j,1],R]", or "mpirun noticed that process rank 3 with PID 1167 on node n7
+exited on signal 11 (Segmentation fault)." from mpirun, mpiexec, orterun, prterun or oshrun: "rank 3
+(n7:1167) was killed by signal 11 (Segmentation fault) first, as the launcher reports")), that process's own last words (a Python exception such as torch.OutOfMemoryError or
 "CUDA error", "terminate called", a signal: "Segmentation fault (core dumped)" alone is "a process
 was killed by a signal first: Segmentation fault", and a crash handler's "[host:pid] Signal:
 Segmentation fault (11)" (Open MPI) or "[host:pid:...] Caught signal 11" (UCX) names the process),
