@@ -47,6 +47,11 @@ const (
 	// where the name ends in Error or Exception (torch.OutOfMemoryError: CUDA out of memory,
 	// RuntimeError: CUDA error: ..., torch.distributed.DistBackendError: ...): Exception is the
 	// name, Text the message.
+	//
+	// TensorFlow's `OP_REQUIRES failed at nccl_ops.cc:104 : UNKNOWN: unhandled cuda error` (an
+	// NCCL op's, or one whose message opens with `NCCL`) is one too: Exception is
+	// `OP_REQUIRES failed at <file>:<line>`, Text the status (`UNKNOWN: unhandled cuda
+	// error`), Result the ncclResult its message names by ncclGetErrorString's words.
 	FailureException
 	// FailureTerminate is `terminate called after throwing an instance of '<type>'`
 	// (Exception) and its `  what():  <message>` line (Text).

@@ -23,3 +23,28 @@ func noticedExit(f Failure, n *gFailNoticed) (Failure, bool) {
 		" on node " + f.Host + " exited on " + f.Signal)
 	return f, true
 }
+
+// OpRequires opens the Exception of TensorFlow's `OP_REQUIRES failed at <file>:<line>` line.
+const OpRequires = "OP_REQUIRES"
+
+// opKernelFailure reads TensorFlow's `OP_REQUIRES failed at <file>:<line> : <code>: <msg>`
+// where the op is NCCL's (TF's nccl_*.cc kernels) or the message says NCCL, and the message
+// opens with an ncclResult's words (ncclGetErrorString: `unhandled system error`): the
+// process's own NCCL error. Other ops' failures are no NCCL failure evidence.
+func opKernelFailure(f Failure, o *gFailOpKernel) (Failure, bool) {
+	msg, file := trimLexSp(strings.Join(o.Msg, "")), strings.Join(o.File, "")
+	words, named := strings.CutPrefix(msg, "NCCL")
+	if !named && !strings.HasPrefix(strings.ToLower(file), "nccl") {
+		return f, false
+	}
+	words = strings.TrimLeft(words, ": ")
+	words, _ = strings.CutPrefix(words, "error: ")
+	for r := ResultUnhandledCuda; r < numResults; r++ {
+		if strings.HasPrefix(words, resultWords[r]) {
+			f.Event, f.Exception, f.Result = FailureException, OpRequires+" failed at "+file, r
+			f.Text = failureText(o.Code + ": " + msg)
+			return f, true
+		}
+	}
+	return f, false
+}

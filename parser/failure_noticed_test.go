@@ -37,3 +37,37 @@ func TestNoticedLines(t *testing.T) {
 		checkAgreement(t, p, []byte(c.line))
 	}
 }
+
+// TestOpRequiresLines: TensorFlow's `OP_REQUIRES failed at <file>:<line> : <status>` on an
+// NCCL op, after TF's log head and a collector's time, is that process's ncclResult; another
+// op's failure, or an NCCL op's status that names no ncclResult, is not read as one.
+func TestOpRequiresLines(t *testing.T) {
+	p, _ := NewParser()
+	for _, c := range []struct {
+		line, name, text string
+		result           NCCLResult
+	}{
+		{"2023-05-02 10:11:12.123456: W tensorflow/core/framework/op_kernel.cc:1830] OP_REQUIRES failed at nccl_ops.cc:104 : UNKNOWN: unhandled cuda error",
+			"OP_REQUIRES failed at nccl_ops.cc:104", "UNKNOWN: unhandled cuda error", ResultUnhandledCuda},
+		{"2021/01/02 03:04:05 2021-01-02 03:04:05.000001: W tensorflow/core/framework/op_kernel.cc:1651] OP_REQUIRES failed at nccl_create.cc:112 : Internal: unhandled system error",
+			"OP_REQUIRES failed at nccl_create.cc:112", "Internal: unhandled system error", ResultSystem},
+		{"W0102 03:04:05.000001 12 op_kernel.cc:1830] OP_REQUIRES failed at collective_ops.cc:40 : INTERNAL: NCCL: internal error",
+			"OP_REQUIRES failed at collective_ops.cc:40", "INTERNAL: NCCL: internal error", ResultInternal},
+	} {
+		l := p.Grammar().Parse([]byte(c.line))
+		if l.Kind != KindFailure || l.Fail == nil || l.Fail.Event != FailureException || l.Fail.Exception != c.name || l.Fail.Text != c.text || l.Fail.Result != c.result {
+			t.Errorf("%q: read as %v %+v", c.line, l.Kind, l.Fail)
+		}
+		checkAgreement(t, p, []byte(c.line))
+	}
+	for _, line := range []string{
+		"2023-05-02 10:11:12.123456: W tensorflow/core/framework/op_kernel.cc:1830] OP_REQUIRES failed at conv_ops.cc:1068 : Resource exhausted: OOM when allocating tensor",
+		"2023-05-02 10:11:12.123456: W tensorflow/core/framework/op_kernel.cc:1830] OP_REQUIRES failed at nccl_ops.cc:104 : Cancelled: step was cancelled",
+		"OP_REQUIRES failed at cast_op.cc:12 : Internal: unhandled system error",
+	} {
+		if l := p.Grammar().Parse([]byte(line)); l.Kind == KindFailure {
+			t.Errorf("%q: read as failure %+v", line, l.Fail)
+		}
+		checkAgreement(t, p, []byte(line))
+	}
+}

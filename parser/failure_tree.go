@@ -88,6 +88,8 @@ func failureFromMsg(m *gFailMsg, indented bool) (Failure, bool) {
 		f.Event, f.ExitCode, f.HasExit = FailureMPIProcess, int64(*m.MPICode), true
 	case m.Noticed != nil:
 		return noticedExit(f, m.Noticed)
+	case m.OpKernel != nil:
+		return opKernelFailure(f, m.OpKernel)
 	case m.Traceback:
 		f.Event = FailureTraceback
 	case m.Terminate != nil:

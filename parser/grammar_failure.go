@@ -14,7 +14,7 @@ type gFailureLine struct {
 // are read there.
 type gFailGlued struct {
 	Prefix []*gPrefix `parser:"@@*"`
-	Junk   []string   `parser:"( (?! 'srun' ':' Sp ( 'error' ':' | 'Job' Sp 'step' ) | 'slurmstepd' ':' Sp 'error' ':' | 'Traceback' Sp '(' 'most' | 'terminate' Sp 'called' Sp 'after' | 'Fatal' Sp 'Python' Sp 'error' ':' ) @(HPT | Sp | Punct | Word) )+"`
+	Junk   []string   `parser:"( (?! 'srun' ':' Sp ( 'error' ':' | 'Job' Sp 'step' ) | 'slurmstepd' ':' Sp 'error' ':' | 'Traceback' Sp '(' 'most' | 'terminate' Sp 'called' Sp 'after' | 'Fatal' Sp 'Python' Sp 'error' ':' | 'OP_REQUIRES' Sp 'failed' Sp 'at' ) @(HPT | Sp | Punct | Word) )+"`
 	Msg    *gFailMsg  `parser:"@@"`
 }
 
@@ -31,6 +31,7 @@ type gFailMsg struct {
 	MPIName   *decNum         `parser:"| 'Process' Sp 'name' ':' Sp '[' '[' Word ',' Word ']' ',' @Word ']'"`
 	MPICode   *decNum         `parser:"| 'Exit' Sp 'code' ':' Sp @('-'? Word) Sp?"`
 	Noticed   *gFailNoticed   `parser:"| @@"`
+	OpKernel  *gFailOpKernel  `parser:"| @@"`
 	Traceback bool            `parser:"| @('Traceback' Sp '(' 'most' Sp 'recent' Sp 'call' Sp 'last' ')' ':')"`
 	Terminate *gFailTerminate `parser:"| @@"`
 	What      []string        `parser:"| 'what' '(' ')' ':' Sp? @(HPT | Sp | Punct | Word)*"`
@@ -53,6 +54,16 @@ type gFailNoticed struct {
 	Host []string `parser:"@(Word | '-')+ Sp 'exited' Sp 'on' Sp 'signal' Sp"`
 	Sig  string   `parser:"@Word"`
 	Name []string `parser:"( Sp? '(' @(Word | Sp | '-')+ ')' )?"`
+}
+
+// gFailOpKernel is TensorFlow's word on an op that failed (op_kernel.cc's
+// CtxFailureWithWarning: `OP_REQUIRES failed at <file>:<line> : <status>`, the status its
+// code's name and message: `Internal: unhandled system error`, `INTERNAL: ...` since TF 2.13),
+// after TF's own log head. failureFromMsg reads it where the op is NCCL's.
+type gFailOpKernel struct {
+	File []string `parser:"'OP_REQUIRES' Sp 'failed' Sp 'at' Sp @Word @':' @Word Sp? ':' Sp"`
+	Code string   `parser:"@Word ':' Sp?"`
+	Msg  []string `parser:"@(HPT | Sp | Punct | Word)*"`
 }
 
 // gFailTerminate is `terminate called after throwing an instance of '<type>'`, and its

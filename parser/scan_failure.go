@@ -4,7 +4,7 @@ import "bytes"
 
 // failureGlueWords are the heads of failure lines that may start after other text on their
 // line (gFailGlued); the scanner's word search finds them.
-var failureGlueWords = [...]string{"srun: ", "slurmstepd: ", "Traceback (", "terminate called", "Fatal Python"}
+var failureGlueWords = [...]string{"srun: ", "slurmstepd: ", "Traceback (", "terminate called", "Fatal Python", "OP_REQUIRES failed"}
 
 // Masks of failure words in bareWords: the glued heads, and the words an exception line must
 // hold (its name ends in Error or Exception, then ':').

@@ -310,7 +310,10 @@ exited on signal 11 (Segmentation fault)." from mpirun, mpiexec, orterun, prteru
 was killed by a signal first: Segmentation fault", and a crash handler's "[host:pid] Signal:
 Segmentation fault (11)" (Open MPI) or "[host:pid:...] Caught signal 11" (UCX) names the process),
 PyTorch's NCCL exceptions (their ncclResult and the WARN they repeat after "Last error:", the
-origin where the log holds no NCCL line naming one), NCCL WARNs (NET/IB completion errors, NET/OFI and NET/Socket failures, bootstrap, Cuda
+origin where the log holds no NCCL line naming one), TensorFlow's "OP_REQUIRES failed at
+nccl_ops.cc:104 : UNKNOWN: unhandled cuda error" on an NCCL op (the process's own ncclResult:
+unhandled cuda error is a cuda-error, unhandled system error a system-error; on the log's one
+process), NCCL WARNs (NET/IB completion errors, NET/OFI and NET/Socket failures, bootstrap, Cuda
 failure (oom where it says 'out of memory'), "Failed to CUDA calloc", a CUDA or HIP call
 "failed" ("cudaIpcGetMemHandle failed : ...", "hipIpcGetMemHandle failed"), a connect refused (the
 peer was not listening: it likely died or never started), a failed ibv_create_qp, ibv_create_cq,

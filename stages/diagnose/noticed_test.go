@@ -35,3 +35,33 @@ func TestMPINoticedSignal(t *testing.T) {
 		checkTexts(t, c.name, r)
 	}
 }
+
+// TestOpRequiresNCCL: TensorFlow's `OP_REQUIRES failed at nccl_*.cc:N : <status>: <nccl
+// result's words>` is its process's own NCCL error, of the kind its result names, on the
+// log's one process; before, it was not read and the log was healthy. An op that is not
+// NCCL's, failing, leaves a healthy log healthy.
+func TestOpRequiresNCCL(t *testing.T) {
+	const head = "2023-05-02 10:11:12.123456: W tensorflow/core/framework/op_kernel.cc:1830] "
+	for _, c := range []struct {
+		line, want string
+		kind       diagnose.Kind
+	}{
+		{"OP_REQUIRES failed at nccl_ops.cc:104 : UNKNOWN: unhandled cuda error",
+			"rank 0 (tf-0:77) hit a CUDA error first: OP_REQUIRES failed at nccl_ops.cc:104: UNKNOWN: unhandled cuda error", diagnose.KindCudaError},
+		{"OP_REQUIRES failed at nccl_create.cc:112 : Internal: unhandled system error",
+			"rank 0 (tf-0:77) hit a system error first: OP_REQUIRES failed at nccl_create.cc:112: Internal: unhandled system error", diagnose.KindSystemError},
+	} {
+		r := diagnoseBytes(t, "tf.log", []byte(ncclInit("tf-0", "77", "0")+head+c.line+"\n"), 0)
+		if r.Status != diagnose.StatusFault || len(r.Findings) == 0 {
+			t.Fatalf("%q: status %s (%s)", c.line, r.Status, r.Reason)
+		}
+		if f := r.Findings[0]; f.Summary != c.want || f.Kind != c.kind {
+			t.Errorf("%q: %s %q\nwant %s %q", c.line, f.Kind, f.Summary, c.kind, c.want)
+		}
+		checkTexts(t, c.line, r)
+	}
+	r := diagnoseBytes(t, "tf.log", []byte(ncclInit("tf-0", "77", "0")+head+"OP_REQUIRES failed at conv_ops.cc:1068 : Resource exhausted: OOM when allocating tensor\n"), 0)
+	if r.Status == diagnose.StatusFault {
+		t.Errorf("a convolution's failure: status %s, %q", r.Status, r.Findings[0].Summary)
+	}
+}
