@@ -71,3 +71,15 @@ func TestOpRequiresLines(t *testing.T) {
 		checkAgreement(t, p, []byte(line))
 	}
 }
+
+// TestNCCLFailureWhat: the what() of an NCCLCHECK that throws, `NCCL failure: unhandled
+// cuda error in <file> at line: N rank: R`, names its ncclResult and rank.
+func TestNCCLFailureWhat(t *testing.T) {
+	p, _ := NewParser()
+	line := "  what():  NCCL failure: unhandled cuda error in allreduce_mpi.cu at line: 86 rank: 1"
+	l := p.Grammar().Parse([]byte(line))
+	if l.Fail == nil || l.Fail.Event != FailureTerminate || l.Fail.Result != ResultUnhandledCuda || l.Fail.Task != 1 {
+		t.Errorf("%q: read as %v %+v", line, l.Kind, l.Fail)
+	}
+	checkAgreement(t, p, []byte(line))
+}

@@ -30,15 +30,15 @@ type gFailMsg struct {
 	MPIExit   bool            `parser:"| @('mpirun' Sp 'detected' Sp 'that' Sp 'one' Sp 'or' Sp 'more' Sp 'processes' Sp 'exited' | 'Primary' Sp 'job' Sp 'terminated' Sp 'normally')"`
 	MPIName   *decNum         `parser:"| 'Process' Sp 'name' ':' Sp '[' '[' Word ',' Word ']' ',' @Word ']'"`
 	MPICode   *decNum         `parser:"| 'Exit' Sp 'code' ':' Sp @('-'? Word) Sp?"`
-	Noticed   *gFailNoticed   `parser:"| @@"`
-	OpKernel  *gFailOpKernel  `parser:"| @@"`
 	Traceback bool            `parser:"| @('Traceback' Sp '(' 'most' Sp 'recent' Sp 'call' Sp 'last' ')' ':')"`
 	Terminate *gFailTerminate `parser:"| @@"`
 	What      []string        `parser:"| 'what' '(' ')' ':' Sp? @(HPT | Sp | Punct | Word)*"`
 	LastError *gFailLastError `parser:"| @@"`
 	Signal    *gFailSignal    `parser:"| @@"`
 	RAS       *gFailRAS       `parser:"| @@"`
-	Except    *gFailExcept    `parser:"| @@ )"`
+	Except    *gFailExcept    `parser:"| @@"`
+	Noticed   *gFailNoticed   `parser:"| @@"`
+	OpKernel  *gFailOpKernel  `parser:"| @@ )"`
 	Rest      []string        `parser:"@(HPT | Sp | Punct | Word)*"`
 }
 
