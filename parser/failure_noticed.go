@@ -2,6 +2,33 @@ package parser
 
 import "strings"
 
+// rareFailWords are the words a line of gRareFailLine holds: only a line with one of them is
+// given to its grammar.
+var rareFailWords = [...]string{" noticed that ", "OP_REQUIRES failed at"}
+
+// parseRareFail reads text (a line, or its rest after a bare time) as a failure line of
+// gRareFailLine where it holds one of rareFailWords.
+func (g *Grammar) parseRareFail(text string) (Line, bool) {
+	if !strings.Contains(text, rareFailWords[0]) && !strings.Contains(text, rareFailWords[1]) {
+		return Line{}, false
+	}
+	t, err := g.rareFail().ParseString("", text)
+	if err != nil {
+		return Line{}, false
+	}
+	var f Failure
+	var ok bool
+	if t.Noticed != nil {
+		f, ok = noticedExit(noFailure, t.Noticed)
+	} else {
+		f, ok = opKernelFailure(noFailure, t.OpKernel)
+	}
+	if !ok {
+		return Line{}, false
+	}
+	return Line{Kind: KindFailure, Rank: prefixRank(t.Prefix), Fail: &f}, true
+}
+
 // noticedExit reads Open MPI's launcher on a process a signal killed (gFailNoticed): the
 // rank, the PID (Open MPI prints 0 where it never learnt it: -1), the node and the signal.
 func noticedExit(f Failure, n *gFailNoticed) (Failure, bool) {

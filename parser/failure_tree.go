@@ -11,6 +11,9 @@ func (g *Grammar) parseFailure(text string, glued bool) (Line, bool) {
 	if l, ok := g.parseHandler(text); ok {
 		return l, true
 	}
+	if l, ok := g.parseRareFail(text); ok {
+		return l, true
+	}
 	if t, err := g.failure().ParseString("", text); err == nil {
 		if f, ok := failureFromMsg(t.Msg, t.Indent != ""); ok {
 			f.Watchdog = g.messageWatchdog(&f, t.Msg)
@@ -86,10 +89,6 @@ func failureFromMsg(m *gFailMsg, indented bool) (Failure, bool) {
 		f.Event, f.Task, f.TaskLast = FailureMPIProcess, int64(*m.MPIName), int64(*m.MPIName)
 	case m.MPICode != nil:
 		f.Event, f.ExitCode, f.HasExit = FailureMPIProcess, int64(*m.MPICode), true
-	case m.Noticed != nil:
-		return noticedExit(f, m.Noticed)
-	case m.OpKernel != nil:
-		return opKernelFailure(f, m.OpKernel)
 	case m.Traceback:
 		f.Event = FailureTraceback
 	case m.Terminate != nil:

@@ -14,7 +14,7 @@ type gFailureLine struct {
 // are read there.
 type gFailGlued struct {
 	Prefix []*gPrefix `parser:"@@*"`
-	Junk   []string   `parser:"( (?! 'srun' ':' Sp ( 'error' ':' | 'Job' Sp 'step' ) | 'slurmstepd' ':' Sp 'error' ':' | 'Traceback' Sp '(' 'most' | 'terminate' Sp 'called' Sp 'after' | 'Fatal' Sp 'Python' Sp 'error' ':' | 'OP_REQUIRES' Sp 'failed' Sp 'at' ) @(HPT | Sp | Punct | Word) )+"`
+	Junk   []string   `parser:"( (?! 'srun' ':' Sp ( 'error' ':' | 'Job' Sp 'step' ) | 'slurmstepd' ':' Sp 'error' ':' | 'Traceback' Sp '(' 'most' | 'terminate' Sp 'called' Sp 'after' | 'Fatal' Sp 'Python' Sp 'error' ':' ) @(HPT | Sp | Punct | Word) )+"`
 	Msg    *gFailMsg  `parser:"@@"`
 }
 
@@ -36,10 +36,21 @@ type gFailMsg struct {
 	LastError *gFailLastError `parser:"| @@"`
 	Signal    *gFailSignal    `parser:"| @@"`
 	RAS       *gFailRAS       `parser:"| @@"`
-	Except    *gFailExcept    `parser:"| @@"`
-	Noticed   *gFailNoticed   `parser:"| @@"`
-	OpKernel  *gFailOpKernel  `parser:"| @@ )"`
+	Except    *gFailExcept    `parser:"| @@ )"`
 	Rest      []string        `parser:"@(HPT | Sp | Punct | Word)*"`
+}
+
+// gRareFailLine is a failure line rare enough to have a grammar of its own
+// (Grammar.rareFail), built only where a line holds its words (rareFailWords), so that the
+// failure grammar every job's log builds stays as small as it was (each build's allocations
+// cost a small log a garbage collection): a launcher's word on a process a signal killed, or
+// TensorFlow's on an op that failed, after any text (TF's log head).
+type gRareFailLine struct {
+	Prefix   []*gPrefix     `parser:"@@*"`
+	Indent   string         `parser:"@Sp?"`
+	Noticed  *gFailNoticed  `parser:"( @@"`
+	OpKernel *gFailOpKernel `parser:"| ( (?! 'OP_REQUIRES' Sp 'failed' Sp 'at' ) (HPT | Sp | Punct | Word) )* @@ )"`
+	Rest     []string       `parser:"@(HPT | Sp | Punct | Word)*"`
 }
 
 // gFailNoticed is Open MPI's (ORTE's, PRRTE's) launcher on a process that a signal killed,
