@@ -35,7 +35,11 @@ const (
 	// exit code.`: the process is named on the lines that follow (FailureMPIProcess).
 	FailureMPIExit
 	// FailureMPIProcess is Open MPI's `  Process name: [[<jobid>,1],<rank>]` (Task) or
-	// `  Exit code: <C>` (ExitCode) line.
+	// `  Exit code: <C>` (ExitCode) line, or its launcher's word on a process a signal
+	// killed, `mpirun noticed that process rank <r> with PID <pid> on node <node> exited on
+	// signal <n> (<name>).` (also mpiexec, orterun, prterun, oshrun): Task, Pid (-1 for
+	// Open MPI's 0, a PID it did not know), Host, Signal (`signal 11 (Segmentation fault)`),
+	// Text (the line's words).
 	FailureMPIProcess
 	// FailureTraceback is Python's `Traceback (most recent call last):`.
 	FailureTraceback
@@ -43,6 +47,11 @@ const (
 	// where the name ends in Error or Exception (torch.OutOfMemoryError: CUDA out of memory,
 	// RuntimeError: CUDA error: ..., torch.distributed.DistBackendError: ...): Exception is the
 	// name, Text the message.
+	//
+	// TensorFlow's `OP_REQUIRES failed at nccl_ops.cc:104 : UNKNOWN: unhandled cuda error` (an
+	// NCCL op's, or one whose message opens with `NCCL`) is one too: Exception is
+	// `OP_REQUIRES failed at <file>:<line>`, Text the status (`UNKNOWN: unhandled cuda
+	// error`), Result the ncclResult its message names by ncclGetErrorString's words.
 	FailureException
 	// FailureTerminate is `terminate called after throwing an instance of '<type>'`
 	// (Exception) and its `  what():  <message>` line (Text).

@@ -69,7 +69,11 @@ func resultIn(msg string) NCCLResult {
 	}
 	i := strings.Index(msg, "NCCL error")
 	if i < 0 {
-		return ResultNone
+		// An NCCLCHECK that throws: `NCCL failure: unhandled cuda error in <file> at line: N
+		// rank: R` (MPI examples, benchmarks).
+		if i = strings.Index(msg, "NCCL failure"); i < 0 {
+			return ResultNone
+		}
 	}
 	for r := ResultUnhandledCuda; r < numResults; r++ {
 		if j := strings.Index(msg[i:], resultWords[r]); j >= 0 && j < at {
@@ -95,6 +99,9 @@ func ncclDetail(f *Failure, msg string) {
 		f.LastError = failureText(msg[i+len(lastErrorHead):])
 	}
 	if r := headRank(msg); r >= 0 && f.Task < 0 {
+		f.Task, f.TaskLast = r, r
+	}
+	if r := failureRank(msg); r >= 0 && f.Task < 0 {
 		f.Task, f.TaskLast = r, r
 	}
 }
@@ -130,4 +137,18 @@ func headRank(msg string) int64 {
 func Unprefixed(line []byte) []byte {
 	start, _ := scanPrefixes(line)
 	return line[stampedStart(line, start):]
+}
+
+// failureRank is the rank that ends an NCCLCHECK's `NCCL failure: ... at line: N rank: R`,
+// or -1.
+func failureRank(msg string) int64 {
+	i := strings.LastIndex(msg, " rank: ")
+	if i < 0 || !strings.HasPrefix(msg, "NCCL failure") {
+		return -1
+	}
+	v, err := parseDec(msg[i+len(" rank: "):])
+	if err != nil || v < 0 {
+		return -1
+	}
+	return v
 }

@@ -11,6 +11,9 @@ func (g *Grammar) parseFailure(text string, glued bool) (Line, bool) {
 	if l, ok := g.parseHandler(text); ok {
 		return l, true
 	}
+	if l, ok := g.parseRareFail(text); ok {
+		return l, true
+	}
 	if t, err := g.failure().ParseString("", text); err == nil {
 		if f, ok := failureFromMsg(t.Msg, t.Indent != ""); ok {
 			f.Watchdog = g.messageWatchdog(&f, t.Msg)

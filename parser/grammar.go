@@ -25,6 +25,8 @@ type Grammar struct {
 	failGlued func() *participle.Parser[gFailGlued]
 	// handler reads a crash handler's line (gHandlerLine).
 	handler func() *participle.Parser[gHandlerLine]
+	// rareFail reads the failure lines of gRareFailLine.
+	rareFail func() *participle.Parser[gRareFailLine]
 	// host reads an envelope that names no pid:tid (gHostLine).
 	host func() *participle.Parser[gHostLine]
 	// old reads NCCL 2.2's envelope without `NCCL` (gOldLine).
@@ -53,6 +55,7 @@ func buildGrammar() *Grammar {
 		failure:   lazyGrammar[gFailureLine](),
 		failGlued: lazyGrammar[gFailGlued](),
 		handler:   lazyGrammar[gHandlerLine](),
+		rareFail:  lazyGrammar[gRareFailLine](),
 		host:      lazyGrammar[gHostLine](),
 		old:       lazyGrammar[gOldLine](),
 		stamp:     builtStampGrammar,

@@ -40,6 +40,43 @@ type gFailMsg struct {
 	Rest      []string        `parser:"@(HPT | Sp | Punct | Word)*"`
 }
 
+// gRareFailLine is a failure line rare enough to have a grammar of its own
+// (Grammar.rareFail), built only where a line holds its words (rareFailWords), so that the
+// failure grammar every job's log builds stays as small as it was (each build's allocations
+// cost a small log a garbage collection): a launcher's word on a process a signal killed, or
+// TensorFlow's on an op that failed, after any text (TF's log head).
+type gRareFailLine struct {
+	Prefix   []*gPrefix     `parser:"@@*"`
+	Indent   string         `parser:"@Sp?"`
+	Noticed  *gFailNoticed  `parser:"( @@"`
+	OpKernel *gFailOpKernel `parser:"| ( (?! 'OP_REQUIRES' Sp 'failed' Sp 'at' ) (HPT | Sp | Punct | Word) )* @@ )"`
+	Rest     []string       `parser:"@(HPT | Sp | Punct | Word)*"`
+}
+
+// gFailNoticed is Open MPI's (ORTE's, PRRTE's) launcher on a process that a signal killed,
+// as its help text prints it (help-errmgr-base.txt, [proc-aborted-signal] and
+// [proc-aborted-strsignal]; Open MPI 1.x says `job rank`): `<tool> noticed that process rank
+// <r> with PID <pid> on node <node> exited on signal <n> (<name>).`, the name left out where
+// the system gives none (`exited on signal <n>.`).
+type gFailNoticed struct {
+	Tool string   `parser:"@('mpirun' | 'mpiexec' | 'orterun' | 'prterun' | 'oshrun') Sp 'noticed' Sp 'that' Sp ( 'process' | 'job' ) Sp"`
+	Rank string   `parser:"'rank' Sp @Word Sp 'with' Sp 'PID' Sp"`
+	Pid  string   `parser:"@Word Sp 'on' Sp 'node' Sp"`
+	Host []string `parser:"@(Word | '-')+ Sp 'exited' Sp 'on' Sp 'signal' Sp"`
+	Sig  string   `parser:"@Word"`
+	Name []string `parser:"( Sp? '(' @(Word | Sp | '-')+ ')' )?"`
+}
+
+// gFailOpKernel is TensorFlow's word on an op that failed (op_kernel.cc's
+// CtxFailureWithWarning: `OP_REQUIRES failed at <file>:<line> : <status>`, the status its
+// code's name and message: `Internal: unhandled system error`, `INTERNAL: ...` since TF 2.13),
+// after TF's own log head. failureFromMsg reads it where the op is NCCL's.
+type gFailOpKernel struct {
+	File []string `parser:"'OP_REQUIRES' Sp 'failed' Sp 'at' Sp @Word @':' @Word Sp? ':' Sp"`
+	Code string   `parser:"@Word ':' Sp?"`
+	Msg  []string `parser:"@(HPT | Sp | Punct | Word)*"`
+}
+
 // gFailTerminate is `terminate called after throwing an instance of '<type>'`, and its
 // `what():  <message>` where the line runs on into it (as a log that lost its newlines).
 type gFailTerminate struct {

@@ -4,7 +4,7 @@ import "bytes"
 
 // failureGlueWords are the heads of failure lines that may start after other text on their
 // line (gFailGlued); the scanner's word search finds them.
-var failureGlueWords = [...]string{"srun: ", "slurmstepd: ", "Traceback (", "terminate called", "Fatal Python"}
+var failureGlueWords = [...]string{"srun: ", "slurmstepd: ", "Traceback (", "terminate called", "Fatal Python", "OP_REQUIRES failed"}
 
 // Masks of failure words in bareWords: the glued heads, and the words an exception line must
 // hold (its name ends in Error or Exception, then ':').
@@ -23,6 +23,7 @@ func init() {
 var failureHeads = func() (t [256][]string) {
 	for _, h := range [...]string{
 		"srun:", "slurmstepd:", "Root Cause", "Other Failures:", "Failures:", "mpirun detected", "Primary job",
+		"mpirun noticed", "mpiexec noticed", "orterun noticed", "prterun noticed", "oshrun noticed",
 		"Process name:", "Exit code:", "Traceback (", "terminate called", "what():", "Segmentation fault",
 		"Aborted (core", "Fatal Python", "*** SIG", "Job summary", "Group     Comms", "Communicators...",
 		"Communicator ranks", "Missing communicator", "Initialization error", "Asynchronous error",

@@ -303,12 +303,17 @@ failure evidence: the launcher's word on the process that ended first (Slurm "sr
 it first: "tasks 2-15 on 2 nodes exited with exit code 1" where nothing else says; torchrun's "Root Cause (first observed failure)" block, its agent's
 "failed (exitcode: -6) local_rank: 3 (pid: 26026)" ("local rank 3 (pid 26026) exited first
 with exit code -6 (SIGABRT)"; the root cause block is preferred where both name it), Open MPI's first
-process), that process's own last words (a Python exception such as torch.OutOfMemoryError or
+process ("Process name: [[j,1],R]", or "mpirun noticed that process rank 3 with PID 1167 on node n7
+exited on signal 11 (Segmentation fault)." from mpirun, mpiexec, orterun, prterun or oshrun: "rank 3
+(n7:1167) was killed by signal 11 (Segmentation fault) first, as the launcher reports")), that process's own last words (a Python exception such as torch.OutOfMemoryError or
 "CUDA error", "terminate called", a signal: "Segmentation fault (core dumped)" alone is "a process
 was killed by a signal first: Segmentation fault", and a crash handler's "[host:pid] Signal:
 Segmentation fault (11)" (Open MPI) or "[host:pid:...] Caught signal 11" (UCX) names the process),
 PyTorch's NCCL exceptions (their ncclResult and the WARN they repeat after "Last error:", the
-origin where the log holds no NCCL line naming one), NCCL WARNs (NET/IB completion errors, NET/OFI and NET/Socket failures, bootstrap, Cuda
+origin where the log holds no NCCL line naming one), TensorFlow's "OP_REQUIRES failed at
+nccl_ops.cc:104 : UNKNOWN: unhandled cuda error" on an NCCL op (the process's own ncclResult:
+unhandled cuda error is a cuda-error, unhandled system error a system-error; on the log's one
+process), NCCL WARNs (NET/IB completion errors, NET/OFI and NET/Socket failures, bootstrap, Cuda
 failure (oom where it says 'out of memory'), "Failed to CUDA calloc", a CUDA or HIP call
 "failed" ("cudaIpcGetMemHandle failed : ...", "hipIpcGetMemHandle failed"), a connect refused (the
 peer was not listening: it likely died or never started), a failed ibv_create_qp, ibv_create_cq,

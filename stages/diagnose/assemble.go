@@ -276,7 +276,9 @@ func summarize(c *cand) string {
 			return who(c) + " ended" + after + ", as the launcher reports."
 		}
 		s := who(c) + " exited first"
-		if code := exitCode(c.items); code != "" {
+		if sig := noticedSignal(c.items); sig != "" {
+			s = who(c) + " was killed by " + sig + " first"
+		} else if code := exitCode(c.items); code != "" {
 			s += " with exit code " + code
 			if sig := exitSignalOf(c.items); sig != "" {
 				s += " (" + sig + ")"

@@ -73,6 +73,7 @@ func (b *builder) item(it *Item, pos int) {
 			b.consequence(KindRemoteError, it, pos, p)
 			return
 		}
+		p = soleProc(b.x, it, p)
 		// A failed system call proves a fault where an error chain follows it, or where it
 		// is a verbs call of a connection's set-up (netwarn.go).
 		c := newCand(k, it.Ev != evSystem || b.codes[pos] > 0 || verbsSetup(it.Text))
@@ -164,6 +165,9 @@ func ownKind(it *Item) (Kind, bool) {
 		return KindInvalidUsage, true
 	case evSignal:
 		return KindCrash, true
+	}
+	if k, origin, ok := ownResultKind(it); ok {
+		return k, origin
 	}
 	switch {
 	case strings.Contains(n, "OutOfMemory") || strings.Contains(t, "out of memory"):

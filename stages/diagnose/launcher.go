@@ -23,6 +23,12 @@ func launcherFirst(e *Evidence, x *procIndex) (*proc, []*Item) {
 			if p, its := mpiProcess(e, i, x); p != nil {
 				return p, its
 			}
+		case evMPIProcess:
+			if it.Name != "" && it.Rank >= 0 {
+				// `mpirun noticed that process rank 3 with PID 1167 on node n exited on signal
+				// 11 (...)`: the launcher's word on the first process a signal killed.
+				return x.of(it), []*Item{it}
+			}
 		case evTaskExit:
 			if it.RankLast > it.Rank {
 				// srun prints the tasks of a node that ended together as one set: none of
@@ -87,7 +93,7 @@ func mpiProcess(e *Evidence, i int, x *procIndex) (*proc, []*Item) {
 		}
 		its = append(its, f)
 		if f.Rank >= 0 {
-			q := Item{Host: f.Host, Pid: -1, Rank: f.Rank}
+			q := Item{Host: f.Host, Pid: f.Pid, Rank: f.Rank}
 			return x.of(&q), its
 		}
 	}
@@ -114,6 +120,18 @@ func exitSignalOf(its []*Item) string {
 	for _, it := range its {
 		if it.Code >= 0 || it.Code < -1 {
 			return parser.ExitSignal(it.Code)
+		}
+	}
+	return ""
+}
+
+// noticedSignal is the signal the launcher says killed the process (`signal 11 (Segmentation
+// fault)`, from Open MPI's `mpirun noticed that process rank R ... exited on signal ...`), ""
+// where its lines name none.
+func noticedSignal(its []*Item) string {
+	for _, it := range its {
+		if it.Ev == evMPIProcess && it.Name != "" {
+			return it.Name
 		}
 	}
 	return ""

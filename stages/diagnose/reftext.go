@@ -1,9 +1,18 @@
 package diagnose
 
+import (
+	"strings"
+
+	"github.com/nccllog/nccllog/parser"
+)
+
 // refText is the text an evidence line is cited with: the item's message, or where the line
 // has none of its own (a launcher's block head, a field whose value is a number, a RAS Rank
 // line), the line said again from what was read of it.
 func refText(it *Item) string {
+	if it.Ev == evException && strings.HasPrefix(it.Name, parser.OpRequires) {
+		return it.Name + " : " + it.Text // TensorFlow's line, as it prints it
+	}
 	if it.Text != "" && it.Ev != evRootField && !(it.Ev == evRAS && it.Name == "rank") {
 		return it.Text
 	}
