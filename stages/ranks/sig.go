@@ -23,25 +23,31 @@ type Sig struct {
 type sigTable struct {
 	sigs  []Sig
 	index []uint32
-	// calls holds, by id, its op's index in ops and what one call of it adds to a rank's
-	// volume (see call): a map lookup of the op and the sums of Volume.add for each call cost
-	// as much as the rest of folding it.
-	calls []sigCall
+	opOf  []uint32    // by id: its op's index in ops
 	ops   []parser.Op // the ops of sigs, each once
+	// calls keeps what one call of a recent signature adds to a rank's volume (see call): a
+	// map lookup of the op and the sums of Volume.add for each call cost as much as the rest
+	// of folding it. It is a cache of a fixed size, by id, rather than an entry a signature:
+	// a log of a million call shapes would hold a million of them.
+	calls *[sigCallSlots]sigCall
 }
+
+// sigCallSlots is how many signatures' volumes a table keeps at a time (a job's loop calls
+// a few dozen shapes over and over).
+const sigCallSlots = 256
 
 // sigCall is what a table knows of a signature's calls.
 type sigCall struct {
+	id uint32 // the signature's (0: no signature's)
 	op uint32 // its op's index in the table's ops
-	// bytes, bus and sized are callVolume's for calls on nranks ranks (has: computed).
-	has    bool
+	// bytes, bus and sized are callVolume's for calls on nranks ranks.
 	sized  bool
 	nranks int64
 	bytes  int64
 	bus    float64
 }
 
-func newSigTable() *sigTable { return &sigTable{sigs: []Sig{{}}, calls: []sigCall{{}}} }
+func newSigTable() *sigTable { return &sigTable{sigs: []Sig{{}}, opOf: []uint32{0}} }
 
 func (t *sigTable) id(s Sig) uint32 { return t.idOf(&s) }
 
@@ -57,7 +63,7 @@ func (t *sigTable) idOf(s *Sig) uint32 {
 		case id == 0:
 			id = uint32(len(t.sigs))
 			t.sigs = append(t.sigs, *s)
-			t.calls = append(t.calls, sigCall{op: t.opIndex(s.Op)})
+			t.opOf = append(t.opOf, t.opIndex(s.Op))
 			t.index[i] = id
 			return id
 		case t.sigs[id] == *s:
@@ -80,9 +86,12 @@ func (t *sigTable) opIndex(op parser.Op) uint32 {
 // call is what the table knows of id's calls, with its volume for calls on nranks ranks; s
 // is id's signature, or a call's of it (whose root may differ: the volume does not read it).
 func (t *sigTable) call(id uint32, s *Sig, nranks int64) *sigCall {
-	c := &t.calls[id]
-	if !c.has || c.nranks != nranks {
-		c.has, c.nranks = true, nranks
+	if t.calls == nil {
+		t.calls = new([sigCallSlots]sigCall)
+	}
+	c := &t.calls[id%sigCallSlots]
+	if c.id != id || c.nranks != nranks {
+		c.id, c.op, c.nranks = id, t.opOf[id], nranks
 		c.bytes, c.bus, c.sized = callVolume(*s, nranks)
 	}
 	return c
