@@ -32,6 +32,7 @@ type leadLine struct {
 	ok   bool
 	file string
 	item Item
+	body string // its raw text where it may hold a wrapped watchdog head's tuple (wdwrap.go)
 }
 
 // addFailure keeps a failure line's evidence, and the `Last error:` message it holds, or
@@ -62,8 +63,9 @@ func (p *Part) addFailure(n int64, l *parser.Line) {
 // line, which the chunk before may be waiting for.
 func (p *Part) addOther(l *stages.Line) {
 	if l.N == 1 {
-		p.lead = leadLine{ok: true, item: otherItem(l)}
+		p.lead = leadLine{ok: true, item: otherItem(l), body: leadBody(l.Text)}
 	}
+	p.addWrapped(l)
 	if w := p.wait; w.ok && w.file == "" && l.N == w.line+1 {
 		p.wait.ok = false
 		p.keep(waitedItem(otherItem(l), w))

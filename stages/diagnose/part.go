@@ -67,6 +67,9 @@ type Part struct {
 	// it is other text (lasterror.go).
 	wait lastWait
 	lead leadLine
+	// wdWait is a watchdog timeout line's head whose WorkNCCL tuple wrapped onto the next
+	// line (wdwrap.go).
+	wdWait wdWait
 	// addrs are the addresses processes printed as their own at init, in input order, the
 	// first addrAnchored named; addrIdx finds them; addrsLeft counts those past maxAddrs.
 	addrs        []Addr
@@ -172,6 +175,7 @@ func (p *Part) Anchor(o stages.Origin) {
 	p.loose = p.loose[:0]
 	p.anchorRAS(o)
 	p.anchorWait(o)
+	p.anchorWrapped(o)
 	p.anchorAddrs(o)
 }
 
@@ -180,6 +184,7 @@ func (p *Part) Anchor(o stages.Origin) {
 func (p *Part) Merge(o stages.Partial) {
 	op := o.(*Part)
 	p.mergeWait(op)
+	p.mergeWrapped(op)
 	whole := p.anchored == len(p.items)
 	inO := map[capKey]int64{} // items of each key so far in o
 	fresh := map[capKey]int{} // o's keys p has not seen: how many came before each
