@@ -38,6 +38,7 @@ type builder struct {
 // where the run had it.
 func Build(set *stages.Set) Report {
 	e := PartOf(set).Evidence()
+	e.Items = underRanks(e.Items)
 	b := &builder{e: &e, x: newProcIndex(&e), own: map[*proc]*cand{}, conseq: map[Kind]*cand{}, closed: map[string]*cand{}, addrs: newAddrBook(e.Addrs)}
 	b.codes, b.frames, b.bare = chainCodes(e.Items)
 	for i := range e.Items {

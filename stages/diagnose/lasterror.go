@@ -20,10 +20,11 @@ import (
 
 // lastWait is a `Last error:` line whose message follows on the next line.
 type lastWait struct {
-	ok   bool
-	file string // "" until anchored
-	line int64
-	rank int64
+	ok    bool
+	file  string // "" until anchored
+	line  int64
+	rank  int64
+	under int32 // Item.Under of the exception line it is (exchead.go)
 }
 
 // leadLine is a chunk's first line where it is other text: the message a `Last error:` at the
@@ -68,7 +69,9 @@ func (p *Part) addOther(l *stages.Line) {
 	p.addWrapped(l)
 	if w := p.wait; w.ok && w.file == "" && l.N == w.line+1 {
 		p.wait.ok = false
+		from := len(p.items)
 		p.keep(waitedItem(otherItem(l), w))
+		p.waitedOrphan(w, from)
 	}
 }
 
@@ -83,6 +86,9 @@ func otherItem(l *stages.Line) Item {
 func waitedItem(it Item, w lastWait) Item {
 	if it.Rank < 0 {
 		it.Rank, it.RankLast = w.rank, w.rank
+	}
+	if it.Rank < 0 {
+		it.Under = w.under
 	}
 	return lastErrorItem(it, []byte(it.Text), -1)
 }

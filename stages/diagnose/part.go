@@ -70,6 +70,10 @@ type Part struct {
 	// wdWait is a watchdog timeout line's head whose WorkNCCL tuple wrapped onto the next
 	// line (wdwrap.go).
 	wdWait wdWait
+	// run is the `[rankN]:` exception header's run of lines last seen, orph the unprefixed
+	// exception lines that open the chunk (exchead.go).
+	run  excRun
+	orph excOrphans
 	// addrs are the addresses processes printed as their own at init, in input order, the
 	// first addrAnchored named; addrIdx finds them; addrsLeft counts those past maxAddrs.
 	addrs        []Addr
@@ -88,8 +92,11 @@ func (p *Part) Add(l *stages.Line) {
 	case parser.KindFailure:
 		if f := l.P.Fail; f != nil && f.Event == parser.FailureRAS && f.RAS == parser.RASField {
 			p.addRAS(l.N, f)
+		} else if l.P.Fail != nil && excContinues(l.P) {
+			p.addExcLine(l.N, l.P)
 		} else if l.P.Fail != nil {
 			p.addFailure(l.N, l.P)
+			p.excHeader(l.N, l.Text, l.P)
 		}
 	case parser.KindWarn:
 		p.keep(warnItem(l.N, l.Text, l.P))
@@ -110,6 +117,7 @@ func (p *Part) Add(l *stages.Line) {
 		}
 	case parser.KindOther:
 		p.addOther(l)
+		p.excHeader(l.N, l.Text, l.P)
 	}
 }
 
@@ -176,6 +184,7 @@ func (p *Part) Anchor(o stages.Origin) {
 	p.anchorRAS(o)
 	p.anchorWait(o)
 	p.anchorWrapped(o)
+	p.anchorExc(o)
 	p.anchorAddrs(o)
 }
 
@@ -183,6 +192,7 @@ func (p *Part) Anchor(o stages.Origin) {
 // would have been had one Partial read both stretches.
 func (p *Part) Merge(o stages.Partial) {
 	op := o.(*Part)
+	p.mergeExc(op)
 	p.mergeWait(op)
 	p.mergeWrapped(op)
 	whole := p.anchored == len(p.items)
