@@ -81,6 +81,9 @@ func (b *builder) item(it *Item, pos int) {
 		if r, _, ok := dupRank(it); ok {
 			c.ranks, c.onlyRanks = append(c.ranks, r), true
 		}
+		if b.foldAfterAbort(p, c, pos) {
+			return
+		}
 		b.ownAdd(p, c)
 	case evWarn:
 		b.chainWarn(it, pos, p)

@@ -79,7 +79,9 @@ func (b *builder) chainWarn(it *Item, pos int, p *proc) {
 	c := newCand(k, true)
 	c.add(it, pos, p)
 	b.addFrame(c, pos)
-	b.ownAdd(p, c)
+	if !b.foldAfterAbort(p, c, pos) {
+		b.ownAdd(p, c)
+	}
 }
 
 // addFrame adds the first frame of the chain WARN pos starts to c's evidence: the line that
