@@ -88,7 +88,9 @@ func (b *builder) item(it *Item, pos int) {
 	case evWarn:
 		b.chainWarn(it, pos, p)
 	case evFollowOn:
-		b.consequence(KindRemoteError, it, pos, p)
+		if !b.connectOrigin(it, pos, p) {
+			b.consequence(KindRemoteError, it, pos, p)
+		}
 	case evLastError, evNCCLResult:
 		b.lastErrs = append(b.lastErrs, excRef{it, pos, p})
 	case evRemoteClosed:

@@ -67,6 +67,7 @@ func resultKind(code int) (Kind, bool) {
 func (b *builder) chainWarn(it *Item, pos int, p *proc) {
 	code := b.codes[pos]
 	if code <= 0 {
+		b.connectOrigin(it, pos, p) // a Proxy Service's Connect failure prints no chain
 		return
 	}
 	k, origin := resultKind(code)
