@@ -308,7 +308,8 @@ process), that process's own last words (a Python exception such as torch.OutOfM
 was killed by a signal first: Segmentation fault", and a crash handler's "[host:pid] Signal:
 Segmentation fault (11)" (Open MPI) or "[host:pid:...] Caught signal 11" (UCX) names the process),
 PyTorch's NCCL exceptions (their ncclResult and the WARN they repeat after "Last error:", the
-origin where the log holds no NCCL line naming one), NCCL WARNs (NET/IB completion errors, NET/OFI and NET/Socket failures, bootstrap, Cuda
+origin where the log holds no NCCL line naming one; unprefixed lines under a "[rankN]:" "watchdog
+thread terminated with exception:" header are rank N's), NCCL WARNs (NET/IB completion errors, NET/OFI and NET/Socket failures, bootstrap, Cuda
 failure (oom where it says 'out of memory'), "Failed to CUDA calloc", a CUDA or HIP call
 "failed" ("cudaIpcGetMemHandle failed : ...", "hipIpcGetMemHandle failed"), a connect refused (the
 peer was not listening: it likely died or never started), a failed ibv_create_qp, ibv_create_cq,
@@ -317,9 +318,12 @@ ibv_modify_qp or ibv_alloc_pd (a network error without its chain), a socket-laye
 exception proves it), invalid usage (also "Bootstrap Root :
 rank N of M ranks has already checked in": two processes claimed rank N), /dev/shm segments;
 any WARN that starts a "file:line -> N" return-code
-chain, of the kind its ncclResult names), "Abort COMPLETE" and "Init START"
+chain, of the kind its ncclResult names; a service thread's Connect failed with "res=2" or
+"retcode 2" after the process's own "misc/socket.cc:N -> 2" chain is its network error; a WARN
+after the process's own "Abort COMPLETE" folds under the cause it named before), "Abort COMPLETE" and "Init START"
 without "Init COMPLETE" per process and communicator, PyTorch watchdog timeouts (also glued
-into other lines, or cut inside their WorkNCCL tuple: "WorkNCCL(SeqNum=4, OpTy"), NCCL RAS reports (text, or JSON from "ncclras -f json", NCCL 2.28.7+,
+into other lines, or cut inside their WorkNCCL tuple: "WorkNCCL(SeqNum=4, OpTy", or wrapped after
+"timeout:" with the tuple on the next line), NCCL RAS reports (text, or JSON from "ncclras -f json", NCCL 2.28.7+,
 whose raw data it judges as NCCL's text form does), and the ranks' call sequences (a mismatch,
 a rank that aborted alone or stopped behind; where the call lines carry times, a rank behind
 whose calls stopped long before the log's later lines is a stall, and one whose calls run to
