@@ -310,7 +310,8 @@ exited on signal 11 (Segmentation fault)." from mpirun, mpiexec, orterun, prteru
 was killed by a signal first: Segmentation fault", and a crash handler's "[host:pid] Signal:
 Segmentation fault (11)" (Open MPI) or "[host:pid:...] Caught signal 11" (UCX) names the process),
 PyTorch's NCCL exceptions (their ncclResult and the WARN they repeat after "Last error:", the
-origin where the log holds no NCCL line naming one), TensorFlow's "OP_REQUIRES failed at
+origin where the log holds no NCCL line naming one; unprefixed lines under a "[rankN]:" "watchdog
+thread terminated with exception:" header are rank N's), TensorFlow's "OP_REQUIRES failed at
 nccl_ops.cc:104 : UNKNOWN: unhandled cuda error" on an NCCL op (the process's own ncclResult:
 unhandled cuda error is a cuda-error, unhandled system error a system-error; on the log's one
 process), NCCL WARNs (NET/IB completion errors, NET/OFI and NET/Socket failures, bootstrap, Cuda
@@ -322,9 +323,12 @@ ibv_modify_qp or ibv_alloc_pd (a network error without its chain), a socket-laye
 exception proves it), invalid usage (also "Bootstrap Root :
 rank N of M ranks has already checked in": two processes claimed rank N), /dev/shm segments;
 any WARN that starts a "file:line -> N" return-code
-chain, of the kind its ncclResult names), "Abort COMPLETE" and "Init START"
+chain, of the kind its ncclResult names; a service thread's Connect failed with "res=2" or
+"retcode 2" after the process's own "misc/socket.cc:N -> 2" chain is its network error; a WARN
+after the process's own "Abort COMPLETE" folds under the cause it named before), "Abort COMPLETE" and "Init START"
 without "Init COMPLETE" per process and communicator, PyTorch watchdog timeouts (also glued
-into other lines, or cut inside their WorkNCCL tuple: "WorkNCCL(SeqNum=4, OpTy"), NCCL RAS reports (text, or JSON from "ncclras -f json", NCCL 2.28.7+,
+into other lines, or cut inside their WorkNCCL tuple: "WorkNCCL(SeqNum=4, OpTy", or wrapped after
+"timeout:" with the tuple on the next line), NCCL RAS reports (text, or JSON from "ncclras -f json", NCCL 2.28.7+,
 whose raw data it judges as NCCL's text form does), and the ranks' call sequences (a mismatch,
 a rank that aborted alone or stopped behind; where the call lines carry times, a rank behind
 whose calls stopped long before the log's later lines is a stall, and one whose calls run to

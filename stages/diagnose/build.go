@@ -38,6 +38,7 @@ type builder struct {
 // where the run had it.
 func Build(set *stages.Set) Report {
 	e := PartOf(set).Evidence()
+	e.Items = underRanks(e.Items)
 	b := &builder{e: &e, x: newProcIndex(&e), own: map[*proc]*cand{}, conseq: map[Kind]*cand{}, closed: map[string]*cand{}, addrs: newAddrBook(e.Addrs)}
 	b.codes, b.frames, b.bare = chainCodes(e.Items)
 	for i := range e.Items {
@@ -81,11 +82,16 @@ func (b *builder) item(it *Item, pos int) {
 		if r, _, ok := dupRank(it); ok {
 			c.ranks, c.onlyRanks = append(c.ranks, r), true
 		}
+		if b.foldAfterAbort(p, c, pos) {
+			return
+		}
 		b.ownAdd(p, c)
 	case evWarn:
 		b.chainWarn(it, pos, p)
 	case evFollowOn:
-		b.consequence(KindRemoteError, it, pos, p)
+		if !b.connectOrigin(it, pos, p) {
+			b.consequence(KindRemoteError, it, pos, p)
+		}
 	case evLastError, evNCCLResult:
 		b.lastErrs = append(b.lastErrs, excRef{it, pos, p})
 	case evRemoteClosed:

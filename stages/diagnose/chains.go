@@ -67,6 +67,7 @@ func resultKind(code int) (Kind, bool) {
 func (b *builder) chainWarn(it *Item, pos int, p *proc) {
 	code := b.codes[pos]
 	if code <= 0 {
+		b.connectOrigin(it, pos, p) // a Proxy Service's Connect failure prints no chain
 		return
 	}
 	k, origin := resultKind(code)
@@ -79,7 +80,9 @@ func (b *builder) chainWarn(it *Item, pos int, p *proc) {
 	c := newCand(k, true)
 	c.add(it, pos, p)
 	b.addFrame(c, pos)
-	b.ownAdd(p, c)
+	if !b.foldAfterAbort(p, c, pos) {
+		b.ownAdd(p, c)
+	}
 }
 
 // addFrame adds the first frame of the chain WARN pos starts to c's evidence: the line that

@@ -99,7 +99,12 @@ type Item struct {
 	// Group is a watchdog line's process group id plus one (`[PG 1 Rank 0]` gives 2), 0
 	// where the line names none: with Seq it tells one collective from another. (An int32
 	// beside Ev, in what would be padding: every item carries it.)
-	Group int32  `json:"group,omitempty"`
+	Group int32 `json:"group,omitempty"`
+	// Under is the rank plus one of the `[rankN]:` exception header just above an
+	// unprefixed exception line (exchead.go), 0 where none: Build gives it to a line that
+	// shows no rank of its own. (Kept apart from Rank, so that the line's key does not depend
+	// on whether its header was in the same chunk.)
+	Under int32  `json:"under,omitempty"`
 	Host  string `json:"host,omitempty"`
 	Pid   int64  `json:"pid"`
 	// Tid is the thread of a WARN or a frame, which ties a WARN to the frames of its chain.

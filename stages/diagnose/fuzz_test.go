@@ -44,6 +44,13 @@ var fuzzLines = []string{
 	// names its process group.
 	"h0:1:1 [0] NCCL INFO NCCL_SOCKET_IFNAME set by environment to eth9",
 	"[PG 3 Rank 0] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=40, OpType=ALLREDUCE, NumelIn=1, NumelOut=1, Timeout(ms)=600000) ran for 600199 milliseconds before timing out.",
+	// A watchdog line wrapped after its head, the tuple unprefixed on the next line (joined,
+	// across a cut too), and a `[rankN]:` exception header over unprefixed exception lines
+	// (given its rank, across cuts too).
+	"[rank3]:[E909 09:55:29.307629539 ProcessGroupNCCL.cpp:607] [Rank 3] Watchdog caught collective operation timeout: ",
+	"WorkNCCL(SeqNum=41, OpType=REDUCE, NumelIn=1, NumelOut=1, Timeout(ms)=600000) ran for 600034 milliseconds before timing out.",
+	"[rank4]:[E207 19:37:09.983600771 ProcessGroupNCCL.cpp:1895] [PG ID 0 PG GUID 0(default_pg) Rank 4] Process group watchdog thread terminated with exception: NCCL error: remote process exited or there was a network error, NCCL version 2.21.5",
+	"ncclRemoteError: A call failed possibly due to a network error or a remote process exiting prematurely.",
 }
 
 // FuzzMergeChunks: the diagnose Partial of lines read in chunks and merged is the Partial
@@ -53,6 +60,9 @@ func FuzzMergeChunks(f *testing.F) {
 	f.Add([]byte{5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 0, 2, 4}, uint8(1))
 	f.Add([]byte{10, 11, 12, 13, 14, 11, 12, 15, 12, 11}, uint8(1)) // Last error: then its message, cut between
 	f.Add([]byte{13, 14, 13, 12, 13, 14, 15}, uint8(0))
+	f.Add([]byte{25, 26, 25, 26, 26, 27, 28, 13, 14, 28, 13, 14, 27, 28, 28, 10, 11}, uint8(0)) // wrapped lines, headers, cut after each line
+	f.Add([]byte{27, 28, 13, 14, 27, 28, 28, 13, 14, 25, 26}, uint8(1))
+	f.Add([]byte{0, 0, 27, 28, 13, 25}, uint8(2)) // a header's orphans in the next chunk, their message with a rank of its own
 	p, err := parser.NewParser()
 	if err != nil {
 		f.Fatal(err)

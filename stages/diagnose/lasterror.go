@@ -20,10 +20,11 @@ import (
 
 // lastWait is a `Last error:` line whose message follows on the next line.
 type lastWait struct {
-	ok   bool
-	file string // "" until anchored
-	line int64
-	rank int64
+	ok    bool
+	file  string // "" until anchored
+	line  int64
+	rank  int64
+	under int32 // Item.Under of the exception line it is (exchead.go)
 }
 
 // leadLine is a chunk's first line where it is other text: the message a `Last error:` at the
@@ -32,6 +33,7 @@ type leadLine struct {
 	ok   bool
 	file string
 	item Item
+	body string // its raw text where it may hold a wrapped watchdog head's tuple (wdwrap.go)
 }
 
 // addFailure keeps a failure line's evidence, and the `Last error:` message it holds, or
@@ -62,11 +64,14 @@ func (p *Part) addFailure(n int64, l *parser.Line) {
 // line, which the chunk before may be waiting for.
 func (p *Part) addOther(l *stages.Line) {
 	if l.N == 1 {
-		p.lead = leadLine{ok: true, item: otherItem(l)}
+		p.lead = leadLine{ok: true, item: otherItem(l), body: leadBody(l.Text)}
 	}
+	p.addWrapped(l)
 	if w := p.wait; w.ok && w.file == "" && l.N == w.line+1 {
 		p.wait.ok = false
+		from := len(p.items)
 		p.keep(waitedItem(otherItem(l), w))
+		p.waitedOrphan(w, from)
 	}
 }
 
@@ -81,6 +86,9 @@ func otherItem(l *stages.Line) Item {
 func waitedItem(it Item, w lastWait) Item {
 	if it.Rank < 0 {
 		it.Rank, it.RankLast = w.rank, w.rank
+	}
+	if it.Rank < 0 {
+		it.Under = w.under
 	}
 	return lastErrorItem(it, []byte(it.Text), -1)
 }

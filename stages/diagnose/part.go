@@ -67,6 +67,13 @@ type Part struct {
 	// it is other text (lasterror.go).
 	wait lastWait
 	lead leadLine
+	// wdWait is a watchdog timeout line's head whose WorkNCCL tuple wrapped onto the next
+	// line (wdwrap.go).
+	wdWait wdWait
+	// run is the `[rankN]:` exception header's run of lines last seen, orph the unprefixed
+	// exception lines that open the chunk (exchead.go).
+	run  excRun
+	orph excOrphans
 	// addrs are the addresses processes printed as their own at init, in input order, the
 	// first addrAnchored named; addrIdx finds them; addrsLeft counts those past maxAddrs.
 	addrs        []Addr
@@ -85,8 +92,11 @@ func (p *Part) Add(l *stages.Line) {
 	case parser.KindFailure:
 		if f := l.P.Fail; f != nil && f.Event == parser.FailureRAS && f.RAS == parser.RASField {
 			p.addRAS(l.N, f)
+		} else if l.P.Fail != nil && excContinues(l.P) {
+			p.addExcLine(l.N, l.P)
 		} else if l.P.Fail != nil {
 			p.addFailure(l.N, l.P)
+			p.excHeader(l.N, l.Text, l.P)
 		}
 	case parser.KindWarn:
 		p.keep(warnItem(l.N, l.Text, l.P))
@@ -107,6 +117,7 @@ func (p *Part) Add(l *stages.Line) {
 		}
 	case parser.KindOther:
 		p.addOther(l)
+		p.excHeader(l.N, l.Text, l.P)
 	}
 }
 
@@ -172,6 +183,8 @@ func (p *Part) Anchor(o stages.Origin) {
 	p.loose = p.loose[:0]
 	p.anchorRAS(o)
 	p.anchorWait(o)
+	p.anchorWrapped(o)
+	p.anchorExc(o)
 	p.anchorAddrs(o)
 }
 
@@ -179,7 +192,9 @@ func (p *Part) Anchor(o stages.Origin) {
 // would have been had one Partial read both stretches.
 func (p *Part) Merge(o stages.Partial) {
 	op := o.(*Part)
+	p.mergeExc(op)
 	p.mergeWait(op)
+	p.mergeWrapped(op)
 	whole := p.anchored == len(p.items)
 	inO := map[capKey]int64{} // items of each key so far in o
 	fresh := map[capKey]int{} // o's keys p has not seen: how many came before each

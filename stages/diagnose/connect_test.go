@@ -1,0 +1,49 @@
+package diagnose_test
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/nccllog/nccllog/stages/diagnose"
+)
+
+// connectLines: h2:922's service thread fails a Connect after its own socket calls failed
+// with ncclSystemError (a chain with no WARN), then another process loses its peer.
+func connectLines(res string, chainPid string) []string {
+	chain := []string{"misc/socket.cc:567", "misc/socket.cc:586", "transport/net_socket.cc:336", "transport/net.cc:592", "proxy.cc:1306"}
+	var out []string
+	for _, f := range chain {
+		out = append(out, "h2:"+chainPid+":1158 [3] NCCL INFO "+f+" -> "+res)
+	}
+	return append(out,
+		"h2:922:1158 [3] proxy.cc:1485 NCCL WARN [Service thread] Error encountered progressing operation=Connect, res="+res+", closing connection",
+		"h2:922:1158 [3] proxy.cc:1519 NCCL WARN [Proxy Service 11] Failed to execute operation Connect from rank 11, retcode "+res,
+		"h2:920:1149 [1] misc/socket.cc:49 NCCL WARN socketProgress: Connection closed by remote peer h1.ibnet<53735>",
+	)
+}
+
+// TestConnectSystemError: a Connect the service thread failed with ncclSystemError, after the
+// process's own socket chain, is that process's network error, the first finding; with res 3
+// or 6 (passed on), or after another process's chain, it stays a follow-on.
+func TestConnectSystemError(t *testing.T) {
+	first := func(lines []string) diagnose.Finding {
+		r := diagnoseBytes(t, "connect.log", []byte(strings.Join(lines, "\n")+"\n"), 0)
+		if len(r.Findings) == 0 {
+			t.Fatalf("no finding: %s (%s)", r.Status, r.Reason)
+		}
+		return r.Findings[0]
+	}
+	f := first(connectLines("2", "922"))
+	if f.Kind != diagnose.KindNetworkError || !slices.Equal(f.Processes, []string{"h2:922"}) ||
+		!strings.Contains(f.Summary, "operation=Connect, res=2") {
+		t.Errorf("first finding %s %v: %q, want h2:922's network error", f.Kind, f.Processes, f.Summary)
+	}
+	for name, lines := range map[string][]string{
+		"res 3": connectLines("3", "922"), "res 6": connectLines("6", "922"), "another process's chain": connectLines("2", "921"),
+	} {
+		if f := first(lines); f.Kind == diagnose.KindNetworkError && slices.Contains(f.Processes, "h2:922") {
+			t.Errorf("%s: first finding %s %v: %q, want no origin on h2:922", name, f.Kind, f.Processes, f.Summary)
+		}
+	}
+}
