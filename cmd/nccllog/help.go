@@ -306,7 +306,7 @@ with exit code -6 (SIGABRT)"; the root cause block is preferred where both name 
 process ("Process name: [[j,1],R]", or "mpirun noticed that process rank 3 with PID 1167 on node n7
 exited on signal 11 (Segmentation fault)." from mpirun, mpiexec, orterun, prterun or oshrun: "rank 3
 (n7:1167) was killed by signal 11 (Segmentation fault) first, as the launcher reports")), that process's own last words (a Python exception such as torch.OutOfMemoryError or
-"CUDA error", "terminate called", a signal: "Segmentation fault (core dumped)" alone is "a process
+"CUDA error", "terminate called" with its what() message from the line below, a signal: "Segmentation fault (core dumped)" alone is "a process
 was killed by a signal first: Segmentation fault", and a crash handler's "[host:pid] Signal:
 Segmentation fault (11)" (Open MPI) or "[host:pid:...] Caught signal 11" (UCX) names the process),
 PyTorch's NCCL exceptions (their ncclResult and the WARN they repeat after "Last error:", the

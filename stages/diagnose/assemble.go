@@ -262,6 +262,9 @@ func summarize(c *cand) string {
 			}
 		}
 		text = firstWarn(c, text)
+		if last := c.items[len(c.items)-1]; text == "" && last.Ev == evTerminate {
+			text = refText(last) // a terminate's head whose what() never came: what was thrown
+		}
 	}
 	after := ""
 	if c.follows >= 0 {

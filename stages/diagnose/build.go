@@ -39,6 +39,8 @@ type builder struct {
 func Build(set *stages.Set) Report {
 	e := PartOf(set).Evidence()
 	e.Items = underRanks(e.Items)
+	kept := len(e.Items)
+	e.Items = pairTerminates(e.Items) // terminate.go
 	b := &builder{e: &e, x: newProcIndex(&e), own: map[*proc]*cand{}, conseq: map[Kind]*cand{}, closed: map[string]*cand{}, addrs: newAddrBook(e.Addrs)}
 	b.codes, b.frames, b.bare = chainCodes(e.Items)
 	for i := range e.Items {
@@ -53,7 +55,7 @@ func Build(set *stages.Set) Report {
 	b.exceptionOrigins()
 	b.sharedCause(lp)
 	r := b.assemble(lp, litems)
-	r.Left = e.Seen - int64(len(e.Items)) + e.RASLeft
+	r.Left = e.Seen - int64(kept) + e.RASLeft
 	if r.Status == StatusHealthy {
 		r.Status, r.Reason = thin(set)
 	}

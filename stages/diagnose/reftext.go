@@ -13,6 +13,9 @@ func refText(it *Item) string {
 	if it.Ev == evException && strings.HasPrefix(it.Name, parser.OpRequires) {
 		return it.Name + " : " + it.Text // TensorFlow's line, as it prints it
 	}
+	if it.Ev == evTerminate && it.Name != "" && it.Text != "" {
+		return "terminate called after throwing an instance of '" + it.Name + "': " + it.Text
+	}
 	if it.Text != "" && it.Ev != evRootField && !(it.Ev == evRAS && it.Name == "rank") {
 		return it.Text
 	}
