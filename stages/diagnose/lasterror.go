@@ -66,7 +66,9 @@ func (p *Part) addOther(l *stages.Line) {
 	if l.N == 1 {
 		p.lead = leadLine{ok: true, item: otherItem(l), body: leadBody(l.Text)}
 	}
-	p.addWrapped(l)
+	if p.wdWait.ok || mayEndColon(l.Text) {
+		p.addWrapped(l) // wdwrap.go; most lines end otherwise
+	}
 	if w := p.wait; w.ok && w.file == "" && l.N == w.line+1 {
 		p.wait.ok = false
 		from := len(p.items)

@@ -117,7 +117,9 @@ func (p *Part) Add(l *stages.Line) {
 		}
 	case parser.KindOther:
 		p.addOther(l)
-		p.excHeader(l.N, l.Text, l.P)
+		if l.P.Rank >= 0 {
+			p.excHeader(l.N, l.Text, l.P) // exchead.go: a header has a [rankN]: prefix
+		}
 	}
 }
 
