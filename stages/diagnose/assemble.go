@@ -325,7 +325,7 @@ func summarize(c *cand) string {
 		if c.shared {
 			return sharedWatchSummary(c)
 		}
-		return fmt.Sprintf("%s PyTorch watchdog timed out%s.", watchdogWho(c.ranks), after)
+		return fmt.Sprintf("%s PyTorch watchdog timed out%s.", watchdogWhoIn(c), after)
 	case KindRASReport:
 		s := "An NCCL RAS report names rank(s) " + rankList(sortedRanks(c.ranks)) + " as outliers"
 		for _, it := range c.items {
@@ -380,6 +380,31 @@ func sortedRanks(rs []int64) []int64 {
 
 // watchdogWho names the ranks whose watchdogs timed out: "rank 5's", "ranks 3, 5's"; by
 // count past a few, where a list would bury the sentence.
+// watchdogWhoIn is watchdogWho for a watchdog finding's ranks, which are the ranks in a
+// process group other than the default where every line names that one group and no
+// launcher label gives the global rank: "Rank 0 of process group 12's".
+func watchdogWhoIn(c *cand) string {
+	group := int32(-1)
+	for _, it := range c.items {
+		switch {
+		case it.Ev != evWatchdog:
+		case !it.GroupRank || group >= 0 && it.Group != group:
+			return watchdogWho(c.ranks)
+		default:
+			group = it.Group
+		}
+	}
+	n := len(c.ranks)
+	if group < 1 || n < 1 || n > 8 {
+		return watchdogWho(c.ranks)
+	}
+	in := fmt.Sprintf(" of process group %d", group-1)
+	if n == 1 {
+		return fmt.Sprintf("Rank %d%s's", c.ranks[0], in)
+	}
+	return "Ranks " + rankList(sortedRanks(c.ranks)) + in + "'"
+}
+
 func watchdogWho(ranks []int64) string {
 	switch n := len(ranks); {
 	case n == 1:

@@ -125,11 +125,14 @@ type Item struct {
 	Name string `json:"name,omitempty"`
 	// Local is the local rank (the child's index on its node) torchrun's agent names; read
 	// only for evAgentExit.
-	Local int64  `json:"local_rank,omitempty"`
-	Time  When   `json:"time"`
-	File  string `json:"file"`
-	Line  int64  `json:"line"`
-	Text  string `json:"text"`
+	Local int64 `json:"local_rank,omitempty"`
+	// GroupRank: Rank is a watchdog line's rank in its process group (Group), which names a
+	// group other than the default and no launcher label gives the global rank.
+	GroupRank bool   `json:"group_rank,omitempty"`
+	Time      When   `json:"time"`
+	File      string `json:"file"`
+	Line      int64  `json:"line"`
+	Text      string `json:"text"`
 }
 
 // maxText bounds an item's text.
@@ -398,8 +401,11 @@ func watchdogItem(n int64, l *parser.Line) (Item, bool) {
 		return Item{}, false
 	}
 	it := newItem(evWatchdog, n, l)
-	if w.Rank >= 0 {
-		it.Rank = w.Rank
+	// The rank in brackets is the process group's (`[PG ID 12 PG GUID 120 Rank 0]`): the
+	// global rank only in the default group. The launcher's `[rank14]:` label, where the line
+	// has one, is the global rank.
+	if w.Rank >= 0 && (l.Rank < 0 || w.PG <= 0) {
+		it.Rank, it.GroupRank = w.Rank, w.PG > 0
 	}
 	it.Seq = w.Seq
 	if w.PG >= 0 && w.PG < math.MaxInt32 {

@@ -34,12 +34,19 @@ func ownResultKind(it *Item) (k Kind, origin, ok bool) {
 // in <file> at line: N rank: R`).
 const ncclFailureHead = "NCCL failure"
 
-// soleProc is the process of TensorFlow's `OP_REQUIRES failed at ...` line, which names
-// none: the log's one process where its NCCL lines show one (a single TensorFlow process
-// drives every GPU of its node). Any other line keeps p.
+// soleProc is the process of an exception that names none (TensorFlow's `OP_REQUIRES failed
+// at ...`, a `CUDA error: ...` line, a Python exception without a launcher label): the log's
+// one process where its NCCL lines show one (a single TensorFlow process drives every GPU of
+// its node; a user pastes one process's output). Any other line keeps p.
 func soleProc(x *procIndex, it *Item, p *proc) *proc {
-	if p == nil && it.Ev == evException && strings.HasPrefix(it.Name, parser.OpRequires) && len(x.order) == 1 {
+	if p != nil || it.Ev != evException || it.Rank >= 0 || it.Under != 0 {
+		return p
+	}
+	if len(x.order) == 1 {
 		return x.order[0]
+	}
+	if len(x.order) == 0 && x.lone != nil {
+		return x.get(x.lone.Host, x.lone.Pid)
 	}
 	return p
 }

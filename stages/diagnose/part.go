@@ -80,6 +80,10 @@ type Part struct {
 	addrIdx      map[string]int
 	addrAnchored int
 	addrsLeft    int64
+	// lone is the process the NCCL lines showed while they showed one; loneSeen is set once
+	// they showed any (lone.go).
+	lone     LoneProc
+	loneSeen bool
 }
 
 func newPart() *Part {
@@ -99,14 +103,17 @@ func (p *Part) Add(l *stages.Line) {
 			p.excHeader(l.N, l.Text, l.P)
 		}
 	case parser.KindWarn:
+		p.seeEnvelope(l.P)
 		p.keep(warnItem(l.N, l.Text, l.P))
 	case parser.KindWatchdog:
 		if it, ok := watchdogItem(l.N, l.P); ok {
 			p.keep(it)
 		}
 	case parser.KindComm:
+		p.seeEnvelope(l.P)
 		p.addComm(l.N, l.P)
 	case parser.KindInfo:
+		p.seeEnvelope(l.P)
 		if p.addFrame(l.N, l.Text, l.P) {
 			return
 		}
@@ -117,6 +124,9 @@ func (p *Part) Add(l *stages.Line) {
 		}
 	case parser.KindOther:
 		p.addOther(l)
+		if cudaLead(l.Text, l.P.Rank >= 0) && mayBeCudaLine(l.Text) {
+			p.addCudaLine(l) // cudaline.go
+		}
 		if l.P.Rank >= 0 {
 			p.excHeader(l.N, l.Text, l.P) // exchead.go: a header has a [rankN]: prefix
 		}
@@ -223,6 +233,7 @@ func (p *Part) Merge(o stages.Partial) {
 	p.mergeComms(op)
 	p.mergeRAS(op)
 	p.mergeAddrs(op)
+	p.mergeLone(op)
 	p.seen += op.seen
 	p.commsLeft += op.commsLeft
 }
@@ -289,6 +300,9 @@ type Evidence struct {
 	// order; AddrsLeft how many init lines' addresses were past the cap.
 	Addrs     []Addr `json:"addrs,omitempty"`
 	AddrsLeft int64  `json:"addrs_left,omitempty"`
+	// Procs is the one process whose envelope the NCCL lines showed, or says they showed
+	// several (Many); nil where they showed none (lone.go).
+	Procs *LoneProc `json:"procs,omitempty"`
 }
 
 func (p *Part) Snapshot() any { return p.Evidence() }
@@ -297,6 +311,10 @@ func (p *Part) Snapshot() any { return p.Evidence() }
 func (p *Part) Evidence() Evidence {
 	e := Evidence{Items: p.items, Seen: p.seen, CommsLeft: p.commsLeft, RAS: p.ras, RASLeft: p.rasLeft,
 		Addrs: sortedAddrs(p.addrs), AddrsLeft: p.addrsLeft}
+	if p.loneSeen {
+		lone := p.lone
+		e.Procs = &lone
+	}
 	if e.Items == nil {
 		e.Items = []Item{}
 	}

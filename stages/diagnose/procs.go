@@ -36,7 +36,9 @@ type procIndex struct {
 	byRank map[int64]*proc
 	order  []*proc
 	world  int64 // the widest communicator's size
-	procs  slab[proc]
+	// lone is the one process the NCCL lines showed (lone.go), nil where none or several.
+	lone  *LoneProc
+	procs slab[proc]
 }
 
 type commKeyProc struct {
@@ -48,7 +50,7 @@ func newProcIndex(e *Evidence) *procIndex {
 	// Each communicator line names one process at most: the maps are sized for them, not
 	// grown a doubling at a time (a 4,096-rank init's thousands of processes).
 	n := min(len(e.Comms), maxComms)
-	x := &procIndex{byKey: make(map[commKeyProc]*proc, n), byRank: make(map[int64]*proc, n)}
+	x := &procIndex{byKey: make(map[commKeyProc]*proc, n), byRank: make(map[int64]*proc, n), lone: e.Lone()}
 	for _, c := range e.Comms {
 		x.world = max(x.world, c.NRanks)
 	}

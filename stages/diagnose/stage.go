@@ -48,5 +48,8 @@ func (p *Part) Restore(dec *json.Decoder, _ *stages.Limits) error {
 		p.comms[c.commKey] = c
 		p.states = append(p.states, c)
 	}
+	if e.Procs != nil {
+		p.lone, p.loneSeen = *e.Procs, true
+	}
 	return p.restoreAddrs(e.Addrs, e.AddrsLeft)
 }

@@ -9,7 +9,9 @@ import (
 )
 
 // TestWhatWatchdogIsATimeout: a terminate whose what() quotes a watchdog timeout is that
-// rank's watchdog timeout, named by its rank, not a crash of unknown cause.
+// rank's watchdog timeout, named by its rank in the process group the line names (PG 2, not
+// the default group, and no launcher label gives the global rank), not a crash of unknown
+// cause.
 func TestWhatWatchdogIsATimeout(t *testing.T) {
 	log := "terminate called after throwing an instance of 'c10::DistBackendError'\n" +
 		"  what():  [PG 2 Rank 6] Process group watchdog thread terminated with exception: [Rank 6] Watchdog caught collective operation timeout: " +
@@ -19,8 +21,8 @@ func TestWhatWatchdogIsATimeout(t *testing.T) {
 		t.Fatalf("status %s, want fault:\n%s", r.Status, js(r))
 	}
 	f := r.Findings[0]
-	if f.Kind != diagnose.KindWatchdogTimeout || !slices.Equal(f.Ranks, []int64{6}) || !strings.HasPrefix(f.Summary, "Rank 6's PyTorch watchdog timed out") {
-		t.Errorf("first finding %s ranks %v: %s; want rank 6's watchdog timeout", f.Kind, f.Ranks, f.Summary)
+	if f.Kind != diagnose.KindWatchdogTimeout || !slices.Equal(f.Ranks, []int64{6}) || !strings.HasPrefix(f.Summary, "Rank 6 of process group 2's PyTorch watchdog timed out") {
+		t.Errorf("first finding %s ranks %v: %s; want rank 6 of process group 2's watchdog timeout", f.Kind, f.Ranks, f.Summary)
 	}
 }
 

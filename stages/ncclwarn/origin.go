@@ -51,7 +51,18 @@ func rules() []rule {
 		{RemoteClosed, []string{"Broken pipe"}},
 		{RemoteClosed, []string{"Connection reset by peer"}},
 		{FollowOn, []string{"[Service thread] Error encountered progressing"}},
+		// NET/IB's async event thread (2.19+ names the device and port): a fatal event on the
+		// device, a completion queue or a queue pair breaks the connections on it, and NCCL
+		// marks the communicators that use it as failed (`communicator encountered a fatal
+		// error (detected in ncclIbIrecv)` follows); an event on the shared receive queue,
+		// which NCCL does not use, and the other events (a port going down or up, a path
+		// migrating) are notices healthy jobs print too.
+		{NetEvent, []string{"NET/IB", "async fatal event on SRQ"}},
+		{NetError, []string{"NET/IB", "async fatal event"}},
+		{NetError, []string{"communicator encountered a fatal error"}},
 		{NetEvent, []string{"Got async event"}},
+		{NetEvent, []string{"NET/IB", "Got async error event"}},
+		{NetEvent, []string{"NET/IB", "unknown event type"}},
 		{NetError, []string{"NET/IB", "completion"}},
 		{NetError, []string{"NET/IB", "port"}},
 		{NetError, []string{"NET/OFI"}},

@@ -15,6 +15,14 @@ func TestClassify(t *testing.T) {
 	}{
 		{`NET/IB: Got completion from peer 10.99.91.63<36473> with status=4 opcode=0 len=0 vendor err 81 (Send)`, ncclwarn.NetError},
 		{`NET/IB : Got async event : port error`, ncclwarn.NetEvent},
+		{`NET/IB : mlx5_3:1 async fatal event on QP (0x732d78661238): invalid request local work queue error`, ncclwarn.NetError},
+		{`NET/IB : mlx5_0:1 async fatal event on CQ (0x5581a2b3c4d0): CQ error`, ncclwarn.NetError},
+		{`NET/IB : mlx5_1:1 async fatal event: local catastrophic error`, ncclwarn.NetError},
+		{`NET/IB : mlx5_1:1 async fatal event on SRQ, unused for now (0x5581a2b3c4d0): SRQ catastrophic error`, ncclwarn.NetEvent},
+		{`NET/IB : mlx5_2:1 Got async error event: port error`, ncclwarn.NetEvent},
+		{`NET/IB : mlx5_2:1 Got async error event: port active`, ncclwarn.NetEvent},
+		{`NET/IB : mlx5_2:1 unknown event type (19)`, ncclwarn.NetEvent},
+		{`communicator encountered a fatal error (detected in ncclIbIrecv)`, ncclwarn.NetError},
 		{`NET/Socket : socket progress error`, ncclwarn.NetError},
 		{`Bootstrap : no socket interface found`, ncclwarn.Bootstrap},
 		{`Cuda failure 'out of memory'`, ncclwarn.Cuda},
@@ -72,6 +80,10 @@ func TestTemplate(t *testing.T) {
 		{`Duplicate GPU detected : rank 3 and rank 1 both on CUDA device 3b000`,
 			`Duplicate GPU detected : rank 1 and rank 3 both on CUDA device 3b000`, true},
 		{`Connection closed by remote peer gpu-a<40001>`, `Cuda failure 'out of memory'`, false},
+		{`NET/IB : mlx5_3:1 async fatal event on QP (0x732d78661238): invalid request local work queue error`,
+			`NET/IB : mlx5_7:1 async fatal event on QP (0x777e2033fa48): invalid request local work queue error`, true},
+		{`NET/IB : mlx5_3:1 async fatal event on QP (0x732d78661238): invalid request local work queue error`,
+			`NET/IB : mlx5_3:1 async fatal event on QP (0x732d78661238): local access violation work queue error`, false},
 	} {
 		ta, tb := ncclwarn.Template([]byte(c.a)), ncclwarn.Template([]byte(c.b))
 		if (ta == tb) != c.same {

@@ -26,8 +26,8 @@ func Template(msg []byte) string {
 			b.WriteByte('*')
 		case code:
 			b.Write(w)
-		case bytes.HasPrefix(w, []byte("0x")):
-			b.WriteString("0xN") // a pointer, a communicator's id
+		case bytes.HasPrefix(bytes.TrimLeft(w, "(["), []byte("0x")):
+			writeHex(&b, w) // a pointer, a communicator's id
 		default:
 			writeMasked(&b, w)
 		}
@@ -71,4 +71,21 @@ func writeMasked(b *strings.Builder, w []byte) {
 		}
 		b.WriteByte('N')
 	}
+}
+
+// writeHex writes w, a hex number maybe in brackets (`0x7f3a`, `(0x732d78661238):`), as 0xN
+// with its brackets and punctuation: NET/IB's async events name the queue pair's pointer.
+func writeHex(b *strings.Builder, w []byte) {
+	lead := len(w) - len(bytes.TrimLeft(w, "(["))
+	b.Write(w[:lead])
+	b.WriteString("0xN")
+	i := lead + 2
+	for i < len(w) && isHexDigit(w[i]) {
+		i++
+	}
+	b.Write(w[i:])
+}
+
+func isHexDigit(c byte) bool {
+	return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
 }
