@@ -51,6 +51,11 @@ var fuzzLines = []string{
 	"WorkNCCL(SeqNum=41, OpType=REDUCE, NumelIn=1, NumelOut=1, Timeout(ms)=600000) ran for 600034 milliseconds before timing out.",
 	"[rank4]:[E207 19:37:09.983600771 ProcessGroupNCCL.cpp:1895] [PG ID 0 PG GUID 0(default_pg) Rank 4] Process group watchdog thread terminated with exception: NCCL error: remote process exited or there was a network error, NCCL version 2.21.5",
 	"ncclRemoteError: A call failed possibly due to a network error or a remote process exiting prematurely.",
+	// A program's own CUDA error lines (the log's one process where the NCCL lines show one),
+	// and NET/IB's async fatal event.
+	"CUDA error: unhandled cuda error (run with NCCL_DEBUG=INFO for details)",
+	"[rank2]: CUDA error: out of memory",
+	"h0:1:5 [0] transport/net_ib.cc:154 NCCL WARN NET/IB : mlx5_3:1 async fatal event on QP (0x732d78661238): invalid request local work queue error",
 }
 
 // FuzzMergeChunks: the diagnose Partial of lines read in chunks and merged is the Partial
@@ -62,7 +67,8 @@ func FuzzMergeChunks(f *testing.F) {
 	f.Add([]byte{13, 14, 13, 12, 13, 14, 15}, uint8(0))
 	f.Add([]byte{25, 26, 25, 26, 26, 27, 28, 13, 14, 28, 13, 14, 27, 28, 28, 10, 11}, uint8(0)) // wrapped lines, headers, cut after each line
 	f.Add([]byte{27, 28, 13, 14, 27, 28, 28, 13, 14, 25, 26}, uint8(1))
-	f.Add([]byte{0, 0, 27, 28, 13, 25}, uint8(2)) // a header's orphans in the next chunk, their message with a rank of its own
+	f.Add([]byte{0, 0, 27, 28, 13, 25}, uint8(2))     // a header's orphans in the next chunk, their message with a rank of its own
+	f.Add([]byte{29, 0, 30, 31, 1, 29, 17}, uint8(1)) // CUDA error lines, one process's lines then another's
 	p, err := parser.NewParser()
 	if err != nil {
 		f.Fatal(err)
