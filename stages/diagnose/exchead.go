@@ -107,7 +107,9 @@ func (p *Part) mergeExc(o *Part) {
 		for _, i := range or.items {
 			o.items[i].under(r.rank)
 		}
-		if or.wait && o.wait.ok {
+		// The wait o holds is the orphans' only where it is their last line: a later
+		// `Last error:` in o, after the orphans' run ended, is no line of theirs.
+		if or.wait && o.wait.ok && o.wait.file == or.file && o.wait.line == or.last {
 			o.wait.under = int32(r.rank) + 1
 		}
 		if !o.run.ok {
