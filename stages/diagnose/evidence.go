@@ -126,6 +126,9 @@ type Item struct {
 	// Local is the local rank (the child's index on its node) torchrun's agent names; read
 	// only for evAgentExit.
 	Local int64 `json:"local_rank,omitempty"`
+	// Site is a hash of a WARN's source file and line (`paths.cc:82`; warnSite), which keeps
+	// the WARNs of each site apart under the caps (keyOf).
+	Site uint32 `json:"site,omitempty"`
 	// GroupRank: Rank is a watchdog line's rank in its process group (Group), which names a
 	// group other than the default and no launcher label gives the global rank.
 	GroupRank bool   `json:"group_rank,omitempty"`
@@ -248,11 +251,35 @@ func warnItem(n int64, text []byte, l *parser.Line) Item {
 	msg := parser.Message(text, l)
 	it := newItem(classifyWarn(msg), n, l)
 	it.Text = clip(msg)
+	it.Site = warnSite(text, msg)
 	it.Code = resultCode(msg)
 	if it.Ev == evRemoteClosed {
 		it.Peer = peerHost(msg)
 	}
 	return it
+}
+
+// warnSite is a hash of the source file (its last path element) and line that a WARN line
+// names before `NCCL WARN ` (`paths.cc:82`), 0 where it names none; msg is the line's message,
+// a slice of text, so that where it starts is known without searching. Sites only tell WARNs
+// apart: two that hash alike share their caps.
+func warnSite(text, msg []byte) uint32 {
+	const warn = " NCCL WARN "
+	start := cap(text) - cap(msg) // msg is text[start:...]
+	if msg == nil || start < len(warn) || start > len(text) || string(text[start-len(warn):start]) != warn {
+		return 0
+	}
+	head := text[:start-len(warn)]
+	site := head[bytes.LastIndexByte(head, ' ')+1:]
+	site = site[bytes.LastIndexByte(site, '/')+1:]
+	if len(site) == 0 || bytes.IndexByte(site, ':') < 0 {
+		return 0
+	}
+	h := uint32(2166136261) // FNV-1a
+	for _, c := range site {
+		h = (h ^ uint32(c)) * 16777619
+	}
+	return h | 1 // never 0, which means none
 }
 
 // isWarn reports whether e is the evidence of a WARN line.

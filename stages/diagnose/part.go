@@ -25,14 +25,20 @@ type capKey struct {
 	Rank int64  `json:"rank"`
 	Ev   Ev     `json:"ev"`
 	Tid  int64  `json:"tid,omitempty"`
+	Site uint32 `json:"site,omitempty"`
 }
 
 // keyOf is it's key; frames count per thread, so that one thread's long chains leave room
-// for the others'.
+// for the others', and WARNs per site (the source file and line that printed them), so that
+// a flood of one notice (RCCL's 80 `Could not read node # N` on a VM) leaves room for the
+// WARN that starts the error's chain.
 func keyOf(it *Item) capKey {
 	k := capKey{Host: it.Host, Pid: it.Pid, Rank: it.Rank, Ev: it.Ev}
-	if it.Ev == evFrame {
+	switch {
+	case it.Ev == evFrame:
 		k.Tid = it.Tid
+	case it.Ev.isWarn():
+		k.Site = it.Site
 	}
 	return k
 }
