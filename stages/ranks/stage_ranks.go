@@ -76,6 +76,24 @@ func (p *RanksPart) Commit(stages.Out) error {
 	return nil
 }
 
+// CanFold reports whether o's events can be folded from o: p holds none (the Merger's
+// Total, which commits all it merges), o's are settled, and o has no folded state to join.
+func (p *RanksPart) CanFold(o stages.Partial) bool {
+	op := o.(*RanksPart)
+	return len(p.events.Items) == 0 && !p.events.Open && !op.events.Open && op.Ranks == nil
+}
+
+// Fold folds o's events into Ranks, in order, as Merge and Commit would, without moving
+// them: o keeps its buffers (a chunk's, which the chunk's next use fills again).
+func (p *RanksPart) Fold(o stages.Partial, _ stages.Out) error {
+	op := o.(*RanksPart)
+	if len(op.events.Items) > 0 {
+		p.ranks().foldHeld(&op.events)
+	}
+	op.events.reset()
+	return nil
+}
+
 // Held is how many events wait for their step.
 func (p *RanksPart) Held() int { return len(p.events.Items) }
 
