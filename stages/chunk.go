@@ -1,6 +1,10 @@
 package stages
 
-import "github.com/nccllog/nccllog/parser"
+import (
+	"sync"
+
+	"github.com/nccllog/nccllog/parser"
+)
 
 // Chunk runs the stages of a plan over one run of consecutive lines. Step markers cut it into
 // stretches; a stretch whose step is known inside the chunk is settled and merged into Sel.
@@ -24,7 +28,7 @@ type Chunk struct {
 
 // NewChunk starts a chunk, reusing a released one of the plan where there is one.
 func NewChunk(plan *Plan) *Chunk {
-	if c, ok := plan.chunks.Get().(*Chunk); ok {
+	if c := plan.chunks.get(); c != nil {
 		return c
 	}
 	return &Chunk{plan: plan, Sel: NewSet(plan), cur: NewSet(plan)}
@@ -46,7 +50,7 @@ func (c *Chunk) Release() {
 	}
 	// Everything else starts anew, as in a new Chunk.
 	*c = Chunk{plan: c.plan, Sel: c.Sel, cur: c.cur, spare: c.spare, Markers: c.Markers[:0]}
-	c.plan.chunks.Put(c)
+	c.plan.chunks.put(c)
 }
 
 func (c *Chunk) newSet() *Set {
@@ -118,3 +122,48 @@ func (c *Chunk) Finish() {
 
 // LineCount is the number of lines taken.
 func (c *Chunk) LineCount() int64 { return c.n }
+
+// spareChunks holds a plan's released Chunks for its later chunks. A sync.Pool would not
+// do: the collector empties it every other cycle, and a Chunk made anew grows each of its
+// held lists again to a chunk's lines, a megabyte of fresh memory for the ranks events of
+// 1 MiB of calls. It holds no more Chunks than were in flight at once, up to maxSpareChunks.
+type spareChunks struct {
+	mu   sync.Mutex
+	list []*Chunk
+}
+
+// maxSpareChunks bounds the Chunks a plan keeps where a run has more in flight (three per
+// worker and two per input read at once: eight with two workers).
+const maxSpareChunks = 64
+
+// ReleaseChunks lets go of the released Chunks p keeps for its later chunks. A run calls it
+// when it ends: its Result refers to p, and would keep their buffers alive.
+func (p *Plan) ReleaseChunks() {
+	s := &p.chunks
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	clear(s.list)
+	s.list = nil
+}
+
+// get returns the Chunk released last, or nil.
+func (s *spareChunks) get() *Chunk {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	n := len(s.list)
+	if n == 0 {
+		return nil
+	}
+	c := s.list[n-1]
+	s.list[n-1] = nil
+	s.list = s.list[:n-1]
+	return c
+}
+
+func (s *spareChunks) put(c *Chunk) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if len(s.list) < maxSpareChunks {
+		s.list = append(s.list, c)
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"reflect"
+	"runtime"
 	"testing"
 
 	"github.com/nccllog/nccllog/internal/gen"
@@ -88,6 +89,38 @@ func TestFoldLeavesChunkItsEvents(t *testing.T) {
 	refRanks, _ := stages.Part[*RanksPart](ref)
 	if got, want := total.Snapshot(), refRanks.Snapshot(); !reflect.DeepEqual(got, want) {
 		t.Error("the events folded from the chunk differ from those merged and committed")
+	}
+}
+
+// TestChunksKeptForReuse: a released chunk is reused by the plan's next one after
+// collections (a sync.Pool lost it every other one, and a chunk made anew grew its lists
+// again), and the chunks are let go when the run ends.
+func TestChunksKeptForReuse(t *testing.T) {
+	data := reuseLog(t)
+	p, err := parser.NewParser()
+	if err != nil {
+		t.Fatal(err)
+	}
+	plan := reusePlan("ranks")
+	c := stages.Read(plan, data, p, nil)
+	fresh := stages.NewChunk(plan) // c is not released: none is free
+	if fresh == c {
+		t.Fatal("a chunk in use was handed out again")
+	}
+	m := stages.NewMerger(plan, "f.log", nil)
+	if err := m.Add(c, data); err != nil {
+		t.Fatal(err)
+	}
+	c.Release()
+	runtime.GC()
+	runtime.GC()
+	if again := stages.NewChunk(plan); again != c {
+		t.Error("the released chunk was not reused after two collections")
+	}
+	fresh.Release()
+	plan.ReleaseChunks()
+	if again := stages.NewChunk(plan); again == fresh {
+		t.Error("a chunk was reused after the plan let its chunks go")
 	}
 }
 
