@@ -1,6 +1,7 @@
 package stages
 
 import (
+	"slices"
 	"sync"
 
 	"github.com/nccllog/nccllog/parser"
@@ -28,10 +29,17 @@ type Chunk struct {
 
 // NewChunk starts a chunk, reusing a released one of the plan where there is one.
 func NewChunk(plan *Plan) *Chunk {
-	if c := plan.chunks.get(); c != nil {
+	c, most := plan.chunks.get()
+	if c != nil {
 		return c
 	}
-	return &Chunk{plan: plan, Sel: NewSet(plan), cur: NewSet(plan)}
+	c = &Chunk{plan: plan, Sel: NewSet(plan), cur: NewSet(plan)}
+	for i, n := range most {
+		if n > 0 {
+			c.Sel.Parts[i].(Reserver).Reserve(n)
+		}
+	}
+	return c
 }
 
 // Release hands c back for a later chunk of its plan, once the Merger has merged it (which
@@ -114,10 +122,12 @@ func (c *Chunk) lastMarker() int64 {
 func (c *Chunk) Finish() {
 	if c.plan.Boundary == BoundaryStart && len(c.Markers) > 0 {
 		c.settle(c.lastMarker())
+		c.plan.chunks.saw(c.Sel)
 		return
 	}
 	// The whole chunk when it has no marker; with BoundaryEnd, the tail after the last one.
 	c.Open, c.cur = c.cur, nil
+	c.plan.chunks.saw(c.Sel)
 }
 
 // LineCount is the number of lines taken.
@@ -130,6 +140,9 @@ func (c *Chunk) LineCount() int64 { return c.n }
 type spareChunks struct {
 	mu   sync.Mutex
 	list []*Chunk
+	// most is, for each Partial of a Set that is a Reserver, the most items a chunk's Sel
+	// held once read; nil until a chunk was read.
+	most []int
 }
 
 // maxSpareChunks bounds the Chunks a plan keeps where a run has more in flight (three per
@@ -146,18 +159,40 @@ func (p *Plan) ReleaseChunks() {
 	s.list = nil
 }
 
-// get returns the Chunk released last, or nil.
-func (s *spareChunks) get() *Chunk {
+// get returns the Chunk released last, or nil and the room a new one's Reservers are to
+// make (see saw), which the caller may read but not change.
+func (s *spareChunks) get() (*Chunk, []int) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	n := len(s.list)
 	if n == 0 {
-		return nil
+		return nil, s.most
 	}
 	c := s.list[n-1]
 	s.list[n-1] = nil
 	s.list = s.list[:n-1]
-	return c
+	return c, nil
+}
+
+// saw notes how many items the Reservers of sel, a chunk's Sel once read, hold.
+func (s *spareChunks) saw(sel *Set) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for i, p := range sel.Parts {
+		r, ok := p.(Reserver)
+		if !ok {
+			continue
+		}
+		if s.most == nil {
+			s.most = make([]int, len(sel.Parts))
+		}
+		if n := r.Held(); n > s.most[i] {
+			// A new slice: get's callers read the one they were given without the lock.
+			most := slices.Clone(s.most)
+			most[i] = n
+			s.most = most
+		}
+	}
 }
 
 func (s *spareChunks) put(c *Chunk) {

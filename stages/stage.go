@@ -79,6 +79,15 @@ type Holder interface {
 	Held() int
 }
 
+// Reserver is a Holder that can make room for n held items at once. A Chunk made anew (the
+// first of a run's chunks in flight) has its Reservers make room for what an earlier chunk
+// held, rather than grow their lists to a chunk's lines a doubling at a time: every step of
+// that is fresh memory while the run starts.
+type Reserver interface {
+	Holder
+	Reserve(n int)
+}
+
 // Out receives what a run streams, in input order: whole lines (split) and calls.
 type Out interface {
 	Lines(b []byte) error

@@ -94,7 +94,8 @@ func TestFoldLeavesChunkItsEvents(t *testing.T) {
 
 // TestChunksKeptForReuse: a released chunk is reused by the plan's next one after
 // collections (a sync.Pool lost it every other one, and a chunk made anew grew its lists
-// again), and the chunks are let go when the run ends.
+// again); a chunk made while none is free makes room for the events an earlier chunk held;
+// and the chunks are let go when the run ends.
 func TestChunksKeptForReuse(t *testing.T) {
 	data := reuseLog(t)
 	p, err := parser.NewParser()
@@ -103,9 +104,13 @@ func TestChunksKeptForReuse(t *testing.T) {
 	}
 	plan := reusePlan("ranks")
 	c := stages.Read(plan, data, p, nil)
+	held := selRanks(t, c).Held()
 	fresh := stages.NewChunk(plan) // c is not released: none is free
 	if fresh == c {
 		t.Fatal("a chunk in use was handed out again")
+	}
+	if got := cap(selRanks(t, fresh).events.Items); got < held {
+		t.Errorf("a new chunk's Sel has room for %d events; an earlier chunk held %d", got, held)
 	}
 	m := stages.NewMerger(plan, "f.log", nil)
 	if err := m.Add(c, data); err != nil {

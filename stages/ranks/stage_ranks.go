@@ -97,6 +97,9 @@ func (p *RanksPart) Fold(o stages.Partial, _ stages.Out) error {
 // Held is how many events wait for their step.
 func (p *RanksPart) Held() int { return len(p.events.Items) }
 
+// Reserve makes room for n events.
+func (p *RanksPart) Reserve(n int) { p.events.Items = stages.Reserve(p.events.Items, n) }
+
 func (p *RanksPart) ranks() *Ranks {
 	if p.Ranks == nil {
 		p.Ranks = NewRanks(p.cfg)
