@@ -77,7 +77,7 @@ func (r *Ranks) Merge(o *Ranks) {
 		r.procs[k] = p
 		// A comm pointer bound to a communicator joined into r's is bound to r's: the joined
 		// one, with its reference sequence, is let go.
-		for _, b := range p.bind {
+		for _, b := range p.bind.all() {
 			if g := joined[b.g]; g != nil {
 				b.g = g
 			}

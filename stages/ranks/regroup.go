@@ -221,7 +221,7 @@ func (r *Ranks) rebuildGroups(gs []*Group, sets [][]*Member) {
 		}
 	}
 	for _, p := range r.procs {
-		for _, b := range p.bind {
+		for _, b := range p.bind.all() {
 			if g := moved[b.m]; g != nil {
 				b.g = g
 			}
