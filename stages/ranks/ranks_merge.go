@@ -49,8 +49,9 @@ func (r *Ranks) Merge(o *Ranks) {
 			}
 		}
 		for _, m := range og.Members {
-			for i := range m.hist {
-				m.hist[i].sig, m.hist[i].step = remap(m.hist[i].sig), restep(m.hist[i].step)
+			hist := m.kept()
+			for i := range hist {
+				hist[i].sig, hist[i].step = remap(hist[i].sig), restep(hist[i].step)
 			}
 		}
 		og.steps = r.steps

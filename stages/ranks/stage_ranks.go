@@ -208,7 +208,7 @@ func (p *RanksPart) Snapshot() any {
 			Ref: refSteps(g.ref, renumber, p.Ranks.steps)}
 		for _, m := range g.Members {
 			ms := MemberSnapshot{Member: *m, Started: m.started,
-				Hist: refSteps(m.hist, renumber, p.Ranks.steps), HistOver: m.histOver}
+				Hist: refSteps(m.kept(), renumber, p.Ranks.steps), HistOver: m.histOver}
 			if ms.ByOp == nil {
 				ms.ByOp = map[parser.Op]*Volume{} // written {} as before it was made on first use
 			}
@@ -342,8 +342,12 @@ func (p *RanksPart) Restore(dec *json.Decoder, lim *stages.Limits) error {
 			ms := &gs.Members[i]
 			m := ms.Member
 			m.started, m.histOver, m.group = ms.Started, ms.HistOver, g.Key
-			if m.hist, err = expand(ms.Hist, ids, r.steps, lim); err != nil {
+			hist, err := expand(ms.Hist, ids, r.steps, lim)
+			if err != nil {
 				return fmt.Errorf("communicator %+v: %w", gs.Key, err)
+			}
+			if len(hist) > 0 {
+				m.callState().hist = hist
 			}
 			g.Members = append(g.Members, &m)
 		}
