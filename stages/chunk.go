@@ -136,10 +136,14 @@ func (c *Chunk) LineCount() int64 { return c.n }
 // spareChunks holds a plan's released Chunks for its later chunks. A sync.Pool would not
 // do: the collector empties it every other cycle, and a Chunk made anew grows each of its
 // held lists again to a chunk's lines, a megabyte of fresh memory for the ranks events of
-// 1 MiB of calls. It holds no more Chunks than were in flight at once, up to maxSpareChunks.
+// 1 MiB of calls. It holds no more Chunks than were in flight at once, up to maxSpareChunks,
+// and lets go of those a stretch of the run did not need (see put).
 type spareChunks struct {
 	mu   sync.Mutex
-	list []*Chunk
+	list []*Chunk // the one released last at the end
+	// low is the fewest the list held since it was last trimmed, puts the Chunks released
+	// since.
+	low, puts int
 	// most is, for each Partial of a Set that is a Reserver, the most items a chunk's Sel
 	// held once read; nil until a chunk was read.
 	most []int
@@ -156,7 +160,7 @@ func (p *Plan) ReleaseChunks() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	clear(s.list)
-	s.list = nil
+	s.list, s.low, s.puts = nil, 0, 0
 }
 
 // get returns the Chunk released last, or nil and the room a new one's Reservers are to
@@ -171,6 +175,7 @@ func (s *spareChunks) get() (*Chunk, []int) {
 	c := s.list[n-1]
 	s.list[n-1] = nil
 	s.list = s.list[:n-1]
+	s.low = min(s.low, len(s.list))
 	return c, nil
 }
 
@@ -195,10 +200,23 @@ func (s *spareChunks) saw(sel *Set) {
 	}
 }
 
+// put keeps c for a later chunk. Every trimEvery Chunks released, those at the bottom of the
+// list that stayed there all along (as many as the fewest it held) are let go: a run that
+// once had more in flight (several inputs read at once, their chunks' lists each a megabyte)
+// does not keep them to its end.
 func (s *spareChunks) put(c *Chunk) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if len(s.list) < maxSpareChunks {
 		s.list = append(s.list, c)
 	}
+	if s.puts++; s.puts >= trimEvery {
+		n := copy(s.list, s.list[s.low:])
+		clear(s.list[n:])
+		s.list = s.list[:n]
+		s.low, s.puts = n, 0
+	}
 }
+
+// trimEvery is how many Chunks are released between trims of the list: 64 MiB of input.
+const trimEvery = 64
