@@ -15,6 +15,7 @@ import (
 // before it are, so that memory holds the merge and the inputs in flight, not every input's
 // Result. On error, the Result holds what was read, and the error is the first in input order.
 func RunAll(ctx context.Context, inputs []Input, opt Options, out stages.Out) (*stages.Result, error) {
+	defer opt.Plan.ReleaseChunks() // the Result refers to the plan
 	all := stages.NewResult(opt.Plan)
 	var seen sources
 	err := runEach(ctx, inputs, opt, out, func(i int, r *stages.Result) {

@@ -35,7 +35,55 @@ func Room[T any](s []T, n int) []T {
 	}
 	var v T
 	kept := int(keptBytes / max(unsafe.Sizeof(v), 1))
-	return slices.Grow(s, max(n, min(len(s), kept-len(s)), minRoom))
+	return grow(s, max(n, min(len(s), kept-len(s)), minRoom))
+}
+
+// grow returns s with room for n more items, in a buffer of the capacity append would give
+// it (see appendCap) but not cleared past len(s): where it is fresh memory (a chunk's list
+// grows to a megabyte and more), its pages are first touched as items fill them, and not
+// all at once by the clear slices.Grow makes of room the chunk may not use.
+func grow[T any](s []T, n int) []T {
+	var v T
+	size := max(unsafe.Sizeof(v), 1)
+	want := uintptr(appendCap(len(s)+n, cap(s))) * size
+	if want < largeBytes {
+		return slices.Grow(s, n)
+	}
+	want = (want + pageBytes - 1) &^ (pageBytes - 1) // the runtime allocates whole pages
+	return append(make([]T, 0, want/size), s...)
+}
+
+// appendCap is the capacity append gives a slice of capacity c grown to hold n items: twice
+// c, or a quarter more at a time from 256 items (runtime.nextslicecap). A list that grows
+// past what Room doubles it to, by a few items at a time, is copied a quarter more, not at
+// every growth.
+func appendCap(n, c int) int {
+	if n > 2*c {
+		return n
+	}
+	const threshold = 256
+	if c < threshold {
+		return 2 * c
+	}
+	for c < n {
+		c += (c + 3*threshold) >> 2
+	}
+	return c
+}
+
+// pageBytes is the runtime's page size, by which it rounds a large allocation up.
+const pageBytes = 8 << 10
+
+// largeBytes is the size from which the runtime allocates a buffer as pages of its own,
+// which it zeroes only where they were used before (runtime's maxSmallSize).
+const largeBytes = 32 << 10
+
+// Reserve returns s with room for n items in all, for a list that is about to hold them.
+func Reserve[T any](s []T, n int) []T {
+	if n <= cap(s) {
+		return s
+	}
+	return grow(s, n-len(s))
 }
 
 // minRoom is the fewest items a held list makes room for when it grows.

@@ -96,8 +96,7 @@ func (m *Merger) addAhead(c *Chunk, o Origin, off int64) (settled bool, err erro
 // emit merges a settled stretch into the total and commits it.
 func (m *Merger) emit(s *Set, o Origin) error {
 	s.Anchor(o)
-	m.Total.Merge(s)
-	return m.Total.Commit(m.out)
+	return m.Total.MergeCommit(s, m.out)
 }
 
 // hold keeps a chunk's open tail until the marker that ends its step arrives. What can be
@@ -145,10 +144,10 @@ func (m *Merger) settle(step int64) error {
 		return err
 	}
 	m.pending.Settle(step, m.plan.Selects(step))
-	m.Total.Merge(m.pending)
+	err := m.Total.MergeCommit(m.pending, m.out)
 	m.pending.Reset()
 	m.wait.ended()
-	return m.Total.Commit(m.out)
+	return err
 }
 
 // Finish settles what is still held: lines after the last marker belong to no step.

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"sync"
 )
 
 // Registry names the stages a run can ask for. Commands ask for stages by name; adding an
@@ -49,8 +48,8 @@ type Plan struct {
 	Config
 	Stages []Stage
 	reads  Reads
-	bytes  bool      // a stage reads the selected lines' bytes
-	chunks sync.Pool // released Chunks: their buffers serve the next chunks of the run
+	bytes  bool        // a stage reads the selected lines' bytes
+	chunks spareChunks // released Chunks: their buffers serve the next chunks of the run
 }
 
 // NewPlan looks up the named stages in r.

@@ -76,6 +76,38 @@ func (s *Set) Commit(out Out) error {
 	return nil
 }
 
+// MergeCommit merges o into s and commits, as Merge(o) and then Commit(out) do, where s
+// commits all it holds (an input's Total): the Folders among s's Partials commit o's lines
+// from o, which keeps its buffers. o is to be reset after.
+func (s *Set) MergeCommit(o *Set, out Out) error {
+	var folds uint64 // bit i: Parts[i] folds o's
+	for i, p := range s.Parts {
+		if f, ok := p.(Folder); ok && i < 64 && f.CanFold(o.Parts[i]) {
+			folds |= 1 << i
+			continue
+		}
+		p.Merge(o.Parts[i])
+	}
+	for i, p := range s.Parts {
+		var err error
+		if folds&(1<<i) != 0 {
+			err = p.(Folder).Fold(o.Parts[i], out)
+		} else if c, ok := p.(Committer); ok {
+			err = c.Commit(out)
+		}
+		if err != nil {
+			// The Partials after it hold o's lines uncommitted, as Merge and Commit leave them.
+			for j := i + 1; j < len(s.Parts); j++ {
+				if folds&(1<<j) != 0 {
+					s.Parts[j].Merge(o.Parts[j])
+				}
+			}
+			return err
+		}
+	}
+	return nil
+}
+
 // Part returns the Partial of type T in s, and whether there is one.
 func Part[T Partial](s *Set) (T, bool) {
 	for _, p := range s.Parts {

@@ -51,6 +51,20 @@ type Committer interface {
 	Commit(out Out) error
 }
 
+// Folder is a Committer that can commit a settled Partial's lines straight from it. An
+// input's Total commits what it merges at once, so the buffers a Merge would move into it
+// are only passed through: a Folder leaves them with o (a chunk's, sized to its lines, serve
+// the chunk's next use) rather than have the Total take them and let them go, or keep a
+// chunk-sized one for each input to the end.
+type Folder interface {
+	Committer
+	// CanFold reports whether Fold(o, out) does what Merge(o) and then Commit(out) would.
+	CanFold(o Partial) bool
+	// Fold commits o's lines as Merge(o) and then Commit(out) would, and empties o, which
+	// keeps its memory.
+	Fold(o Partial, out Out) error
+}
+
 // Writer is a Stage whose Partials write to the run's Out (split, calls): the inputs of a run
 // with one are read one after another, so that the output keeps their order.
 type Writer interface {
@@ -63,6 +77,15 @@ type Writer interface {
 // is known (see Bound).
 type Holder interface {
 	Held() int
+}
+
+// Reserver is a Holder that can make room for n held items at once. A Chunk made anew (the
+// first of a run's chunks in flight) has its Reservers make room for what an earlier chunk
+// held, rather than grow their lists to a chunk's lines a doubling at a time: every step of
+// that is fresh memory while the run starts.
+type Reserver interface {
+	Holder
+	Reserve(n int)
 }
 
 // Out receives what a run streams, in input order: whole lines (split) and calls.

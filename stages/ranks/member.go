@@ -26,9 +26,8 @@ type Member struct {
 	// position Start of the communicator's sequence: 0 where the log holds the communicator
 	// from its first call; later where an excerpt starts this rank further on (placed by
 	// opCount). A call's index is its position in that sequence.
-	Calls   int64
-	Start   int64
-	started bool
+	Calls int64
+	Start int64
 	// FirstOp is the opCount of its first call.
 	FirstOp uint64
 	// ByOp is nil until the rank's first selected call (most ranks of a log of communicator
@@ -55,18 +54,43 @@ type Member struct {
 	// Clock is what the times of its lines say (stall.go); nil where its calls carry none.
 	Clock *Clock `json:",omitempty"`
 	group GroupKey
-	// hist keeps the calls of a rank without an Init line, up to histCap, to align an excerpt
-	// by overlap (see realign); histOver is set once it had more.
-	hist     []refCall
-	histOver bool
+	// calls is what it keeps of its calls beyond their counts; nil until it has some (most
+	// ranks of a log of communicator set-up issue none, and these fields took a tenth of
+	// every rank's memory).
+	calls    *memberCalls
+	started  bool
+	histOver bool // hist had more calls than histCap
 	folded   bool // its communicator was folded into the overflow
 	// procCut: the input ends while its process issues calls on some communicator, by that
 	// communicator's own shape (set by Groups; see cutEnds).
 	procCut bool
+}
+
+// memberCalls is what a Member keeps of its calls.
+type memberCalls struct {
+	// hist keeps the calls of a rank without an Init line, up to histCap, to align an excerpt
+	// by overlap (see realign).
+	hist []refCall
 	// vols are ByOp's volumes by their op's index in volTab's ops (addSelected); ByOp's
 	// entries are never replaced, so a pointer kept here stays its op's.
 	vols   []*Volume
 	volTab *sigTable
+}
+
+// kept is the calls m keeps to align an excerpt (memberCalls.hist).
+func (m *Member) kept() []refCall {
+	if m.calls == nil {
+		return nil
+	}
+	return m.calls.hist
+}
+
+// callState returns m's memberCalls, made on first use.
+func (m *Member) callState() *memberCalls {
+	if m.calls == nil {
+		m.calls = &memberCalls{}
+	}
+	return m.calls
 }
 
 // proc is the key of the member's process.
@@ -94,16 +118,17 @@ func (m *Member) Volume() Volume {
 // m's volume: by the op's index in t, where the map ByOp cost a string hash a call.
 func (m *Member) addSelected(t *sigTable, sid uint32, s *Sig, nranks, step int64) {
 	c := t.call(sid, s, nranks)
-	if m.volTab != t {
-		m.vols, m.volTab = m.vols[:0], t // indexes of another table's ops
+	mc := m.callState()
+	if mc.volTab != t {
+		mc.vols, mc.volTab = mc.vols[:0], t // indexes of another table's ops
 	}
-	for int(c.op) >= len(m.vols) {
-		m.vols = append(m.vols, nil)
+	for int(c.op) >= len(mc.vols) {
+		mc.vols = append(mc.vols, nil)
 	}
-	v := m.vols[c.op]
+	v := mc.vols[c.op]
 	if v == nil {
 		v = m.volumeOf(s.Op)
-		m.vols[c.op] = v
+		mc.vols[c.op] = v
 	}
 	v.addCall(c.bytes, c.bus, c.sized)
 	if step >= 0 {

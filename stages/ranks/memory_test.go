@@ -107,3 +107,44 @@ func TestSigTableMemory(t *testing.T) {
 		t.Errorf("a signature costs %d bytes, want at most 80", per)
 	}
 }
+
+// initOnly folds the Init lines of n ranks of two communicators (a world of n and, for every
+// 8 ranks, a node's split), one process each, none of which issues a call: a log of a large
+// job's communicator set-up.
+func initOnly(n int) *Ranks {
+	r := NewRanks(&stages.Config{})
+	for i := range int64(n) {
+		host, pid := "node"+itoa(i/8), 1000+i
+		for c, comm := range []struct {
+			id      uint64
+			nranks  int64
+			rank    int64
+			pointer uint64
+		}{{0xabc, int64(n), i, 0x55d000000000 + uint64(i)*0x40}, {0xdef0 + uint64(i/8), 8, i % 8, 0x55d100000000 + uint64(i)*0x40}} {
+			ev := parser.CommEvent{Event: "Init COMPLETE", Comm: comm.pointer, Rank: comm.rank, NRanks: comm.nranks,
+				CudaDev: i % 8, NvmlDev: i % 8, CommID: comm.id, Split: -1, NNodes: -1, LocalRks: -1, LocalRk: -1}
+			e := RankEvent{Line: 2*i + int64(c), Step: -1, Kind: parser.KindComm, Host: host, Pid: pid, Dev: i % 8, Label: -1, Comm: &ev}
+			r.Add("init.log", &e)
+		}
+	}
+	return r
+}
+
+// TestInitOnlyRankMemory: a rank that issues no call (most of an init-heavy log's) costs its
+// Member and its share of its process, without room for the calls it never issued or a map
+// of its process's comm pointers: 4,096 processes of two communicators each against 1,024
+// (with -short, 2,048 against 512). With a Member of 400 bytes and a map of comm pointers in
+// every process, a rank kept 724 bytes; now 580.
+func TestInitOnlyRankMemory(t *testing.T) {
+	small, large := 1024, 4096
+	if testing.Short() {
+		small, large = 512, 2048
+	}
+	a := stagetest.Retained(func() any { return initOnly(small) })
+	b := stagetest.Retained(func() any { return initOnly(large) })
+	per := (b - a) / int64(2*(large-small))
+	t.Logf("%d bytes for %d ranks, %d for %d: %d a rank", a, 2*small, b, 2*large, per)
+	if per > 600 {
+		t.Errorf("a rank without calls keeps %d bytes, want at most 600", per)
+	}
+}

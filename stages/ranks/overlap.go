@@ -9,10 +9,11 @@ const histCap = 2048
 func (m *Member) remember(c refCall) {
 	switch {
 	case m.RankFrom == "init" || m.histOver:
-	case len(m.hist) < histCap:
-		m.hist = append(m.hist, c)
+	case len(m.kept()) < histCap:
+		mc := m.callState()
+		mc.hist = append(mc.hist, c)
 	default:
-		m.hist, m.histOver = nil, true
+		m.calls.hist, m.histOver = nil, true
 	}
 }
 
@@ -28,13 +29,13 @@ func (r *Ranks) realign(g *Group) {
 	g.aligned = true
 	anchor := g.Members[0]
 	for _, m := range g.Members {
-		if len(m.hist) > len(anchor.hist) {
+		if len(m.kept()) > len(anchor.kept()) {
 			anchor = m
 		}
 	}
 	lo := int64(0)
 	for _, m := range g.Members {
-		m.Start = bestOffset(anchor.hist, m.hist)
+		m.Start = bestOffset(anchor.kept(), m.kept())
 		lo = min(lo, m.Start)
 	}
 	for _, m := range g.Members {
@@ -51,7 +52,7 @@ func (g *Group) needsOverlap() bool {
 		if m.Calls == 0 {
 			continue
 		}
-		if m.RankFrom == "init" || m.histOver || int64(len(m.hist)) != m.Calls || m.Start != 0 {
+		if m.RankFrom == "init" || m.histOver || int64(len(m.kept())) != m.Calls || m.Start != 0 {
 			return false
 		}
 		n++
@@ -103,7 +104,7 @@ func (r *Ranks) rebuild(g *Group) {
 	g.ref = g.ref[:0]
 	for _, m := range g.Members {
 		m.FirstDiv = -1
-		for i, c := range m.hist {
+		for i, c := range m.kept() {
 			pos := m.Start + int64(i)
 			for int64(len(g.ref)) <= pos {
 				g.ref = append(g.ref, refCall{})

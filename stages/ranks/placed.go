@@ -10,18 +10,18 @@ func shakyOverlap(g *Group) bool {
 	}
 	anchor := g.Members[0]
 	for _, m := range g.Members {
-		if len(m.hist) > len(anchor.hist) {
+		if len(m.kept()) > len(anchor.kept()) {
 			anchor = m
 		}
 	}
 	for _, m := range g.Members {
-		if m == anchor || len(m.hist) == 0 {
+		if m == anchor || len(m.kept()) == 0 {
 			continue
 		}
 		d := m.Start - anchor.Start
-		n := meet(anchor.hist, m.hist, d)
-		agree := int64(agreeing(anchor.hist, m.hist, d))
-		if n > 0 && (2*agree <= n || agree < n && fitsElsewhere(anchor.hist, m.hist, d)) {
+		n := meet(anchor.kept(), m.kept(), d)
+		agree := int64(agreeing(anchor.kept(), m.kept(), d))
+		if n > 0 && (2*agree <= n || agree < n && fitsElsewhere(anchor.kept(), m.kept(), d)) {
 			return true
 		}
 	}

@@ -3,6 +3,7 @@ package ranks
 import (
 	"cmp"
 	"hash/fnv"
+	"iter"
 	"slices"
 	"strings"
 
@@ -44,7 +45,7 @@ type procKey struct {
 
 // proc is one process: the communicator each of its comm pointers is bound to now.
 type proc struct {
-	bind map[uint64]*binding
+	bind bindings
 	// over holds the pointers bound to communicators counted in the overflow only.
 	over    map[uint64]struct{}
 	sizeSeq map[int64]int64 // communicators of each size used without an Init line
@@ -63,6 +64,81 @@ type proc struct {
 	lastPtr uint64
 	members []*Member
 	folded  int // members of folded communicators not yet dropped from members
+}
+
+// bindings are a process's comm pointers and what each is bound to. Most processes bind
+// one or two (a job's world communicator and a split of it), which are kept in place; more
+// go to a map. A map for every process cost some 180 bytes of it, more than the process
+// itself, in a log of tens of thousands of processes setting up communicators.
+type bindings struct {
+	few  [2]ptrBinding // b nil: free
+	more map[uint64]*binding
+}
+
+type ptrBinding struct {
+	ptr uint64
+	b   *binding
+}
+
+// get returns what ptr is bound to, or nil.
+func (bs *bindings) get(ptr uint64) *binding {
+	for i := range bs.few {
+		if f := &bs.few[i]; f.b != nil && f.ptr == ptr {
+			return f.b
+		}
+	}
+	return bs.more[ptr]
+}
+
+// set binds ptr to b (not nil), in place of what it was bound to.
+func (bs *bindings) set(ptr uint64, b *binding) {
+	for i := range bs.few {
+		if f := &bs.few[i]; f.b != nil && f.ptr == ptr {
+			f.b = b
+			return
+		}
+	}
+	if _, ok := bs.more[ptr]; ok {
+		bs.more[ptr] = b
+		return
+	}
+	for i := range bs.few {
+		if f := &bs.few[i]; f.b == nil {
+			*f = ptrBinding{ptr, b}
+			return
+		}
+	}
+	if bs.more == nil {
+		bs.more = make(map[uint64]*binding)
+	}
+	bs.more[ptr] = b
+}
+
+// del unbinds ptr.
+func (bs *bindings) del(ptr uint64) {
+	for i := range bs.few {
+		if f := &bs.few[i]; f.b != nil && f.ptr == ptr {
+			*f = ptrBinding{}
+			return
+		}
+	}
+	delete(bs.more, ptr)
+}
+
+// all returns every pointer and its binding, in no particular order (as a map's range).
+func (bs *bindings) all() iter.Seq2[uint64, *binding] {
+	return func(yield func(uint64, *binding) bool) {
+		for _, f := range bs.few {
+			if f.b != nil && !yield(f.ptr, f.b) {
+				return
+			}
+		}
+		for ptr, b := range bs.more {
+			if !yield(ptr, b) {
+				return
+			}
+		}
+	}
 }
 
 // binding is what a comm pointer stands for: a rank of a communicator kept in detail, or
@@ -143,7 +219,7 @@ func (r *Ranks) binding(p *proc, ptr uint64) *binding {
 	if p.last != nil && p.lastPtr == ptr {
 		return p.last
 	}
-	if b := p.bind[ptr]; b != nil {
+	if b := p.bind.get(ptr); b != nil {
 		p.lastPtr, p.last = ptr, b
 		return b
 	}
@@ -156,7 +232,7 @@ func (r *Ranks) binding(p *proc, ptr uint64) *binding {
 func (r *Ranks) proc(k procKey) *proc {
 	p := r.procs[k]
 	if p == nil {
-		p = &proc{bind: make(map[uint64]*binding, 1)} // sizeSeq and open: on first use (few processes need them)
+		p = &proc{} // its maps: on first use (few processes need them)
 		r.procs[k] = p
 	}
 	return p
@@ -254,7 +330,7 @@ func (r *Ranks) initKey(p *proc, ev *parser.CommEvent) (GroupKey, Grouping) {
 	if ev.CommID != 0 {
 		return GroupKey{CommID: ev.CommID, NRanks: ev.NRanks}, GroupedCommID
 	}
-	if parent := p.bind[ev.Parent]; ev.Parent != 0 && parent != nil && !parent.over {
+	if parent := p.bind.get(ev.Parent); ev.Parent != 0 && parent != nil && !parent.over {
 		h := fnv.New64a()
 		pk := parent.g.Key
 		for _, v := range []int64{int64(pk.CommID), pk.NRanks, pk.Seq, ev.Split, ev.Color} {
@@ -277,7 +353,7 @@ func (r *Ranks) bindNew(p *proc, e *heldEvent, ptr uint64, key GroupKey, evidenc
 			r.over.addKey(key)
 		}
 		r.over.Ranks++
-		delete(p.bind, ptr)
+		p.bind.del(ptr)
 		p.last = nil
 		if p.over == nil {
 			p.over = make(map[uint64]struct{})
@@ -295,7 +371,7 @@ func (r *Ranks) bindNew(p *proc, e *heldEvent, ptr uint64, key GroupKey, evidenc
 	g.Members = append(g.Members, m)
 	p.members = append(p.members, m)
 	b := &binding{m: m, g: g}
-	p.bind[ptr] = b
+	p.bind.set(ptr, b)
 	p.last = nil
 	delete(p.over, ptr)
 	return b

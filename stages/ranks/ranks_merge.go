@@ -49,8 +49,9 @@ func (r *Ranks) Merge(o *Ranks) {
 			}
 		}
 		for _, m := range og.Members {
-			for i := range m.hist {
-				m.hist[i].sig, m.hist[i].step = remap(m.hist[i].sig), restep(m.hist[i].step)
+			hist := m.kept()
+			for i := range hist {
+				hist[i].sig, hist[i].step = remap(hist[i].sig), restep(hist[i].step)
 			}
 		}
 		og.steps = r.steps
@@ -77,7 +78,7 @@ func (r *Ranks) Merge(o *Ranks) {
 		r.procs[k] = p
 		// A comm pointer bound to a communicator joined into r's is bound to r's: the joined
 		// one, with its reference sequence, is let go.
-		for _, b := range p.bind {
+		for _, b := range p.bind.all() {
 			if g := joined[b.g]; g != nil {
 				b.g = g
 			}

@@ -273,7 +273,7 @@ func TestMergeLetsJoinedGroupsGo(t *testing.T) {
 		t.Fatalf("%d communicators, want 1", len(r.groups))
 	}
 	for k, p := range r.procs {
-		for ptr, b := range p.bind {
+		for ptr, b := range p.bind.all() {
 			if r.groups[b.g.Key] != b.g {
 				t.Errorf("%s pid %d comm %#x is bound to a communicator that was joined into another", k.file, k.pid, ptr)
 			}

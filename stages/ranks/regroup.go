@@ -65,7 +65,7 @@ func regroupable(gs []*Group) bool {
 		}
 		procs := map[procKey]bool{}
 		for _, m := range g.Members {
-			if m.RankFrom == "init" || m.histOver || int64(len(m.hist)) != m.Calls || procs[m.proc()] {
+			if m.RankFrom == "init" || m.histOver || int64(len(m.kept())) != m.Calls || procs[m.proc()] {
 				return false
 			}
 			procs[m.proc()] = true
@@ -148,10 +148,11 @@ const likenessSpan = 512
 // that differ (no opCount in common: minus how far apart they are); else the most calls that
 // agree less those that differ at any offset.
 func likeness(a, b *Member) int {
-	if opsKnown(a.hist) && opsKnown(b.hist) {
-		return likenessByOp(a.hist, b.hist)
+	ah, bh := a.kept(), b.kept()
+	if opsKnown(ah) && opsKnown(bh) {
+		return likenessByOp(ah, bh)
 	}
-	x, y := a.hist[max(0, len(a.hist)-likenessSpan):], b.hist[max(0, len(b.hist)-likenessSpan):]
+	x, y := ah[max(0, len(ah)-likenessSpan):], bh[max(0, len(bh)-likenessSpan):]
 	best := -len(y)
 	for d := -int64(len(y)) + 1; d < int64(len(x)); d++ {
 		n := int64(0)
@@ -221,7 +222,7 @@ func (r *Ranks) rebuildGroups(gs []*Group, sets [][]*Member) {
 		}
 	}
 	for _, p := range r.procs {
-		for _, b := range p.bind {
+		for _, b := range p.bind.all() {
 			if g := moved[b.m]; g != nil {
 				b.g = g
 			}
@@ -231,8 +232,11 @@ func (r *Ranks) rebuildGroups(gs []*Group, sets [][]*Member) {
 
 // replay adds m to g with the calls it kept, as though they came again.
 func (g *Group) replay(r *Ranks, m *Member) {
-	hist := m.hist
-	m.hist, m.Calls, m.Start, m.started, m.FirstDiv, m.DivSig, m.group = nil, 0, 0, false, -1, Sig{}, g.Key
+	hist := m.kept()
+	if m.calls != nil {
+		m.calls.hist = nil
+	}
+	m.Calls, m.Start, m.started, m.FirstDiv, m.DivSig, m.group = 0, 0, false, -1, Sig{}, g.Key
 	g.Members = append(g.Members, m)
 	for _, c := range hist {
 		s := r.sigs.sig(c.sig)

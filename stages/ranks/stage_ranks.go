@@ -76,8 +76,29 @@ func (p *RanksPart) Commit(stages.Out) error {
 	return nil
 }
 
+// CanFold reports whether o's events can be folded from o: p holds none (the Merger's
+// Total, which commits all it merges), o's are settled, and o has no folded state to join.
+func (p *RanksPart) CanFold(o stages.Partial) bool {
+	op := o.(*RanksPart)
+	return len(p.events.Items) == 0 && !p.events.Open && !op.events.Open && op.Ranks == nil
+}
+
+// Fold folds o's events into Ranks, in order, as Merge and Commit would, without moving
+// them: o keeps its buffers (a chunk's, which the chunk's next use fills again).
+func (p *RanksPart) Fold(o stages.Partial, _ stages.Out) error {
+	op := o.(*RanksPart)
+	if len(op.events.Items) > 0 {
+		p.ranks().foldHeld(&op.events)
+	}
+	op.events.reset()
+	return nil
+}
+
 // Held is how many events wait for their step.
 func (p *RanksPart) Held() int { return len(p.events.Items) }
+
+// Reserve makes room for n events.
+func (p *RanksPart) Reserve(n int) { p.events.Items = stages.Reserve(p.events.Items, n) }
 
 func (p *RanksPart) ranks() *Ranks {
 	if p.Ranks == nil {
@@ -187,7 +208,7 @@ func (p *RanksPart) Snapshot() any {
 			Ref: refSteps(g.ref, renumber, p.Ranks.steps)}
 		for _, m := range g.Members {
 			ms := MemberSnapshot{Member: *m, Started: m.started,
-				Hist: refSteps(m.hist, renumber, p.Ranks.steps), HistOver: m.histOver}
+				Hist: refSteps(m.kept(), renumber, p.Ranks.steps), HistOver: m.histOver}
 			if ms.ByOp == nil {
 				ms.ByOp = map[parser.Op]*Volume{} // written {} as before it was made on first use
 			}
@@ -321,8 +342,12 @@ func (p *RanksPart) Restore(dec *json.Decoder, lim *stages.Limits) error {
 			ms := &gs.Members[i]
 			m := ms.Member
 			m.started, m.histOver, m.group = ms.Started, ms.HistOver, g.Key
-			if m.hist, err = expand(ms.Hist, ids, r.steps, lim); err != nil {
+			hist, err := expand(ms.Hist, ids, r.steps, lim)
+			if err != nil {
 				return fmt.Errorf("communicator %+v: %w", gs.Key, err)
+			}
+			if len(hist) > 0 {
+				m.callState().hist = hist
 			}
 			g.Members = append(g.Members, &m)
 		}
