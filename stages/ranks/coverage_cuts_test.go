@@ -16,7 +16,7 @@ import (
 // where a communicator's ranks stop at two calls, every culprit at one and the others at the
 // furthest: the shape of a hang, which no cut can be told from. Ranks a few calls apart are
 // never suspects. The whole log and one node's lines give none. Cuts after every third
-// event; with -short, after 6 events spread over the log (cutPoints).
+// event; with -short, after 12 events spread over the log (cutPoints).
 func TestHangOnHealthyCuts(t *testing.T) {
 	p, err := parser.NewParser()
 	if err != nil {
@@ -41,7 +41,7 @@ func TestHangOnHealthyCuts(t *testing.T) {
 			}
 			events := rankEvents(stagetest.ParseLines(p, b.Bytes()))
 			alarms, cuts := 0, 0
-			for _, k := range cutPoints(1, len(events), 3, 6) {
+			for _, k := range cutPoints(1, len(events), 3, 12) {
 				cuts++
 				if hangShapeOnly(t, name, k, ranksOfEvents(events[:k])) {
 					alarms++
@@ -132,7 +132,7 @@ func ranksOfEvents(events []RankEvent) *Ranks {
 
 // TestHangStopCuts: a rank that stopped while the others went on is the one suspect on the
 // world communicator wherever the log is cut once the others are far past it, though the
-// others stop a few calls apart. Every seventh cut of the last third; with -short, 6 spread
+// others stop a few calls apart. Every seventh cut of the last third; with -short, 12 spread
 // over it.
 func TestHangStopCuts(t *testing.T) {
 	p, err := parser.NewParser()
@@ -145,7 +145,7 @@ func TestHangStopCuts(t *testing.T) {
 	}
 	events := rankEvents(stagetest.ParseLines(p, b.Bytes()))
 	cut := 0
-	for _, k := range cutPoints(len(events)*2/3, len(events), 7, 6) {
+	for _, k := range cutPoints(len(events)*2/3, len(events), 7, 12) {
 		for _, f := range ranksOfEvents(events[:k]).Hang() {
 			if f.Group.NRanks != 16 {
 				continue

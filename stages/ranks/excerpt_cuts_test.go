@@ -67,9 +67,8 @@ func verdicts(r *Ranks) string {
 // nothing on any piece that runs to the log's end, whatever call each rank's lines start at.
 // A piece that ends before the log does can end with a communicator's ranks at two calls,
 // the culprits behind and the others at the furthest: that is a hang's shape, which no cut
-// can be told from (TestHangOnHealthyCuts), and the only finding it gets. With -short, 5
-// cuts spread over each log (start, quarters, end of its hundredths) rather than every
-// hundredth of it.
+// can be told from (TestHangOnHealthyCuts), and the only finding it gets. With -short, 10
+// cuts spread over each log rather than every hundredth of it.
 func TestVerdictsOnHealthyCuts(t *testing.T) {
 	p, err := parser.NewParser()
 	if err != nil {
@@ -83,7 +82,7 @@ func TestVerdictsOnHealthyCuts(t *testing.T) {
 		}
 		shapes, cuts, absents := 0, 0, 0
 		step := max(n/100, 1)
-		for _, k := range cutPoints(step, n-1, step, 5) {
+		for _, k := range cutPoints(step, n-1, step, 10) {
 			cuts += 4
 			if v := verdicts(ranksOfEvents(events[k:])); v != "" {
 				t.Errorf("%s: events %d-%d of %d (its end): %s", j.name, k, n, n, v)
