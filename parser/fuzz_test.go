@@ -48,8 +48,9 @@ func FuzzScannerAgreesWithGrammar(f *testing.F) {
 	})
 }
 
-// checkAgreement holds one line to the properties above.
-func checkAgreement(t *testing.T, p *Parser, line []byte) {
+// checkAgreement holds one line to the properties above and returns the grammar's reading
+// of it.
+func checkAgreement(t *testing.T, p *Parser, line []byte) Line {
 	t.Helper()
 	want := p.Grammar().Parse(line)
 	var fast Line
@@ -71,6 +72,7 @@ func checkAgreement(t *testing.T, p *Parser, line []byte) {
 	if want.Kind == KindProgress && !bytes.Contains(line, []byte("iteration")) && !bytes.Contains(line, []byte("step")) {
 		t.Errorf("progress line %q holds neither \"iteration\" nor \"step\"", line)
 	}
+	return want
 }
 
 // nanEqual lets a progress line's nan time read the same by both (NaN is unequal to itself).

@@ -10,16 +10,19 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/nccllog/nccllog/internal/shorttest"
 )
 
 // TestMain lets a test run the test binary as nccllog itself (NCCLLOG_RUN_MAIN=1), to send it
-// signals. Such a run writes a byte to its file descriptor 3 once it watches them.
+// signals. Such a run writes a byte to its file descriptor 3 once it watches them. Otherwise
+// the tests run as package shorttest sets them up.
 func TestMain(m *testing.M) {
 	if os.Getenv("NCCLLOG_RUN_MAIN") == "1" {
 		ready := os.NewFile(3, "ready")
 		os.Exit(mainCode(func() { ready.Write([]byte{1}); ready.Close() }))
 	}
-	os.Exit(m.Run())
+	shorttest.Main(m)
 }
 
 // TestSignalsEndWaitingRun: nccllog waiting on an idle stdin pipe or on a FIFO that nobody

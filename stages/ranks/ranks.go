@@ -35,6 +35,8 @@ type Ranks struct {
 	files    map[string]*FileClock
 	lastFile *FileClock // the file of the last event (consecutive events mostly share one)
 	recent   []procSlot // heldEvent.recent's memory, kept from one fold to the next
+	// added is the list Add folds each event from, kept from one call to the next.
+	added *events
 }
 
 type procKey struct {
