@@ -32,16 +32,22 @@ func job() gen.Config {
 // returns the cluster, the nccllog binary and the logs' root directory.
 func fixture(t *testing.T) (*slurmtest.Cluster, string, string) {
 	t.Helper()
+	slurmtest.Require(t)
 	dir := t.TempDir()
 	bin := filepath.Join(dir, "nccllog")
 	built := make(chan error, 1)
+	done := make(chan struct{})
 	go func() {
+		defer close(done)
 		out, err := exec.Command("go", "build", "-o", bin, "github.com/nccllog/nccllog/cmd/nccllog").CombinedOutput()
 		if err != nil {
 			err = fmt.Errorf("go build: %v: %s", err, out)
 		}
 		built <- err
 	}()
+	// When the cluster cannot start (a skip or a failure), the build goes on writing into dir;
+	// wait for it before dir is removed, or the binary outlives the test in the temp folder.
+	t.Cleanup(func() { <-done })
 	c := slurmtest.Start(t, nodes...)
 	if err := <-built; err != nil {
 		t.Fatal(err)

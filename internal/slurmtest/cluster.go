@@ -33,17 +33,8 @@ func programs() []string {
 // is idle. The daemons are stopped by pid when t ends. It skips t (fails it under
 // NCCLLOG_SLURM=1) where Slurm or munge is missing, not run as root, or does not come up.
 func Start(t testing.TB, nodes ...string) *Cluster {
-	if testing.Short() {
-		t.Skip("-short: the Slurm cluster starts without -short")
-	}
 	t.Helper()
-	bins, err := lookBins()
-	if err != nil {
-		unavailable(t, "%v (apt-get install slurm-wlm munge)", err)
-	}
-	if uid := os.Geteuid(); uid != 0 {
-		unavailable(t, "slurmd must run as root to start job steps; this test runs as uid %d", uid)
-	}
+	bins := Require(t)
 	// munged wants every directory above its socket searchable by all, so not t.TempDir (0700).
 	dir, err := os.MkdirTemp("", "nccllog-slurm-")
 	if err == nil {
@@ -63,6 +54,24 @@ func Start(t testing.TB, nodes ...string) *Cluster {
 		unavailable(t, "the Slurm test cluster did not start: %v", err)
 	}
 	return c
+}
+
+// Require skips t (fails it under NCCLLOG_SLURM=1) where Start cannot run: under -short, where
+// Slurm or munge is missing, or not as root. It returns the programs' paths. A test that builds
+// or writes something slow before Start calls it first, so that a skip costs nothing.
+func Require(t testing.TB) map[string]string {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("-short: the Slurm cluster starts without -short")
+	}
+	bins, err := lookBins()
+	if err != nil {
+		unavailable(t, "%v (apt-get install slurm-wlm munge)", err)
+	}
+	if uid := os.Geteuid(); uid != 0 {
+		unavailable(t, "slurmd must run as root to start job steps; this test runs as uid %d", uid)
+	}
+	return bins
 }
 
 func lookBins() (map[string]string, error) {
