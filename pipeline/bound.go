@@ -14,7 +14,7 @@ import (
 // a file that grows (a job still writing its log) to wherever its end is by then, which a
 // reading ahead could not see. mapped says that src.file is mapped. The returned function
 // lets go of what it took; call it once the run is over.
-func bound(m *stages.Merger, in Input, src *source, mapped bool, opt Options, ps *parsers) (done func()) {
+func bound(m *stages.Merger, in Input, src *source, mapped bool, opt Options, ps *Parsers) (done func()) {
 	if opt.Plan.Boundary != stages.BoundaryEnd {
 		return func() {}
 	}
@@ -58,7 +58,7 @@ func bound(m *stages.Merger, in Input, src *source, mapped bool, opt Options, ps
 // lender borrows one Parser from a run's parsers when it is first needed. Its Stats are
 // not the run's: the lines it reads are read, and counted, by the workers.
 type lender struct {
-	ps *parsers
+	ps *Parsers
 	p  *parser.Parser
 }
 

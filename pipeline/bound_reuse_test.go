@@ -11,7 +11,7 @@ import (
 // TestLookaheadBufferReused: inputs read ahead one after another share one buffer. A run of
 // 1,024 per-process files allocated (and zeroed) 2 MiB for each input's reading ahead.
 func TestLookaheadBufferReused(t *testing.T) {
-	ps := &parsers{}
+	ps := &Parsers{}
 	data := []byte(strings.Repeat("host:1:1 [0] NCCL INFO AllReduce: opCount 1 sendbuff 0x1 recvbuff 0x2 count 8 datatype 7 op 0 root 0 comm 0x3 [nranks=2] stream 0x4\n", 64))
 	readAhead := func() {
 		lend := &lender{ps: ps}

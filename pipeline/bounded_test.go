@@ -41,8 +41,8 @@ var boundedInputs = []boundedInput{
 func runOpt(in Input, opt Options, cfg testCfg) outcome {
 	rec := &recorder{}
 	opt.Plan = cfg.plan()
-	if opt.parsers == nil {
-		opt.parsers = sharedParsers()
+	if opt.Parsers == nil {
+		opt.Parsers = sharedParsers()
 	}
 	res, err := Run(context.Background(), in, opt, rec)
 	return outcome{res: res, err: err, split: rec.split, calls: rec.calls}

@@ -34,7 +34,7 @@ func FuzzLineSplitter(f *testing.F) {
 			// Told by its first bytes to be gzip or zstd: it is decoded, not passed through,
 			// and garbage after the magic bytes is a corrupt archive, said so.
 			_, err := Run(context.Background(), Input{Name: "-", Stdin: bytes.NewReader(data)},
-				Options{Jobs: 2, ChunkSize: 1 + int(cut%512), Plan: cfg.plan(), parsers: sharedParsers()}, &splitRecorder{})
+				Options{Jobs: 2, ChunkSize: 1 + int(cut%512), Plan: cfg.plan(), Parsers: sharedParsers()}, &splitRecorder{})
 			if err != nil && !strings.Contains(err.Error(), "gzip") && !strings.Contains(err.Error(), "zstd") {
 				t.Fatalf("a corrupt archive's error does not say which format: %v", err)
 			}
@@ -43,7 +43,7 @@ func FuzzLineSplitter(f *testing.F) {
 		for _, size := range []int{1 + int(cut%512), 4096} {
 			rec := &splitRecorder{}
 			res, err := Run(context.Background(), Input{Name: "-", Stdin: bytes.NewReader(data)},
-				Options{Jobs: 2, ChunkSize: size, Plan: cfg.plan(), parsers: sharedParsers()}, rec)
+				Options{Jobs: 2, ChunkSize: size, Plan: cfg.plan(), Parsers: sharedParsers()}, rec)
 			if err != nil {
 				t.Fatalf("chunks of %d bytes: %v", size, err)
 			}

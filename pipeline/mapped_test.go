@@ -109,7 +109,7 @@ func TestTruncatedWhileMapped(t *testing.T) {
 				tr.out = out
 			}
 			_, err := Run(context.Background(), Input{Name: name},
-				Options{Jobs: jobs, ChunkSize: tc.chunk, Plan: testCfg{Needs: tc.needs}.plan()}, tr)
+				Options{Jobs: jobs, ChunkSize: tc.chunk, Plan: testCfg{Needs: tc.needs}.plan(), Parsers: sharedParsers()}, tr)
 			if tr.err != nil {
 				t.Fatal(tr.err)
 			}
@@ -125,6 +125,9 @@ func TestTruncatedWhileMapped(t *testing.T) {
 
 func runWith(in Input, opt Options) outcome {
 	rec := &recorder{}
+	if opt.Parsers == nil {
+		opt.Parsers = sharedParsers()
+	}
 	res, err := Run(context.Background(), in, opt, rec)
 	return outcome{res: res, err: err, split: rec.split, calls: rec.calls}
 }

@@ -6,11 +6,13 @@ import (
 	"github.com/nccllog/nccllog/parser"
 )
 
-// parsers lends Parsers to workers, one to a worker at a time, and keeps them between inputs.
-// A Parser learns as it reads: the grammar checks the first lines of every shape it meets,
-// and its scanner remembers each thread's last lines. A fresh Parser for each input of a
-// run with hundreds of small per-process files spent most of the run in those checks.
-type parsers struct {
+// Parsers lends Parsers to workers, one to a worker at a time, and keeps them between inputs
+// and, where a caller passes one in Options, between runs. A Parser learns as it reads: the
+// grammar checks the first lines of every shape it meets, and its scanner remembers each
+// thread's last lines. A fresh Parser for each input of a run with hundreds of small
+// per-process files spent most of the run in those checks. The zero value is ready to use,
+// and it is safe for concurrent runs.
+type Parsers struct {
 	mu   sync.Mutex
 	free []*parser.Parser
 	// bufs are lookahead buffers let go by inputs whose reading ahead is over, at most
@@ -23,7 +25,7 @@ type parsers struct {
 const keptBufs = 4
 
 // buf lends a lookahead buffer, or nil where none is free.
-func (ps *parsers) buf() []byte {
+func (ps *Parsers) buf() []byte {
 	ps.mu.Lock()
 	defer ps.mu.Unlock()
 	n := len(ps.bufs)
@@ -36,7 +38,7 @@ func (ps *parsers) buf() []byte {
 }
 
 // putBuf takes back a lookahead buffer.
-func (ps *parsers) putBuf(b []byte) {
+func (ps *Parsers) putBuf(b []byte) {
 	ps.mu.Lock()
 	defer ps.mu.Unlock()
 	if cap(b) > 0 && len(ps.bufs) < keptBufs {
@@ -45,7 +47,7 @@ func (ps *parsers) putBuf(b []byte) {
 }
 
 // get lends a Parser, with its Stats set to zero so that they count what the borrower reads.
-func (ps *parsers) get() (*parser.Parser, error) {
+func (ps *Parsers) get() (*parser.Parser, error) {
 	ps.mu.Lock()
 	if n := len(ps.free); n > 0 {
 		p := ps.free[n-1]
@@ -59,7 +61,7 @@ func (ps *parsers) get() (*parser.Parser, error) {
 }
 
 // put takes back a Parser lent by get.
-func (ps *parsers) put(p *parser.Parser) {
+func (ps *Parsers) put(p *parser.Parser) {
 	ps.mu.Lock()
 	ps.free = append(ps.free, p)
 	ps.mu.Unlock()

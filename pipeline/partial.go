@@ -13,7 +13,7 @@ import (
 // say it is one (stages.PartialMagic): its Result stands for the logs it was made from. ok is
 // false for a log. Inputs opened late (standard input, FIFOs) are taken for logs.
 // Its set-up lines are read again by a Parser borrowed from ps (a new one takes milliseconds).
-func readPartial(src *source, name string, plan *stages.Plan, ps *parsers) (res *stages.Result, ok bool, err error) {
+func readPartial(src *source, name string, plan *stages.Plan, ps *Parsers) (res *stages.Result, ok bool, err error) {
 	if src.late != nil {
 		return nil, false, nil
 	}

@@ -61,7 +61,7 @@ func summarizedSeed(t testing.TB, cfg gen.Config) []byte {
 	for _, f := range files {
 		ins = append(ins, Input{Name: f})
 	}
-	res, err := RunAll(context.Background(), ins, Options{Jobs: 1, Plan: plan}, discard{})
+	res, err := RunAll(context.Background(), ins, Options{Jobs: 1, Plan: plan, Parsers: sharedParsers()}, discard{})
 	if err != nil {
 		t.Fatal(err)
 	}

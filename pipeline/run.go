@@ -35,9 +35,11 @@ type Options struct {
 	// merged, if set, is called with the input's Merger after each chunk is merged, for tests
 	// of what it holds.
 	merged func(*stages.Merger)
-	// parsers lends the workers their Parsers; RunAll shares one among its inputs. Nil: the
-	// run makes its own.
-	parsers *parsers
+	// Parsers lends the workers their Parsers, which learn the shapes of the lines they read
+	// (see Parsers). RunAll shares one among its inputs; a caller that runs many times over
+	// like logs (a test suite, a service) passes its own to keep them between runs. Nil: each
+	// Run or RunAll makes its own.
+	Parsers *Parsers
 }
 
 // done is a chunk that a worker has analysed.
@@ -61,9 +63,9 @@ func Run(ctx context.Context, in Input, opt Options, out stages.Out) (*stages.Re
 	}
 	defer src.Close()
 	prog := &progress{report: opt.Progress}
-	ps := opt.parsers
+	ps := opt.Parsers
 	if ps == nil {
-		ps = &parsers{}
+		ps = &Parsers{}
 	}
 	if res, ok, err := readPartial(src, name, opt.Plan, ps); ok {
 		if err != nil {
@@ -136,7 +138,7 @@ func (o Options) chunkSize() int {
 }
 
 // work parses and analyses chunks until there are no more.
-func work(ctx context.Context, name string, plan *stages.Plan, ps *parsers, in <-chan chunk, out chan<- done, st *parser.Stats) (err error) {
+func work(ctx context.Context, name string, plan *stages.Plan, ps *Parsers, in <-chan chunk, out chan<- done, st *parser.Stats) (err error) {
 	p, err := ps.get()
 	if err != nil {
 		return err

@@ -49,11 +49,11 @@ func run(in Input, jobs, chunkSize int, cfg testCfg) outcome {
 	return runOpt(in, Options{Jobs: jobs, ChunkSize: chunkSize}, cfg)
 }
 
-// sharedParsers is the parsers the tests' runs borrow from, as RunAll's inputs do: the
-// tests read the same generated logs over and over, and fresh parsers spent a quarter of the
-// package's time checking the same first lines against the grammar again. Tests that call
-// Run directly read with fresh parsers, as a single input does.
-var sharedParsers = sync.OnceValue(func() *parsers { return &parsers{} })
+// sharedParsers is the parsers the tests' runs borrow from (Options.Parsers), as RunAll's
+// inputs do: the tests read the same generated logs over and over, and fresh parsers spent a
+// quarter of the package's time checking the same first lines against the grammar again.
+// Tests of a single run's own parsers leave Options.Parsers nil.
+var sharedParsers = sync.OnceValue(func() *Parsers { return &Parsers{} })
 
 // want is what a run must yield, worked out line by line without chunks.
 type want struct {

@@ -30,7 +30,9 @@ func RunAll(ctx context.Context, inputs []Input, opt Options, out stages.Out) (*
 
 // runEach runs every input and hands each Result to take, in input order.
 func runEach(ctx context.Context, inputs []Input, opt Options, out stages.Out, take func(int, *stages.Result)) error {
-	opt.parsers = &parsers{}
+	if opt.Parsers == nil {
+		opt.Parsers = &Parsers{}
+	}
 	opt.Jobs = min(opt.jobs(), MaxJobs())
 	errs := make([]error, len(inputs))
 	if opt.Plan.Streams() || len(inputs) == 1 {

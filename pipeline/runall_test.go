@@ -33,7 +33,7 @@ func TestRunAllLikeRun(t *testing.T) {
 			if ordered {
 				cfg.Needs |= needCalls
 			}
-			opt := Options{Jobs: jobs, ChunkSize: 4 << 10, Plan: cfg.plan()}
+			opt := Options{Jobs: jobs, ChunkSize: 4 << 10, Plan: cfg.plan(), Parsers: sharedParsers()}
 			if opt.Plan.Streams() != ordered {
 				t.Fatalf("plan %+v: Streams() = %v", cfg, !ordered)
 			}

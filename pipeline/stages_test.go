@@ -72,7 +72,7 @@ func snapshot(t *testing.T, names []string, plan *stages.Plan, jobs, chunk, wait
 	for i, n := range names {
 		inputs[i] = Input{Name: n}
 	}
-	res, err := RunAll(context.Background(), inputs, Options{Jobs: jobs, ChunkSize: chunk, Plan: plan, waitCap: waitCap}, discard{})
+	res, err := RunAll(context.Background(), inputs, Options{Jobs: jobs, ChunkSize: chunk, Plan: plan, waitCap: waitCap, Parsers: sharedParsers()}, discard{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -141,7 +141,7 @@ func TestToyStage(t *testing.T) {
 	reg := all.Registry()
 	reg.Register(commHosts{})
 	plan := stages.MustPlan(stages.Config{}, reg, "commhosts")
-	res, err := RunAll(context.Background(), []Input{{Name: name}}, Options{Plan: plan, ChunkSize: 2 << 10}, discard{})
+	res, err := RunAll(context.Background(), []Input{{Name: name}}, Options{Plan: plan, ChunkSize: 2 << 10, Parsers: sharedParsers()}, discard{})
 	if err != nil {
 		t.Fatal(err)
 	}

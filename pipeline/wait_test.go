@@ -31,7 +31,7 @@ func TestRunEndsWhenCancelled(t *testing.T) {
 			ctx, cancel := context.WithCancel(context.Background())
 			ended := make(chan error, 1)
 			go func() {
-				_, err := RunAll(ctx, []Input{in}, Options{Jobs: 2, Plan: testCfg{Needs: needAgg}.plan()}, discard{})
+				_, err := RunAll(ctx, []Input{in}, Options{Jobs: 2, Plan: testCfg{Needs: needAgg}.plan(), Parsers: sharedParsers()}, discard{})
 				ended <- err
 			}()
 			time.Sleep(50 * time.Millisecond) // let it block

@@ -142,7 +142,7 @@ func TestWindowCapMemory(t *testing.T) {
 		}
 		var before, after runtime.MemStats
 		runtime.ReadMemStats(&before)
-		res, err := RunAll(context.Background(), inputs, Options{Jobs: 8, Plan: runConfigs[0].plan()}, discard{})
+		res, err := RunAll(context.Background(), inputs, Options{Jobs: 8, Plan: runConfigs[0].plan(), Parsers: sharedParsers()}, discard{})
 		runtime.ReadMemStats(&after)
 		switch want := fmt.Sprintf(tc.err, inputs[0].Name); {
 		case tc.err == "" && (err != nil || res.Lines().Total != int64(files)):

@@ -37,7 +37,7 @@ func TestRunAllBoundsWaitingResults(t *testing.T) {
 	inputs = append(inputs, Input{Name: fifo})
 	ended := make(chan error, 1)
 	go func() {
-		_, err := RunAll(context.Background(), inputs, Options{Jobs: jobs, Plan: testCfg{Needs: needAgg}.plan()}, discard{})
+		_, err := RunAll(context.Background(), inputs, Options{Jobs: jobs, Plan: testCfg{Needs: needAgg}.plan(), Parsers: sharedParsers()}, discard{})
 		ended <- err
 	}()
 	// Were the window not kept, the small inputs would end and free their slots at once

@@ -36,6 +36,10 @@ type env struct {
 	// width is stdout's terminal width, which text tables are cut to (see stdoutWidth); 0:
 	// stdout is no terminal, rows whole.
 	width int
+	// parsers lends the runs their Parsers (pipeline.Options.Parsers); nil in main, where a
+	// run makes its own. Tests share one over their many runs of the same logs, as a run's
+	// inputs do.
+	parsers *pipeline.Parsers
 	// onPlan sees each read's plan before it runs (tests: how often and with which stages
 	// the inputs are read); nil in main.
 	onPlan func(*stages.Plan)

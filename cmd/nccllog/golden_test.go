@@ -122,7 +122,7 @@ func TestClosedPipe(t *testing.T) {
 	r.Close()
 	defer w.Close()
 	var errb strings.Builder
-	code := run([]string{"split", sampleLog}, env{stdin: strings.NewReader(""), stdout: w, stderr: &errb})
+	code := run([]string{"split", sampleLog}, env{parsers: testParsers(), stdin: strings.NewReader(""), stdout: w, stderr: &errb})
 	if code != 0 || errb.String() != "" {
 		t.Errorf("split into a closed pipe: exit %d, stderr %q", code, errb.String())
 	}

@@ -26,7 +26,7 @@ func TestHelpAndUsage(t *testing.T) {
 	}
 	for _, args := range [][]string{{"stats", "--format", "xml"}, {"stats", "--jobs", "0"}, {"stats", "--jobs", "-3"}, {"steps", "--format", "awk"}} {
 		errb.Reset()
-		code := runMain(args, env{stdin: strings.NewReader(""), stdout: &got, stderr: &errb})
+		code := runMain(args, env{parsers: testParsers(), stdin: strings.NewReader(""), stdout: &got, stderr: &errb})
 		if code != exitUsage || strings.Contains(errb.String(), args[0]+": "+args[0]) {
 			t.Errorf("%v: exit %d, stderr %q; want exit %d and the command named once", args, code, errb.String(), exitUsage)
 		}

@@ -7,21 +7,28 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/nccllog/nccllog/internal/sharedtest"
+	"github.com/nccllog/nccllog/pipeline"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files under testdata/golden")
 
 // runCLI runs nccllog in-process and returns its stdout, stderr and exit status.
+// testParsers is the Parsers every run of the CLI in these tests borrows from (env.parsers):
+// the tests read the same logs over and over, and a run's fresh Parsers checked their first
+// lines of each shape against the grammar every time, a third of the package's CPU time.
+var testParsers = sync.OnceValue(func() *pipeline.Parsers { return &pipeline.Parsers{} })
+
 func runCLI(t *testing.T, stdin string, args ...string) (string, string, int) {
 	t.Helper()
 	var out, errb bytes.Buffer
-	code := run(args, env{stdin: strings.NewReader(stdin), stdout: &out, stderr: &errb})
+	code := run(args, env{parsers: testParsers(), stdin: strings.NewReader(stdin), stdout: &out, stderr: &errb})
 	return out.String(), errb.String(), code
 }
 

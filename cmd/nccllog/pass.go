@@ -33,7 +33,7 @@ func (p pass) run(more ...string) (v *view, runErr, err error) {
 		p.e.onPlan(plan) // once per read
 	}
 	prog := startProgress(p.e, p.c, p.o, p.inputs)
-	res, runErr := pipeline.RunAll(p.ctx, p.inputs, pipeline.Options{Jobs: p.o.jobs, Plan: plan, Progress: prog.counter()}, p.out)
+	res, runErr := pipeline.RunAll(p.ctx, p.inputs, pipeline.Options{Jobs: p.o.jobs, Plan: plan, Progress: prog.counter(), Parsers: p.e.parsers}, p.out)
 	prog.stop() // before anything more is printed, or the next read's bar
 	v = newView(p.o, plan, res)
 	v.cmd = p.c

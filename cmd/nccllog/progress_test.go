@@ -58,7 +58,7 @@ func runWithProgress(t *testing.T, term pretend, stdin []byte, args ...string) (
 	t.Helper()
 	var out, errb bytes.Buffer
 	setup := &progressSetup{term: term, from: 1 << 20, refresh: 2 * time.Millisecond}
-	code = run(args, env{stdin: bytes.NewReader(stdin), stdout: &out, stderr: &errb, progress: setup})
+	code = run(args, env{parsers: testParsers(), stdin: bytes.NewReader(stdin), stdout: &out, stderr: &errb, progress: setup})
 	return out.String(), errb.String(), code
 }
 

@@ -42,7 +42,7 @@ func writeJob(t *testing.T, dir string, cfg gen.Config) (string, []byte) {
 func runCLIPlans(t *testing.T, stdin string, args ...string) (stdout, stderr string, code int, reads [][]string) {
 	t.Helper()
 	var out, errb bytes.Buffer
-	e := env{stdin: strings.NewReader(stdin), stdout: &out, stderr: &errb, onPlan: func(p *stages.Plan) {
+	e := env{parsers: testParsers(), stdin: strings.NewReader(stdin), stdout: &out, stderr: &errb, onPlan: func(p *stages.Plan) {
 		var names []string
 		for _, s := range p.Stages {
 			names = append(names, s.Name())
@@ -191,7 +191,7 @@ func TestStepsOldPartialRefused(t *testing.T) {
 func TestStepsSecondReadError(t *testing.T) {
 	path, _ := writeJob(t, t.TempDir(), timedJob("none"))
 	var out, errb bytes.Buffer
-	e := env{stdin: strings.NewReader(""), stdout: &out, stderr: &errb, onPlan: func(p *stages.Plan) {
+	e := env{parsers: testParsers(), stdin: strings.NewReader(""), stdout: &out, stderr: &errb, onPlan: func(p *stages.Plan) {
 		if slices.ContainsFunc(p.Stages, func(s stages.Stage) bool { return s.Name() == "callsteps" }) {
 			os.Remove(path)
 		}

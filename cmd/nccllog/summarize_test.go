@@ -277,7 +277,7 @@ func TestSummarizeRefusesTerminal(t *testing.T) {
 	}
 	for _, c := range cases {
 		var out, errb bytes.Buffer
-		code := run(append([]string{"summarize"}, c.args...), env{stdin: strings.NewReader(""), stdout: &out, stderr: &errb, term: c.term})
+		code := run(append([]string{"summarize"}, c.args...), env{parsers: testParsers(), stdin: strings.NewReader(""), stdout: &out, stderr: &errb, term: c.term})
 		if code != c.code || errb.String() != c.stderr || (out.Len() > 0) != c.wantOut {
 			t.Errorf("%s: exit %d, %d bytes out, stderr %q; want exit %d, output %v, stderr %q",
 				c.what, code, out.Len(), errb.String(), c.code, c.wantOut, c.stderr)

@@ -13,7 +13,7 @@ import (
 func runCLIWidth(t *testing.T, width int, stdin string, args ...string) string {
 	t.Helper()
 	var out, errb bytes.Buffer
-	if code := run(args, env{stdin: strings.NewReader(stdin), stdout: &out, stderr: &errb, width: width}); code != exitOK {
+	if code := run(args, env{parsers: testParsers(), stdin: strings.NewReader(stdin), stdout: &out, stderr: &errb, width: width}); code != exitOK {
 		t.Fatalf("%v: exit %d: %s", args, code, errb.String())
 	}
 	return out.String()

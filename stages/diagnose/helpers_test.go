@@ -14,6 +14,7 @@ import (
 	"github.com/nccllog/nccllog/stages"
 	"github.com/nccllog/nccllog/stages/all"
 	"github.com/nccllog/nccllog/stages/diagnose"
+	"github.com/nccllog/nccllog/stages/internal/goldentest"
 )
 
 // discard is an Out for runs whose stages stream nothing.
@@ -31,7 +32,7 @@ func diagnoseBytes(t testing.TB, name string, data []byte, chunk int) diagnose.R
 		t.Fatal(err)
 	}
 	plan := stages.MustPlan(stages.Config{}, all.Registry(), "ranks", "diagnose")
-	res, err := pipeline.RunAll(context.Background(), []pipeline.Input{{Name: path}}, pipeline.Options{Plan: plan, ChunkSize: chunk}, discard{})
+	res, err := pipeline.RunAll(context.Background(), []pipeline.Input{{Name: path}}, pipeline.Options{Plan: plan, ChunkSize: chunk, Parsers: goldentest.Parsers()}, discard{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/nccllog/nccllog/pipeline"
 	"github.com/nccllog/nccllog/stages"
 	"github.com/nccllog/nccllog/stages/all"
+	"github.com/nccllog/nccllog/stages/internal/goldentest"
 	"github.com/nccllog/nccllog/stages/ranks"
 	"github.com/nccllog/nccllog/stages/steps"
 )
@@ -46,7 +47,7 @@ func analyze(t *testing.T, paths ...string) analyzed {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := pipeline.RunAll(context.Background(), inputs, pipeline.Options{Jobs: 1, Plan: plan}, discard{})
+	res, err := pipeline.RunAll(context.Background(), inputs, pipeline.Options{Jobs: 1, Plan: plan, Parsers: goldentest.Parsers()}, discard{})
 	if err != nil {
 		t.Fatal(err)
 	}

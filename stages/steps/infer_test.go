@@ -16,6 +16,7 @@ import (
 	"github.com/nccllog/nccllog/pipeline"
 	"github.com/nccllog/nccllog/stages"
 	"github.com/nccllog/nccllog/stages/all"
+	"github.com/nccllog/nccllog/stages/internal/goldentest"
 	"github.com/nccllog/nccllog/stages/steps"
 )
 
@@ -28,7 +29,7 @@ func (discard) Call(*stages.Call) error { return nil }
 func runCallSteps(t *testing.T, chunk int, path string) (*steps.Steps, steps.Inference) {
 	t.Helper()
 	plan := stages.MustPlan(stages.Config{}, all.Registry(), "steps", "callsteps")
-	res, err := pipeline.RunAll(context.Background(), []pipeline.Input{{Name: path}}, pipeline.Options{Jobs: 2, Plan: plan, ChunkSize: chunk}, discard{})
+	res, err := pipeline.RunAll(context.Background(), []pipeline.Input{{Name: path}}, pipeline.Options{Jobs: 2, Plan: plan, ChunkSize: chunk, Parsers: goldentest.Parsers()}, discard{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/nccllog/nccllog/pipeline"
 	"github.com/nccllog/nccllog/stages"
 	"github.com/nccllog/nccllog/stages/all"
+	"github.com/nccllog/nccllog/stages/internal/goldentest"
 	"github.com/nccllog/nccllog/stages/strag"
 )
 
@@ -75,7 +76,7 @@ func run(t *testing.T, jobs, chunk int, paths ...string) *strag.StragPart {
 		in = append(in, pipeline.Input{Name: p})
 	}
 	plan := stages.MustPlan(stages.Config{}, all.Registry(), "stragglers")
-	res, err := pipeline.RunAll(context.Background(), in, pipeline.Options{Jobs: jobs, Plan: plan, ChunkSize: chunk}, discard{})
+	res, err := pipeline.RunAll(context.Background(), in, pipeline.Options{Jobs: jobs, Plan: plan, ChunkSize: chunk, Parsers: goldentest.Parsers()}, discard{})
 	if err != nil {
 		t.Fatal(err)
 	}
