@@ -48,6 +48,7 @@ func bigLogMiB() int64 {
 // a tenth of the package's -short time.
 var bigLog = sync.OnceValues(func() ([]byte, error) {
 	var buf bytes.Buffer
+	buf.Grow(int(bigLogMiB()+1) << 20) // at once, not doubling through the sizes below it
 	_, err := gen.Write(&buf, gen.Config{Seed: 3, Ranks: 16, Size: bigLogMiB() << 20})
 	return buf.Bytes(), err
 })
