@@ -53,7 +53,10 @@ func Build(set *stages.Set) Report {
 	b.initFailures()
 	b.extra = ranksFindings(set, b.x)
 	b.exceptionOrigins()
-	b.sharedCause(lp)
+	if b.sharedCause(lp) {
+		b.launcherFollows(litems) // its exit follows from the shared cause (mayBeOwner)
+		lp, litems = nil, nil
+	}
 	r := b.assemble(lp, litems)
 	r.Left = e.Seen - int64(kept) + e.RASLeft
 	if r.Status == StatusHealthy {
@@ -204,4 +207,26 @@ func thin(set *stages.Set) (Status, string) {
 		return StatusUnknown, "the input holds no NCCL lines"
 	}
 	return StatusHealthy, "no evidence of a fault"
+}
+
+// launcherFollows files the launcher's lines on its first process as a consequence, where
+// that process is not the first fault (those of a task exit are filed so already).
+func (b *builder) launcherFollows(litems []*Item) {
+	had := b.conseq[KindProcessExit]
+	for _, it := range litems {
+		if had != nil && slices.Contains(had.items, it) {
+			continue
+		}
+		b.consequence(KindProcessExit, it, b.posOf(it), b.x.of(it))
+	}
+}
+
+// posOf is the index in the evidence of it, an item of it.
+func (b *builder) posOf(it *Item) int {
+	for i := range b.e.Items {
+		if &b.e.Items[i] == it {
+			return i
+		}
+	}
+	return -1
 }

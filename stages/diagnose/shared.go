@@ -11,24 +11,26 @@ import (
 // sharedCause makes one shared finding where every process that shows evidence met the same
 // origin (the same kind, and WARNs of one template: the same IB completion status, the same
 // failed call) and no process logged anything else: a cause they share (the fabric, a
-// setting), not the first of them in log order. Where the launcher names a process, where a
-// process shows other evidence (a peer closing, a follow-on, an abort alone), or where the
-// ranks' calls or a RAS report name a fault, the origins stay apart and are ordered as ever.
-func (b *builder) sharedCause(lp *proc) {
-	if lp != nil || len(b.owners) < 2 || len(b.loose) > 0 || len(b.extra) > 0 || b.ras != nil {
-		return
+// setting), not the first of them in log order. Where the launcher names a process the log
+// places (by host and pid, or on a host none of them is on), where a process shows other
+// evidence (a peer closing, a follow-on, an abort alone), or where the ranks' calls or a RAS
+// report name a fault, the origins stay apart and are ordered as ever. It reports whether it
+// made the shared finding.
+func (b *builder) sharedCause(lp *proc) bool {
+	if (lp != nil && !b.mayBeOwner(lp)) || len(b.owners) < 2 || len(b.loose) > 0 || len(b.extra) > 0 || b.ras != nil {
+		return false
 	}
 	key := ""
 	for i, p := range b.owners {
 		c := b.own[p]
 		k := causeKey(c)
 		if c == nil || !c.fault || k == "" || (i > 0 && k != key) {
-			return
+			return false
 		}
 		key = k
 	}
-	if b.othersShow() {
-		return
+	if b.othersShow(lp) {
+		return false
 	}
 	s := newCand(b.own[b.owners[0]].kind, true)
 	s.shared = true
@@ -39,6 +41,19 @@ func (b *builder) sharedCause(lp *proc) {
 	b.owners = nil
 	s.summary = sharedSummary(s)
 	b.loose = append(b.loose, s)
+	return true
+}
+
+// mayBeOwner reports whether the launcher's first process lp may be any of the processes
+// with an origin of their own: the launcher names it by rank alone, which no line of the log
+// ties to a process (Open MPI's `[[job,1],10]` where every rank failed in bootstrap before
+// printing its rank), or by a host that every one of them is on. Its exit then follows from
+// the cause they share; it does not name another.
+func (b *builder) mayBeOwner(lp *proc) bool {
+	if lp.pid >= 0 || b.own[lp] != nil {
+		return false
+	}
+	return lp.host == "" || !slices.ContainsFunc(b.owners, func(p *proc) bool { return p.host != lp.host })
 }
 
 // causeKey is what makes two processes' origins one cause: the kind and the template of the
@@ -56,10 +71,11 @@ func causeKey(c *cand) string {
 }
 
 // othersShow reports whether a process with no origin of its own shows evidence: a follow-on,
-// a peer closing, a watchdog timeout.
-func (b *builder) othersShow() bool {
+// a peer closing, a watchdog timeout. The launcher's first process lp (nil: none), which may
+// be any of those with one (mayBeOwner), does not count.
+func (b *builder) othersShow(lp *proc) bool {
 	other := func(c *cand) bool {
-		return c != nil && slices.ContainsFunc(c.procs, func(p *proc) bool { return b.own[p] == nil })
+		return c != nil && slices.ContainsFunc(c.procs, func(p *proc) bool { return b.own[p] == nil && p != lp })
 	}
 	for _, c := range b.conseq {
 		if other(c) {

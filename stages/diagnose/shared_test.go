@@ -2,6 +2,7 @@ package diagnose_test
 
 import (
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/nccllog/nccllog/stages/diagnose"
@@ -49,6 +50,62 @@ func TestSharedCause(t *testing.T) {
 			}
 			if !slices.Equal(f.Processes, []string{a.name()}) {
 				t.Errorf("first finding names %v, want %s first by log order: %s", f.Processes, a.name(), f.Summary)
+			}
+		})
+	}
+}
+
+// TestSharedCauseLauncherMayBeAny: where every process that logged an error failed the same
+// way and the launcher names its first process by rank alone (Open MPI's `[[job,1],N]` where
+// no line ties rank N to a process) or by the host they are all on, the shared cause is the
+// first fault and the launcher's exit follows it, its lines kept. A launcher naming a host
+// none of them is on still leads.
+func TestSharedCauseLauncherMayBeAny(t *testing.T) {
+	const warn = "misc/socket.cc:397 NCCL WARN Net : connecting to address  with family 33621 is neither AF_INET(2) nor AF_INET6(10)\n"
+	var job strings.Builder
+	for _, p := range []string{"h4:101:201 [0]", "h4:102:202 [1]", "h2:301:401 [0]"} {
+		job.WriteString(p + " NCCL INFO Bootstrap : Using eth0:10.0.0.4<0>\n")
+	}
+	for _, p := range []string{"h4:101:201 [0]", "h4:102:202 [1]"} {
+		job.WriteString(p + " " + warn + p + " NCCL INFO bootstrap.cc:256 -> 3\n" + p + " NCCL INFO init.cc:516 -> 3\n")
+	}
+	mpi := "--------------------------------------------------------------------------\n" +
+		"mpirun detected that one or more processes exited with non-zero status, thus causing\n" +
+		"the job to be terminated. The first process to do so was:\n\n" +
+		"  Process name: [[12167,1],1]\n  Exit code:    3\n"
+	for _, c := range []struct {
+		name     string
+		launcher string
+		shared   bool
+	}{
+		{"mpirun-rank-alone", mpi, true},
+		{"srun-their-host", "srun: error: h4: task 1: Exited with exit code 3\n", true},
+		{"srun-another-host", "srun: error: h2: task 2: Exited with exit code 3\n", false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			r := diagnoseBytes(t, "job.log", []byte(job.String()+c.launcher), 0)
+			if r.Status != diagnose.StatusFault || len(r.Findings) == 0 {
+				t.Fatalf("status %s, want fault:\n%s", r.Status, js(r))
+			}
+			f := r.Findings[0]
+			if f.Shared != c.shared {
+				t.Fatalf("first finding %s shared %v, want shared %v: %s", f.Kind, f.Shared, c.shared, f.Summary)
+			}
+			if !c.shared {
+				if f.Kind != diagnose.KindProcessExit || !slices.Equal(f.Hosts, []string{"h2"}) {
+					t.Errorf("first finding %s on %v, want the launcher's process-exit on h2: %s", f.Kind, f.Hosts, f.Summary)
+				}
+				return
+			}
+			if !slices.Equal(f.Processes, []string{"h4:101", "h4:102"}) {
+				t.Errorf("shared finding names %v, want h4:101 and h4:102: %s", f.Processes, f.Summary)
+			}
+			exit := slices.IndexFunc(r.Findings, func(g diagnose.Finding) bool { return g.Kind == diagnose.KindProcessExit })
+			if exit < 0 || r.Findings[exit].Follows == nil || *r.Findings[exit].Follows != 0 {
+				t.Fatalf("the launcher's exit is not a finding that follows the shared one:\n%s", js(r))
+			}
+			if n := len(r.Findings[exit].Evidence); n == 0 {
+				t.Errorf("the launcher's exit keeps none of its lines")
 			}
 		})
 	}
