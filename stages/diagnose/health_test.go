@@ -2,6 +2,7 @@ package diagnose_test
 
 import (
 	"bytes"
+	"fmt"
 	"math/rand"
 	"testing"
 
@@ -117,5 +118,33 @@ func TestOlderFaults(t *testing.T) {
 				t.Errorf("first finding %s ranks %v, want %s of rank %d: %s", f.Kind, f.Ranks, s.kind, rank, f.Summary)
 			}
 		})
+	}
+}
+
+// TestNoticeInPendingInit: a log cut while every process is still in init (Init START, no
+// COMPLETE) whose only WARNs are notices (RAS's client socket that could not bind, which NCCL
+// runs on without) is no init failure; the same WARNs each followed by an error chain are one.
+func TestNoticeInPendingInit(t *testing.T) {
+	procs := []string{"h1:11:11 [0]", "h2:22:22 [1]"}
+	build := func(chain bool) []byte {
+		var b bytes.Buffer
+		for i, p := range procs {
+			fmt.Fprintf(&b, "%s NCCL INFO comm 0x%x rank %d nranks 2 cudaDev %d busId 1000 - Init START\n", p, 0xa0+i, i, i)
+		}
+		for _, p := range procs {
+			b.WriteString(p + " ras/client_support.cc:181 NCCL WARN Call to bind failed: Address already in use\n")
+			if chain {
+				b.WriteString(p + " NCCL INFO init.cc:1400 -> 2\n")
+			}
+			b.WriteString(p + " NCCL INFO RAS failed to establish a client listening socket at localhost:28028\n")
+		}
+		return b.Bytes()
+	}
+	if r := diagnoseBytes(t, "cut.log", build(false), 0); r.Status == diagnose.StatusFault {
+		t.Errorf("notices in a pending init: fault:\n%s", js(r))
+	}
+	r := diagnoseBytes(t, "failed.log", build(true), 0)
+	if r.Status != diagnose.StatusFault || r.Findings[0].Kind != diagnose.KindInitFailure {
+		t.Errorf("WARNs with error chains in a pending init: %s, want an init-failure fault:\n%s", r.Status, js(r))
 	}
 }

@@ -87,7 +87,9 @@ func (b *builder) pendingInit(p *proc) *commState {
 
 // initFailures files the processes whose init never completed and which printed an error:
 // one shared finding where that is every process that started one, naming the most common
-// error as the cause.
+// error as the cause. A WARN that proves nothing alone (a notice: no error chain followed it,
+// as RAS's `Call to bind failed` where NCCL runs on without the RAS client socket) is not an
+// error here: a log cut before Init COMPLETE shows every init pending.
 func (b *builder) initFailures() {
 	procs := b.commProcs()
 	var failed []*proc
@@ -97,7 +99,7 @@ func (b *builder) initFailures() {
 			continue
 		}
 		pending++
-		if b.own[p] != nil || b.hasConsequence(p) {
+		if c := b.own[p]; (c != nil && c.fault) || b.hasConsequence(p) {
 			failed = append(failed, p)
 		}
 	}
