@@ -20,6 +20,9 @@ func TestHandlerSignal(t *testing.T) {
 		{"[1,3]<stderr>:[gpu12:99] Signal: Aborted (6)", "gpu12", 99, "Aborted"},
 		{"[trn-b-3:5150:0:5161] Caught signal 11 (Segmentation fault: address not mapped to object at address 0x10)", "trn-b-3", 5150, "Segmentation fault"},
 		{"[trn-b-3:5150:1:5170] Caught signal 6 (Aborted)", "trn-b-3", 5150, "Aborted"},
+		// UCX pads a pid of under five digits with spaces (`%-5d`).
+		{"[09677202c889:5283 :0:5704] Caught signal 7 (Bus error: nonexistent physical address)", "09677202c889", 5283, "Bus error"},
+		{"[worker-0:77   :1:80] Caught signal 11 (Segmentation fault: invalid permissions for mapped object at address 0x7f)", "worker-0", 77, "Segmentation fault"},
 	} {
 		var l Line
 		p.Parse([]byte(c.text), &l)

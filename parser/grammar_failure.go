@@ -140,12 +140,13 @@ type gHandlerLine struct {
 // gFailHandler is a crash handler's line on the signal that ends a process, headed by the
 // process in brackets: Open MPI's `[host:pid] *** Process received signal ***` and `[host:pid]
 // Signal: Segmentation fault (11)`, UCX's `[host:pid:thread:tid] Caught signal 11
-// (Segmentation fault: address not mapped to object at address 0x48)`. The handler's other
-// lines (`Signal code:`, `Failing at address:`, its frames) are no evidence.
+// (Segmentation fault: address not mapped to object at address 0x48)`. UCX pads the pid to
+// five places with spaces after it (`%-5d`): `[node:5283 :0:5704]`, `[pod:77   :1:80]`. The
+// handler's other lines (`Signal code:`, `Failing at address:`, its frames) are no evidence.
 type gFailHandler struct {
 	HPT    string   `parser:"'[' ( @HPT ':' Word"`
 	Host   []string `parser:"    | @(Word | '-')+ ':'"`
-	Pid    *decNum  `parser:"      @Word ) ']' Sp"`
+	Pid    *decNum  `parser:"      @Word ( Sp ':' Word ':' Word )? ) ']' Sp"`
 	Head   bool     `parser:"( @('***' Sp 'Process' Sp 'received' Sp 'signal' Sp '***')"`
 	Name   []string `parser:"| 'Signal' ':' Sp @Word ( @Sp @Word )* Sp '(' Word ')'"`
 	Caught []string `parser:"| 'Caught' Sp 'signal' Sp Word Sp '(' @Word ( @Sp @Word )* ( ':' | ')' ) )"`
