@@ -220,3 +220,25 @@ func TestBareChainWording(t *testing.T) {
 		}
 	}
 }
+
+// TestAdviceStartsNoChain: RCCL's advice at init (`... which can lead to ...`) on a process's
+// main thread is not the WARN of the error chain that thread prints much later for a failure
+// met on another thread: the failure is the finding, and the advice is no evidence of it.
+func TestAdviceStartsNoChain(t *testing.T) {
+	lines := "n2:10:10 [0] init.cc:136 NCCL WARN Missing \"iommu=pt\" from kernel command line which can lead to system instablity or hang!\n" +
+		"n2:10:10 [0] init.cc:115 NCCL WARN NUMA auto balancing enabled which can lead to variability in the RCCL performance! Disable by \"sudo sysctl kernel.numa_balancing=0\"\n" +
+		"n2:10:11 [0] ucx_plugin.c:498 NCCL WARN Failed: UCX error ucx_plugin.c:498 '-5' Invalid parameter\n" +
+		"n2:10:11 [0] NCCL INFO transport/net.cc:858 -> 3\n" +
+		"n2:10:10 [0] NCCL INFO group.cc:431 -> 3\n"
+	r := diagnoseBytes(t, "job.log", []byte(lines), 0)
+	if r.Status != diagnose.StatusFault || !strings.Contains(r.Findings[0].Summary, "UCX error") {
+		t.Fatalf("status %s, want a fault naming the UCX error:\n%s", r.Status, js(r))
+	}
+	for _, f := range r.Findings {
+		for _, e := range f.Evidence {
+			if e.Line <= 2 {
+				t.Errorf("advice (line %d) is evidence of %q", e.Line, f.Summary)
+			}
+		}
+	}
+}

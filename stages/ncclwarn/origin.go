@@ -111,6 +111,14 @@ func Classify(msg []byte) Origin {
 	return Other
 }
 
+// Advice reports whether msg warns of what a setting can lead to (RCCL's `NUMA auto
+// balancing enabled which can lead to variability in the RCCL performance!`, `Missing
+// "iommu=pt" from kernel command line which can lead to system instablity or hang!`): advice
+// printed at init, which no error chain that its thread prints later follows from.
+func Advice(msg []byte) bool {
+	return bytes.Contains(msg, []byte("can lead to")) || bytes.Contains(msg, []byte("may lead to"))
+}
+
 // Fault reports whether a WARN of origin o is an error, rather than a notice or advice that
 // a healthy job prints too (Other, NetEvent).
 func (o Origin) Fault() bool { return o != Other && o != NetEvent }

@@ -91,3 +91,19 @@ func TestTemplate(t *testing.T) {
 		}
 	}
 }
+
+// TestAdvice: RCCL's init advice is advice; errors, notices and a message that only mentions
+// a lead are not.
+func TestAdvice(t *testing.T) {
+	for msg, want := range map[string]bool{
+		`Missing "iommu=pt" from kernel command line which can lead to system instablity or hang!`:                                            true,
+		`NUMA auto balancing enabled which can lead to variability in the RCCL performance! Disable by "sudo sysctl kernel.numa_balancing=0"`: true,
+		"Failed: UCX error ucx_plugin.c:498 '-5' Invalid parameter":                                                                           false,
+		"NET/IB : Got completion from peer 10.0.0.1<1> with status=12 opcode=0 len=0 vendor err 129 (Recv)":                                   false,
+		"Call to bind failed: Address already in use":                                                                                         false,
+	} {
+		if got := ncclwarn.Advice([]byte(msg)); got != want {
+			t.Errorf("Advice(%q) = %v, want %v", msg, got, want)
+		}
+	}
+}
