@@ -361,13 +361,20 @@ func taskRange(rs []int64, it *Item, first int64) []int64 {
 	return rs
 }
 
-// lastWords is the exception a process printed last, "" where none.
+// lastWords is the exception a process printed last, else the WARN that started its own error
+// chain; "" where neither.
 func lastWords(c *cand) string {
-	w := ""
+	w, warn := "", ""
 	for _, it := range c.items {
 		if it.Ev == evException || it.Ev == evTerminate {
 			w = it.Name + ": " + it.Text
 		}
+		if warn == "" && it.Ev.isWarn() && it.Ev != evNetWeak {
+			warn = it.Text // the NCCL error its own chain started
+		}
+	}
+	if w == "" {
+		return warn
 	}
 	return w
 }

@@ -53,7 +53,7 @@ func Build(set *stages.Set) Report {
 	b.initFailures()
 	b.extra = ranksFindings(set, b.x)
 	b.exceptionOrigins()
-	if b.sharedCause(lp) {
+	if b.sharedCause(lp) || b.sharedHas(lp) {
 		b.launcherFollows(litems) // its exit follows from the shared cause (mayBeOwner)
 		lp, litems = nil, nil
 	}
@@ -229,4 +229,10 @@ func (b *builder) posOf(it *Item) int {
 		}
 	}
 	return -1
+}
+
+// sharedHas reports whether lp is one of the processes of a shared finding (an init that
+// failed the same way on every process): the launcher's first exit is then one of theirs.
+func (b *builder) sharedHas(lp *proc) bool {
+	return lp != nil && slices.ContainsFunc(b.loose, func(c *cand) bool { return c.shared && slices.Contains(c.procs, lp) })
 }

@@ -50,7 +50,10 @@ func (b *builder) sharedCause(lp *proc) bool {
 // printing its rank), or by a host that every one of them is on. Its exit then follows from
 // the cause they share; it does not name another.
 func (b *builder) mayBeOwner(lp *proc) bool {
-	if lp.pid >= 0 || b.own[lp] != nil {
+	if b.own[lp] != nil {
+		return true // it is one of them
+	}
+	if lp.pid >= 0 {
 		return false
 	}
 	return lp.host == "" || !slices.ContainsFunc(b.owners, func(p *proc) bool { return p.host != lp.host })

@@ -57,9 +57,9 @@ func TestSharedCause(t *testing.T) {
 
 // TestSharedCauseLauncherMayBeAny: where every process that logged an error failed the same
 // way and the launcher names its first process by rank alone (Open MPI's `[[job,1],N]` where
-// no line ties rank N to a process) or by the host they are all on, the shared cause is the
-// first fault and the launcher's exit follows it, its lines kept. A launcher naming a host
-// none of them is on still leads.
+// no line ties rank N to a process), by the host they are all on, or as one of them, the
+// shared cause is the first fault and the launcher's exit follows it, its lines kept. A
+// launcher naming a host none of them is on still leads.
 func TestSharedCauseLauncherMayBeAny(t *testing.T) {
 	const warn = "misc/socket.cc:397 NCCL WARN Net : connecting to address  with family 33621 is neither AF_INET(2) nor AF_INET6(10)\n"
 	var job strings.Builder
@@ -81,6 +81,7 @@ func TestSharedCauseLauncherMayBeAny(t *testing.T) {
 		{"mpirun-rank-alone", mpi, true},
 		{"srun-their-host", "srun: error: h4: task 1: Exited with exit code 3\n", true},
 		{"srun-another-host", "srun: error: h2: task 2: Exited with exit code 3\n", false},
+		{"mpirun-one-of-them", "mpirun noticed that process rank 1 with PID 102 on node h4 exited on signal 6 (Aborted).\n", true},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			r := diagnoseBytes(t, "job.log", []byte(job.String()+c.launcher), 0)
