@@ -190,7 +190,7 @@ func (c *hangCtx) suspects() []Suspect {
 		if s.Score == 0 {
 			continue
 		}
-		if m.Warn != "" && !slices.Contains(s.Evidence, EvEndsInWarn) {
+		if m.Warn() != "" && !slices.Contains(s.Evidence, EvEndsInWarn) {
 			// A WARN is common in healthy jobs too: it only supports other evidence.
 			s.Score += 15
 			s.Evidence = append(s.Evidence, EvWarn)
@@ -272,7 +272,7 @@ func endedEarly(c *hangCtx, m *Member) (Evidence, int, bool) {
 // communicator after it). A notice healthy jobs print too (NUMA balancing, a plugin not
 // found, an IB port event) is no sign of a hang: a log cut right after one ends in it.
 func endsInWarn(c *hangCtx, m *Member) (Evidence, int, bool) {
-	return EvEndsInWarn, 40, m.Warn != "" && !m.WarnAdvice && m.WarnLine > m.ProcLast
+	return EvEndsInWarn, 40, m.Warn() != "" && !m.WarnAdvice() && m.WarnLine() > m.ProcLast()
 }
 
 // judged reports whether g's ranks without lines can be judged from what the input holds.

@@ -264,8 +264,9 @@ func (r *Ranks) call(p *proc, e *heldEvent) {
 	// The call is written where it is kept, the rank's last, and read from there: a Sig is
 	// 48 bytes, which passing by value copied three times a call.
 	m := b.m
-	m.Last, m.LastLine = Sig{Op: e.opName(), Count: e.count, Datatype: e.datatype, RedOp: e.redOp, Root: e.root}, e.line
-	s := &m.Last
+	mc := m.callState()
+	mc.last, mc.lastLine = Sig{Op: e.opName(), Count: e.count, Datatype: e.datatype, RedOp: e.redOp, Root: e.root}, e.line
+	s := &mc.last
 	var sid uint32
 	if selected {
 		cs := s.compared()
@@ -275,7 +276,7 @@ func (r *Ranks) call(p *proc, e *heldEvent) {
 	b.g.addCall(m, sid, s, r.steps.id(e.step), e.opCount)
 	m.firstAt(e.at)
 	if e.step >= 0 {
-		m.LastStep = max(m.LastStep, e.step)
+		mc.lastStep = max(mc.lastStep, e.step)
 	}
 }
 
@@ -387,10 +388,10 @@ func (r *Ranks) Groups() []*Group {
 		p.folded = 0
 		var last int64
 		for _, m := range p.members {
-			last = max(last, m.LastLine)
+			last = max(last, m.LastLine())
 		}
 		for _, m := range p.members {
-			m.Warn, m.WarnLine, m.WarnAdvice, m.ProcLast = p.warn, p.warnLine, p.warnAdvice, last
+			m.setWarn(p.warn, p.warnLine, p.warnAdvice, last)
 			p.clk.give(m)
 		}
 	}

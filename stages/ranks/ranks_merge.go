@@ -113,9 +113,7 @@ func (r *Ranks) join(g, og *Group, ref []refCall) {
 	d := offset(g, og, ref)
 	for _, m := range og.Members {
 		m.Start += d
-		if m.FirstDiv >= 0 {
-			m.FirstDiv += d
-		}
+		m.moveDiv(d)
 	}
 	k := int64(-1)
 	for i, b := range ref {
@@ -137,8 +135,8 @@ func (r *Ranks) join(g, og *Group, ref []refCall) {
 	}
 	if k >= 0 {
 		for _, m := range og.Members {
-			if (m.FirstDiv < 0 || m.FirstDiv > k) && m.Start <= k && m.Through() > k {
-				m.FirstDiv, m.DivSig = k, r.sigs.sig(ref[k-d].sig)
+			if (m.FirstDiv() < 0 || m.FirstDiv() > k) && m.Start <= k && m.Through() > k {
+				m.setDiv(k, r.sigs.sig(ref[k-d].sig))
 			}
 		}
 	}

@@ -236,7 +236,8 @@ func (g *Group) replay(r *Ranks, m *Member) {
 	if m.calls != nil {
 		m.calls.hist = nil
 	}
-	m.Calls, m.Start, m.started, m.FirstDiv, m.DivSig, m.group = 0, 0, false, -1, Sig{}, g.Key
+	m.Calls, m.Start, m.started, m.group = 0, 0, false, g.Key
+	m.noDiv()
 	g.Members = append(g.Members, m)
 	for _, c := range hist {
 		s := r.sigs.sig(c.sig)
