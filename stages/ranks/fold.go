@@ -63,7 +63,7 @@ func (h *heldEvent) time() At { return At{Stamp: h.at} }
 
 // commLine is a communicator line's details, in l.comm (the next call overwrites them).
 func (h *heldEvent) commLine() *parser.CommEvent {
-	h.l.commEvent(&h.l.comm, &h.l.rare[h.rare])
+	h.l.commEvent(&h.l.comm, h.event, &h.l.rare[h.rare])
 	return &h.l.comm
 }
 
@@ -97,7 +97,7 @@ func (r *Ranks) Add(file string, e *RankEvent) {
 		r.added = l
 	}
 	l.Items, l.Anchored = l.Items[:0], 0
-	l.rare, l.dogs = l.rare[:0], clearDogs(l.dogs)
+	l.rare, l.wide, l.dogs = l.rare[:0], l.wide[:0], clearDogs(l.dogs)
 	if l.addRankEvent(e) != nil {
 		return // a line without its fields: nothing to fold
 	}

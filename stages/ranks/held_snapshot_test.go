@@ -50,3 +50,30 @@ func TestHeldCommEventsSnapshot(t *testing.T) {
 		}
 	}
 }
+
+// TestHeldCommEventFields: a held communicator line gives back every field the parser read,
+// those kept in its event's call fields and those kept as int32s, and values past int32 (a
+// garbled or crafted line's) too.
+func TestHeldCommEventFields(t *testing.T) {
+	comms := []parser.CommEvent{
+		{Event: "Init START", API: "ncclCommSplit", Comm: 0xdeadbeef00001000, Rank: 7, NRanks: 16, CudaDev: 3, NvmlDev: 4,
+			BusID: 0xffffffff00000101, CommID: 0x8000000000000abc, Parent: 0xfeedface00002000, Color: -5, Key: 9, Split: 2,
+			NNodes: -1, LocalRks: -1, LocalRk: -1},
+		{Event: "Layout", Comm: 1, Rank: 1 << 40, NRanks: -(1 << 40), CudaDev: 1 << 33, NvmlDev: -1, Color: -(1 << 35),
+			Key: 1 << 31, Split: -1, NNodes: 2, LocalRks: 8, LocalRk: 1<<31 - 1},
+		{Event: "Init COMPLETE", Comm: 2, CudaDev: -1 << 31, NvmlDev: -1, Split: -1, NNodes: -1, LocalRks: -1, LocalRk: -1},
+	}
+	var l events
+	for i := range comms {
+		l.addRankEvent(&RankEvent{File: "f.log", Line: int64(i + 1), Kind: parser.KindComm, Host: "h", Pid: 1, Comm: &comms[i]})
+	}
+	var o events // and merged after a list that holds one of its own
+	first := parser.CommEvent{Event: "Layout", Comm: 3, CudaDev: 1 << 34, NvmlDev: 1 << 34, Color: 1, Key: 2}
+	o.addRankEvent(&RankEvent{File: "g.log", Line: 1, Kind: parser.KindComm, Host: "h", Pid: 2, Comm: &first})
+	o.merge(&l)
+	for i, want := range append([]parser.CommEvent{first}, comms...) {
+		if got := o.rankEvent(i).Comm; got == nil || *got != want {
+			t.Errorf("event %d: %+v, want %+v", i, got, want)
+		}
+	}
+}
