@@ -71,6 +71,12 @@ func (r *Ranks) Merge(o *Ranks) {
 			r.closed = append(r.closed, g)
 		}
 	}
+	if len(r.procs) == 0 && len(joined) == 0 {
+		// r had no process (the first input's state, as a run's Result takes it): o's map is
+		// taken as it is, with nothing to rebind, rather than built anew at the end of the
+		// run, when it is largest (1.8 MB for the 28,000 processes of the 64 MiB init mix).
+		r.procs, o.procs = o.procs, r.procs
+	}
 	for k, p := range o.procs {
 		if r.procs[k] != nil {
 			continue
