@@ -19,12 +19,61 @@ type event struct {
 	opCount                     uint64
 	count, root, nranks, global int64
 	comm                        uint64
-	datatype                    parser.Datatype
-	redOp                       parser.RedOp
-	file, host, op              uint32
-	rare                        int32 // index into events.rare; -1 for a collective call
-	kind                        parser.Kind
-	at                          parser.Stamp // its wall time (see wallTime); zero: none
+	// atNanos, atForm, atDigits and atZoned are its wall time's parser.Stamp (see wallTime;
+	// zero: none), which kept whole would be padded to 16 bytes beside kind's byte.
+	atNanos        int64
+	file, host, op uint32
+	// rare is an index into events.rare, -1 for a collective call whose datatype and
+	// reduction fit in dt and red; one that does not keeps them in events.wide (see putCall).
+	rare     int32
+	dt, red  int32
+	kind     parser.Kind
+	atForm   parser.StampForm
+	atDigits uint8
+	atZoned  bool
+}
+
+// when is e's wall time (zero: none).
+func (e *event) when() parser.Stamp {
+	return parser.Stamp{Nanos: e.atNanos, Form: e.atForm, Digits: e.atDigits, Zoned: e.atZoned}
+}
+
+// setWhen makes s e's wall time.
+func (e *event) setWhen(s parser.Stamp) {
+	e.atNanos, e.atForm, e.atDigits, e.atZoned = s.Nanos, s.Form, s.Digits, s.Zoned
+}
+
+// putCall makes e, an event of l, the collective call c (its op and comm pointer aside).
+// A datatype or reduction past int32 (a garbled or crafted line's) is kept in a rareEvent
+// of its own, its wideComm holding the two (wideCall).
+func (l *events) putCall(e *event, c *parser.Collective) {
+	e.opCount, e.count, e.root, e.nranks, e.global = c.OpCount, c.Count, c.Root, c.NRanks, c.GlobalRank
+	e.dt, e.red = int32(c.Datatype), int32(c.RedOp)
+	if int64(e.dt) != int64(c.Datatype) || int64(e.red) != int64(c.RedOp) {
+		l.wideCall(e, c)
+	}
+}
+
+// wideCall keeps c's datatype and reduction aside for e (see putCall).
+func (l *events) wideCall(e *event, c *parser.Collective) {
+	l.wide = append(l.wide, wideComm{int64(c.Datatype), int64(c.RedOp)})
+	e.rare = l.addRare(rareEvent{dog: -1, wide: int32(len(l.wide) - 1)})
+}
+
+// datatype is a call's datatype (see putCall).
+func (l *events) datatype(e *event) parser.Datatype {
+	if e.rare >= 0 {
+		return parser.Datatype(l.wide[l.rare[e.rare].wide][0])
+	}
+	return parser.Datatype(e.dt)
+}
+
+// redOp is a call's reduction (see putCall).
+func (l *events) redOp(e *event) parser.RedOp {
+	if e.rare >= 0 {
+		return parser.RedOp(l.wide[l.rare[e.rare].wide][1])
+	}
+	return parser.RedOp(e.red)
 }
 
 // rareEvent is what a communicator, WARN or watchdog line adds to its event, without
@@ -251,12 +300,18 @@ func (l *events) add(n int64, text []byte, p *parser.Line) bool {
 	l.Open = true
 	e := &l.Items[len(l.Items)-1]
 	e.line, e.step, e.pid, e.dev, e.label, e.rare, e.kind = n, -1, p.Env.Pid, p.Env.Dev, p.Rank, -1, p.Kind
-	e.host, e.at = l.internHost(p.Env.Host), wallTime(p.Time)
+	e.host = l.internHost(p.Env.Host)
+	e.setWhen(wallTime(p.Time))
 	switch p.Kind {
 	case parser.KindCollective:
+		// putCall, written out: called, it cost a tenth of adding a call.
 		c := &p.Coll
 		e.opCount, e.count, e.root, e.nranks, e.global = c.OpCount, c.Count, c.Root, c.NRanks, c.GlobalRank
-		e.comm, e.datatype, e.redOp, e.op = c.Comm, c.Datatype, c.RedOp, l.internOp(string(c.Op))
+		e.dt, e.red = int32(c.Datatype), int32(c.RedOp)
+		if int64(e.dt) != int64(c.Datatype) || int64(e.red) != int64(c.RedOp) {
+			l.wideCall(e, c)
+		}
+		e.comm, e.op = c.Comm, l.internOp(string(c.Op))
 	case parser.KindComm:
 		l.putComm(e, &p.Comm)
 	case parser.KindWarn:
@@ -280,12 +335,15 @@ func (l *events) addClock(n int64, p *parser.Line) bool {
 	}
 	if i := len(l.Items) - 1; i >= l.Anchored {
 		if e := &l.Items[i]; e.kind == p.Kind && e.pid == p.Env.Pid && l.strs[e.host] == p.Env.Host {
-			e.line, e.at = n, at
+			e.line = n
+			e.setWhen(at)
 			return true
 		}
 	}
-	l.push(&event{line: n, step: -1, pid: p.Env.Pid, dev: p.Env.Dev, label: p.Rank, rare: -1, kind: p.Kind,
-		host: l.internHost(p.Env.Host), at: at})
+	e := event{line: n, step: -1, pid: p.Env.Pid, dev: p.Env.Dev, label: p.Rank, rare: -1, kind: p.Kind,
+		host: l.internHost(p.Env.Host)}
+	e.setWhen(at)
+	l.push(&e)
 	return true
 }
 
@@ -401,9 +459,9 @@ func clearDogs(d []*parser.Watchdog) []*parser.Watchdog {
 func (l *events) rankEvent(i int) RankEvent {
 	e := &l.Items[i]
 	re := RankEvent{File: l.strs[e.file], Line: e.line, Step: e.step, Kind: e.kind, Host: l.strs[e.host],
-		Pid: e.pid, Dev: e.dev, Label: e.label, Time: At{Stamp: e.at}}
+		Pid: e.pid, Dev: e.dev, Label: e.label, Time: At{Stamp: e.when()}}
 	switch {
-	case e.rare >= 0:
+	case e.rare >= 0 && e.kind != parser.KindCollective:
 		r := &l.rare[e.rare]
 		re.Text, re.Advice = l.strs[r.text], r.advice
 		if r.dog >= 0 {
@@ -415,7 +473,7 @@ func (l *events) rankEvent(i int) RankEvent {
 		}
 	default:
 		re.Coll = parser.Collective{Op: parser.Op(l.strs[e.op]), OpCount: e.opCount, Count: e.count,
-			Datatype: e.datatype, RedOp: e.redOp, Root: e.root, Comm: e.comm, NRanks: e.nranks,
+			Datatype: l.datatype(e), RedOp: l.redOp(e), Root: e.root, Comm: e.comm, NRanks: e.nranks,
 			GlobalRank: e.global}
 	}
 	return re
@@ -424,12 +482,13 @@ func (l *events) rankEvent(i int) RankEvent {
 // addRankEvent keeps e, whose file and line are absolute already (a partial result's).
 func (l *events) addRankEvent(e *RankEvent) error {
 	v := event{line: e.Line, step: e.Step, pid: e.Pid, dev: e.Dev, label: e.Label, rare: -1, kind: e.Kind,
-		file: l.intern(e.File), host: l.intern(e.Host), at: wallTime(e.Time.Stamp)}
+		file: l.intern(e.File), host: l.intern(e.Host)}
+	v.setWhen(wallTime(e.Time.Stamp))
 	switch {
 	case e.Kind == parser.KindCollective:
 		c := &e.Coll
-		v.opCount, v.count, v.root, v.nranks, v.global = c.OpCount, c.Count, c.Root, c.NRanks, c.GlobalRank
-		v.comm, v.datatype, v.redOp, v.op = c.Comm, c.Datatype, c.RedOp, l.intern(string(c.Op))
+		l.putCall(&v, c)
+		v.comm, v.op = c.Comm, l.intern(string(c.Op))
 	case e.Kind == parser.KindComm && e.Comm != nil:
 		l.putComm(&v, e.Comm)
 	case e.Kind == parser.KindWarn:

@@ -77,3 +77,32 @@ func TestHeldCommEventFields(t *testing.T) {
 		}
 	}
 }
+
+// TestHeldCallFields: a held call gives back what the parser read, its datatype and
+// reduction kept as int32s, or aside where they do not fit, and its wall time.
+func TestHeldCallFields(t *testing.T) {
+	at := parser.Stamp{Nanos: 1_700_000_000_123_456_789, Form: parser.StampISO, Digits: 6, Zoned: true}
+	calls := []parser.Collective{
+		{Op: "AllReduce", OpCount: 7, Count: 1 << 40, Datatype: parser.Bf16, RedOp: 4, Root: -1, Comm: 0xabc, NRanks: 8, GlobalRank: 3},
+		{Op: "Broadcast", OpCount: 1 << 63, Count: 9, Datatype: 1 << 40, RedOp: -1 << 33, Root: 2, Comm: 0xdef, NRanks: 2, GlobalRank: -1},
+		{Op: "AllGather", Datatype: -1 << 31, RedOp: 1<<31 - 1},
+		{Op: "ReduceScatter", Datatype: 7, RedOp: 1 << 31},
+	}
+	var l, o events
+	for i := range calls {
+		l.addRankEvent(&RankEvent{File: "f.log", Line: int64(i + 1), Kind: parser.KindCollective, Host: "h", Pid: 1,
+			Coll: calls[i], Time: At{Stamp: at}})
+	}
+	first := parser.Collective{Op: "Send", Datatype: 1 << 50, RedOp: 1 << 50}
+	o.addRankEvent(&RankEvent{File: "g.log", Line: 1, Kind: parser.KindCollective, Host: "h", Pid: 2, Coll: first})
+	o.merge(&l)
+	for i, want := range append([]parser.Collective{first}, calls...) {
+		e := o.rankEvent(i)
+		if e.Coll != want || e.Comm != nil || e.Text != "" {
+			t.Errorf("event %d: %+v, comm %v, text %q; want %+v", i, e.Coll, e.Comm, e.Text, want)
+		}
+		if wantAt := (i > 0); (e.Time.Stamp == at) != wantAt {
+			t.Errorf("event %d: time %+v", i, e.Time.Stamp)
+		}
+	}
+}

@@ -273,7 +273,7 @@ func (r *Ranks) call(p *proc, e *heldEvent) {
 	selected := r.cfg.Selects(e.step)
 	if b.over {
 		if selected {
-			r.overflowCall(Sig{Op: e.opName(), Count: e.count, Datatype: e.datatype, RedOp: e.redOp, Root: e.root}, e.nranks)
+			r.overflowCall(Sig{Op: e.opName(), Count: e.count, Datatype: e.datatype(), RedOp: e.redOp(), Root: e.root}, e.nranks)
 		}
 		return
 	}
@@ -281,7 +281,7 @@ func (r *Ranks) call(p *proc, e *heldEvent) {
 	// 48 bytes, which passing by value copied three times a call.
 	m := b.m
 	mc := m.callState()
-	mc.last, mc.lastLine = Sig{Op: e.opName(), Count: e.count, Datatype: e.datatype, RedOp: e.redOp, Root: e.root}, e.line
+	mc.last, mc.lastLine = Sig{Op: e.opName(), Count: e.count, Datatype: e.datatype(), RedOp: e.redOp(), Root: e.root}, e.line
 	s := &mc.last
 	var sid uint32
 	if selected {
