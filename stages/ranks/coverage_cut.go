@@ -8,7 +8,7 @@ import "slices"
 // or stop, at different calls.
 func edgesOf(g *Group) (excerpt, startsDiffer, endsDiffer bool) {
 	for _, m := range g.Members {
-		if m.Calls > 0 && m.RankFrom != "init" && m.FirstOp() > 0 {
+		if m.Calls > 0 && m.rankFrom != rankInit && m.FirstOp() > 0 {
 			excerpt = true
 		}
 	}
@@ -127,7 +127,7 @@ const farGap = 16
 func liveBehind(g *Group) bool {
 	top := g.MaxCalls()
 	for _, m := range g.Members {
-		if m.Through() < top && m.End != "" {
+		if m.Through() < top && m.end != endNone {
 			return false
 		}
 	}

@@ -1,6 +1,7 @@
 package ranks
 
 import (
+	"reflect"
 	"testing"
 
 	"github.com/nccllog/nccllog/parser"
@@ -104,5 +105,37 @@ func TestHeldCallFields(t *testing.T) {
 		if wantAt := (i > 0); (e.Time.Stamp == at) != wantAt {
 			t.Errorf("event %d: time %+v", i, e.Time.Stamp)
 		}
+	}
+}
+
+// TestMemberStateRoundTrip: a rank read back from a partial result writes what it was read
+// from, its fields kept aside (calls, WARN) or as enums (RankFrom, End) or not: those a
+// rank without calls has, and values the enums do not name.
+func TestMemberStateRoundTrip(t *testing.T) {
+	bare := MemberState{Host: "h", Pid: 1, File: "f", Rank: -1, CudaDev: -1, LaunchRank: -1, FirstStep: -1, LastStep: -1, FirstDiv: -1}
+	full := MemberState{Host: "h", Pid: 2, File: "f", Rank: 3, RankFrom: "globalrank", CudaDev: 1, LaunchRank: 3, Calls: 5,
+		Start: 1, FirstOp: 9, FirstStep: 2, LastStep: 4, Last: Sig{Op: "AllReduce", Count: 8, Datatype: 7},
+		LastLine: 40, FirstDiv: 2, DivSig: Sig{Op: "Broadcast", Root: 1}, End: "Abort", Warn: "w", WarnLine: 41,
+		WarnAdvice: true, ProcLast: 40, Clock: &Clock{Gaps: 3}}
+	odd := bare
+	odd.RankFrom, odd.End = "layout", "Finalize"
+	oddWarn := full
+	oddWarn.RankFrom, oddWarn.End, oddWarn.Warn, oddWarn.WarnLine, oddWarn.WarnAdvice, oddWarn.ProcLast = "x", "y", "", 0, false, 0
+	zeroSteps := bare
+	zeroSteps.FirstStep, zeroSteps.LastStep, zeroSteps.FirstDiv = 0, 0, 0 // as an older partial result leaves them
+	for i, s := range []MemberState{bare, full, odd, oddWarn, zeroSteps} {
+		m := s.member()
+		if got := m.state(); !reflect.DeepEqual(got, s) {
+			t.Errorf("state %d: read back as\n%+v, want\n%+v", i, got, s)
+		}
+		// Groups gives every rank its process's WARN anew: a rank without one keeps its
+		// RankFrom and End.
+		m.setWarn("", 0, false, 0)
+		if m.RankFrom() != s.RankFrom || m.End() != s.End || m.Warn() != "" {
+			t.Errorf("state %d: after setWarn, RankFrom %q End %q Warn %q", i, m.RankFrom(), m.End(), m.Warn())
+		}
+	}
+	if m := bare.member(); m.calls != nil || m.warn != nil {
+		t.Errorf("a rank without calls or WARN keeps calls %v, warn %v", m.calls, m.warn)
 	}
 }

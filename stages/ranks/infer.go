@@ -50,7 +50,7 @@ func (p *proc) inferredKey(n, dev, rank int64) (GroupKey, int64) {
 	if o.joins(dev, rank) {
 		if o.n == 1 {
 			for _, m := range p.members {
-				if m.CudaDev < 0 && m.group == o.key {
+				if m.CudaDev < 0 && m.g.Key == o.key {
 					m.CudaDev = o.firstDev
 				}
 			}

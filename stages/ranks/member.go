@@ -13,12 +13,10 @@ type Member struct {
 	Host string
 	Pid  int64
 	File string
-	// Rank is the rank in the communicator, -1 when no line said it.
-	Rank int64
-	// RankFrom says which line gave the rank: "init" (Init or node layout line), "globalrank"
-	// (RCCL's collective line) or "" (none: Unattributed says why).
-	RankFrom string
-	CudaDev  int64
+	// Rank is the rank in the communicator, -1 when no line said it; RankFrom says which line
+	// gave it.
+	Rank    int64
+	CudaDev int64
 	// LaunchRank is the launcher's rank label on the lines that bound it (torchrun
 	// `[rank3]:`), -1 where they have none; it ties PyTorch's watchdog lines to the process.
 	LaunchRank int64
@@ -32,18 +30,19 @@ type Member struct {
 	// ByOp is nil until the rank's first selected call (most ranks of a log of communicator
 	// set-up have none).
 	ByOp map[parser.Op]*Volume
-	// End is how the communicator ended for this rank: "", "Destroy" or "Abort".
-	End string
 	// Clock is what the times of its lines say (stall.go); nil where its calls carry none.
 	Clock *Clock `json:",omitempty"`
-	group GroupKey
+	// g is its communicator (a joined one's members are moved to the one it joined).
+	g *Group
 	// calls is what it keeps of its calls beyond their counts; nil until it has some (most
 	// ranks of a log of communicator set-up issue none: their Member was 344 bytes, of which
 	// these fields took 170).
 	calls *memberCalls
 	// warn is its process's last WARN, nil where the process printed none and issued no
-	// calls (see Groups).
+	// calls (see Groups), and RankFrom and End where they are none of rankFrom's and end's.
 	warn     *memberWarn
+	rankFrom rankSource
+	end      endKind
 	started  bool
 	histOver bool // hist had more calls than histCap
 	folded   bool // its communicator was folded into the overflow
@@ -74,12 +73,85 @@ type memberCalls struct {
 	divSig   Sig
 }
 
-// memberWarn is the last NCCL WARN of a Member's process, and that process's last call.
+// memberWarn is the last NCCL WARN of a Member's process, and that process's last call;
+// and a RankFrom or End that rankSource or endKind does not name (a partial result's).
 type memberWarn struct {
-	text     string
-	line     int64
-	advice   bool
-	procLast int64
+	text          string
+	line          int64
+	advice        bool
+	procLast      int64
+	rankFrom, end string
+}
+
+// rankSource is which line gave a rank its number (Member.RankFrom).
+type rankSource uint8
+
+const (
+	rankNone   rankSource = iota // ""
+	rankInit                     // "init": an Init or node layout line
+	rankGlobal                   // "globalrank": RCCL's collective line
+	rankOther                    // another, in memberWarn.rankFrom
+)
+
+var rankSources = [...]string{rankNone: "", rankInit: "init", rankGlobal: "globalrank"}
+
+// endKind is how a communicator ended for a rank (Member.End).
+type endKind uint8
+
+const (
+	endNone    endKind = iota // ""
+	endDestroy                // "Destroy"
+	endAbort                  // "Abort"
+	endRevoke                 // "Revoke"
+	endOther                  // another word, in memberWarn.end
+)
+
+var endKinds = [...]string{endNone: "", endDestroy: "Destroy", endAbort: "Abort", endRevoke: "Revoke"}
+
+// RankFrom says which line gave the rank: "init" (Init or node layout line), "globalrank"
+// (RCCL's collective line) or "" (none: Unattributed says why).
+func (m *Member) RankFrom() string {
+	if m.rankFrom == rankOther {
+		return m.warn.rankFrom
+	}
+	return rankSources[m.rankFrom]
+}
+
+// End is how the communicator ended for this rank: "", "Destroy" or "Abort" (or "Revoke"
+// where it was revoked and not yet destroyed).
+func (m *Member) End() string {
+	if m.end == endOther {
+		return m.warn.end
+	}
+	return endKinds[m.end]
+}
+
+// setRankFrom makes s the rank's RankFrom.
+func (m *Member) setRankFrom(s string) {
+	if i := slices.Index(rankSources[:], s); i >= 0 {
+		m.rankFrom = rankSource(i)
+		return
+	}
+	m.rankFrom = rankOther
+	m.more().rankFrom = s
+}
+
+// setEnd makes s the rank's End.
+func (m *Member) setEnd(s string) {
+	if i := slices.Index(endKinds[:], s); i >= 0 {
+		m.end = endKind(i)
+		return
+	}
+	m.end = endOther
+	m.more().end = s
+}
+
+// more returns m's memberWarn, made on first use.
+func (m *Member) more() *memberWarn {
+	if m.warn == nil {
+		m.warn = &memberWarn{}
+	}
+	return m.warn
 }
 
 // FirstOp is the opCount of the rank's first call.
@@ -187,13 +259,14 @@ func (m *Member) ProcLast() int64 {
 }
 
 // setWarn gives m its process's last WARN and last call; m keeps none of it where they are
-// all zero.
+// all zero (and its RankFrom and End are named by their enums).
 func (m *Member) setWarn(text string, line int64, advice bool, procLast int64) {
-	if text == "" && line == 0 && !advice && procLast == 0 {
+	if text == "" && line == 0 && !advice && procLast == 0 && m.rankFrom != rankOther && m.end != endOther {
 		m.warn = nil
 		return
 	}
-	m.warn = &memberWarn{text, line, advice, procLast}
+	w := m.more()
+	w.text, w.line, w.advice, w.procLast = text, line, advice, procLast
 }
 
 // kept is the calls m keeps to align an excerpt (memberCalls.hist).

@@ -8,7 +8,7 @@ const histCap = 2048
 // remember keeps call c of m for realign, while m may be part of such an excerpt.
 func (m *Member) remember(c refCall) {
 	switch {
-	case m.RankFrom == "init" || m.histOver:
+	case m.rankFrom == rankInit || m.histOver:
 	case len(m.kept()) < histCap:
 		mc := m.callState()
 		mc.hist = append(mc.hist, c)
@@ -52,7 +52,7 @@ func (g *Group) needsOverlap() bool {
 		if m.Calls == 0 {
 			continue
 		}
-		if m.RankFrom == "init" || m.histOver || int64(len(m.kept())) != m.Calls || m.Start != 0 {
+		if m.rankFrom == rankInit || m.histOver || int64(len(m.kept())) != m.Calls || m.Start != 0 {
 			return false
 		}
 		n++

@@ -267,7 +267,7 @@ func (r *Ranks) call(p *proc, e *heldEvent) {
 		key, dev := p.inferredKey(e.nranks, dev, e.global)
 		b = r.bindNew(p, e, e.comm, key, GroupedInferred, e.global, dev)
 		if e.global >= 0 && !b.over {
-			b.m.RankFrom = "globalrank"
+			b.m.rankFrom = rankGlobal
 		}
 	}
 	selected := r.cfg.Selects(e.step)
@@ -305,16 +305,16 @@ func (r *Ranks) comm(p *proc, e *heldEvent) {
 			return // another Init line of a communicator counted in the overflow
 		}
 		if b != nil && !b.ended && (b.g.Key.CommID == ev.CommID || ev.CommID == 0) {
-			b.m.Rank, b.m.CudaDev, b.m.RankFrom = ev.Rank, ev.CudaDev, "init"
+			b.m.Rank, b.m.CudaDev, b.m.rankFrom = ev.Rank, ev.CudaDev, rankInit
 			return
 		}
 		key, evidence := r.initKey(p, ev)
 		if b := r.bindNew(p, e, ev.Comm, key, evidence, ev.Rank, ev.CudaDev); !b.over {
-			b.m.RankFrom = "init"
+			b.m.rankFrom = rankInit
 		}
 	case parser.EventLayout:
 		if b != nil && !b.ended && !b.over {
-			b.m.Rank, b.m.RankFrom = ev.Rank, "init"
+			b.m.Rank, b.m.rankFrom = ev.Rank, rankInit
 			b.g.Nodes, b.g.LocalRanks = max(b.g.Nodes, ev.NNodes), max(b.g.LocalRanks, ev.LocalRks)
 		}
 	default: // Destroy, Abort, Revoke
@@ -337,7 +337,8 @@ func (r *Ranks) end(p *proc, ptr uint64, event string) {
 		}
 		return
 	}
-	b.ended, b.m.End = ended, what
+	b.ended = ended
+	b.m.setEnd(what)
 	if b.ended {
 		r.ended(b)
 	}
@@ -386,7 +387,7 @@ func (r *Ranks) bindNew(p *proc, e *heldEvent, ptr uint64, key GroupKey, evidenc
 	}
 	m := newMember(e.host, e.pid, e.file, rank, dev)
 	m.LaunchRank = e.label
-	m.group = key
+	m.g = g
 	g.Members = append(g.Members, m)
 	p.members = append(p.members, m)
 	b := &binding{m: m, g: g}

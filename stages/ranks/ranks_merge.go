@@ -118,6 +118,7 @@ func offset(g, og *Group, ref []refCall) int64 {
 func (r *Ranks) join(g, og *Group, ref []refCall) {
 	d := offset(g, og, ref)
 	for _, m := range og.Members {
+		m.g = g
 		m.Start += d
 		m.moveDiv(d)
 	}

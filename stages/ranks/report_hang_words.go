@@ -19,7 +19,7 @@ func evidenceText(s Suspect, f HangFinding) []string {
 		case EvAbort:
 			out = append(out, "its communicator ends in Abort")
 		case EvEndedEarly:
-			out = append(out, "its communicator ends in "+m.End+" while other ranks' do not")
+			out = append(out, "its communicator ends in "+m.End()+" while other ranks' do not")
 		case EvWarn:
 			out = append(out, fmt.Sprintf("its process WARNed (%s:%d): %s", m.File, m.WarnLine(), m.Warn()))
 		case EvStalled:

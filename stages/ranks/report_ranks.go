@@ -97,8 +97,8 @@ func rankReport(m *Member, need busNeed) RankReport {
 	v := m.Volume()
 	out := RankReport{Rank: known(m.Rank), Host: m.Host, Pid: m.Pid, File: m.File, Calls: m.Calls,
 		Bytes: v.Bytes, BusBytes: v.BusBytes, ByOp: map[string]VolumeReport{},
-		FirstStep: known(m.FirstStep()), LastStep: known(m.LastStep()), End: m.End,
-		RankFrom: m.RankFrom, NoRank: m.Unattributed(),
+		FirstStep: known(m.FirstStep()), LastStep: known(m.LastStep()), End: m.End(),
+		RankFrom: m.RankFrom(), NoRank: m.Unattributed(),
 		Label: m.Label(), Steps: stepRange(m), TopOp: topOp(m), NeedMax: need.Max / 1e9}
 	for op, o := range m.ByOp {
 		out.ByOp[string(op)] = VolumeReport{o.Calls, o.Bytes, o.BusBytes}

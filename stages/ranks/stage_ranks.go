@@ -188,18 +188,20 @@ type MemberState struct {
 
 // state is m's exported state.
 func (m *Member) state() MemberState {
-	return MemberState{Host: m.Host, Pid: m.Pid, File: m.File, Rank: m.Rank, RankFrom: m.RankFrom, CudaDev: m.CudaDev,
+	return MemberState{Host: m.Host, Pid: m.Pid, File: m.File, Rank: m.Rank, RankFrom: m.RankFrom(), CudaDev: m.CudaDev,
 		LaunchRank: m.LaunchRank, Calls: m.Calls, Start: m.Start, FirstOp: m.FirstOp(), ByOp: m.ByOp,
 		FirstStep: m.FirstStep(), LastStep: m.LastStep(), Last: m.Last(), LastLine: m.LastLine(),
-		FirstDiv: m.FirstDiv(), DivSig: m.DivSig(), End: m.End, Warn: m.Warn(), WarnLine: m.WarnLine(),
+		FirstDiv: m.FirstDiv(), DivSig: m.DivSig(), End: m.End(), Warn: m.Warn(), WarnLine: m.WarnLine(),
 		WarnAdvice: m.WarnAdvice(), ProcLast: m.ProcLast(), Clock: m.Clock}
 }
 
 // member is the Member of state s. Its call fields are kept aside only where some differs
 // from a Member's without calls.
 func (s *MemberState) member() *Member {
-	m := &Member{Host: s.Host, Pid: s.Pid, File: s.File, Rank: s.Rank, RankFrom: s.RankFrom, CudaDev: s.CudaDev,
-		LaunchRank: s.LaunchRank, Calls: s.Calls, Start: s.Start, ByOp: s.ByOp, End: s.End, Clock: s.Clock}
+	m := &Member{Host: s.Host, Pid: s.Pid, File: s.File, Rank: s.Rank, CudaDev: s.CudaDev,
+		LaunchRank: s.LaunchRank, Calls: s.Calls, Start: s.Start, ByOp: s.ByOp, Clock: s.Clock}
+	m.setRankFrom(s.RankFrom)
+	m.setEnd(s.End)
 	if s.FirstOp != 0 || s.FirstStep != -1 || s.LastStep != -1 || s.Last != (Sig{}) || s.LastLine != 0 ||
 		s.FirstDiv != -1 || s.DivSig != (Sig{}) {
 		mc := m.callState()
@@ -392,7 +394,7 @@ func (p *RanksPart) Restore(dec *json.Decoder, lim *stages.Limits) error {
 		for i := range gs.Members {
 			ms := &gs.Members[i]
 			m := ms.member()
-			m.started, m.histOver, m.group = ms.Started, ms.HistOver, g.Key
+			m.started, m.histOver, m.g = ms.Started, ms.HistOver, g
 			hist, err := expand(ms.Hist, ids, r.steps, lim)
 			if err != nil {
 				return fmt.Errorf("communicator %+v: %w", gs.Key, err)
