@@ -31,10 +31,11 @@ func edgesOf(g *Group) (excerpt, startsDiffer, endsDiffer bool) {
 // The last two hold only where no rank behind the furthest ended its communicator with
 // Destroy or Abort: its calls were over.
 func cutFrom(g *Group, excerpt, startsDiffer, endsDiffer, withProcs bool) (int64, CutWhy) {
+	if !endsDiffer {
+		return -1, "" // before its ranks' ends are listed: most communicators of a log
+	}
 	ends := endsOf(g, excerpt)
 	switch {
-	case !endsDiffer:
-		return -1, ""
 	case excerpt && cutShape(g, startsDiffer):
 		return ends[0], CutExcerpt
 	case !liveBehind(g):

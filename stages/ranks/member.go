@@ -299,6 +299,9 @@ func (m *Member) Through() int64 { return m.Start + m.Calls }
 // on every run (map order is random).
 func (m *Member) Volume() Volume {
 	var v Volume
+	if len(m.ByOp) == 0 {
+		return v // without sorting no op (most ranks of a log of communicator set-up)
+	}
 	for _, op := range slices.Sorted(maps.Keys(m.ByOp)) {
 		v.merge(*m.ByOp[op])
 	}
