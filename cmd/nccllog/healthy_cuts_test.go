@@ -136,7 +136,7 @@ func addKind(ks []string, k string) []string {
 
 // zeroOps: every rank's first call has opCount 0.
 func zeroOps(g *ranks.Group) bool {
-	return !slices.ContainsFunc(g.Members, func(m *ranks.Member) bool { return m.FirstOp != 0 })
+	return !slices.ContainsFunc(g.Members, func(m *ranks.Member) bool { return m.FirstOp() != 0 })
 }
 
 // healthyJobs are generated jobs that did not fail, of several shapes, untimed and timed.

@@ -99,8 +99,8 @@ func processVolumes(groups []*ranks.Group) (comms int, out []htmlreport.RankVolu
 			if !seen || g.NRanks > p.NRanks {
 				p.Comm, p.NRanks, p.Rank = commLabel(g), g.NRanks, m.Rank
 			}
-			if m.End != "" {
-				p.End = m.End
+			if end := m.End(); end != "" {
+				p.End = end
 			}
 		}
 	}

@@ -43,7 +43,7 @@ func mismatchCand(f *ranks.CheckFinding, x *procIndex) *cand {
 	c.comm = fmt.Sprintf("%#x", f.Group.Key.CommID)
 	for _, m := range sides[0].Members {
 		c.procs = appendProc(c.procs, x.get(m.Host, m.Pid))
-		c.refs = append(c.refs, Ref{File: m.File, Line: m.LastLine, Text: "last call of this rank"})
+		c.refs = append(c.refs, Ref{File: m.File, Line: m.LastLine(), Text: "last call of this rank"})
 	}
 	c.summary = fmt.Sprintf("%s issued a different call (%s differs) at call %d of communicator %s than the %s.",
 		who(c), f.What, f.Index, c.comm, plural(len(sides[len(sides)-1].Members), "other rank", "other ranks"))
@@ -61,7 +61,7 @@ func behindCand(h *ranks.HangFinding, s *ranks.Suspect, x *procIndex) *cand {
 	c := newCand(k, k == KindAbort)
 	c.comm = fmt.Sprintf("%#x", h.Group.Key.CommID)
 	c.procs = []*proc{x.get(m.Host, m.Pid)}
-	c.refs = append(c.refs, Ref{File: m.File, Line: m.LastLine, Text: "last call of this rank"})
+	c.refs = append(c.refs, Ref{File: m.File, Line: m.LastLine(), Text: "last call of this rank"})
 	verb := "stopped"
 	if k == KindAbort {
 		verb = "aborted alone"

@@ -73,8 +73,8 @@ func (r *Ranks) checkOf(out []CheckFinding, g *Group, cov *Coverage) []CheckFind
 func (r *Ranks) firstMismatch(g *Group) (CheckFinding, bool) {
 	k := int64(-1)
 	for _, m := range g.Members {
-		if m.FirstDiv >= 0 && (k < 0 || m.FirstDiv < k) {
-			k = m.FirstDiv
+		if d := m.FirstDiv(); d >= 0 && (k < 0 || d < k) {
+			k = d
 		}
 	}
 	if k < 0 {
@@ -86,8 +86,8 @@ func (r *Ranks) firstMismatch(g *Group) (CheckFinding, bool) {
 	for _, m := range g.Members {
 		s := r.sigs.sig(ref.sig)
 		switch {
-		case m.FirstDiv == k:
-			s = m.DivSig.compared()
+		case m.FirstDiv() == k:
+			s = m.DivSig().compared()
 		case m.Start > k:
 			continue // its lines start after the call
 		case m.Through() <= k:

@@ -8,7 +8,7 @@ import "slices"
 // or stop, at different calls.
 func edgesOf(g *Group) (excerpt, startsDiffer, endsDiffer bool) {
 	for _, m := range g.Members {
-		if m.Calls > 0 && m.RankFrom != "init" && m.FirstOp > 0 {
+		if m.Calls > 0 && m.rankFrom != rankInit && m.FirstOp() > 0 {
 			excerpt = true
 		}
 	}
@@ -31,10 +31,11 @@ func edgesOf(g *Group) (excerpt, startsDiffer, endsDiffer bool) {
 // The last two hold only where no rank behind the furthest ended its communicator with
 // Destroy or Abort: its calls were over.
 func cutFrom(g *Group, excerpt, startsDiffer, endsDiffer, withProcs bool) (int64, CutWhy) {
+	if !endsDiffer {
+		return -1, "" // before its ranks' ends are listed: most communicators of a log
+	}
 	ends := endsOf(g, excerpt)
 	switch {
-	case !endsDiffer:
-		return -1, ""
 	case excerpt && cutShape(g, startsDiffer):
 		return ends[0], CutExcerpt
 	case !liveBehind(g):
@@ -127,7 +128,7 @@ const farGap = 16
 func liveBehind(g *Group) bool {
 	top := g.MaxCalls()
 	for _, m := range g.Members {
-		if m.Through() < top && m.End != "" {
+		if m.Through() < top && m.end != endNone {
 			return false
 		}
 	}

@@ -19,12 +19,61 @@ type event struct {
 	opCount                     uint64
 	count, root, nranks, global int64
 	comm                        uint64
-	datatype                    parser.Datatype
-	redOp                       parser.RedOp
-	file, host, op              uint32
-	rare                        int32 // index into events.rare; -1 for a collective call
-	kind                        parser.Kind
-	at                          parser.Stamp // its wall time (see wallTime); zero: none
+	// atNanos, atForm, atDigits and atZoned are its wall time's parser.Stamp (see wallTime;
+	// zero: none), which kept whole would be padded to 16 bytes beside kind's byte.
+	atNanos        int64
+	file, host, op uint32
+	// rare is an index into events.rare, -1 for a collective call whose datatype and
+	// reduction fit in dt and red; one that does not keeps them in events.wide (see putCall).
+	rare     int32
+	dt, red  int32
+	kind     parser.Kind
+	atForm   parser.StampForm
+	atDigits uint8
+	atZoned  bool
+}
+
+// when is e's wall time (zero: none).
+func (e *event) when() parser.Stamp {
+	return parser.Stamp{Nanos: e.atNanos, Form: e.atForm, Digits: e.atDigits, Zoned: e.atZoned}
+}
+
+// setWhen makes s e's wall time.
+func (e *event) setWhen(s parser.Stamp) {
+	e.atNanos, e.atForm, e.atDigits, e.atZoned = s.Nanos, s.Form, s.Digits, s.Zoned
+}
+
+// putCall makes e, an event of l, the collective call c (its op and comm pointer aside).
+// A datatype or reduction past int32 (a garbled or crafted line's) is kept in a rareEvent
+// of its own, its wideComm holding the two (wideCall).
+func (l *events) putCall(e *event, c *parser.Collective) {
+	e.opCount, e.count, e.root, e.nranks, e.global = c.OpCount, c.Count, c.Root, c.NRanks, c.GlobalRank
+	e.dt, e.red = int32(c.Datatype), int32(c.RedOp)
+	if int64(e.dt) != int64(c.Datatype) || int64(e.red) != int64(c.RedOp) {
+		l.wideCall(e, c)
+	}
+}
+
+// wideCall keeps c's datatype and reduction aside for e (see putCall).
+func (l *events) wideCall(e *event, c *parser.Collective) {
+	l.wide = append(l.wide, wideComm{int64(c.Datatype), int64(c.RedOp)})
+	e.rare = l.addRare(rareEvent{dog: -1, wide: int32(len(l.wide) - 1)})
+}
+
+// datatype is a call's datatype (see putCall).
+func (l *events) datatype(e *event) parser.Datatype {
+	if e.rare >= 0 {
+		return parser.Datatype(l.wide[l.rare[e.rare].wide][0])
+	}
+	return parser.Datatype(e.dt)
+}
+
+// redOp is a call's reduction (see putCall).
+func (l *events) redOp(e *event) parser.RedOp {
+	if e.rare >= 0 {
+		return parser.RedOp(l.wide[l.rare[e.rare].wide][1])
+	}
+	return parser.RedOp(e.red)
 }
 
 // rareEvent is what a communicator, WARN or watchdog line adds to its event, without
@@ -37,22 +86,37 @@ type rareEvent struct {
 	event, api uint32
 	text       uint32 // 0: none
 	dog        int32  // index into events.dogs; -1: none
+	wide       int32  // index into events.wide, where comm's fields are kept: -1 in comm
 	advice     bool   // a WARN that names no fault (RankEvent.Advice)
 }
 
-// commFields is a parser.CommEvent without its strings.
-type commFields struct {
-	comm                                         uint64
-	rank, nranks, cudaDev, nvmlDev               int64
-	busID, commID, parent                        uint64
-	color, key, split, nnodes, localRks, localRk int64
-}
+// commFields is what a parser.CommEvent says past its strings and what its line's event
+// holds (see putComm), in int32s: devices, split colors and keys, node layouts. A
+// communicator line whose values do not all fit keeps them in a wideComm of its list's.
+// A log of communicator set-up holds a communicator line for every third line, and these
+// as int64s beside the event's fields made a chunk's held lists as large as its input.
+type commFields [8]int32
 
-// rareComm is c as a rareEvent, its strings interned in l's table.
-func (l *events) rareComm(c *parser.CommEvent) rareEvent {
-	return rareEvent{comm: commFields{c.Comm, c.Rank, c.NRanks, c.CudaDev, c.NvmlDev, c.BusID, c.CommID, c.Parent,
-		c.Color, c.Key, c.Split, c.NNodes, c.LocalRks, c.LocalRk}, event: l.internName(c.Event),
-		api: l.internName(c.API), dog: -1}
+// wideComm is commFields in int64s.
+type wideComm [8]int64
+
+// putComm makes e, an event of l, the communicator line c: its pointer, ranks, commId, bus
+// id and parent are kept in e's fields of a call, which a communicator line has no use for;
+// the rest in a rareEvent.
+func (l *events) putComm(e *event, c *parser.CommEvent) {
+	e.comm, e.global, e.nranks, e.opCount = c.Comm, c.Rank, c.NRanks, c.CommID
+	e.count, e.root = int64(c.BusID), int64(c.Parent) // as their bits
+	r := rareEvent{event: l.internName(c.Event), api: l.internName(c.API), dog: -1, wide: -1}
+	w := wideComm{c.CudaDev, c.NvmlDev, c.Color, c.Key, c.Split, c.NNodes, c.LocalRks, c.LocalRk}
+	for i, v := range w {
+		if int64(int32(v)) != v {
+			l.wide = append(l.wide, w)
+			r.wide = int32(len(l.wide) - 1)
+			break
+		}
+		r.comm[i] = int32(v)
+	}
+	e.rare = l.addRare(r)
 }
 
 // internName is intern for a communicator line's event and API, whose values are few.
@@ -128,23 +192,30 @@ type strCache struct {
 	n, next uint8
 }
 
-// commEvent fills c with r's communicator line.
-func (l *events) commEvent(c *parser.CommEvent, r *rareEvent) {
-	f := &r.comm
-	*c = parser.CommEvent{Event: l.strs[r.event], API: l.strs[r.api], Comm: f.comm, Rank: f.rank, NRanks: f.nranks,
-		CudaDev: f.cudaDev, NvmlDev: f.nvmlDev, BusID: f.busID, CommID: f.commID, Parent: f.parent, Color: f.color,
-		Key: f.key, Split: f.split, NNodes: f.nnodes, LocalRks: f.localRks, LocalRk: f.localRk}
+// commEvent fills c with the communicator line of e, whose rareEvent is r (see putComm).
+func (l *events) commEvent(c *parser.CommEvent, e *event, r *rareEvent) {
+	var w wideComm
+	if r.wide >= 0 {
+		w = l.wide[r.wide]
+	} else {
+		for i, v := range r.comm {
+			w[i] = int64(v)
+		}
+	}
+	*c = parser.CommEvent{Event: l.strs[r.event], API: l.strs[r.api], Comm: e.comm, Rank: e.global, NRanks: e.nranks,
+		CudaDev: w[0], NvmlDev: w[1], BusID: uint64(e.count), CommID: e.opCount, Parent: uint64(e.root), Color: w[2],
+		Key: w[3], Split: w[4], NNodes: w[5], LocalRks: w[6], LocalRk: w[7]}
 }
 
 // rareWarn is a WARN line's text as a rareEvent.
 func (l *events) rareWarn(text string, advice bool) rareEvent {
-	return rareEvent{text: l.intern(text), advice: advice, dog: -1}
+	return rareEvent{text: l.intern(text), advice: advice, dog: -1, wide: -1}
 }
 
 // rareDog is a watchdog line's details as a rareEvent.
 func (l *events) rareDog(w *parser.Watchdog) rareEvent {
 	l.dogs = append(l.dogs, w)
-	return rareEvent{dog: int32(len(l.dogs) - 1)}
+	return rareEvent{dog: int32(len(l.dogs) - 1), wide: -1}
 }
 
 func (e *event) Settle(step int64) { e.step = step }
@@ -168,6 +239,7 @@ type events struct {
 	hostAt [hostSlots]uint32
 	opAt   [opSlots]uint32 // ops' indexes by where their bytes are (internOp)
 	rare   []rareEvent
+	wide   []wideComm         // communicator lines' fields past int32 (see commFields)
 	dogs   []*parser.Watchdog // the watchdog lines' details (they are few)
 	// comm is the communicator line rankEvent gives out last: Ranks.Add reads it and keeps
 	// no pointer to it.
@@ -228,14 +300,20 @@ func (l *events) add(n int64, text []byte, p *parser.Line) bool {
 	l.Open = true
 	e := &l.Items[len(l.Items)-1]
 	e.line, e.step, e.pid, e.dev, e.label, e.rare, e.kind = n, -1, p.Env.Pid, p.Env.Dev, p.Rank, -1, p.Kind
-	e.host, e.at = l.internHost(p.Env.Host), wallTime(p.Time)
+	e.host = l.internHost(p.Env.Host)
+	e.setWhen(wallTime(p.Time))
 	switch p.Kind {
 	case parser.KindCollective:
+		// putCall, written out: called, it cost a tenth of adding a call.
 		c := &p.Coll
 		e.opCount, e.count, e.root, e.nranks, e.global = c.OpCount, c.Count, c.Root, c.NRanks, c.GlobalRank
-		e.comm, e.datatype, e.redOp, e.op = c.Comm, c.Datatype, c.RedOp, l.internOp(string(c.Op))
+		e.dt, e.red = int32(c.Datatype), int32(c.RedOp)
+		if int64(e.dt) != int64(c.Datatype) || int64(e.red) != int64(c.RedOp) {
+			l.wideCall(e, c)
+		}
+		e.comm, e.op = c.Comm, l.internOp(string(c.Op))
 	case parser.KindComm:
-		e.rare = l.addRare(l.rareComm(&p.Comm))
+		l.putComm(e, &p.Comm)
 	case parser.KindWarn:
 		advice := !ncclwarn.Classify(parser.Message(text, p)).Fault()
 		e.rare = l.addRare(l.rareWarn(stages.Excerpt(text), advice))
@@ -257,12 +335,15 @@ func (l *events) addClock(n int64, p *parser.Line) bool {
 	}
 	if i := len(l.Items) - 1; i >= l.Anchored {
 		if e := &l.Items[i]; e.kind == p.Kind && e.pid == p.Env.Pid && l.strs[e.host] == p.Env.Host {
-			e.line, e.at = n, at
+			e.line = n
+			e.setWhen(at)
 			return true
 		}
 	}
-	l.push(&event{line: n, step: -1, pid: p.Env.Pid, dev: p.Env.Dev, label: p.Rank, rare: -1, kind: p.Kind,
-		host: l.internHost(p.Env.Host), at: at})
+	e := event{line: n, step: -1, pid: p.Env.Pid, dev: p.Env.Dev, label: p.Rank, rare: -1, kind: p.Kind,
+		host: l.internHost(p.Env.Host)}
+	e.setWhen(at)
+	l.push(&e)
 	return true
 }
 
@@ -312,6 +393,7 @@ func (l *events) merge(o *events) {
 		l.names, l.hosts, l.ops, o.names, o.hosts, o.ops = o.names, o.hosts, o.ops, l.names, l.hosts, l.ops
 		o.forget()
 		l.rare, o.rare = o.rare, l.rare[:0]
+		l.wide, o.wide = o.wide, l.wide[:0]
 		l.dogs, o.dogs = o.dogs, clearDogs(l.dogs)
 		return
 	}
@@ -329,8 +411,12 @@ func (l *events) merge(o *events) {
 		if r.dog >= 0 {
 			r.dog += int32(len(l.dogs))
 		}
+		if r.wide >= 0 {
+			r.wide += int32(len(l.wide))
+		}
 	}
 	l.dogs = append(l.dogs, o.dogs...)
+	l.wide = append(l.wide, o.wide...)
 	same := true // o's strings have l's indexes: its events' need no translating
 	for i, x := range xlat {
 		same = same && x == uint32(i)
@@ -349,7 +435,7 @@ func (l *events) merge(o *events) {
 // reset empties l, keeping its buffers.
 func (l *events) reset() {
 	l.Held.Reset()
-	l.rare = l.rare[:0]
+	l.rare, l.wide = l.rare[:0], l.wide[:0]
 	l.dogs = clearDogs(l.dogs)
 	l.forget()
 }
@@ -357,7 +443,7 @@ func (l *events) reset() {
 // committed empties l once its events are folded.
 func (l *events) committed() {
 	l.Held.Committed()
-	l.rare = stages.Reuse(l.rare)
+	l.rare, l.wide = stages.Reuse(l.rare), l.wide[:0]
 	l.dogs = clearDogs(l.dogs)
 	l.forget()
 }
@@ -373,21 +459,21 @@ func clearDogs(d []*parser.Watchdog) []*parser.Watchdog {
 func (l *events) rankEvent(i int) RankEvent {
 	e := &l.Items[i]
 	re := RankEvent{File: l.strs[e.file], Line: e.line, Step: e.step, Kind: e.kind, Host: l.strs[e.host],
-		Pid: e.pid, Dev: e.dev, Label: e.label, Time: At{Stamp: e.at}}
+		Pid: e.pid, Dev: e.dev, Label: e.label, Time: At{Stamp: e.when()}}
 	switch {
-	case e.rare >= 0:
+	case e.rare >= 0 && e.kind != parser.KindCollective:
 		r := &l.rare[e.rare]
 		re.Text, re.Advice = l.strs[r.text], r.advice
 		if r.dog >= 0 {
 			re.Watchdog = l.dogs[r.dog]
 		}
 		if e.kind == parser.KindComm {
-			l.commEvent(&l.comm, r)
+			l.commEvent(&l.comm, e, r)
 			re.Comm = &l.comm
 		}
 	default:
 		re.Coll = parser.Collective{Op: parser.Op(l.strs[e.op]), OpCount: e.opCount, Count: e.count,
-			Datatype: e.datatype, RedOp: e.redOp, Root: e.root, Comm: e.comm, NRanks: e.nranks,
+			Datatype: l.datatype(e), RedOp: l.redOp(e), Root: e.root, Comm: e.comm, NRanks: e.nranks,
 			GlobalRank: e.global}
 	}
 	return re
@@ -396,14 +482,15 @@ func (l *events) rankEvent(i int) RankEvent {
 // addRankEvent keeps e, whose file and line are absolute already (a partial result's).
 func (l *events) addRankEvent(e *RankEvent) error {
 	v := event{line: e.Line, step: e.Step, pid: e.Pid, dev: e.Dev, label: e.Label, rare: -1, kind: e.Kind,
-		file: l.intern(e.File), host: l.intern(e.Host), at: wallTime(e.Time.Stamp)}
+		file: l.intern(e.File), host: l.intern(e.Host)}
+	v.setWhen(wallTime(e.Time.Stamp))
 	switch {
 	case e.Kind == parser.KindCollective:
 		c := &e.Coll
-		v.opCount, v.count, v.root, v.nranks, v.global = c.OpCount, c.Count, c.Root, c.NRanks, c.GlobalRank
-		v.comm, v.datatype, v.redOp, v.op = c.Comm, c.Datatype, c.RedOp, l.intern(string(c.Op))
+		l.putCall(&v, c)
+		v.comm, v.op = c.Comm, l.intern(string(c.Op))
 	case e.Kind == parser.KindComm && e.Comm != nil:
-		v.rare = l.addRare(l.rareComm(e.Comm))
+		l.putComm(&v, e.Comm)
 	case e.Kind == parser.KindWarn:
 		v.rare = l.addRare(l.rareWarn(e.Text, e.Advice))
 	case e.Kind == parser.KindWatchdog && e.Watchdog != nil:

@@ -13,6 +13,7 @@ type heldEvent struct {
 	*event
 	l          *events
 	file, host string
+	at         parser.Stamp // the event's wall time (event.when), read once
 	// recent finds the processes of l's events by its indexes (nil: none; see procOf).
 	recent []procSlot
 	shift  uint // 64 less the bits of recent's indexes
@@ -63,7 +64,7 @@ func (h *heldEvent) time() At { return At{Stamp: h.at} }
 
 // commLine is a communicator line's details, in l.comm (the next call overwrites them).
 func (h *heldEvent) commLine() *parser.CommEvent {
-	h.l.commEvent(&h.l.comm, &h.l.rare[h.rare])
+	h.l.commEvent(&h.l.comm, h.event, &h.l.rare[h.rare])
 	return &h.l.comm
 }
 
@@ -84,6 +85,12 @@ func (h *heldEvent) watchdog() *parser.Watchdog {
 	return nil
 }
 
+// datatype is a call's datatype.
+func (h *heldEvent) datatype() parser.Datatype { return h.l.datatype(h.event) }
+
+// redOp is a call's reduction.
+func (h *heldEvent) redOp() parser.RedOp { return h.l.redOp(h.event) }
+
 // opName is a call's op, by its string.
 func (h *heldEvent) opName() parser.Op { return parser.Op(h.l.strs[h.op]) }
 
@@ -97,12 +104,12 @@ func (r *Ranks) Add(file string, e *RankEvent) {
 		r.added = l
 	}
 	l.Items, l.Anchored = l.Items[:0], 0
-	l.rare, l.dogs = l.rare[:0], clearDogs(l.dogs)
+	l.rare, l.wide, l.dogs = l.rare[:0], l.wide[:0], clearDogs(l.dogs)
 	if l.addRankEvent(e) != nil {
 		return // a line without its fields: nothing to fold
 	}
-	l.Items[0].at = e.Time.Stamp
-	r.fold(&heldEvent{event: &l.Items[0], l: l, file: file, host: e.Host})
+	l.Items[0].setWhen(e.Time.Stamp)
+	r.fold(&heldEvent{event: &l.Items[0], l: l, file: file, host: e.Host, at: e.Time.Stamp})
 }
 
 // foldHeld folds l's events into the state, in order.
@@ -118,7 +125,7 @@ func (r *Ranks) foldHeld(l *events) {
 	file, host := ^uint32(0), ^uint32(0) // the indexes h's strings are of (none yet)
 	for i := range l.Items {
 		e := &l.Items[i]
-		h.event = e
+		h.event, h.at = e, e.when()
 		if e.file != file {
 			h.file, file = l.strs[e.file], e.file
 		}

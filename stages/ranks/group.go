@@ -75,7 +75,7 @@ func (g *Group) MaxCalls() int64 {
 // addCall appends one call of m at position m.Through() and compares it with the reference.
 func (g *Group) addCall(m *Member, sid uint32, s *Sig, step uint32, op uint64) {
 	if !m.started {
-		m.started, m.FirstOp = true, op
+		m.started, m.callState().firstOp = true, op
 		g.place(m, op)
 	}
 	pos := m.Through()
@@ -101,8 +101,8 @@ func (g *Group) addCall(m *Member, sid uint32, s *Sig, step uint32, op uint64) {
 	switch {
 	case r.sig == 0:
 		r.sig = sid
-	case sid != 0 && r.sig != sid && m.FirstDiv < 0:
-		m.FirstDiv, m.DivSig = pos, *s
+	case sid != 0 && r.sig != sid && m.FirstDiv() < 0:
+		m.setDiv(pos, *s)
 	}
 }
 
@@ -165,9 +165,7 @@ func (g *Group) prepend(k int64, op uint64) {
 		if m.started {
 			m.Start += k
 		}
-		if m.FirstDiv >= 0 {
-			m.FirstDiv += k
-		}
+		m.moveDiv(k)
 	}
 }
 

@@ -135,7 +135,7 @@ func (r *Ranks) hangOf(g *Group, cov Coverage, actx *absentCtx, sctx *stallCtx) 
 		return f
 	}
 	for _, m := range g.Members {
-		if m.End == "" {
+		if m.end == endNone {
 			c.liveTop = max(c.liveTop, m.Through())
 		}
 		if m.Through() == c.top {
@@ -190,7 +190,7 @@ func (c *hangCtx) suspects() []Suspect {
 		if s.Score == 0 {
 			continue
 		}
-		if m.Warn != "" && !slices.Contains(s.Evidence, EvEndsInWarn) {
+		if m.Warn() != "" && !slices.Contains(s.Evidence, EvEndsInWarn) {
 			// A WARN is common in healthy jobs too: it only supports other evidence.
 			s.Score += 15
 			s.Evidence = append(s.Evidence, EvWarn)
@@ -258,21 +258,21 @@ func (c *hangCtx) cutRanks() []CutRank {
 // (Where none got further, the others may be on their way to their Abort, as in a log cut
 // during a healthy shutdown that aborts every communicator.)
 func aborted(c *hangCtx, m *Member) (Evidence, int, bool) {
-	return EvAbort, 60, m.End == "Abort" && c.liveTop > m.Through()
+	return EvAbort, 60, m.end == endAbort && c.liveTop > m.Through()
 }
 
 // endedEarly: the rank's communicator ends in Destroy while a rank that still has it got
 // further. (Where none got further, the others may be on their way to their Destroy, as in a
 // log cut during a healthy teardown.)
 func endedEarly(c *hangCtx, m *Member) (Evidence, int, bool) {
-	return EvEndedEarly, 30, m.End != "" && m.End != "Abort" && c.liveTop > m.Through()
+	return EvEndedEarly, 30, m.end != endNone && m.end != endAbort && c.liveTop > m.Through()
 }
 
 // endsInWarn: the process's log ends with a WARN that names a fault (no call on any
 // communicator after it). A notice healthy jobs print too (NUMA balancing, a plugin not
 // found, an IB port event) is no sign of a hang: a log cut right after one ends in it.
 func endsInWarn(c *hangCtx, m *Member) (Evidence, int, bool) {
-	return EvEndsInWarn, 40, m.Warn != "" && !m.WarnAdvice && m.WarnLine > m.ProcLast
+	return EvEndsInWarn, 40, m.Warn() != "" && !m.WarnAdvice() && m.WarnLine() > m.ProcLast()
 }
 
 // judged reports whether g's ranks without lines can be judged from what the input holds.
@@ -315,7 +315,7 @@ func initCut(g *Group) bool {
 		return false
 	}
 	for _, m := range g.Members {
-		if m.Calls > 0 && m.RankFrom == "" {
+		if m.Calls > 0 && m.rankFrom == rankNone {
 			return true
 		}
 	}
@@ -344,7 +344,7 @@ func absentSuspects(cov Coverage) []Suspect {
 func abortedAlone(g *Group) []*Member {
 	var out []*Member
 	for _, m := range g.Members {
-		if m.End == "Abort" {
+		if m.end == endAbort {
 			out = append(out, m)
 		}
 	}

@@ -43,11 +43,14 @@ func (o *openComm) add(dev, rank int64) {
 // of that size where the device or rank is new to it, else the next of that size. dev is the
 // device to record for the rank: only where one process drives several ranks of the group.
 func (p *proc) inferredKey(n, dev, rank int64) (GroupKey, int64) {
-	o := p.open[n]
+	var o *openComm
+	if p.inferred != nil {
+		o = p.inferred.open[n]
+	}
 	if o.joins(dev, rank) {
 		if o.n == 1 {
 			for _, m := range p.members {
-				if m.CudaDev < 0 && m.group == o.key {
+				if m.CudaDev < 0 && m.g.Key == o.key {
 					m.CudaDev = o.firstDev
 				}
 			}
@@ -55,13 +58,14 @@ func (p *proc) inferredKey(n, dev, rank int64) (GroupKey, int64) {
 		o.add(dev, rank)
 		return o.key, dev
 	}
-	if p.sizeSeq == nil {
-		p.sizeSeq, p.open = make(map[int64]int64), make(map[int64]*openComm)
+	if p.inferred == nil {
+		p.inferred = &procInferred{make(map[int64]int64), make(map[int64]*openComm)}
 	}
-	p.sizeSeq[n]++
-	o = &openComm{key: GroupKey{NRanks: n, Seq: p.sizeSeq[n]}, devs: map[int64]bool{}, ranks: map[int64]bool{}, firstDev: dev}
+	in := p.inferred
+	in.sizeSeq[n]++
+	o = &openComm{key: GroupKey{NRanks: n, Seq: in.sizeSeq[n]}, devs: map[int64]bool{}, ranks: map[int64]bool{}, firstDev: dev}
 	o.add(dev, rank)
-	p.open[n] = o
+	in.open[n] = o
 	return o.key, -1
 }
 

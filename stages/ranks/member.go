@@ -13,51 +13,36 @@ type Member struct {
 	Host string
 	Pid  int64
 	File string
-	// Rank is the rank in the communicator, -1 when no line said it.
-	Rank int64
-	// RankFrom says which line gave the rank: "init" (Init or node layout line), "globalrank"
-	// (RCCL's collective line) or "" (none: Unattributed says why).
-	RankFrom string
-	CudaDev  int64
+	// Rank is the rank in the communicator, -1 when no line said it; RankFrom says which line
+	// gave it.
+	Rank    int64
+	CudaDev int64
 	// LaunchRank is the launcher's rank label on the lines that bound it (torchrun
 	// `[rank3]:`), -1 where they have none; it ties PyTorch's watchdog lines to the process.
 	LaunchRank int64
 	// Calls is how many calls the rank issued on the communicator. Its first call is at
 	// position Start of the communicator's sequence: 0 where the log holds the communicator
 	// from its first call; later where an excerpt starts this rank further on (placed by
-	// opCount). A call's index is its position in that sequence.
+	// opCount). A call's index is its position in that sequence. What else it keeps of its
+	// calls (FirstOp, FirstStep, LastStep, Last, LastLine, FirstDiv, DivSig) its methods say.
 	Calls int64
 	Start int64
-	// FirstOp is the opCount of its first call.
-	FirstOp uint64
 	// ByOp is nil until the rank's first selected call (most ranks of a log of communicator
 	// set-up have none).
-	ByOp      map[parser.Op]*Volume
-	FirstStep int64 // -1 when no call had a step
-	LastStep  int64
-	// Last is the rank's last call and LastLine its line.
-	Last     Sig
-	LastLine int64
-	// FirstDiv is the index of the first call that differs from the communicator's reference
-	// sequence (-1: none); DivSig is what this rank issued there.
-	FirstDiv int64
-	DivSig   Sig
-	// End is how the communicator ended for this rank: "", "Destroy" or "Abort".
-	End string
-	// Warn is the last NCCL WARN its process printed, and WarnLine its line; ProcLast is the line
-	// of its process's last call on any communicator.
-	Warn     string
-	WarnLine int64
-	// WarnAdvice: that WARN names no fault (RankEvent.Advice).
-	WarnAdvice bool `json:",omitempty"`
-	ProcLast   int64
+	ByOp map[parser.Op]*Volume
 	// Clock is what the times of its lines say (stall.go); nil where its calls carry none.
 	Clock *Clock `json:",omitempty"`
-	group GroupKey
+	// g is its communicator (a joined one's members are moved to the one it joined).
+	g *Group
 	// calls is what it keeps of its calls beyond their counts; nil until it has some (most
-	// ranks of a log of communicator set-up issue none, and these fields took a tenth of
-	// every rank's memory).
-	calls    *memberCalls
+	// ranks of a log of communicator set-up issue none: their Member was 344 bytes, of which
+	// these fields took 170).
+	calls *memberCalls
+	// warn is its process's last WARN, nil where the process printed none and issued no
+	// calls (see Groups), and RankFrom and End where they are none of rankFrom's and end's.
+	warn     *memberWarn
+	rankFrom rankSource
+	end      endKind
 	started  bool
 	histOver bool // hist had more calls than histCap
 	folded   bool // its communicator was folded into the overflow
@@ -75,6 +60,213 @@ type memberCalls struct {
 	// entries are never replaced, so a pointer kept here stays its op's.
 	vols   []*Volume
 	volTab *sigTable
+	// firstOp is the opCount of its first call; firstStep and lastStep the steps of its
+	// calls (-1: none had one).
+	firstOp             uint64
+	firstStep, lastStep int64
+	// last is the rank's last call and lastLine its line.
+	last     Sig
+	lastLine int64
+	// firstDiv is the index of the first call that differs from the communicator's reference
+	// sequence (-1: none); divSig is what this rank issued there.
+	firstDiv int64
+	divSig   Sig
+}
+
+// memberWarn is the last NCCL WARN of a Member's process, and that process's last call;
+// and a RankFrom or End that rankSource or endKind does not name (a partial result's).
+type memberWarn struct {
+	text          string
+	line          int64
+	advice        bool
+	procLast      int64
+	rankFrom, end string
+}
+
+// rankSource is which line gave a rank its number (Member.RankFrom).
+type rankSource uint8
+
+const (
+	rankNone   rankSource = iota // ""
+	rankInit                     // "init": an Init or node layout line
+	rankGlobal                   // "globalrank": RCCL's collective line
+	rankOther                    // another, in memberWarn.rankFrom
+)
+
+var rankSources = [...]string{rankNone: "", rankInit: "init", rankGlobal: "globalrank"}
+
+// endKind is how a communicator ended for a rank (Member.End).
+type endKind uint8
+
+const (
+	endNone    endKind = iota // ""
+	endDestroy                // "Destroy"
+	endAbort                  // "Abort"
+	endRevoke                 // "Revoke"
+	endOther                  // another word, in memberWarn.end
+)
+
+var endKinds = [...]string{endNone: "", endDestroy: "Destroy", endAbort: "Abort", endRevoke: "Revoke"}
+
+// RankFrom says which line gave the rank: "init" (Init or node layout line), "globalrank"
+// (RCCL's collective line) or "" (none: Unattributed says why).
+func (m *Member) RankFrom() string {
+	if m.rankFrom == rankOther {
+		return m.warn.rankFrom
+	}
+	return rankSources[m.rankFrom]
+}
+
+// End is how the communicator ended for this rank: "", "Destroy" or "Abort" (or "Revoke"
+// where it was revoked and not yet destroyed).
+func (m *Member) End() string {
+	if m.end == endOther {
+		return m.warn.end
+	}
+	return endKinds[m.end]
+}
+
+// setRankFrom makes s the rank's RankFrom.
+func (m *Member) setRankFrom(s string) {
+	if i := slices.Index(rankSources[:], s); i >= 0 {
+		m.rankFrom = rankSource(i)
+		return
+	}
+	m.rankFrom = rankOther
+	m.more().rankFrom = s
+}
+
+// setEnd makes s the rank's End.
+func (m *Member) setEnd(s string) {
+	if i := slices.Index(endKinds[:], s); i >= 0 {
+		m.end = endKind(i)
+		return
+	}
+	m.end = endOther
+	m.more().end = s
+}
+
+// more returns m's memberWarn, made on first use.
+func (m *Member) more() *memberWarn {
+	if m.warn == nil {
+		m.warn = &memberWarn{}
+	}
+	return m.warn
+}
+
+// FirstOp is the opCount of the rank's first call.
+func (m *Member) FirstOp() uint64 {
+	if m.calls == nil {
+		return 0
+	}
+	return m.calls.firstOp
+}
+
+// FirstStep is the step of the rank's first call that had one, -1 where none had.
+func (m *Member) FirstStep() int64 {
+	if m.calls == nil {
+		return -1
+	}
+	return m.calls.firstStep
+}
+
+// LastStep is the step of the rank's last call that had one, -1 where none had.
+func (m *Member) LastStep() int64 {
+	if m.calls == nil {
+		return -1
+	}
+	return m.calls.lastStep
+}
+
+// Last is the rank's last call (zero: none).
+func (m *Member) Last() Sig {
+	if m.calls == nil {
+		return Sig{}
+	}
+	return m.calls.last
+}
+
+// LastLine is the line of the rank's last call (0: none).
+func (m *Member) LastLine() int64 {
+	if m.calls == nil {
+		return 0
+	}
+	return m.calls.lastLine
+}
+
+// FirstDiv is the index of the first call that differs from the communicator's reference
+// sequence, -1 where none does.
+func (m *Member) FirstDiv() int64 {
+	if m.calls == nil {
+		return -1
+	}
+	return m.calls.firstDiv
+}
+
+// DivSig is what the rank issued at FirstDiv.
+func (m *Member) DivSig() Sig {
+	if m.calls == nil {
+		return Sig{}
+	}
+	return m.calls.divSig
+}
+
+// setDiv makes position pos, where the rank issued s, its first divergence.
+func (m *Member) setDiv(pos int64, s Sig) {
+	mc := m.callState()
+	mc.firstDiv, mc.divSig = pos, s
+}
+
+// noDiv forgets the rank's first divergence.
+func (m *Member) noDiv() {
+	if m.calls != nil {
+		m.calls.firstDiv, m.calls.divSig = -1, Sig{}
+	}
+}
+
+// moveDiv moves the rank's first divergence, where it has one, d positions along.
+func (m *Member) moveDiv(d int64) {
+	if m.calls != nil && m.calls.firstDiv >= 0 {
+		m.calls.firstDiv += d
+	}
+}
+
+// Warn is the last NCCL WARN the rank's process printed ("": none).
+func (m *Member) Warn() string {
+	if m.warn == nil {
+		return ""
+	}
+	return m.warn.text
+}
+
+// WarnLine is the line of Warn.
+func (m *Member) WarnLine() int64 {
+	if m.warn == nil {
+		return 0
+	}
+	return m.warn.line
+}
+
+// WarnAdvice reports that Warn names no fault (RankEvent.Advice).
+func (m *Member) WarnAdvice() bool { return m.warn != nil && m.warn.advice }
+
+// ProcLast is the line of the last call of the rank's process on any communicator.
+func (m *Member) ProcLast() int64 {
+	if m.warn == nil {
+		return 0
+	}
+	return m.warn.procLast
+}
+
+// setWarn gives m its process's last WARN and last call; m keeps none of it where they are
+// all zero (and its RankFrom and End are named by their enums).
+func (m *Member) setWarn(text string, line int64, advice bool, procLast int64) {
+	if text == "" && line == 0 && !advice && procLast == 0 && m.rankFrom != rankOther && m.end != endOther {
+		m.warn = nil
+		return
+	}
+	w := m.more()
+	w.text, w.line, w.advice, w.procLast = text, line, advice, procLast
 }
 
 // kept is the calls m keeps to align an excerpt (memberCalls.hist).
@@ -88,7 +280,7 @@ func (m *Member) kept() []refCall {
 // callState returns m's memberCalls, made on first use.
 func (m *Member) callState() *memberCalls {
 	if m.calls == nil {
-		m.calls = &memberCalls{}
+		m.calls = &memberCalls{firstStep: -1, lastStep: -1, firstDiv: -1}
 	}
 	return m.calls
 }
@@ -97,8 +289,7 @@ func (m *Member) callState() *memberCalls {
 func (m *Member) proc() procKey { return procKey{m.File, m.Host, m.Pid} }
 
 func newMember(host string, pid int64, file string, rank, dev int64) *Member {
-	return &Member{Host: host, Pid: pid, File: file, Rank: rank, CudaDev: dev, LaunchRank: -1,
-		FirstStep: -1, LastStep: -1, FirstDiv: -1}
+	return &Member{Host: host, Pid: pid, File: file, Rank: rank, CudaDev: dev, LaunchRank: -1}
 }
 
 // Through is the position after the rank's last call: how far into the sequence it got.
@@ -108,6 +299,9 @@ func (m *Member) Through() int64 { return m.Start + m.Calls }
 // on every run (map order is random).
 func (m *Member) Volume() Volume {
 	var v Volume
+	if len(m.ByOp) == 0 {
+		return v // without sorting no op (most ranks of a log of communicator set-up)
+	}
 	for _, op := range slices.Sorted(maps.Keys(m.ByOp)) {
 		v.merge(*m.ByOp[op])
 	}
@@ -132,10 +326,10 @@ func (m *Member) addSelected(t *sigTable, sid uint32, s *Sig, nranks, step int64
 	}
 	v.addCall(c.bytes, c.bus, c.sized)
 	if step >= 0 {
-		if m.FirstStep < 0 || step < m.FirstStep {
-			m.FirstStep = step
+		if mc.firstStep < 0 || step < mc.firstStep {
+			mc.firstStep = step
 		}
-		m.LastStep = max(m.LastStep, step)
+		mc.lastStep = max(mc.lastStep, step)
 	}
 }
 

@@ -133,7 +133,7 @@ func closed(g *Group) bool {
 		return false
 	}
 	for _, m := range g.Members {
-		if m.End == "" || m.FirstDiv >= 0 || m.Through() != g.Members[0].Through() {
+		if m.end == endNone || m.FirstDiv() >= 0 || m.Through() != g.Members[0].Through() {
 			return false
 		}
 	}

@@ -8,7 +8,7 @@ const histCap = 2048
 // remember keeps call c of m for realign, while m may be part of such an excerpt.
 func (m *Member) remember(c refCall) {
 	switch {
-	case m.RankFrom == "init" || m.histOver:
+	case m.rankFrom == rankInit || m.histOver:
 	case len(m.kept()) < histCap:
 		mc := m.callState()
 		mc.hist = append(mc.hist, c)
@@ -52,7 +52,7 @@ func (g *Group) needsOverlap() bool {
 		if m.Calls == 0 {
 			continue
 		}
-		if m.RankFrom == "init" || m.histOver || int64(len(m.kept())) != m.Calls || m.Start != 0 {
+		if m.rankFrom == rankInit || m.histOver || int64(len(m.kept())) != m.Calls || m.Start != 0 {
 			return false
 		}
 		n++
@@ -103,7 +103,7 @@ func abs(v int64) int64 { return max(v, -v) }
 func (r *Ranks) rebuild(g *Group) {
 	g.ref = g.ref[:0]
 	for _, m := range g.Members {
-		m.FirstDiv = -1
+		m.noDiv()
 		for i, c := range m.kept() {
 			pos := m.Start + int64(i)
 			for int64(len(g.ref)) <= pos {
@@ -116,8 +116,8 @@ func (r *Ranks) rebuild(g *Group) {
 			switch {
 			case ref.sig == 0:
 				ref.sig = c.sig
-			case c.sig != 0 && ref.sig != c.sig && m.FirstDiv < 0:
-				m.FirstDiv, m.DivSig = pos, r.sigs.sig(c.sig)
+			case c.sig != 0 && ref.sig != c.sig && m.FirstDiv() < 0:
+				m.setDiv(pos, r.sigs.sig(c.sig))
 			}
 		}
 	}

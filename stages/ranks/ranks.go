@@ -49,16 +49,13 @@ type procKey struct {
 type proc struct {
 	bind bindings
 	// over holds the pointers bound to communicators counted in the overflow only.
-	over    map[uint64]struct{}
-	sizeSeq map[int64]int64 // communicators of each size used without an Init line
-	// open is, per size, the communicator of that size this process last used without a
-	// commId: a pointer of the same size on another device (or with another rank) joins it,
-	// as where one process drives several GPUs (ncclCommInitAll, nccl-tests -g N).
-	open       map[int64]*openComm
-	warn       string
-	warnLine   int64
-	warnAdvice bool
-	clk        procClock // the times of its calls and lines (stall.go)
+	over map[uint64]struct{}
+	// inferred is what it used without an Init line, nil until it used some; warn its last
+	// WARN, nil until one. A log of communicator set-up holds tens of thousands of processes
+	// that have neither: in place, these fields made a process 208 bytes rather than 160.
+	inferred *procInferred
+	warn     *procWarn
+	clk      procClock // the times of its calls and lines (stall.go)
 	// last is bind[lastPtr], nil where unknown: a process's consecutive calls are mostly on
 	// one communicator, and the map's lookup cost as much as a tenth of folding a call.
 	// Every change of bind sets it to nil.
@@ -66,6 +63,22 @@ type proc struct {
 	lastPtr uint64
 	members []*Member
 	folded  int // members of folded communicators not yet dropped from members
+}
+
+// procInferred is what a process used without an Init line.
+type procInferred struct {
+	sizeSeq map[int64]int64 // communicators of each size used without an Init line
+	// open is, per size, the communicator of that size this process last used without a
+	// commId: a pointer of the same size on another device (or with another rank) joins it,
+	// as where one process drives several GPUs (ncclCommInitAll, nccl-tests -g N).
+	open map[int64]*openComm
+}
+
+// procWarn is a process's last WARN: its text, its line, and whether it names no fault.
+type procWarn struct {
+	text   string
+	line   int64
+	advice bool
 }
 
 // bindings are a process's comm pointers and what each is bound to. Most processes bind
@@ -209,10 +222,13 @@ func (r *Ranks) fold(e *heldEvent) {
 		r.comm(p, e)
 	case parser.KindWarn:
 		text, advice := e.warn()
-		if advice && p.warn != "" && !p.warnAdvice {
+		if advice && p.warn != nil && p.warn.text != "" && !p.warn.advice {
 			return // an error stays its process's last word over a later notice
 		}
-		p.warn, p.warnLine, p.warnAdvice = text, e.line, advice
+		if p.warn == nil {
+			p.warn = &procWarn{}
+		}
+		*p.warn = procWarn{text, e.line, advice}
 	}
 }
 
@@ -251,21 +267,22 @@ func (r *Ranks) call(p *proc, e *heldEvent) {
 		key, dev := p.inferredKey(e.nranks, dev, e.global)
 		b = r.bindNew(p, e, e.comm, key, GroupedInferred, e.global, dev)
 		if e.global >= 0 && !b.over {
-			b.m.RankFrom = "globalrank"
+			b.m.rankFrom = rankGlobal
 		}
 	}
 	selected := r.cfg.Selects(e.step)
 	if b.over {
 		if selected {
-			r.overflowCall(Sig{Op: e.opName(), Count: e.count, Datatype: e.datatype, RedOp: e.redOp, Root: e.root}, e.nranks)
+			r.overflowCall(Sig{Op: e.opName(), Count: e.count, Datatype: e.datatype(), RedOp: e.redOp(), Root: e.root}, e.nranks)
 		}
 		return
 	}
 	// The call is written where it is kept, the rank's last, and read from there: a Sig is
 	// 48 bytes, which passing by value copied three times a call.
 	m := b.m
-	m.Last, m.LastLine = Sig{Op: e.opName(), Count: e.count, Datatype: e.datatype, RedOp: e.redOp, Root: e.root}, e.line
-	s := &m.Last
+	mc := m.callState()
+	mc.last, mc.lastLine = Sig{Op: e.opName(), Count: e.count, Datatype: e.datatype(), RedOp: e.redOp(), Root: e.root}, e.line
+	s := &mc.last
 	var sid uint32
 	if selected {
 		cs := s.compared()
@@ -275,7 +292,7 @@ func (r *Ranks) call(p *proc, e *heldEvent) {
 	b.g.addCall(m, sid, s, r.steps.id(e.step), e.opCount)
 	m.firstAt(e.at)
 	if e.step >= 0 {
-		m.LastStep = max(m.LastStep, e.step)
+		mc.lastStep = max(mc.lastStep, e.step)
 	}
 }
 
@@ -288,16 +305,16 @@ func (r *Ranks) comm(p *proc, e *heldEvent) {
 			return // another Init line of a communicator counted in the overflow
 		}
 		if b != nil && !b.ended && (b.g.Key.CommID == ev.CommID || ev.CommID == 0) {
-			b.m.Rank, b.m.CudaDev, b.m.RankFrom = ev.Rank, ev.CudaDev, "init"
+			b.m.Rank, b.m.CudaDev, b.m.rankFrom = ev.Rank, ev.CudaDev, rankInit
 			return
 		}
 		key, evidence := r.initKey(p, ev)
 		if b := r.bindNew(p, e, ev.Comm, key, evidence, ev.Rank, ev.CudaDev); !b.over {
-			b.m.RankFrom = "init"
+			b.m.rankFrom = rankInit
 		}
 	case parser.EventLayout:
 		if b != nil && !b.ended && !b.over {
-			b.m.Rank, b.m.RankFrom = ev.Rank, "init"
+			b.m.Rank, b.m.rankFrom = ev.Rank, rankInit
 			b.g.Nodes, b.g.LocalRanks = max(b.g.Nodes, ev.NNodes), max(b.g.LocalRanks, ev.LocalRks)
 		}
 	default: // Destroy, Abort, Revoke
@@ -320,7 +337,8 @@ func (r *Ranks) end(p *proc, ptr uint64, event string) {
 		}
 		return
 	}
-	b.ended, b.m.End = ended, what
+	b.ended = ended
+	b.m.setEnd(what)
 	if b.ended {
 		r.ended(b)
 	}
@@ -369,7 +387,7 @@ func (r *Ranks) bindNew(p *proc, e *heldEvent, ptr uint64, key GroupKey, evidenc
 	}
 	m := newMember(e.host, e.pid, e.file, rank, dev)
 	m.LaunchRank = e.label
-	m.group = key
+	m.g = g
 	g.Members = append(g.Members, m)
 	p.members = append(p.members, m)
 	b := &binding{m: m, g: g}
@@ -387,10 +405,14 @@ func (r *Ranks) Groups() []*Group {
 		p.folded = 0
 		var last int64
 		for _, m := range p.members {
-			last = max(last, m.LastLine)
+			last = max(last, m.LastLine())
 		}
 		for _, m := range p.members {
-			m.Warn, m.WarnLine, m.WarnAdvice, m.ProcLast = p.warn, p.warnLine, p.warnAdvice, last
+			var w procWarn
+			if p.warn != nil {
+				w = *p.warn
+			}
+			m.setWarn(w.text, w.line, w.advice, last)
 			p.clk.give(m)
 		}
 	}

@@ -65,7 +65,7 @@ func regroupable(gs []*Group) bool {
 		}
 		procs := map[procKey]bool{}
 		for _, m := range g.Members {
-			if m.RankFrom == "init" || m.histOver || int64(len(m.kept())) != m.Calls || procs[m.proc()] {
+			if m.rankFrom == rankInit || m.histOver || int64(len(m.kept())) != m.Calls || procs[m.proc()] {
 				return false
 			}
 			procs[m.proc()] = true
@@ -236,7 +236,8 @@ func (g *Group) replay(r *Ranks, m *Member) {
 	if m.calls != nil {
 		m.calls.hist = nil
 	}
-	m.Calls, m.Start, m.started, m.FirstDiv, m.DivSig, m.group = 0, 0, false, -1, Sig{}, g.Key
+	m.Calls, m.Start, m.started, m.g = 0, 0, false, g
+	m.noDiv()
 	g.Members = append(g.Members, m)
 	for _, c := range hist {
 		s := r.sigs.sig(c.sig)

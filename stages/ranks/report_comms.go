@@ -50,10 +50,10 @@ func commReport(g *Group) CommReport {
 		c.CallsPerRankMax = max(c.CallsPerRankMax, m.Calls)
 		c.Bytes += v.Bytes
 		c.BusBytes += v.BusBytes
-		if m.FirstStep >= 0 && (first < 0 || m.FirstStep < first) {
-			first = m.FirstStep
+		if f := m.FirstStep(); f >= 0 && (first < 0 || f < first) {
+			first = f
 		}
-		last = max(last, m.LastStep)
+		last = max(last, m.LastStep())
 		for op, o := range m.ByOp {
 			t := c.ByOp[string(op)]
 			t.Calls += o.Calls

@@ -90,8 +90,8 @@ func suspectReport(s Suspect, f HangFinding) SuspectReport {
 	v := SuspectReport{Rank: known(s.Rank), Score: s.Score, Behind: s.Behind, Absent: s.Absent,
 		Evidence: evidenceText(s, f), Who: suspectWho(s)}
 	if m := s.Member; m != nil {
-		v.Host, v.Pid, v.Calls, v.LastStep = m.Host, m.Pid, m.Calls, known(m.LastStep)
-		v.Last = sigReportOf(m.Last, m.Calls > 0)
+		v.Host, v.Pid, v.Calls, v.LastStep = m.Host, m.Pid, m.Calls, known(m.LastStep())
+		v.Last = sigReportOf(m.Last(), m.Calls > 0)
 	}
 	v.Next = sigReportOf(s.Next, true)
 	return v

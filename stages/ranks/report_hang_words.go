@@ -19,15 +19,15 @@ func evidenceText(s Suspect, f HangFinding) []string {
 		case EvAbort:
 			out = append(out, "its communicator ends in Abort")
 		case EvEndedEarly:
-			out = append(out, "its communicator ends in "+m.End+" while other ranks' do not")
+			out = append(out, "its communicator ends in "+m.End()+" while other ranks' do not")
 		case EvWarn:
-			out = append(out, fmt.Sprintf("its process WARNed (%s:%d): %s", m.File, m.WarnLine, m.Warn))
+			out = append(out, fmt.Sprintf("its process WARNed (%s:%d): %s", m.File, m.WarnLine(), m.Warn()))
 		case EvStalled:
 			if st, ok := stallIn(f, m); ok {
 				out = append(out, stalledText(st))
 			}
 		case EvEndsInWarn:
-			out = append(out, fmt.Sprintf("its log ends in a WARN after its last call (%s:%d): %s", m.File, m.WarnLine, m.Warn))
+			out = append(out, fmt.Sprintf("its log ends in a WARN after its last call (%s:%d): %s", m.File, m.WarnLine(), m.Warn()))
 		default:
 			// A kind with no wording yet still says which it is (kinds_test.go checks each has one).
 			out = append(out, "evidence: "+e.String())
@@ -45,8 +45,8 @@ func behindText(s Suspect, f HangFinding) string {
 			calls(m.Calls), m.Start, calls(s.Behind), f.MaxCalls-1)
 	}
 	if m.Calls > 0 {
-		t += fmt.Sprintf("; last: call %d %s (%s:%d%s)", m.Through()-1, sigText(m.Last), m.File, m.LastLine,
-			withStep(m.LastStep))
+		t += fmt.Sprintf("; last: call %d %s (%s:%d%s)", m.Through()-1, sigText(m.Last()), m.File, m.LastLine(),
+			withStep(m.LastStep()))
 	}
 	if s.Next.Op != "" {
 		t += fmt.Sprintf("; never issued call %d: %s%s", m.Through(), sigText(s.Next), withStep(s.NextStep))

@@ -115,7 +115,7 @@ func pgEvidence(s PGSuspect, f PGFinding) []string {
 			f.Comm.Label(), f.Comm.MaxCalls()-1))
 	default:
 		out = append(out, fmt.Sprintf("its NCCL lines on comm %s stop after %s (last %s:%d), before the furthest rank's call %d",
-			f.Comm.Label(), calls(m.Calls), m.File, m.LastLine, f.Comm.MaxCalls()-1))
+			f.Comm.Label(), calls(m.Calls), m.File, m.LastLine(), f.Comm.MaxCalls()-1))
 	}
 	return out
 }

@@ -54,7 +54,12 @@ func (r *Ranks) RanksReport(stepTimes map[int64]float64) RanksReport {
 	out := RanksReport{Comms: []RankComm{}, Overflow: r.OverflowReport()}
 	for _, g := range r.Groups() {
 		need := needOf(r.StepBus(g), stepTimes)
-		var rs []RankReport
+		var rs []RankReport // nil where it has no rank (written null)
+		if len(g.Members) > 0 {
+			// A communicator of thousands of ranks grew its rows by doubling, 30 MB of them
+			// for the ranks of the 64 MiB init mix, at the end of the run.
+			rs = make([]RankReport, 0, len(g.Members))
+		}
 		for _, m := range g.Members {
 			rs = append(rs, rankReport(m, need))
 		}
@@ -97,8 +102,8 @@ func rankReport(m *Member, need busNeed) RankReport {
 	v := m.Volume()
 	out := RankReport{Rank: known(m.Rank), Host: m.Host, Pid: m.Pid, File: m.File, Calls: m.Calls,
 		Bytes: v.Bytes, BusBytes: v.BusBytes, ByOp: map[string]VolumeReport{},
-		FirstStep: known(m.FirstStep), LastStep: known(m.LastStep), End: m.End,
-		RankFrom: m.RankFrom, NoRank: m.Unattributed(),
+		FirstStep: known(m.FirstStep()), LastStep: known(m.LastStep()), End: m.End(),
+		RankFrom: m.RankFrom(), NoRank: m.Unattributed(),
 		Label: m.Label(), Steps: stepRange(m), TopOp: topOp(m), NeedMax: need.Max / 1e9}
 	for op, o := range m.ByOp {
 		out.ByOp[string(op)] = VolumeReport{o.Calls, o.Bytes, o.BusBytes}
@@ -118,6 +123,9 @@ func (r *RankReport) Need() string {
 }
 
 func topOp(m *Member) string {
+	if len(m.ByOp) == 0 {
+		return "" // without sorting no op (most ranks of a log of communicator set-up)
+	}
 	best, bb := "", -1.0
 	for _, op := range slices.Sorted(maps.Keys(m.ByOp)) {
 		if v := m.ByOp[op].BusBytes; v > bb {

@@ -153,10 +153,63 @@ type GroupSnapshot struct {
 
 // MemberSnapshot is one rank, with the calls kept to align an excerpt by overlap.
 type MemberSnapshot struct {
-	Member
+	MemberState
 	Started  bool
 	Hist     []RefStep `json:",omitempty"`
 	HistOver bool      `json:",omitempty"`
+}
+
+// MemberState is a Member's exported state, as a partial result writes it.
+type MemberState struct {
+	Host       string
+	Pid        int64
+	File       string
+	Rank       int64
+	RankFrom   string
+	CudaDev    int64
+	LaunchRank int64
+	Calls      int64
+	Start      int64
+	FirstOp    uint64
+	ByOp       map[parser.Op]*Volume
+	FirstStep  int64
+	LastStep   int64
+	Last       Sig
+	LastLine   int64
+	FirstDiv   int64
+	DivSig     Sig
+	End        string
+	Warn       string
+	WarnLine   int64
+	WarnAdvice bool `json:",omitempty"`
+	ProcLast   int64
+	Clock      *Clock `json:",omitempty"`
+}
+
+// state is m's exported state.
+func (m *Member) state() MemberState {
+	return MemberState{Host: m.Host, Pid: m.Pid, File: m.File, Rank: m.Rank, RankFrom: m.RankFrom(), CudaDev: m.CudaDev,
+		LaunchRank: m.LaunchRank, Calls: m.Calls, Start: m.Start, FirstOp: m.FirstOp(), ByOp: m.ByOp,
+		FirstStep: m.FirstStep(), LastStep: m.LastStep(), Last: m.Last(), LastLine: m.LastLine(),
+		FirstDiv: m.FirstDiv(), DivSig: m.DivSig(), End: m.End(), Warn: m.Warn(), WarnLine: m.WarnLine(),
+		WarnAdvice: m.WarnAdvice(), ProcLast: m.ProcLast(), Clock: m.Clock}
+}
+
+// member is the Member of state s. Its call fields are kept aside only where some differs
+// from a Member's without calls.
+func (s *MemberState) member() *Member {
+	m := &Member{Host: s.Host, Pid: s.Pid, File: s.File, Rank: s.Rank, CudaDev: s.CudaDev,
+		LaunchRank: s.LaunchRank, Calls: s.Calls, Start: s.Start, ByOp: s.ByOp, Clock: s.Clock}
+	m.setRankFrom(s.RankFrom)
+	m.setEnd(s.End)
+	if s.FirstOp != 0 || s.FirstStep != -1 || s.LastStep != -1 || s.Last != (Sig{}) || s.LastLine != 0 ||
+		s.FirstDiv != -1 || s.DivSig != (Sig{}) {
+		mc := m.callState()
+		mc.firstOp, mc.firstStep, mc.lastStep, mc.last, mc.lastLine = s.FirstOp, s.FirstStep, s.LastStep, s.Last, s.LastLine
+		mc.firstDiv, mc.divSig = s.FirstDiv, s.DivSig
+	}
+	m.setWarn(s.Warn, s.WarnLine, s.WarnAdvice, s.ProcLast)
+	return m
 }
 
 // RefStep is a run of calls with the same step: their signatures (nil: those of the run
@@ -207,7 +260,7 @@ func (p *RanksPart) Snapshot() any {
 			LocalRanks: g.LocalRanks, OpsDown: g.opsDown, Aligned: g.aligned, Truncated: g.truncated,
 			Ref: refSteps(g.ref, renumber, p.Ranks.steps)}
 		for _, m := range g.Members {
-			ms := MemberSnapshot{Member: *m, Started: m.started,
+			ms := MemberSnapshot{MemberState: m.state(), Started: m.started,
 				Hist: refSteps(m.kept(), renumber, p.Ranks.steps), HistOver: m.histOver}
 			if ms.ByOp == nil {
 				ms.ByOp = map[parser.Op]*Volume{} // written {} as before it was made on first use
@@ -340,8 +393,8 @@ func (p *RanksPart) Restore(dec *json.Decoder, lim *stages.Limits) error {
 		}
 		for i := range gs.Members {
 			ms := &gs.Members[i]
-			m := ms.Member
-			m.started, m.histOver, m.group = ms.Started, ms.HistOver, g.Key
+			m := ms.member()
+			m.started, m.histOver, m.g = ms.Started, ms.HistOver, g
 			hist, err := expand(ms.Hist, ids, r.steps, lim)
 			if err != nil {
 				return fmt.Errorf("communicator %+v: %w", gs.Key, err)
@@ -349,7 +402,7 @@ func (p *RanksPart) Restore(dec *json.Decoder, lim *stages.Limits) error {
 			if len(hist) > 0 {
 				m.callState().hist = hist
 			}
-			g.Members = append(g.Members, &m)
+			g.Members = append(g.Members, m)
 		}
 		r.groups[g.Key] = g
 	}

@@ -104,7 +104,7 @@ const gapBuckets = 1 + 4*40
 // same however the calls were read (a process's calls are folded in order).
 type gapHist struct {
 	n      int64
-	counts []uint32 // nil until the first gap
+	counts *[gapBuckets]uint32 // nil until the first gap
 }
 
 func gapBucket(ns int64) int {
@@ -134,7 +134,7 @@ func bucketMid(i int) int64 {
 
 func (h *gapHist) add(ns int64) {
 	if h.counts == nil {
-		h.counts = make([]uint32, gapBuckets)
+		h.counts = new([gapBuckets]uint32)
 	}
 	if i := gapBucket(ns); h.counts[i] < ^uint32(0) {
 		h.counts[i]++

@@ -90,13 +90,14 @@ func sigText(s Sig) string {
 }
 
 func stepRange(m *Member) string {
-	if m.FirstStep < 0 {
+	first, last := m.FirstStep(), m.LastStep()
+	if first < 0 {
 		return ""
 	}
-	if m.FirstStep == m.LastStep {
-		return itoa(m.FirstStep)
+	if first == last {
+		return itoa(first)
 	}
-	return itoa(m.FirstStep) + "-" + itoa(m.LastStep)
+	return itoa(first) + "-" + itoa(last)
 }
 
 // differText is "count differs" or "count and datatype differ" for a finding's fields.
