@@ -385,8 +385,6 @@ func sortedRanks(rs []int64) []int64 {
 	return out
 }
 
-// watchdogWho names the ranks whose watchdogs timed out: "rank 5's", "ranks 3, 5's"; by
-// count past a few, where a list would bury the sentence.
 // watchdogWhoIn is watchdogWho for a watchdog finding's ranks, which are the ranks in a
 // process group other than the default where every line names that one group and no
 // launcher label gives the global rank: "Rank 0 of process group 12's".
@@ -412,6 +410,8 @@ func watchdogWhoIn(c *cand) string {
 	return "Ranks " + rankList(sortedRanks(c.ranks)) + in + "'"
 }
 
+// watchdogWho names the ranks whose watchdogs timed out: "rank 5's", "ranks 3, 5's"; by
+// count past a few, where a list would bury the sentence.
 func watchdogWho(ranks []int64) string {
 	switch n := len(ranks); {
 	case n == 1:

@@ -16,10 +16,12 @@ type threadKey struct {
 }
 
 // chainCodes ties each WARN to the frames that follow it on its thread, as `nccllog info`
-// folds them (but advice, ncclwarn.Advice, starts no chain: RCCL prints it on the main thread
-// at init, and the main thread's frames of a failure met elsewhere came long after it): codes[i] is the ncclResult of the chain that WARN i starts (its first frame),
-// -1 where no frame followed it; frames[i] that first frame's position. bare lists the frames
-// no WARN shown before them starts (the WARN is outside the excerpt, or NCCL printed none).
+// folds them: codes[i] is the ncclResult of the chain that WARN i starts (its first frame),
+// -1 where no frame followed it; frames[i] that first frame's position. Advice no phrase
+// names a fault (ncclwarn.Advice) starts no chain: RCCL prints it on the main thread at init,
+// and that thread's frames of a failure met on another thread come long after it. bare lists
+// the frames no WARN shown before them starts (the WARN is outside the excerpt, or NCCL
+// printed none).
 func chainCodes(items []Item) (codes, frames []int, bare []int) {
 	codes, frames = make([]int, len(items)), make([]int, len(items))
 	last := map[threadKey]int{}     // each thread's last WARN
@@ -32,7 +34,7 @@ func chainCodes(items []Item) (codes, frames []int, bare []int) {
 		}
 		th := threadKey{it.Host, it.Pid, it.Tid}
 		switch {
-		case it.Ev.isWarn() && !ncclwarn.Advice([]byte(it.Text)):
+		case it.Ev.isWarn() && !(it.Ev == evWarn && ncclwarn.Advice([]byte(it.Text))):
 			last[th], started[th] = i, false
 		case it.Ev == evFrame:
 			w, ok := last[th]

@@ -242,3 +242,15 @@ func TestAdviceStartsNoChain(t *testing.T) {
 		}
 	}
 }
+
+// TestFaultWarnWithAdviceWordsStartsChain: a WARN a phrase names (a failed system call, which
+// proves a fault where its error chain follows it) starts its chain even where its words also
+// say what it can lead to; only advice no phrase names starts none.
+func TestFaultWarnWithAdviceWordsStartsChain(t *testing.T) {
+	lines := "n2:10:11 [0] misc/shmutils.cc:70 NCCL WARN Call to posix_fallocate failed : No space left on device, which can lead to a crash\n" +
+		"n2:10:11 [0] NCCL INFO transport/net_ib.cc:900 -> 2\n"
+	r := diagnoseBytes(t, "job.log", []byte(lines), 0)
+	if r.Status != diagnose.StatusFault || len(r.Findings) == 0 || !strings.Contains(r.Findings[0].Summary, "posix_fallocate") {
+		t.Fatalf("status %s, want a fault naming the failed call:\n%s", r.Status, js(r))
+	}
+}
