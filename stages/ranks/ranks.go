@@ -37,6 +37,8 @@ type Ranks struct {
 	recent   []procSlot // heldEvent.recent's memory, kept from one fold to the next
 	// added is the list Add folds each event from, kept from one call to the next.
 	added *events
+	// noVolume: calls are not summed into their ranks' volumes (RanksStage.NoVolume).
+	noVolume bool
 }
 
 type procKey struct {
@@ -287,7 +289,9 @@ func (r *Ranks) call(p *proc, e *heldEvent) {
 	if selected {
 		cs := s.compared()
 		sid = r.sigs.idOf(&cs)
-		m.addSelected(r.sigs, sid, s, max(e.nranks, b.g.NRanks), e.step)
+		if !r.noVolume {
+			m.addSelected(r.sigs, sid, s, max(e.nranks, b.g.NRanks), e.step)
+		}
 	}
 	b.g.addCall(m, sid, s, r.steps.id(e.step), e.opCount)
 	m.firstAt(e.at)
