@@ -106,6 +106,23 @@ func (g *Group) addCall(m *Member, sid uint32, s *Sig, step uint32, op uint64) {
 	}
 }
 
+// refSig is the id of s where the reference sequence holds s at m's next position (that of
+// a rank that got there first), else 0: most calls are the same on every rank, and comparing
+// one signature costs a third of finding it in t.
+func (g *Group) refSig(m *Member, s *Sig, t *sigTable) uint32 {
+	if !m.started {
+		return 0 // its position is placed with its first call
+	}
+	pos := m.Through()
+	if pos >= int64(len(g.ref)) {
+		return 0
+	}
+	if id := g.ref[pos].sig; id != 0 && t.sigs[id] == *s {
+		return id
+	}
+	return 0
+}
+
 // place sets where m's first call, with opCount op, falls in the sequence, where opCounts go
 // up along it (an excerpt whose ranks start at different calls): at the first position that
 // has the same opCount or a higher one; past the last position with an opCount by as many

@@ -288,7 +288,9 @@ func (r *Ranks) call(p *proc, e *heldEvent) {
 	var sid uint32
 	if selected {
 		cs := s.compared()
-		sid = r.sigs.idOf(&cs)
+		if sid = b.g.refSig(m, &cs, r.sigs); sid == 0 {
+			sid = r.sigs.idOf(&cs)
+		}
 		if !r.noVolume {
 			m.addSelected(r.sigs, sid, s, max(e.nranks, b.g.NRanks), e.step)
 		}
