@@ -267,7 +267,7 @@ func (p *RanksPart) Snapshot() any {
 	for _, g := range p.Ranks.Groups() {
 		gs := GroupSnapshot{Key: g.Key, NRanks: g.NRanks, Evidence: g.Evidence, Nodes: g.Nodes,
 			LocalRanks: g.LocalRanks, OpsDown: g.opsDown, Aligned: g.aligned, Truncated: g.truncated,
-			Ref: refSteps(g.ref, renumber, p.Ranks.steps)}
+			Ref: refSteps(g.ref.flat(), renumber, p.Ranks.steps)}
 		for _, m := range g.Members {
 			ms := MemberSnapshot{MemberState: m.state(), Started: m.started,
 				Hist: refSteps(m.kept(), renumber, p.Ranks.steps), HistOver: m.histOver}
@@ -397,9 +397,11 @@ func (p *RanksPart) Restore(dec *json.Decoder, lim *stages.Limits) error {
 		g := &Group{Key: gs.Key, NRanks: gs.NRanks, Evidence: gs.Evidence, Nodes: gs.Nodes,
 			LocalRanks: gs.LocalRanks, opsDown: gs.OpsDown, aligned: gs.Aligned, truncated: gs.Truncated, steps: r.steps}
 		var err error
-		if g.ref, err = expand(gs.Ref, ids, r.steps, lim); err != nil {
+		ref, err := expand(gs.Ref, ids, r.steps, lim)
+		if err != nil {
 			return fmt.Errorf("communicator %+v: %w", gs.Key, err)
 		}
+		g.ref = seqOf(ref)
 		for i := range gs.Members {
 			ms := &gs.Members[i]
 			m := ms.member()
