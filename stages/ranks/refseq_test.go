@@ -42,7 +42,7 @@ func TestRefSeqLikeSlice(t *testing.T) {
 		var tail refSeq
 		tail.push(refCall{sig: 99})
 		tail.from(&s, int64(n/2))
-		if tail.len() != int64(1+n-n/2) || (n > 0 && *tail.at(tail.len()-1) != want[n-1]) {
+		if tail.len() != int64(1+n-n/2) || (n > 0 && *tail.at(tail.len() - 1) != want[n-1]) {
 			t.Errorf("%d calls: from gave %d calls", n, tail.len())
 		}
 	}
