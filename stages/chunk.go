@@ -153,14 +153,16 @@ type spareChunks struct {
 // worker and two per input read at once: eight with two workers).
 const maxSpareChunks = 64
 
-// ReleaseChunks lets go of the released Chunks p keeps for its later chunks. A run calls it
-// when it ends: its Result refers to p, and would keep their buffers alive.
+// ReleaseChunks lets go of the released Chunks p keeps for its later chunks, and of its
+// finished inputs' waiting Sets. A run calls it when it ends: its Result refers to p, and
+// would keep their buffers alive.
 func (p *Plan) ReleaseChunks() {
 	s := &p.chunks
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	clear(s.list)
 	s.list, s.low, s.puts = nil, 0, 0
+	p.sets.release()
 }
 
 // get returns the Chunk released last, or nil and the room a new one's Reservers are to

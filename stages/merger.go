@@ -19,7 +19,7 @@ type Merger struct {
 // NewMerger starts merging the chunks of the input named file; what the stages stream goes
 // to out. Without Bound, a stretch that waits for its step is held in memory however long.
 func NewMerger(plan *Plan, file string, out Out) *Merger {
-	m := &Merger{plan: plan, file: file, out: out, Total: NewSet(plan), carry: -1, pending: NewSet(plan)}
+	m := &Merger{plan: plan, file: file, out: out, Total: NewSet(plan), carry: -1, pending: plan.sets.get(plan)}
 	m.wait = newWaiting(m.pending)
 	return m
 }
@@ -150,10 +150,16 @@ func (m *Merger) settle(step int64) error {
 	return err
 }
 
-// Finish settles what is still held: lines after the last marker belong to no step.
+// Finish settles what is still held: lines after the last marker belong to no step. The
+// emptied waiting Set goes to the plan, for the next input's Merger.
 func (m *Merger) Finish() error {
 	if m.plan.Boundary == BoundaryEnd {
-		return m.settle(-1)
+		if err := m.settle(-1); err != nil {
+			return err
+		}
 	}
+	m.pending.Reset()
+	m.plan.sets.put(m.pending)
+	m.pending = nil
 	return nil
 }

@@ -50,6 +50,7 @@ type Plan struct {
 	reads  Reads
 	bytes  bool        // a stage reads the selected lines' bytes
 	chunks spareChunks // released Chunks: their buffers serve the next chunks of the run
+	sets   spareSets   // finished inputs' waiting Sets: their buffers serve the next inputs
 }
 
 // NewPlan looks up the named stages in r.

@@ -4,6 +4,7 @@ import (
 	"github.com/nccllog/nccllog/stages"
 	"github.com/nccllog/nccllog/stages/agg"
 	"github.com/nccllog/nccllog/stages/all"
+	"github.com/nccllog/nccllog/stages/ranks"
 )
 
 // command is one subcommand: which stages it runs, and how it prints their result.
@@ -46,6 +47,10 @@ func (c *command) registry() *stages.Registry {
 // count per distinct (op, count, datatype).
 var perOp = []stages.Stage{agg.AggStage{PerOp: true}}
 
+// verdictRanks is the ranks stage of commands that print verdicts (hang, check, diagnose):
+// they read each rank's call sequence, not its bytes or bus volume, which it leaves unsummed.
+var verdictRanks = []stages.Stage{ranks.RanksStage{NoVolume: true}}
+
 var commands = []*command{
 	{name: "report", summary: "all analyses in one pass, with how every line was read",
 		stages: []string{"agg", "steps"}, formats: []string{"table", "json"}, print: printReportOrHTML},
@@ -66,11 +71,11 @@ var commands = []*command{
 	{name: "comms", summary: "per communicator: its ranks, how they were grouped, calls and volume",
 		stages: []string{"ranks"}, formats: []string{"table", "json", "csv"}, print: printComms},
 	{name: "hang", summary: "where each rank stopped, and which rank most likely hung the job",
-		stages: []string{"ranks"}, formats: []string{"table", "json", "csv"}, print: printHang, found: hangFound},
+		stages: []string{"ranks"}, formats: []string{"table", "json", "csv"}, print: printHang, found: hangFound, configured: verdictRanks},
 	{name: "check", summary: "the first call where the ranks of a communicator disagree",
-		stages: []string{"ranks"}, formats: []string{"table", "json", "csv"}, print: printCheck, found: checkFound},
+		stages: []string{"ranks"}, formats: []string{"table", "json", "csv"}, print: printCheck, found: checkFound, configured: verdictRanks},
 	{name: "diagnose", summary: "what went wrong first, where, and which errors only follow from it",
-		stages: []string{"ranks", "diagnose"}, formats: []string{"table", "json"}, print: printDiagnose, found: diagnoseFound},
+		stages: []string{"ranks", "diagnose"}, formats: []string{"table", "json"}, print: printDiagnose, found: diagnoseFound, configured: verdictRanks},
 	{name: "stragglers", summary: "which rank's calls arrive late against its host's other ranks, from the lines' times",
 		stages: []string{"stragglers"}, formats: []string{"table", "json"}, print: printStragglers},
 	{name: "info", summary: "set-up: versions, network, transports, env, tuning, WARNs, and the ranks that differ",

@@ -80,7 +80,7 @@ func (r *Ranks) firstMismatch(g *Group) (CheckFinding, bool) {
 	if k < 0 {
 		return CheckFinding{}, false
 	}
-	ref := g.ref[k]
+	ref := *g.ref.at(k)
 	f := CheckFinding{Group: g, Kind: KindMismatch, Index: k, Step: r.steps.step(ref.step)}
 	bySig := map[Sig]*Side{}
 	for _, m := range g.Members {
@@ -161,8 +161,9 @@ func lengthFinding(g *Group, cov *Coverage) (CheckFinding, bool) {
 // RefCall returns the call the reference sequence of g holds at index k (what the ranks that
 // got that far issued) and its step; ok is false past its end or where it was not compared.
 func (r *Ranks) RefCall(g *Group, k int64) (Sig, int64, bool) {
-	if k < 0 || k >= int64(len(g.ref)) || g.ref[k].sig == 0 {
+	if k < 0 || k >= g.ref.len() || g.ref.at(k).sig == 0 {
 		return Sig{}, g.StepOf(k), false
 	}
-	return r.sigs.sig(g.ref[k].sig), r.steps.step(g.ref[k].step), true
+	c := g.ref.at(k)
+	return r.sigs.sig(c.sig), r.steps.step(c.step), true
 }

@@ -3,7 +3,6 @@ package ranks
 import (
 	"cmp"
 	"slices"
-	"sort"
 )
 
 // GroupKey identifies a communicator across processes: by the commId its Init lines print
@@ -27,7 +26,7 @@ type Group struct {
 	// Nodes and LocalRanks are from the 2.20+ layout line ("nRanks 16 nNodes 2 localRanks 8"),
 	// 0 where no rank printed it.
 	Nodes, LocalRanks int64
-	ref               []refCall
+	ref               refSeq
 	steps             *stepTable // the ids of ref's steps: its Ranks' table
 	// opsDown is set once a call's opCount was lower than the one before it in the reference
 	// sequence: opCounts then say nothing about position.
@@ -81,15 +80,17 @@ func (g *Group) addCall(m *Member, sid uint32, s *Sig, step uint32, op uint64) {
 	pos := m.Through()
 	m.Calls++
 	m.remember(refCall{sid, step, op})
-	g.fillTo(pos, op)
-	if pos == int64(len(g.ref)) {
-		if n := len(g.ref); n > 0 && op < g.ref[n-1].op {
+	if pos > g.ref.len() {
+		g.fillTo(pos, op)
+	}
+	if pos == g.ref.len() {
+		if n := g.ref.len(); n > 0 && op < g.ref.at(n-1).op {
 			g.opsDown = true
 		}
-		g.ref = append(g.ref, refCall{sid, step, op})
+		g.ref.push(refCall{sid, step, op})
 		return
 	}
-	r := &g.ref[pos]
+	r := g.ref.at(pos)
 	if r.step == 0 {
 		// A call's step is the same on every rank: one whose log has the progress lines
 		// (rank 0's file, where each process logs to its own) gives it to the others.
@@ -106,6 +107,23 @@ func (g *Group) addCall(m *Member, sid uint32, s *Sig, step uint32, op uint64) {
 	}
 }
 
+// refSig is the id of s where the reference sequence holds s at m's next position (that of
+// a rank that got there first), else 0: most calls are the same on every rank, and comparing
+// one signature costs a third of finding it in t.
+func (g *Group) refSig(m *Member, s *Sig, t *sigTable) uint32 {
+	if !m.started {
+		return 0 // its position is placed with its first call
+	}
+	pos := m.Through()
+	if pos >= g.ref.len() {
+		return 0
+	}
+	if id := g.ref.at(pos).sig; id != 0 && t.sigs[id] == *s {
+		return id
+	}
+	return 0
+}
+
 // place sets where m's first call, with opCount op, falls in the sequence, where opCounts go
 // up along it (an excerpt whose ranks start at different calls): at the first position that
 // has the same opCount or a higher one; past the last position with an opCount by as many
@@ -114,25 +132,25 @@ func (g *Group) addCall(m *Member, sid uint32, s *Sig, step uint32, op uint64) {
 // opCount 0 is the communicator's first. At 0 where opCounts say nothing (0 at every one of
 // two or more calls so far, or not going up).
 func (g *Group) place(m *Member, op uint64) {
-	if len(g.ref) == 0 || g.opsDown {
+	if g.ref.len() == 0 || g.opsDown {
 		return
 	}
 	// The last position with an opCount: positions an excerpt's rank skipped have none yet,
 	// and the first call's opCount can be 0.
-	last := len(g.ref) - 1
-	for last > 0 && g.ref[last].op == 0 {
+	last := g.ref.len() - 1
+	for last > 0 && g.ref.at(last).op == 0 {
 		last--
 	}
 	switch {
-	case g.ref[last].op == 0 && (len(g.ref) > 1 || op == 0):
+	case g.ref.at(last).op == 0 && (g.ref.len() > 1 || op == 0):
 		return // every opCount so far is 0, at two or more calls: they say nothing (yet)
-	case op < g.ref[0].op:
-		g.prepend(int64(min(g.ref[0].op-op, maxPrepend)), op)
+	case op < g.ref.at(0).op:
+		g.prepend(int64(min(g.ref.at(0).op-op, maxPrepend)), op)
 		m.Start = 0
-	case op > g.ref[last].op:
-		m.Start = int64(last) + int64(min(op-g.ref[last].op, maxPrepend))
+	case op > g.ref.at(last).op:
+		m.Start = last + int64(min(op-g.ref.at(last).op, maxPrepend))
 	default:
-		m.Start = int64(sort.Search(last+1, func(i int) bool { return g.ref[i].op >= op }))
+		m.Start = g.ref.search(last+1, func(c *refCall) bool { return c.op >= op })
 	}
 }
 
@@ -141,26 +159,27 @@ func (g *Group) place(m *Member, op uint64) {
 // counted back from op (one a call; never below the last one known), so that the sequence's
 // opCounts keep going up for the next rank placed.
 func (g *Group) fillTo(pos int64, op uint64) {
-	for n := int64(len(g.ref)); n < pos; n++ {
+	for n := g.ref.len(); n < pos; n++ {
 		var guess, prev uint64
 		if n > 0 {
-			prev = g.ref[n-1].op
+			prev = g.ref.at(n - 1).op
 		}
 		if back := uint64(pos - n); op > back {
 			guess = op - back
 		}
-		g.ref = append(g.ref, refCall{op: max(guess, prev)})
+		g.ref.push(refCall{op: max(guess, prev)})
 	}
 }
 
 // prepend adds k positions in front of the sequence, with opCounts op, op+1, ..., moving every
 // rank's calls along.
 func (g *Group) prepend(k int64, op uint64) {
-	front := make([]refCall, k, k+int64(len(g.ref)))
-	for i := range front {
-		front[i] = refCall{op: op + uint64(i)}
+	var front refSeq
+	for i := range k {
+		front.push(refCall{op: op + uint64(i)})
 	}
-	g.ref = append(front, g.ref...)
+	front.from(&g.ref, 0)
+	g.ref = front
 	for _, m := range g.Members {
 		if m.started {
 			m.Start += k
@@ -193,10 +212,10 @@ func rankOrder(m *Member) int64 {
 
 // StepOf returns the step of call k of the communicator as any of its ranks knew it, or -1.
 func (g *Group) StepOf(k int64) int64 {
-	if k < 0 || k >= int64(len(g.ref)) {
+	if k < 0 || k >= g.ref.len() {
 		return -1
 	}
-	return g.steps.step(g.ref[k].step)
+	return g.steps.step(g.ref.at(k).step)
 }
 
 // StepBus returns the bus bytes each rank of the communicator moves in each step with a known
@@ -204,13 +223,13 @@ func (g *Group) StepOf(k int64) int64 {
 // this costs no memory per rank.
 func (r *Ranks) StepBus(g *Group) map[int64]float64 {
 	out := make(map[int64]float64)
-	for _, c := range g.ref {
+	g.ref.each(func(_ int64, c *refCall) {
 		if c.sig == 0 || c.step == 0 {
-			continue
+			return
 		}
 		var v Volume
 		v.add(r.sigs.sig(c.sig), g.NRanks)
 		out[r.steps.step(c.step)] += v.BusBytes
-	}
+	})
 	return out
 }

@@ -88,7 +88,7 @@ func (r *Ranks) adoptInferred() {
 		}
 		if to := named[g.NRanks][0]; fits(to, g) {
 			delete(r.groups, key)
-			r.join(to, g, g.ref)
+			r.join(to, g, &g.ref)
 		}
 	}
 }

@@ -57,8 +57,8 @@ func (g *Group) needsOverlap() bool {
 		}
 		n++
 	}
-	for _, c := range g.ref {
-		if c.op != 0 && !g.opsDown {
+	for i := range g.ref.len() {
+		if g.ref.at(i).op != 0 && !g.opsDown {
 			return false
 		}
 	}
@@ -101,15 +101,15 @@ func abs(v int64) int64 { return max(v, -v) }
 // rebuild makes the reference sequence and each rank's first divergence anew from the kept
 // calls at the ranks' starts.
 func (r *Ranks) rebuild(g *Group) {
-	g.ref = g.ref[:0]
+	g.ref = refSeq{}
 	for _, m := range g.Members {
 		m.noDiv()
 		for i, c := range m.kept() {
 			pos := m.Start + int64(i)
-			for int64(len(g.ref)) <= pos {
-				g.ref = append(g.ref, refCall{})
+			for g.ref.len() <= pos {
+				g.ref.push(refCall{})
 			}
-			ref := &g.ref[pos]
+			ref := g.ref.at(pos)
 			if ref.step == 0 {
 				ref.step = c.step
 			}

@@ -37,6 +37,8 @@ type Ranks struct {
 	recent   []procSlot // heldEvent.recent's memory, kept from one fold to the next
 	// added is the list Add folds each event from, kept from one call to the next.
 	added *events
+	// noVolume: calls are not summed into their ranks' volumes (RanksStage.NoVolume).
+	noVolume bool
 }
 
 type procKey struct {
@@ -286,8 +288,12 @@ func (r *Ranks) call(p *proc, e *heldEvent) {
 	var sid uint32
 	if selected {
 		cs := s.compared()
-		sid = r.sigs.idOf(&cs)
-		m.addSelected(r.sigs, sid, s, max(e.nranks, b.g.NRanks), e.step)
+		if sid = b.g.refSig(m, &cs, r.sigs); sid == 0 {
+			sid = r.sigs.idOf(&cs)
+		}
+		if !r.noVolume {
+			m.addSelected(r.sigs, sid, s, max(e.nranks, b.g.NRanks), e.step)
+		}
 	}
 	b.g.addCall(m, sid, s, r.steps.id(e.step), e.opCount)
 	m.firstAt(e.at)

@@ -21,8 +21,8 @@ func FuzzRanks(f *testing.F) {
 		a.Merge(b)
 		for _, g := range a.Groups() {
 			for _, m := range g.Members {
-				if m.Start < 0 || m.Through() > int64(len(g.ref)) || m.FirstDiv() >= int64(len(g.ref)) {
-					t.Fatalf("rank at %d-%d, first divergence %d, sequence of %d", m.Start, m.Through(), m.FirstDiv(), len(g.ref))
+				if m.Start < 0 || m.Through() > g.ref.len() || m.FirstDiv() >= g.ref.len() {
+					t.Fatalf("rank at %d-%d, first divergence %d, sequence of %d", m.Start, m.Through(), m.FirstDiv(), g.ref.len())
 				}
 			}
 			a.Cover(g)

@@ -3,7 +3,6 @@ package ranks
 import (
 	"maps"
 	"slices"
-	"sort"
 )
 
 // Merge adds o, the state of inputs that come after r's, to r. Communicators met in both are
@@ -42,11 +41,9 @@ func (r *Ranks) Merge(o *Ranks) {
 	for _, key := range slices.SortedFunc(maps.Keys(o.groups), compareKeys) {
 		og := o.groups[key]
 		// o is merged once and let go: its sequences are put in r's ids where they lie.
-		ref := og.ref
+		ref := &og.ref
 		if r.sigs != o.sigs || r.steps != o.steps {
-			for i, c := range ref {
-				ref[i] = refCall{remap(c.sig), restep(c.step), c.op}
-			}
+			ref.each(func(_ int64, c *refCall) { *c = refCall{remap(c.sig), restep(c.step), c.op} })
 		}
 		for _, m := range og.Members {
 			hist := m.kept()
@@ -61,7 +58,7 @@ func (r *Ranks) Merge(o *Ranks) {
 			r.over.fold(og)
 			continue
 		case g == nil:
-			og.ref, g = ref, og
+			g = og
 			r.groups[key] = og
 		default:
 			r.join(g, og, ref)
@@ -101,21 +98,21 @@ func (r *Ranks) empty() bool {
 // offset is the position in g's sequence of the first position of og's (whose calls are
 // ref), by opCount where both have opCounts that go up; 0 otherwise. Where og starts before
 // g, positions are added in front of g's sequence first.
-func offset(g, og *Group, ref []refCall) int64 {
-	n := len(g.ref)
-	if n == 0 || len(ref) == 0 || g.opsDown || og.opsDown || ref[0].op == 0 || g.ref[n-1].op == 0 {
+func offset(g, og *Group, ref *refSeq) int64 {
+	n := g.ref.len()
+	if n == 0 || ref.len() == 0 || g.opsDown || og.opsDown || ref.at(0).op == 0 || g.ref.at(n-1).op == 0 {
 		return 0
 	}
-	op := ref[0].op
-	if op < g.ref[0].op {
-		g.prepend(int64(min(g.ref[0].op-op, maxPrepend)), op)
+	op := ref.at(0).op
+	if op < g.ref.at(0).op {
+		g.prepend(int64(min(g.ref.at(0).op-op, maxPrepend)), op)
 		return 0
 	}
-	return int64(sort.Search(n, func(i int) bool { return g.ref[i].op >= op }))
+	return g.ref.search(n, func(c *refCall) bool { return c.op >= op })
 }
 
 // join merges the ranks of og (with reference ref, in r's ids) into g.
-func (r *Ranks) join(g, og *Group, ref []refCall) {
+func (r *Ranks) join(g, og *Group, ref *refSeq) {
 	d := offset(g, og, ref)
 	for _, m := range og.Members {
 		m.g = g
@@ -123,13 +120,14 @@ func (r *Ranks) join(g, og *Group, ref []refCall) {
 		m.moveDiv(d)
 	}
 	k := int64(-1)
-	for i, b := range ref {
-		j := int64(i) + d
-		if j >= int64(len(g.ref)) {
-			g.ref = append(g.ref, ref[i:]...)
+	for i := range ref.len() {
+		b := ref.at(i)
+		j := i + d
+		if j >= g.ref.len() {
+			g.ref.from(ref, i)
 			break
 		}
-		a := &g.ref[j]
+		a := g.ref.at(j)
 		if a.step == 0 {
 			a.step = b.step
 		}
@@ -143,7 +141,7 @@ func (r *Ranks) join(g, og *Group, ref []refCall) {
 	if k >= 0 {
 		for _, m := range og.Members {
 			if (m.FirstDiv() < 0 || m.FirstDiv() > k) && m.Start <= k && m.Through() > k {
-				m.setDiv(k, r.sigs.sig(ref[k-d].sig))
+				m.setDiv(k, r.sigs.sig(ref.at(k-d).sig))
 			}
 		}
 	}

@@ -215,7 +215,7 @@ func (r *Ranks) rebuildGroups(gs []*Group, sets [][]*Member) {
 			g = &Group{Key: key, NRanks: key.NRanks, Evidence: GroupedInferred, steps: r.steps, regrouped: true}
 			r.groups[key] = g
 		}
-		g.Members, g.ref, g.opsDown, g.aligned = nil, nil, false, false
+		g.Members, g.ref, g.opsDown, g.aligned = nil, refSeq{}, false, false
 		for _, m := range ms {
 			g.replay(r, m)
 			moved[m] = g

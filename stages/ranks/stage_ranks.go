@@ -12,7 +12,12 @@ import (
 // RanksStage follows every process's communicators and calls: who is which rank, and each
 // rank's call sequence (ranks, comms, hang, check). Every call counts in its rank's call
 // order, so it reads every line, selected or not.
-type RanksStage struct{}
+type RanksStage struct {
+	// NoVolume: the run asks for verdicts only (hang, check, diagnose), which no rank's bytes
+	// or bus volume enter: they are not summed, which on a log of calls was a tenth of what
+	// following the ranks cost a call. Member.ByOp and FirstStep stay empty.
+	NoVolume bool
+}
 
 func (RanksStage) Name() string        { return "ranks" }
 func (RanksStage) Reads() stages.Reads { return stages.ReadsAll }
@@ -21,14 +26,17 @@ func (RanksStage) Kinds() stages.KindSet {
 	return stages.Kinds(parser.KindCollective, parser.KindComm, parser.KindWarn, parser.KindWatchdog, parser.KindInfo, parser.KindFailure)
 }
 
-func (RanksStage) New(cfg *stages.Config) stages.Partial { return &RanksPart{cfg: cfg} }
+func (s RanksStage) New(cfg *stages.Config) stages.Partial {
+	return &RanksPart{cfg: cfg, noVolume: s.NoVolume}
+}
 
 // RanksPart is the ranks stage's Partial: the events of its stretch until they are
 // committed in input order, then folded into Ranks.
 type RanksPart struct {
-	cfg    *stages.Config
-	Ranks  *Ranks // nil until something is folded or merged
-	events events
+	cfg      *stages.Config
+	noVolume bool   // see RanksStage.NoVolume
+	Ranks    *Ranks // nil until something is folded or merged
+	events   events
 }
 
 func (p *RanksPart) Add(l *stages.Line) {
@@ -103,6 +111,7 @@ func (p *RanksPart) Reserve(n int) { p.events.Items = stages.Reserve(p.events.It
 func (p *RanksPart) ranks() *Ranks {
 	if p.Ranks == nil {
 		p.Ranks = NewRanks(p.cfg)
+		p.Ranks.noVolume = p.noVolume
 	}
 	return p.Ranks
 }
@@ -258,7 +267,7 @@ func (p *RanksPart) Snapshot() any {
 	for _, g := range p.Ranks.Groups() {
 		gs := GroupSnapshot{Key: g.Key, NRanks: g.NRanks, Evidence: g.Evidence, Nodes: g.Nodes,
 			LocalRanks: g.LocalRanks, OpsDown: g.opsDown, Aligned: g.aligned, Truncated: g.truncated,
-			Ref: refSteps(g.ref, renumber, p.Ranks.steps)}
+			Ref: refSteps(g.ref.flat(), renumber, p.Ranks.steps)}
 		for _, m := range g.Members {
 			ms := MemberSnapshot{MemberState: m.state(), Started: m.started,
 				Hist: refSteps(m.kept(), renumber, p.Ranks.steps), HistOver: m.histOver}
@@ -388,9 +397,11 @@ func (p *RanksPart) Restore(dec *json.Decoder, lim *stages.Limits) error {
 		g := &Group{Key: gs.Key, NRanks: gs.NRanks, Evidence: gs.Evidence, Nodes: gs.Nodes,
 			LocalRanks: gs.LocalRanks, opsDown: gs.OpsDown, aligned: gs.Aligned, truncated: gs.Truncated, steps: r.steps}
 		var err error
-		if g.ref, err = expand(gs.Ref, ids, r.steps, lim); err != nil {
+		ref, err := expand(gs.Ref, ids, r.steps, lim)
+		if err != nil {
 			return fmt.Errorf("communicator %+v: %w", gs.Key, err)
 		}
+		g.ref = seqOf(ref)
 		for i := range gs.Members {
 			ms := &gs.Members[i]
 			m := ms.member()

@@ -5,14 +5,14 @@ package ranks
 // whose calls are the same on every rank.
 func (r *Ranks) StepVolume(g *Group) map[int64]Volume {
 	out := make(map[int64]Volume)
-	for _, c := range g.ref {
+	g.ref.each(func(_ int64, c *refCall) {
 		if c.sig == 0 || c.step == 0 {
-			continue
+			return
 		}
 		step := r.steps.step(c.step)
 		v := out[step]
 		v.add(r.sigs.sig(c.sig), g.NRanks)
 		out[step] = v
-	}
+	})
 	return out
 }
