@@ -138,7 +138,7 @@ func oracle(lines []parsedLine, name string, cfg testCfg) want {
 		w.agg.Add(l.Coll.Op, l.Coll.Count, l.Coll.Datatype)
 		w.calls = append(w.calls, stages.Call{
 			File: name, Line: int64(i + 1), Step: steps[i], Rank: l.Rank, Env: l.Env, Coll: l.Coll,
-			Dropped: l.Coll.Count <= 0 || l.Coll.Datatype.Size() == 0,
+			Dropped: l.Coll.Count <= 0 || l.Coll.Datatype.Size() == 0, Time: l.Time,
 		})
 	}
 	for i := range w.lines.Problems {
