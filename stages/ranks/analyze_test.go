@@ -39,18 +39,7 @@ type analyzed struct {
 // as cmd/nccllog's execute does for ranks, hang and check.
 func analyze(t *testing.T, paths ...string) analyzed {
 	t.Helper()
-	inputs, err := pipeline.Expand(paths, nil, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	plan, err := stages.NewPlan(stages.Config{}, all.Registry(), "ranks", "steps")
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := pipeline.RunAll(context.Background(), inputs, pipeline.Options{Jobs: 1, Plan: plan, Parsers: goldentest.Parsers()}, discard{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := runPlan(t, all.Registry(), paths, 1, "ranks", "steps")
 	a := analyzed{ranks: ranks.RanksOf(res.Set), times: map[int64]float64{}}
 	for _, p := range steps.StepsOf(res.Set).Points() {
 		if p.HasTime && !math.IsInf(p.TimeS, 0) && !math.IsNaN(p.TimeS) {
@@ -58,6 +47,25 @@ func analyze(t *testing.T, paths ...string) analyzed {
 		}
 	}
 	return a
+}
+
+// runPlan runs the pipeline over paths (files or folders) with the named stages of reg on
+// jobs workers.
+func runPlan(t *testing.T, reg *stages.Registry, paths []string, jobs int, names ...string) *stages.Result {
+	t.Helper()
+	inputs, err := pipeline.Expand(paths, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	plan, err := stages.NewPlan(stages.Config{}, reg, names...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := pipeline.RunAll(context.Background(), inputs, pipeline.Options{Jobs: jobs, Plan: plan, Parsers: goldentest.Parsers()}, discard{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
 }
 
 // genLog writes a generated 8-rank log with cfg's faults, once interleaved (with prefix) and

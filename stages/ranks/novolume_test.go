@@ -1,15 +1,11 @@
 package ranks_test
 
 import (
-	"context"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/nccllog/nccllog/internal/gen"
-	"github.com/nccllog/nccllog/pipeline"
-	"github.com/nccllog/nccllog/stages"
 	"github.com/nccllog/nccllog/stages/all"
-	"github.com/nccllog/nccllog/stages/internal/goldentest"
 	"github.com/nccllog/nccllog/stages/ranks"
 )
 
@@ -50,21 +46,9 @@ func TestNoVolumeSameVerdicts(t *testing.T) {
 // analyzeRanks runs the pipeline over in with s as its ranks stage.
 func analyzeRanks(t *testing.T, s ranks.RanksStage, in string) *ranks.Ranks {
 	t.Helper()
-	inputs, err := pipeline.Expand([]string{in}, nil, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
 	reg := all.Registry()
 	reg.Register(s)
-	plan, err := stages.NewPlan(stages.Config{}, reg, "ranks")
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := pipeline.RunAll(context.Background(), inputs, pipeline.Options{Jobs: 2, Plan: plan, Parsers: goldentest.Parsers()}, discard{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return ranks.RanksOf(res.Set)
+	return ranks.RanksOf(runPlan(t, reg, []string{in}, 2, "ranks").Set)
 }
 
 // bytesOf is the bytes every rank of r's communicators summed.
