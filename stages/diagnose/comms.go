@@ -40,11 +40,17 @@ type commState struct {
 	Complete *Mark `json:"complete,omitempty"`
 	Abort    *Mark `json:"abort,omitempty"`
 	Destroy  *Mark `json:"destroy,omitempty"`
+	// lines is how many lifecycle lines were folded into it: a Partial that cannot keep it
+	// counts them as left out. A state read from a partial result counts its marks.
+	lines int64
 }
 
-// maxComms bounds the communicators kept (per process and communicator); the Init lines of
-// others are counted in Part.CommsLeft.
+// maxComms bounds the communicators kept (per process and communicator); the lifecycle
+// lines of others are counted in Part.CommsLeft.
 const maxComms = 1 << 14
+
+// maxCommLines bounds the lines a Partial lists before it folds them into its states.
+const maxCommLines = 1 << 12
 
 // merge takes o, the same communicator's state in the lines that follow.
 func (c *commState) merge(o *commState) {
@@ -60,6 +66,7 @@ func (c *commState) merge(o *commState) {
 			*m.to = *m.from
 		}
 	}
+	c.lines += o.lines
 }
 
 // marks calls f on every mark c holds.
@@ -97,11 +104,32 @@ func lifeEventOf(ev string) lifeEvent {
 	return lifeNone
 }
 
-// commEvent reads a communicator lifecycle line, of event ev (not lifeNone), into st, and
-// returns the mark it made, nil where st had that event's mark already.
-func commEvent(st *commState, ev lifeEvent, n int64, l *parser.Line, marks *slab[Mark]) *Mark {
+// commLine is a communicator lifecycle line as a chunk's Part lists it: only the Partial
+// it is merged into folds such lines into states (fold). A state and its marks made in every
+// chunk for each of its communicators cost diagnose a fifth of its time on a log of tens of
+// thousands of processes setting up communicators (most of them past maxComms): in
+// allocation, the collector's marking and page faults.
+type commLine struct {
+	commKey
+	File              string // "" until anchored
+	Line              int64  // in its chunk until anchored
+	Rank, NRanks, GPU int64
+	Time              parser.Stamp
+	Ev                lifeEvent
+	anchored          bool
+}
+
+// commLineOf is line n, l, a communicator line of lifecycle event ev (not lifeNone).
+func commLineOf(ev lifeEvent, n int64, l *parser.Line) commLine {
+	return commLine{commKey: commKey{l.Env.Host, l.Env.Pid, l.Comm.Comm}, Line: n, Rank: l.Comm.Rank,
+		NRanks: l.Comm.NRanks, GPU: l.Comm.CudaDev, Time: l.Time, Ev: ev}
+}
+
+// commEvent folds c into st, and returns the mark it made, nil where st had that event's
+// mark already.
+func commEvent(st *commState, c *commLine, marks *slab[Mark]) *Mark {
 	to := &st.Destroy
-	switch ev {
+	switch c.Ev {
 	case lifeStart:
 		to = &st.Start
 	case lifeComplete:
@@ -112,14 +140,14 @@ func commEvent(st *commState, ev lifeEvent, n int64, l *parser.Line, marks *slab
 	var m *Mark
 	if *to == nil {
 		m = marks.new()
-		*m = Mark{Line: n, Time: When{Stamp: l.Time}}
+		*m = Mark{File: c.File, Line: c.Line, Time: When{Stamp: c.Time}}
 		*to = m
 	}
-	if l.Comm.Rank >= 0 && st.Rank < 0 {
-		st.Rank, st.NRanks = l.Comm.Rank, l.Comm.NRanks
+	if c.Rank >= 0 && st.Rank < 0 {
+		st.Rank, st.NRanks = c.Rank, c.NRanks
 	}
-	if st.GPU < 0 && l.Comm.CudaDev >= 0 {
-		st.GPU = l.Comm.CudaDev
+	if st.GPU < 0 && c.GPU >= 0 {
+		st.GPU = c.GPU
 	}
 	return m
 }

@@ -58,6 +58,11 @@ type Part struct {
 	comms    map[commKey]*commState
 	states   []*commState // comms' values in the order first seen, so a merge reads no map
 	loose    []*Mark      // comm marks not anchored yet
+	// pend are the lifecycle lines not folded into states yet, the first pendAnchored of
+	// them anchored: a Partial lists them while it holds no state (a chunk's does, with its
+	// lines), and folds them once it holds any or maxCommLines of them.
+	pend         []commLine
+	pendAnchored int
 	// stateSlab and marks hold comms' states and their marks, a block at a time.
 	stateSlab slab[commState]
 	marks     slab[Mark]
@@ -159,31 +164,34 @@ func (p *Part) keep(it Item) {
 }
 
 func (p *Part) addComm(n int64, l *parser.Line) {
-	ev := lifeEventOf(l.Comm.Event)
-	if ev == lifeNone && len(p.states) < maxComms {
-		return // no lifecycle event, and no communicator left out to count it under
+	if ev := lifeEventOf(l.Comm.Event); ev != lifeNone {
+		p.pend = append(p.pend, commLineOf(ev, n, l))
 	}
-	k := commKey{l.Env.Host, l.Env.Pid, l.Comm.Comm}
-	st := p.comms[k]
-	if st == nil {
-		if len(p.states) >= maxComms {
-			p.commsLeft++
-			return
+}
+
+// fold folds the lines p lists into its states, in order. Those of communicators past
+// maxComms are counted in commsLeft.
+func (p *Part) fold() {
+	for i := range p.pend {
+		c := &p.pend[i]
+		st := p.comms[c.commKey]
+		if st == nil {
+			if len(p.states) >= maxComms {
+				p.commsLeft++
+				continue
+			}
+			st = p.stateSlab.new()
+			*st = commState{commKey: c.commKey, Rank: -1, NRanks: -1, GPU: -1}
+			p.comms[c.commKey] = st
+			p.states = append(p.states, st)
 		}
-		if ev == lifeNone {
-			return
+		st.lines++
+		if m := commEvent(st, c, &p.marks); m != nil && !c.anchored {
+			p.loose = append(p.loose, m)
 		}
-		st = p.stateSlab.new()
-		*st = commState{commKey: k, Rank: -1, NRanks: -1, GPU: -1}
-		p.comms[k] = st
-		p.states = append(p.states, st)
 	}
-	if ev == lifeNone {
-		return
-	}
-	if m := commEvent(st, ev, n, l, &p.marks); m != nil {
-		p.loose = append(p.loose, m)
-	}
+	clear(p.pend) // their strings
+	p.pend, p.pendAnchored = p.pend[:0], 0
 }
 
 func (p *Part) Settle(int64, bool) {}
@@ -199,6 +207,12 @@ func (p *Part) Anchor(o stages.Origin) {
 		m.File, m.Line = o.File, m.Line+o.Base
 	}
 	p.loose = p.loose[:0]
+	for i := p.pendAnchored; i < len(p.pend); i++ {
+		if c := &p.pend[i]; !c.anchored {
+			c.File, c.Line, c.anchored = o.File, c.Line+o.Base, true
+		}
+	}
+	p.pendAnchored = len(p.pend)
 	p.anchorRAS(o)
 	p.anchorWait(o)
 	p.anchorWrapped(o)
@@ -256,7 +270,23 @@ func (p *Part) mergeCounts(op *Part) {
 	}
 }
 
+// mergeComms takes o's communicator states, then lists o's lines after p's, folding them
+// once p holds states or too many lines.
 func (p *Part) mergeComms(op *Part) {
+	if len(op.states) > 0 {
+		p.fold() // p's lines come before o's states' lines
+		p.mergeStates(op)
+	}
+	if p.pendAnchored == len(p.pend) {
+		p.pendAnchored += op.pendAnchored
+	}
+	p.pend = append(p.pend, op.pend...)
+	if len(p.states) > 0 || len(p.pend) > maxCommLines {
+		p.fold()
+	}
+}
+
+func (p *Part) mergeStates(op *Part) {
 	if len(p.states) == 0 {
 		// Nothing to fold into: o's map and list are taken whole, and o keeps p's empty ones.
 		p.comms, op.comms = op.comms, p.comms
@@ -270,7 +300,7 @@ func (p *Part) mergeComms(op *Part) {
 			continue
 		}
 		if len(p.states) >= maxComms {
-			p.commsLeft++
+			p.commsLeft += oc.lines
 			continue
 		}
 		// o's state is taken, not copied: o's Reset only forgets it, and new lines make new
@@ -286,8 +316,9 @@ func (p *Part) Reset() {
 	clear(p.counts)
 	clear(p.comms)
 	clear(p.addrIdx)
+	clear(p.pend)
 	*p = Part{items: p.items[:0], counts: p.counts, keys: p.keys[:0], comms: p.comms, states: p.states[:0], loose: p.loose[:0], ras: p.ras[:0],
-		addrs: p.addrs[:0], addrIdx: p.addrIdx, stateSlab: p.stateSlab, marks: p.marks}
+		addrs: p.addrs[:0], addrIdx: p.addrIdx, stateSlab: p.stateSlab, marks: p.marks, pend: p.pend[:0]}
 }
 
 // Evidence is the Partial as a plain value: its items in input order, every key's count, the
@@ -315,6 +346,7 @@ func (p *Part) Snapshot() any { return p.Evidence() }
 
 // Evidence returns what p holds.
 func (p *Part) Evidence() Evidence {
+	p.fold()
 	e := Evidence{Items: p.items, Seen: p.seen, CommsLeft: p.commsLeft, RAS: p.ras, RASLeft: p.rasLeft,
 		Addrs: sortedAddrs(p.addrs), AddrsLeft: p.addrsLeft}
 	if p.loneSeen {

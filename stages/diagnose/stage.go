@@ -45,6 +45,7 @@ func (p *Part) Restore(dec *json.Decoder, _ *stages.Limits) error {
 		p.counts[c.capKey] = c.N
 	}
 	for _, c := range e.Comms {
+		c.marks(func(*Mark) { c.lines++ })
 		p.comms[c.commKey] = c
 		p.states = append(p.states, c)
 	}

@@ -84,8 +84,16 @@ func (c *Coverage) Cut(m *Member) bool { return c.CutFrom >= 0 && m.Through() >=
 
 // nodes fills in the node counts: the layout line's, or the most ranks any host holds.
 func (r *Ranks) nodes(g *Group, c *Coverage) {
-	// Ranks in rank order run host by host: a run's count is added to the map at once.
-	perHost := map[string]int64{}
+	// Ranks in rank order run host by host: a run's count is added to the map at once. The
+	// map is sized for the runs (at least the hosts): grown an insert at a time, rehashing
+	// was most of the time this took on a communicator of thousands of ranks.
+	runs := 0
+	for i, ms := range g.Members {
+		if i == 0 || ms.Host != g.Members[i-1].Host {
+			runs++
+		}
+	}
+	perHost := make(map[string]int64, runs)
 	for i, ms := 0, g.Members; i < len(ms); {
 		j := i + 1
 		for j < len(ms) && ms[j].Host == ms[i].Host {

@@ -97,22 +97,18 @@ func (r *Ranks) Hang() []HangFinding {
 type absentCtx struct {
 	inferred, named map[int64]int
 	excerptProcs    map[procKey]bool
-	procs           map[procKey]bool // every process with a rank of some communicator
+	// gs are the communicators; procs counts the processes with a rank of one of them, -1
+	// until a verdict asks (procCount). Only a communicator with ranks missing asks, and a
+	// log of set-up alone holds tens of thousands of processes, which cost a map of them as
+	// much as the rest of its verdicts.
+	gs    []*Group
+	procs int
 }
 
 func newAbsentCtx(gs []*Group) *absentCtx {
-	members := 0
-	for _, g := range gs {
-		members += len(g.Members)
-	}
-	// procs is sized for every member at once: grown an insert at a time, rehashing its
-	// string keys cost as much as the inserts on a log of thousands of processes.
 	c := &absentCtx{inferred: map[int64]int{}, named: map[int64]int{}, excerptProcs: map[procKey]bool{},
-		procs: make(map[procKey]bool, members)}
+		gs: gs, procs: -1}
 	for _, g := range gs {
-		for _, m := range g.Members {
-			c.procs[m.proc()] = true
-		}
 		if excerpt, _, _ := edgesOf(g); excerpt {
 			for _, m := range g.Members {
 				c.excerptProcs[m.proc()] = true
@@ -297,13 +293,34 @@ func (c *absentCtx) judged(g *Group, cov *Coverage) bool {
 		excerpt = excerpt || c.excerptProcs[m.proc()]
 		own[m.proc()] = true
 	}
-	excerpt = excerpt || len(c.procs) > len(own) || initCut(g)
+	excerpt = excerpt || c.procCount() > len(own) || initCut(g)
 	for _, m := range g.Members {
 		if excerpt && m.Calls > 0 && m.Calls < farGap {
 			return false
 		}
 	}
 	return true
+}
+
+// procCount is how many processes have a rank of some communicator.
+func (c *absentCtx) procCount() int {
+	if c.procs >= 0 {
+		return c.procs
+	}
+	members := 0
+	for _, g := range c.gs {
+		members += len(g.Members)
+	}
+	// Sized for every member at once: grown an insert at a time, rehashing its string keys
+	// cost as much as the inserts on a log of thousands of processes.
+	procs := make(map[procKey]struct{}, members)
+	for _, g := range c.gs {
+		for _, m := range g.Members {
+			procs[m.proc()] = struct{}{}
+		}
+	}
+	c.procs = len(procs)
+	return c.procs
 }
 
 // initCut reports whether the input starts after g's inits: g is named by Init lines, yet a
