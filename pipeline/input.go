@@ -132,7 +132,7 @@ func (s *source) start(ctx context.Context) error {
 func (s *source) decode(r io.Reader, closer io.Closer) error {
 	s.raw = &countingReader{r: r}
 	s.closer = closer
-	br := bufio.NewReaderSize(s.raw, 64<<10)
+	br := bufio.NewReaderSize(s.raw, s.readerSize())
 	head := peekHead(br)
 	s.codec = codecOf(head)
 	limit, wait := s.limit(firstWindow(s.codec, head))
@@ -171,6 +171,17 @@ func (s *source) limit(first int64) (limit int64, wait bool) {
 		return most, false
 	}
 	return most, true
+}
+
+// readerSize is the size of the buffer decode reads an input through: 64 KiB, or a regular
+// file's size where that is less (it holds the whole file), and at least 4 KiB, more than
+// the longest head peekHead reads.
+func (s *source) readerSize() int {
+	const most = 64 << 10
+	if s.file != nil && s.size < most {
+		return max(4<<10, int(s.size))
+	}
+	return most
 }
 
 // peekHead is as much of br's first bytes as its codec's first header needs: 6 to tell the

@@ -1,8 +1,10 @@
 package pipeline
 
 import (
+	"bufio"
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
 	"io/fs"
 	"path/filepath"
@@ -271,5 +273,34 @@ func TestStdin(t *testing.T) {
 	}
 	if k := got.res.Lines().ByKind[parser.KindCollective]; k != 2 {
 		t.Errorf("%d collective lines, want 2", k)
+	}
+}
+
+// TestReaderSizedToSmallFile: a regular file smaller than 64 KiB is read through a buffer of
+// its size (4 KiB at the least), not 64 KiB; a larger one, and standard input, through 64 KiB.
+func TestReaderSizedToSmallFile(t *testing.T) {
+	for _, c := range []struct{ size, want int }{{100, 4 << 10}, {10000, 10000}, {1 << 20, 64 << 10}} {
+		name := writeText(t, fmt.Sprintf("%d.log", c.size), strings.Repeat("x", c.size-1)+"\n")
+		src, err := open(Input{Name: name})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if br, ok := src.r.(*bufio.Reader); !ok {
+			t.Errorf("a %d-byte file: read through %T, want a bufio.Reader", c.size, src.r)
+		} else if br.Size() != c.want {
+			t.Errorf("a %d-byte file: read through a buffer of %d bytes, want %d", c.size, br.Size(), c.want)
+		}
+		got, err := io.ReadAll(src.r)
+		if err != nil || len(got) != c.size {
+			t.Errorf("a %d-byte file: read %d bytes, %v", c.size, len(got), err)
+		}
+		src.Close()
+	}
+	src := &source{name: "<stdin>"}
+	if err := src.decode(strings.NewReader("a line\n"), nil); err != nil {
+		t.Fatal(err)
+	}
+	if br, ok := src.r.(*bufio.Reader); !ok || br.Size() != 64<<10 {
+		t.Errorf("standard input read through %T, want a bufio.Reader of 64 KiB", src.r)
 	}
 }

@@ -125,13 +125,18 @@ func fill(r io.Reader, data []byte, size int) ([]byte, error) {
 }
 
 // bufPool holds a fixed number of chunk buffers: the reader waits for one to come back
-// rather than allocating, so memory stays flat however fast the reader is.
+// rather than allocating, so memory stays flat however fast the reader is. The first buffer
+// it makes holds at most firstBuf bytes, and fill grows it where the input is longer: a small
+// input read from a pipe does not allocate (and have the runtime clear) a whole chunk.
 type bufPool struct {
 	free chan *[]byte
 	size int
 	left int // buffers not yet made: a small input never needs them all
 	gets int // buffers handed out, for tests
 }
+
+// firstBuf is the most the first buffer of a bufPool holds when it is made.
+const firstBuf = 64 << 10
 
 func newBufPool(n, size int) *bufPool {
 	return &bufPool{free: make(chan *[]byte, n), size: size, left: n}
@@ -147,7 +152,11 @@ func (p *bufPool) get(ctx context.Context) (*[]byte, error) {
 	}
 	if p.left > 0 {
 		p.left--
-		b := make([]byte, 0, p.size+p.size/4)
+		n := p.size + p.size/4
+		if p.gets == 1 {
+			n = min(n, firstBuf)
+		}
+		b := make([]byte, 0, n)
 		return &b, nil
 	}
 	select {

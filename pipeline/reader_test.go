@@ -74,3 +74,55 @@ func TestLineLongerThanMaxLine(t *testing.T) {
 		t.Errorf("reading a %d MiB line allocated %d MiB; want at most %d MiB", 4*MaxLine>>20, alloc>>20, 8*MaxLine>>20)
 	}
 }
+
+// readAll reads input through readChunks with chunks of size bytes from pool, a few KB at a
+// time as a pipe gives it, and returns the chunks and the largest buffer capacity that came
+// back.
+func readAll(t *testing.T, input string, size int, pool *bufPool) (chunks []string, most int) {
+	t.Helper()
+	src := &source{r: iotest.HalfReader(strings.NewReader(input))}
+	out := make(chan chunk)
+	errc := make(chan error, 1)
+	go func() { errc <- readChunks(context.Background(), src, "-", size, pool, out) }()
+	for ch := range out {
+		chunks = append(chunks, string(ch.data))
+		most = max(most, cap(*ch.buf))
+		pool.put(ch.buf)
+	}
+	if err := <-errc; err != nil {
+		t.Fatal(err)
+	}
+	return chunks, most
+}
+
+// TestFirstBufferSmall: a small input from a pipe is read into a buffer of at most firstBuf
+// bytes, not a whole chunk's; a longer one grows that buffer, and is read whole, in chunks of
+// whole lines about a chunk long.
+func TestFirstBufferSmall(t *testing.T) {
+	const size = 1 << 20
+	small := strings.Repeat("a line of a small log\n", 1000)
+	if chunks, most := readAll(t, small, size, newBufPool(8, size)); strings.Join(chunks, "") != small || most > firstBuf {
+		t.Errorf("a %d-byte input: %d chunks, %d bytes in all, the largest buffer %d bytes; want it whole in at most %d",
+			len(small), len(chunks), len(strings.Join(chunks, "")), most, firstBuf)
+	}
+	var b strings.Builder
+	b.Grow(size + size/2 + 300)
+	xs := strings.Repeat("x", 300)
+	for i := 0; b.Len() < size+size/2; i++ {
+		b.WriteString(xs[:i%300])
+		b.WriteString("\n")
+	}
+	long := b.String()
+	chunks, most := readAll(t, long, size, newBufPool(8, size))
+	if strings.Join(chunks, "") != long {
+		t.Fatalf("%d chunks of %d bytes in all, not the input's %d", len(chunks), len(strings.Join(chunks, "")), len(long))
+	}
+	for i, c := range chunks {
+		if !strings.HasSuffix(c, "\n") || i < len(chunks)-1 && len(c) < size-300 {
+			t.Errorf("chunk %d of %d: %d bytes, ending %q; want whole lines, at least a chunk less a line", i, len(chunks), len(c), c[max(0, len(c)-5):])
+		}
+	}
+	if most < size {
+		t.Errorf("the largest buffer holds %d bytes, less than a chunk", most)
+	}
+}

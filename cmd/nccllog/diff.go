@@ -11,6 +11,7 @@ import (
 	"github.com/nccllog/nccllog/pipeline"
 	"github.com/nccllog/nccllog/stages"
 	"github.com/nccllog/nccllog/stages/agg"
+	"github.com/nccllog/nccllog/stages/all"
 	"github.com/nccllog/nccllog/stages/diagnose"
 	"github.com/nccllog/nccllog/stages/info"
 	"github.com/nccllog/nccllog/stages/ranks"
@@ -61,7 +62,7 @@ func hasStdin(in []string) bool {
 	return false
 }
 
-// executeDiff reads both sides at once, each through pipeline.Analyze, and prints their diff,
+// executeDiff reads both sides at once (analyzeSide), and prints their diff,
 // or writes it as a page under --html.
 func executeDiff(ctx context.Context, o *options, e env) int {
 	var res [2]*stages.Result
@@ -106,13 +107,17 @@ func finishDiff(e env, w *output, o *options, res [2]*stages.Result, status int)
 	return code
 }
 
-// analyzeSide reads one side's inputs.
+// analyzeSide reads one side's inputs, as pipeline.Analyze does, with Parsers lent by e.
 func analyzeSide(ctx context.Context, in []string, o *options, e env) (*stages.Result, error) {
 	inputs, err := pipeline.Expand(in, e.stdin, func(w error) { fmt.Fprintf(e.stderr, "nccllog: %v\n", w) })
 	if err != nil {
 		return nil, err
 	}
-	res, err := pipeline.Analyze(ctx, inputs, o.cfg, diffStages...)
+	plan, err := stages.NewPlan(o.cfg, all.Registry(), diffStages...)
+	if err != nil {
+		return nil, err
+	}
+	res, err := pipeline.RunAll(ctx, inputs, pipeline.Options{Plan: plan, Parsers: e.parsers}, nothing{})
 	if err == nil && o.cfg.Strict && res.Lines().Malformed() > 0 {
 		err = strictError(res.Lines())
 	}

@@ -16,6 +16,7 @@ import (
 	"github.com/nccllog/nccllog/internal/sharedtest"
 	"github.com/nccllog/nccllog/pipeline"
 	"github.com/nccllog/nccllog/stages"
+	"github.com/nccllog/nccllog/stages/all"
 	"github.com/nccllog/nccllog/stages/diagnose"
 	"github.com/nccllog/nccllog/stages/info"
 	"github.com/nccllog/nccllog/stages/ranks"
@@ -67,7 +68,8 @@ var trueFaults = map[string][]trueFault{
 func verdictAlarms(t *testing.T, data []byte) []alarm {
 	t.Helper()
 	in := []pipeline.Input{{Name: "-", Stdin: bytes.NewReader(data)}}
-	res, err := pipeline.Analyze(context.Background(), in, stages.Config{}, "ranks", "diagnose", "stragglers", "info")
+	plan := stages.MustPlan(stages.Config{}, all.Registry(), "ranks", "diagnose", "stragglers", "info")
+	res, err := pipeline.RunAll(context.Background(), in, pipeline.Options{Plan: plan, Parsers: testParsers()}, nothing{}) // pipeline.Analyze, with the tests' Parsers
 	if err != nil {
 		t.Fatal(err)
 	}

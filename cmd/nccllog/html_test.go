@@ -86,7 +86,7 @@ func TestStepVolume(t *testing.T) {
 		t.Fatal(err)
 	}
 	plan := stages.MustPlan(stages.Config{}, all.Registry(), "ranks")
-	res, err := pipeline.RunAll(context.Background(), inputs, pipeline.Options{Plan: plan}, nothing{})
+	res, err := pipeline.RunAll(context.Background(), inputs, pipeline.Options{Plan: plan, Parsers: testParsers()}, nothing{})
 	if err != nil {
 		t.Fatal(err)
 	}

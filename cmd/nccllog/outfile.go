@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"errors"
 	"fmt"
 	"io"
@@ -187,7 +186,7 @@ func writeOutput(path string, fill func(io.Writer) error) error {
 // writeBuffered runs fill through a buffer onto w and returns the first error only: the
 // buffer remembers a failed write and its flush would return it a second time.
 func writeBuffered(w io.Writer, fill func(io.Writer) error) error {
-	b := bufio.NewWriterSize(w, 1<<20)
+	b := newBufWriter(w, 1<<20)
 	if err := fill(b); err != nil {
 		return err
 	}

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"errors"
 	"fmt"
 	"io"
@@ -13,14 +12,14 @@ import (
 // output is a buffered stdout that remembers its first error and whether the reader went
 // away (a closed pipe ends the run quietly).
 type output struct {
-	w   *bufio.Writer
+	w   *bufWriter
 	err error
 	// width is what a text table's rows are cut to (see newTextTable): stdout's terminal
 	// width, 0 into a pipe or a file, or with --wide.
 	width int
 }
 
-func newOutput(w io.Writer) *output { return &output{w: bufio.NewWriterSize(w, 256<<10)} }
+func newOutput(w io.Writer) *output { return &output{w: newBufWriter(w, 256<<10)} }
 
 func (o *output) Write(p []byte) (int, error) {
 	if o.err != nil {

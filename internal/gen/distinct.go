@@ -28,7 +28,7 @@ const distinctProcs = 64
 // WriteDistinct writes the distinct input kind with n things to w. The same arguments always
 // give the same bytes.
 func WriteDistinct(w io.Writer, kind string, n int64) error {
-	bw := bufio.NewWriterSize(w, 1<<20)
+	bw := bufio.NewWriterSize(w, 64<<10)
 	var write func(*bufio.Writer, int64)
 	switch kind {
 	case DistinctComms:

@@ -28,7 +28,7 @@ func WriteMix(w io.Writer, mix string, size, seed int64) error {
 	if size <= 0 {
 		return fmt.Errorf("mix %s: size must be positive", mix)
 	}
-	bw := bufio.NewWriterSize(w, 1<<20)
+	bw := bufio.NewWriterSize(w, 64<<10)
 	var err error
 	switch mix {
 	case MixCollective:

@@ -88,7 +88,7 @@ func (g *gen) run() {
 }
 
 func newGen(w io.Writer, c Config, v version) *gen {
-	g := &gen{cfg: c, v: v, bw: bufio.NewWriterSize(w, 1<<20), tsSec: -1}
+	g := &gen{cfg: c, v: v, bw: bufio.NewWriterSize(w, 64<<10), tsSec: -1}
 	g.rng = rand.New(rand.NewPCG(uint64(c.Seed), pcgStream))
 	g.topo = newTopology(c, g.rng)
 	g.faults = newFaults(c)

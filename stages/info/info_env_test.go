@@ -5,8 +5,6 @@ import (
 	"testing"
 
 	"github.com/nccllog/nccllog/internal/gen"
-	"github.com/nccllog/nccllog/parser"
-	"github.com/nccllog/nccllog/stages/internal/stagetest"
 )
 
 // withoutCommonEnv is a set-up log without the variables every process sets: the job's only
@@ -53,18 +51,14 @@ func TestInfoEnvOnOneProcess(t *testing.T) {
 // logs: a process whose environment lines the piece does not hold is no evidence. With
 // -short, a third as many pieces.
 func TestInfoEnvSilentOnCuts(t *testing.T) {
-	t.Parallel() // independent of the other tests: its own parser and data
-	p, err := parser.NewParser()
-	if err != nil {
-		t.Fatal(err)
-	}
+	t.Parallel() // independent of the other tests: its own data
 	for _, fam := range gen.SetupFamilies() {
 		for _, strip := range []bool{false, true} {
 			data := setupLog(t, gen.SetupConfig{Family: fam})
 			if strip {
 				data = withoutCommonEnv(data)
 			}
-			lines := stagetest.ParseLines(p, data)
+			lines := parsedLines(t, data)
 			seen := allSetups(lines)
 			n := len(lines)
 			for k := 1; k < n; k += max(n/150, 1) * shortStride(12) {

@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/nccllog/nccllog/internal/gen"
@@ -18,11 +19,38 @@ import (
 // order, as the merger does.
 func infoReport(t *testing.T, data []byte, chunk int) *InfoReport {
 	t.Helper()
-	p, err := parser.NewParser()
-	if err != nil {
-		t.Fatal(err)
+	return infoOfParsed(parsedLines(t, data), chunk)
+}
+
+// parsed holds the texts parsedLines has read, and the Parser it reads them with.
+var parsed struct {
+	sync.Mutex
+	p     *parser.Parser
+	lines map[string][]stagetest.ParsedText
+}
+
+// parsedLines is data's lines parsed, each text once for the package's tests, by one Parser
+// that learns their shapes as a run's workers do chunk after chunk: the tests read the same
+// set-up logs whole, in chunks of several sizes and under several checks, and the grammar
+// read every line the scanner leaves to it, and the first lines of each shape, every time.
+// An Info only reads the lines it is given; callers must not change them either.
+func parsedLines(t *testing.T, data []byte) []stagetest.ParsedText {
+	t.Helper()
+	parsed.Lock()
+	defer parsed.Unlock()
+	if lines, ok := parsed.lines[string(data)]; ok {
+		return lines
 	}
-	return infoOfParsed(stagetest.ParseLines(p, data), chunk)
+	if parsed.p == nil {
+		p, err := parser.NewParser()
+		if err != nil {
+			t.Fatal(err)
+		}
+		parsed.p, parsed.lines = p, map[string][]stagetest.ParsedText{}
+	}
+	lines := stagetest.ParseLines(parsed.p, data)
+	parsed.lines[string(data)] = lines
+	return lines
 }
 
 // infoOfParsed is infoReport over lines already parsed.
