@@ -132,7 +132,7 @@ type bufPool struct {
 	free chan *[]byte
 	size int
 	left int // buffers not yet made: a small input never needs them all
-	gets int // buffers handed out, for tests
+	gets int // buffers asked for: the first is made small (firstBuf)
 }
 
 // firstBuf is the most the first buffer of a bufPool holds when it is made.

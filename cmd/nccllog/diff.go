@@ -11,7 +11,6 @@ import (
 	"github.com/nccllog/nccllog/pipeline"
 	"github.com/nccllog/nccllog/stages"
 	"github.com/nccllog/nccllog/stages/agg"
-	"github.com/nccllog/nccllog/stages/all"
 	"github.com/nccllog/nccllog/stages/diagnose"
 	"github.com/nccllog/nccllog/stages/info"
 	"github.com/nccllog/nccllog/stages/ranks"
@@ -107,17 +106,13 @@ func finishDiff(e env, w *output, o *options, res [2]*stages.Result, status int)
 	return code
 }
 
-// analyzeSide reads one side's inputs, as pipeline.Analyze does, with Parsers lent by e.
+// analyzeSide reads one side's inputs with the Parsers e lends.
 func analyzeSide(ctx context.Context, in []string, o *options, e env) (*stages.Result, error) {
 	inputs, err := pipeline.Expand(in, e.stdin, func(w error) { fmt.Fprintf(e.stderr, "nccllog: %v\n", w) })
 	if err != nil {
 		return nil, err
 	}
-	plan, err := stages.NewPlan(o.cfg, all.Registry(), diffStages...)
-	if err != nil {
-		return nil, err
-	}
-	res, err := pipeline.RunAll(ctx, inputs, pipeline.Options{Plan: plan, Parsers: e.parsers}, nothing{})
+	res, err := pipeline.AnalyzeWith(ctx, inputs, o.cfg, e.parsers, diffStages...)
 	if err == nil && o.cfg.Strict && res.Lines().Malformed() > 0 {
 		err = strictError(res.Lines())
 	}
