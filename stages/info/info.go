@@ -23,7 +23,7 @@ type Info struct {
 	// before it on the thread: the lines pending before this Info's belong to it.
 	firstComplete map[threadKey]string
 	// pending holds communicator lines whose communicator is not known yet.
-	pending []commFact
+	pending pendingList
 	// early holds the lines a thread printed before its first Init COMPLETE here, where this
 	// Info never saw the thread before: whether they belong to that communicator (no Init
 	// START, before 2.18.3) or to one an earlier Info saw START for, only a Merge can tell.

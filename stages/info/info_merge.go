@@ -61,9 +61,7 @@ func (in *Info) eachEvidence(f func(*Evidence)) {
 	for i := range in.unsure {
 		f(&in.unsure[i].ev)
 	}
-	for i := range in.pending {
-		f(&in.pending[i].ev)
-	}
+	in.pending.each(func(c *commFact) { f(&c.ev) })
 	for i := range in.timings {
 		f(&in.timings[i].Evidence)
 	}

@@ -36,21 +36,15 @@ func (in *Info) commLine(f commFact) {
 	if ok {
 		f.after = st.comm
 	}
-	in.pending = append(in.pending, f)
+	in.pending.push(f)
 }
 
 // holdPending moves th's pending lines to unsure: the Init COMPLETE key follows them.
 func (in *Info) holdPending(th threadKey, key string) {
-	kept := in.pending[:0]
-	for _, f := range in.pending {
-		if f.thread == th {
-			f.next = key
-			in.unsure = append(in.unsure, f)
-		} else {
-			kept = append(kept, f)
-		}
-	}
-	in.pending = kept
+	in.pending.take(th, func(f *commFact) {
+		f.next = key
+		in.unsure = append(in.unsure, *f)
+	})
 }
 
 // place gives a line another Info kept for Merge (its unsure and pending lines, which
@@ -74,34 +68,18 @@ func (in *Info) place(f commFact) {
 		if ok && f.after == "" {
 			f.after = st.comm
 		}
-		in.pending = append(in.pending, f)
+		in.pending.push(f)
 	}
 }
 
 // resolvePending gives th's pending lines to the communicator key.
 func (in *Info) resolvePending(th threadKey, key string) {
-	kept := in.pending[:0]
-	for i := range in.pending {
-		if f := &in.pending[i]; f.thread == th {
-			in.applyComm(key, f)
-		} else {
-			kept = append(kept, *f)
-		}
-	}
-	in.pending = kept
+	in.pending.take(th, func(f *commFact) { in.applyComm(key, f) })
 }
 
 // deferPending moves th's pending lines to early (see Info.early).
 func (in *Info) deferPending(th threadKey) {
-	kept := in.pending[:0]
-	for _, f := range in.pending {
-		if f.thread == th {
-			in.early = append(in.early, f)
-		} else {
-			kept = append(kept, f)
-		}
-	}
-	in.pending = kept
+	in.pending.take(th, func(f *commFact) { in.early = append(in.early, *f) })
 }
 
 // mergeEarly places o's early lines: on the communicator in left their thread in where it
@@ -140,9 +118,7 @@ func (in *Info) mergeThreads(o *Info) {
 	for _, f := range o.unsure {
 		in.place(f)
 	}
-	for _, f := range o.pending {
-		in.place(f)
-	}
+	o.pending.each(func(f *commFact) { in.place(*f) })
 	for th, st := range o.threads {
 		if prev, ok := in.threads[th]; ok && prev.started {
 			st.started = true
@@ -162,13 +138,12 @@ func (in *Info) settleThreads() {
 		in.applyComm(in.unsure[i].next, &in.unsure[i])
 	}
 	in.unsure = nil
-	for i := range in.pending {
-		f := &in.pending[i]
+	in.pending.each(func(f *commFact) {
 		key := "(unknown)"
 		if st, ok := in.threads[f.thread]; ok {
 			key = st.comm
 		}
 		in.applyComm(key, f)
-	}
-	in.pending = nil
+	})
+	in.pending = pendingList{}
 }
