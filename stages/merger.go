@@ -116,13 +116,48 @@ func (m *Merger) hold(c *Chunk, o Origin) error {
 	o.Held = true
 	s.Anchor(o)
 	m.pending.Merge(s)
+	if err := m.passStepFree(); err != nil {
+		return err
+	}
 	if err := m.pending.Commit(m.out); err != nil {
 		return err
 	}
-	if !m.wait.over() {
-		return nil
+	if !m.wait.over() || m.wait.Ahead != nil && m.Waiting().Items == 0 {
+		return nil // nothing is held that a reading ahead would settle
 	}
 	return m.bound()
+}
+
+// passStepFree hands what the waiting StepFree Partials hold to the Total where none of it
+// needs its step. Not where the stretch's bytes may be spilled: they would be read again.
+func (m *Merger) passStepFree() error {
+	if m.wait.Ahead == nil {
+		return nil
+	}
+	for _, i := range m.wait.parts {
+		p := m.pending.Parts[i]
+		if sf, ok := p.(StepFree); !ok || sf.Held() == 0 || sf.NeedsStep() {
+			continue
+		}
+		p.Settle(-1, true)
+		if err := commitPart(m.Total.Parts[i], p, m.out); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// commitPart merges o into t and commits, as MergeCommit does for one Partial, and empties o.
+func commitPart(t, o Partial, out Out) error {
+	if f, ok := t.(Folder); ok && f.CanFold(o) {
+		return f.Fold(o, out)
+	}
+	t.Merge(o)
+	o.Reset()
+	if c, ok := t.(Committer); ok {
+		return c.Commit(out)
+	}
+	return nil
 }
 
 // bound settles the waiting stretch now where the input tells the step of its end, or moves

@@ -79,6 +79,17 @@ type Holder interface {
 	Held() int
 }
 
+// StepFree is a Holder whose held items may, all of them, do without their step (a rank's
+// communicator lines before any of its calls): the Merger then settles them with any step and
+// hands them to the input's Total at once, rather than keep them, or read ahead for the
+// marker that ends their step. A log of communicator set-up has no marker to find, and its
+// reading ahead read the whole input a second time.
+type StepFree interface {
+	Holder
+	// NeedsStep reports whether an item held needs its step.
+	NeedsStep() bool
+}
+
 // Reserver is a Holder that can make room for n held items at once. A Chunk made anew (the
 // first of a run's chunks in flight) has its Reservers make room for what an earlier chunk
 // held, rather than grow their lists to a chunk's lines a doubling at a time: every step of

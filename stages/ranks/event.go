@@ -244,6 +244,9 @@ type events struct {
 	// comm is the communicator line rankEvent gives out last: Ranks.Add reads it and keeps
 	// no pointer to it.
 	comm parser.CommEvent
+	// calls: the list holds a call, the one kind of event whose fold reads its step (see
+	// RanksPart.NeedsStep).
+	calls bool
 }
 
 // internRecent is how many of the latest strings intern compares before it asks index:
@@ -312,6 +315,7 @@ func (l *events) add(n int64, text []byte, p *parser.Line) bool {
 			l.wideCall(e, c)
 		}
 		e.comm, e.op = c.Comm, l.internOp(string(c.Op))
+		l.calls = true
 	case parser.KindComm:
 		l.putComm(e, &p.Comm)
 	case parser.KindWarn:
@@ -387,6 +391,7 @@ func (l *events) merge(o *events) {
 		l.Items, o.Items = stages.Take(l.Items, o.Items)
 		l.Anchored, o.Anchored = o.Anchored, 0
 		l.Open = l.Open || o.Open
+		l.calls, o.calls = l.calls || o.calls, false
 		l.strs, o.strs = o.strs, l.strs
 		l.index, o.index = o.index, l.index
 		l.indexed, o.indexed = o.indexed, l.indexed
@@ -399,6 +404,7 @@ func (l *events) merge(o *events) {
 	}
 	from := len(l.Items)
 	l.Held.Merge(&o.Held)
+	l.calls = l.calls || o.calls
 	xlat := make([]uint32, len(o.strs))
 	for i, s := range o.strs {
 		xlat[i] = l.intern(s)
@@ -435,6 +441,7 @@ func (l *events) merge(o *events) {
 // reset empties l, keeping its buffers.
 func (l *events) reset() {
 	l.Held.Reset()
+	l.calls = false
 	l.rare, l.wide = l.rare[:0], l.wide[:0]
 	l.dogs = clearDogs(l.dogs)
 	l.forget()
@@ -443,6 +450,7 @@ func (l *events) reset() {
 // committed empties l once its events are folded.
 func (l *events) committed() {
 	l.Held.Committed()
+	l.calls = false
 	l.rare, l.wide = stages.Reuse(l.rare), l.wide[:0]
 	l.dogs = clearDogs(l.dogs)
 	l.forget()
@@ -489,6 +497,7 @@ func (l *events) addRankEvent(e *RankEvent) error {
 		c := &e.Coll
 		l.putCall(&v, c)
 		v.comm, v.op = c.Comm, l.intern(string(c.Op))
+		l.calls = true
 	case e.Kind == parser.KindComm && e.Comm != nil:
 		l.putComm(&v, e.Comm)
 	case e.Kind == parser.KindWarn:

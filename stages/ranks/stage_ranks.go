@@ -105,6 +105,10 @@ func (p *RanksPart) Fold(o stages.Partial, _ stages.Out) error {
 // Held is how many events wait for their step.
 func (p *RanksPart) Held() int { return len(p.events.Items) }
 
+// NeedsStep reports whether a call waits for its step: the other events (communicator,
+// WARN, watchdog lines, and INFO lines for their times) fold the same in every step.
+func (p *RanksPart) NeedsStep() bool { return p.events.calls }
+
 // Reserve makes room for n events.
 func (p *RanksPart) Reserve(n int) { p.events.Items = stages.Reserve(p.events.Items, n) }
 
