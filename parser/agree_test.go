@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"reflect"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -120,6 +121,9 @@ func testAgreementOnSamples(t *testing.T) {
 				return
 			}
 			want := p.Grammar().Parse(line)
+			if reflect.DeepEqual(want, fast) {
+				return // cmp.Diff finds no difference where DeepEqual holds (see equalLines)
+			}
 			if diff := cmp.Diff(want, fast); diff != "" {
 				t.Errorf("%s:%d: scanner and grammar disagree (-grammar +scanner):\n%s\n%q", filepath.Base(f), n, diff, line)
 			}

@@ -40,7 +40,7 @@ func (c *counted) sum() (total int64, calls int, nonPositive int) {
 func TestProgressCountsFileBytes(t *testing.T) {
 	dir := t.TempDir()
 	plainName, plain := writeLog(t, dir, smallLog("", ""))
-	gz := gzipped(t, plain)
+	gz, zst := gzipped(t, plain), zstded(t, plain)
 	cases := []struct {
 		what string
 		in   Input
@@ -52,14 +52,14 @@ func TestProgressCountsFileBytes(t *testing.T) {
 		{"gzip", Input{Name: writeText(t, "log.gz", string(gz))}, int64(len(gz)), Options{}},
 		{"gzip, zero padding", Input{Name: writeText(t, "padded.gz", string(append(gz, make([]byte, 999)...)))},
 			int64(len(gz) + 999), Options{}},
-		{"zstd", Input{Name: writeText(t, "log.zst", string(zstded(t, plain)))}, int64(len(zstded(t, plain))), Options{}},
+		{"zstd", Input{Name: writeText(t, "log.zst", string(zst))}, int64(len(zst)), Options{}},
 		{"stdin", Input{Name: "-", Stdin: bytes.NewReader(plain)}, int64(len(plain)), Options{}},
 	}
 	for _, c := range cases {
 		var got counted
 		opt := c.opt
-		opt.Jobs, opt.ChunkSize, opt.Plan, opt.Progress = 2, 4096, runConfigs[0].plan(), got.add
-		if _, err := Run(context.Background(), c.in, opt, &recorder{}); err != nil {
+		opt.Jobs, opt.ChunkSize, opt.Plan, opt.Progress, opt.Parsers = 2, 4096, runConfigs[0].plan(), got.add, sharedParsers()
+		if _, err := Run(context.Background(), c.in, opt, discard{}); err != nil {
 			t.Fatalf("%s: %v", c.what, err)
 		}
 		total, calls, bad := got.sum()
@@ -95,7 +95,7 @@ func TestProgressRunAll(t *testing.T) {
 	inputs = append(inputs, Input{Name: gz})
 	want += int64(len(gzipped(t, data)))
 	var got counted
-	opt := Options{Jobs: 4, ChunkSize: 8192, Plan: testCfg{Needs: needAgg}.plan(), Progress: got.add}
+	opt := Options{Jobs: 4, ChunkSize: 8192, Plan: testCfg{Needs: needAgg}.plan(), Progress: got.add, Parsers: sharedParsers()}
 	if _, err := RunAll(context.Background(), inputs, opt, discard{}); err != nil {
 		t.Fatal(err)
 	}

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"strconv"
 	"strings"
 	"testing"
@@ -68,8 +69,13 @@ func TestCallsExportParquetAndNDJSON(t *testing.T) {
 		got := stream.CallRecord{Line: r.Line, Step: r.Step, Host: r.Host, Pid: r.Pid, Rank: r.Rank, Op: r.Op, OpCount: r.OpCount,
 			Count: r.Count, Dtype: r.Dtype, Bytes: r.Bytes, RedOp: r.RedOp, Root: r.Root, NRanks: r.NRanks,
 			Comm: r.Comm, Stream: r.Stream, Counted: r.Counted}
-		if d := cmp.Diff(want, got); d != "" || r.File != sampleLog {
-			t.Fatalf("row %d (file %q) differs from calls --format json (-want +got):\n%s", i, r.File, d)
+		// reflect.DeepEqual first: cmp walking each of the 2,000 equal rows was a sixth of the
+		// test's time. The rows are plain data without Equal methods, so where DeepEqual holds
+		// cmp finds no difference either.
+		if !reflect.DeepEqual(want, got) || r.File != sampleLog {
+			if d := cmp.Diff(want, got); d != "" || r.File != sampleLog {
+				t.Fatalf("row %d (file %q) differs from calls --format json (-want +got):\n%s", i, r.File, d)
+			}
 		}
 		if !r.Counted {
 			left++
@@ -78,8 +84,10 @@ func TestCallsExportParquetAndNDJSON(t *testing.T) {
 	if left == 0 {
 		t.Error("no left-out call in the sample: the counted column is not exercised")
 	}
-	if d := cmp.Diff(rows, readNDJSON(t, exportCalls(t, "ndjson", sampleLog))); d != "" {
-		t.Errorf("ndjson differs from parquet (-parquet +ndjson):\n%s", d)
+	if nd := readNDJSON(t, exportCalls(t, "ndjson", sampleLog)); !reflect.DeepEqual(rows, nd) {
+		if d := cmp.Diff(rows, nd); d != "" {
+			t.Errorf("ndjson differs from parquet (-parquet +ndjson):\n%s", d)
+		}
 	}
 }
 

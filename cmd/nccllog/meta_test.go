@@ -7,6 +7,7 @@ import (
 	"runtime"
 	"runtime/debug"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -30,14 +31,25 @@ func TestVersion(t *testing.T) {
 	}
 }
 
-// completeBash sources the bash script and returns what it offers for the words typed so far
-// (the last one being completed).
-func completeBash(t *testing.T, bash, script string, words ...string) []string {
+// completeBash sources the bash script once and returns, for each case (the words typed so
+// far, the last one being completed), what it offers. One bash process completes the cases
+// one after another, as an interactive shell calls the script's function for one TAB after
+// another (a process a case took fifteen bash start-ups).
+func completeBash(t *testing.T, bash, script string, cases [][]string) [][]string {
 	t.Helper()
-	cmd := exec.Command(bash, "--norc", "--noprofile", "-c",
-		`source "$0"; COMP_WORDS=("$@"); COMP_CWORD=$(( $# - 1 )); _nccllog; printf '%s\n' "${COMPREPLY[@]}"`,
-		script, "nccllog")
-	cmd.Args = append(cmd.Args, words...)
+	const sep = "\x1e" // ends a case's offers; no completion holds it
+	args := []string{"--norc", "--noprofile", "-c", `source "$0"
+while (( $# )); do
+	n=$1; shift
+	COMP_WORDS=("${@:1:n}"); COMP_CWORD=$(( n - 1 )); _nccllog; printf '%s\n' "${COMPREPLY[@]}"
+	shift "$n"
+	printf '\x1e\n'
+done`, script}
+	for _, words := range cases {
+		args = append(args, strconv.Itoa(1+len(words)), "nccllog")
+		args = append(args, words...)
+	}
+	cmd := exec.Command(bash, args...)
 	cmd.Dir = t.TempDir()
 	for _, name := range []string{"run 1", "run 2"} { // names with spaces stay one word
 		if err := os.Mkdir(filepath.Join(cmd.Dir, name), 0o755); err != nil {
@@ -48,7 +60,15 @@ func completeBash(t *testing.T, bash, script string, words ...string) []string {
 	if err != nil {
 		t.Fatalf("bash: %v: %s", err, out)
 	}
-	return slices.DeleteFunc(strings.Split(string(out), "\n"), func(s string) bool { return s == "" })
+	parts := strings.Split(string(out), sep+"\n")
+	if len(parts) != len(cases)+1 || parts[len(cases)] != "" {
+		t.Fatalf("bash answered %d cases, want %d: %q", len(parts)-1, len(cases), out)
+	}
+	got := make([][]string, len(cases))
+	for i := range cases {
+		got[i] = slices.DeleteFunc(strings.Split(parts[i], "\n"), func(s string) bool { return s == "" })
+	}
+	return got
 }
 
 func TestCompletionBash(t *testing.T) {
@@ -62,7 +82,7 @@ func TestCompletionBash(t *testing.T) {
 	}
 	script := filepath.Join(t.TempDir(), "nccllog.bash")
 	os.WriteFile(script, []byte(out), 0o644)
-	for _, c := range []struct {
+	cases := []struct {
 		words []string
 		want  []string
 	}{
@@ -82,8 +102,14 @@ func TestCompletionBash(t *testing.T) {
 		{[]string{"report", "--html", "=", "ru"}, []string{"run 1", "run 2"}},
 		{[]string{"hang", "ru"}, []string{"run 1", "run 2"}},
 		{[]string{"calls", "-"}, []string{"--steps", "--boundary", "--format", "-f", "--output", "-o", "--jobs", "-j", "--strict", "--quiet", "-q", "--help", "-h"}},
-	} {
-		got := completeBash(t, bash, script, c.words...)
+	}
+	var words [][]string
+	for _, c := range cases {
+		words = append(words, c.words)
+	}
+	offers := completeBash(t, bash, script, words)
+	for i, c := range cases {
+		got := offers[i]
 		slices.Sort(got)
 		want := slices.Sorted(slices.Values(c.want))
 		if !slices.Equal(got, want) {

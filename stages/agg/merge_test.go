@@ -11,6 +11,7 @@ import (
 	gocmp "github.com/google/go-cmp/cmp"
 
 	"github.com/nccllog/nccllog/parser"
+	"github.com/nccllog/nccllog/stages/internal/stagetest"
 )
 
 // rcall is one call as Agg.Add takes it.
@@ -218,10 +219,10 @@ func TestAggMergeAssociativeCommutative(t *testing.T) {
 		rng.Shuffle(len(calls), func(i, j int) { calls[i], calls[j] = calls[j], calls[i] })
 		wantRows, wantDrops := bruteRows(calls)
 		whole := aggOf(calls)
-		if diff := gocmp.Diff(wantRows, whole.Rows()); diff != "" {
+		if diff := stagetest.DiffSlices(wantRows, whole.Rows()); diff != "" {
 			t.Fatalf("seed %d: Rows of one Agg (-brute +got):\n%s", seed, diff)
 		}
-		if diff := gocmp.Diff(wantDrops, whole.DroppedRows()); diff != "" {
+		if diff := stagetest.DiffSlices(wantDrops, whole.DroppedRows()); diff != "" {
 			t.Fatalf("seed %d: DroppedRows of one Agg (-brute +got):\n%s", seed, diff)
 		}
 		parts := splitRandom(rng, calls, 2+int(seed%6))
@@ -231,10 +232,10 @@ func TestAggMergeAssociativeCommutative(t *testing.T) {
 				aggs[i] = aggOf(p)
 			}
 			got := g.merge(rng, aggs)
-			if diff := gocmp.Diff(wantRows, got.Rows()); diff != "" {
+			if diff := stagetest.DiffSlices(wantRows, got.Rows()); diff != "" {
 				t.Errorf("seed %d, %d parts, %s: Rows (-whole +merged):\n%s", seed, len(parts), g.name, diff)
 			}
-			if diff := gocmp.Diff(wantDrops, got.DroppedRows()); diff != "" {
+			if diff := stagetest.DiffSlices(wantDrops, got.DroppedRows()); diff != "" {
 				t.Errorf("seed %d, %d parts, %s: DroppedRows (-whole +merged):\n%s", seed, len(parts), g.name, diff)
 			}
 		}

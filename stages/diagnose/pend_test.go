@@ -3,6 +3,7 @@ package diagnose
 import (
 	"fmt"
 	"math/rand/v2"
+	"reflect"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -83,8 +84,12 @@ func TestCommLinesFoldAsOneRead(t *testing.T) {
 		}
 		whole.Merge(held)
 		got := whole.Evidence()
-		if diff := cmp.Diff(want.Comms, got.Comms, cmp.AllowUnexported(commState{})); diff != "" {
-			t.Fatalf("round %d: states differ from one read's (-want +got):\n%s", round, diff)
+		// reflect.DeepEqual first: cmp.Diff walking 3,000 equal states was a third of the test's
+		// time; it still says where any difference is.
+		if !reflect.DeepEqual(want.Comms, got.Comms) {
+			if diff := cmp.Diff(want.Comms, got.Comms, cmp.AllowUnexported(commState{})); diff != "" {
+				t.Fatalf("round %d: states differ from one read's (-want +got):\n%s", round, diff)
+			}
 		}
 		if got.CommsLeft != want.CommsLeft {
 			t.Errorf("round %d: %d lines left out, want %d", round, got.CommsLeft, want.CommsLeft)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/nccllog/nccllog/pipeline"
 	"github.com/nccllog/nccllog/stages"
+	"github.com/nccllog/nccllog/stages/internal/goldentest"
 	"github.com/nccllog/nccllog/stages/ranks"
 )
 
@@ -18,7 +19,7 @@ func TestCheckSidesOrderStable(t *testing.T) {
 	in := []pipeline.Input{{Name: filepath.Join("testdata", "ranks", "excerpt-opcount0-mismatch.log")}}
 	var first []byte
 	for i := range 40 {
-		res, err := pipeline.Analyze(context.Background(), in, stages.Config{}, "ranks")
+		res, err := pipeline.AnalyzeWith(context.Background(), in, stages.Config{}, goldentest.Parsers(), "ranks")
 		if err != nil {
 			t.Fatal(err)
 		}
