@@ -37,13 +37,7 @@ func TestStepFreeNeedsNoReadingAhead(t *testing.T) {
 		t.Fatal(err)
 	}
 	const capBytes, chunk = 64 << 10, 16 << 10
-	ps := make([]*parser.Parser, 3)
-	for i := range ps {
-		var err error
-		if ps[i], err = parser.NewParser(); err != nil {
-			t.Fatal(err)
-		}
-	}
+	ps := newParsers(t, 3)
 	plan := stages.MustPlan(stages.Config{}, all.Registry(), "ranks", "diagnose")
 	for _, c := range []struct {
 		name  string
@@ -68,4 +62,17 @@ func TestStepFreeNeedsNoReadingAhead(t *testing.T) {
 			t.Errorf("%s: bounded by spilling, merged differs from an unbounded Merger's", c.name)
 		}
 	}
+}
+
+// newParsers returns n Parsers of their own.
+func newParsers(t *testing.T, n int) []*parser.Parser {
+	t.Helper()
+	ps := make([]*parser.Parser, n)
+	for i := range ps {
+		var err error
+		if ps[i], err = parser.NewParser(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return ps
 }

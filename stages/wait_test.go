@@ -80,13 +80,7 @@ func TestWaitingStaysUnderCap(t *testing.T) {
 	}
 	data := log.Bytes()
 	const capBytes, chunk = 64 << 10, 16 << 10
-	ps := make([]*parser.Parser, 3)
-	for i := range ps {
-		var err error
-		if ps[i], err = parser.NewParser(); err != nil {
-			t.Fatal(err)
-		}
-	}
+	ps := newParsers(t, 3)
 	one := &stages.StepRange{From: 1, To: 1}
 	for _, c := range []struct {
 		stage string
