@@ -46,6 +46,7 @@ func crafted(t *testing.T, lateMs int, reuse bool) string {
 // commIds is not compared (its calls cannot be placed), and the three others alone show
 // nobody late.
 func TestCrafted(t *testing.T) {
+	t.Parallel()
 	rep := report(t, 0, crafted(t, 50, false))
 	if len(rep.Stragglers) != 1 || rep.Stragglers[0].Rank != 3 || rep.Stragglers[0].Pid != 103 || rep.Stragglers[0].Kind.String() != "chronic" {
 		t.Fatalf("late rank 3: %+v", rep)

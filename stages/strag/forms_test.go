@@ -13,6 +13,7 @@ import (
 // TestStragglerEveryForm: a chronic straggler is named whatever form times its lines, if
 // it prints milliseconds or finer; a form printing whole seconds lists nobody and says why.
 func TestStragglerEveryForm(t *testing.T) {
+	t.Parallel()
 	for i, f := range []struct {
 		form   string
 		digits int
@@ -41,6 +42,7 @@ func TestStragglerEveryForm(t *testing.T) {
 // TestPerProcessFiles: the job as one file per process gives the report of the interleaved
 // log (only rank 0's file has the progress lines, which give the positions their steps).
 func TestPerProcessFiles(t *testing.T) {
+	t.Parallel()
 	c := job()
 	c.Stragglers = []gen.Straggler{{Rank: rank(50), Kind: gen.StragglerOneOff}}
 	path, _ := write(t, c)
@@ -58,6 +60,7 @@ func TestPerProcessFiles(t *testing.T) {
 // TestSharedSamplesListNothing: none of the shared real logs has a straggler to name (few
 // are timed finely enough, and those are healthy runs).
 func TestSharedSamplesListNothing(t *testing.T) {
+	t.Parallel()
 	for _, p := range sharedtest.Glob(t, "samples/*.log") {
 		t.Run(filepath.Base(p), func(t *testing.T) {
 			if rep := report(t, 0, p); len(rep.Stragglers) != 0 {

@@ -18,6 +18,7 @@ import (
 // straggler's row is labelled chronic and late in nearly every step, the one-off's late in
 // its late step only.
 func TestLagMapSteps(t *testing.T) {
+	t.Parallel()
 	c := fullJob() // the map's rows and caps are the 64-rank job's
 	c.Stragglers = []gen.Straggler{{Rank: 12, Kind: gen.StragglerOneOff, Lag: 60 * time.Millisecond}, {Rank: 45, Kind: gen.StragglerChronic}}
 	path, truth := write(t, c)
@@ -102,6 +103,7 @@ func crafted70(t *testing.T, ranks, ops, late, lateMs int) string {
 // 3 each, and of 70 ranks the map shows 64, the straggler among them; chunks and workers
 // give the same map.
 func TestLagMapBounded(t *testing.T) {
+	t.Parallel()
 	path := crafted70(t, 70, 450, 66, 50)
 	rep, m := run(t, 0, 0, path).ReportAndMap()
 	if m.Axis != strag.AxisPositions || len(m.Columns) != 150 || m.PerColumn != 3 || len(m.Rows) != strag.MaxMapRows || m.Ranks != 70 {
@@ -137,6 +139,7 @@ func TestLagMapBounded(t *testing.T) {
 
 // TestLagMapUntimed: with no timed call the map is empty, and the report says why.
 func TestLagMapUntimed(t *testing.T) {
+	t.Parallel()
 	c := fullJob() // the map's rows and caps are the 64-rank job's
 	c.Timestamps, c.ArrivalJitter = "", 0
 	path, _ := write(t, c)

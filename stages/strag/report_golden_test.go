@@ -21,6 +21,7 @@ var shortGoldens = map[string]bool{"both": true, "skew": true, "untimed": true}
 // change. Under -short it checks three of them (shortGoldens): every kind of straggler, the
 // clocks apart and no times.
 func TestReportGolden(t *testing.T) {
+	t.Parallel()
 	chronic, oneOff, both, skew, interleaved, untimed := fullJob(), fullJob(), fullJob(), fullJob(), fullJob(), fullJob()
 	both.Stragglers = []gen.Straggler{{Rank: 12, Kind: gen.StragglerOneOff}, {Rank: 45, Kind: gen.StragglerChronic}}
 	chronic.Stragglers = []gen.Straggler{{Rank: 37, Kind: gen.StragglerChronic}}

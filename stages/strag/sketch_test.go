@@ -10,6 +10,7 @@ import (
 // in any order, keep exactly the positions the definition keeps: the longest run of
 // positions, in hash order, whose calls (each position's at most MaxArrivals) fit the budget.
 func TestSketchSameWhateverTheCuts(t *testing.T) {
+	t.Parallel()
 	rng := rand.New(rand.NewPCG(1, 2))
 	var calls []call
 	for op := range uint64(400) {

@@ -89,6 +89,7 @@ func (discard) Lines([]byte) error      { return nil }
 func (discard) Call(*stages.Call) error { return nil }
 
 func TestStragglerNamed(t *testing.T) {
+	t.Parallel()
 	for _, kind := range []string{gen.StragglerChronic, gen.StragglerOneOff} {
 		t.Run(kind, func(t *testing.T) {
 			c := job()
@@ -117,6 +118,7 @@ func TestStragglerNamed(t *testing.T) {
 // on the interleaving clock, untimed, timed to the second, with 2 GPUs a process, and cut at its head, middle and
 // tail, lists no one.
 func TestHealthyListsNothing(t *testing.T) {
+	t.Parallel()
 	skew := job()
 	skew.ClockSkew = 250 * time.Millisecond
 	interleaved := job()
@@ -145,6 +147,7 @@ func TestHealthyListsNothing(t *testing.T) {
 }
 
 func TestCutsListNothing(t *testing.T) {
+	t.Parallel()
 	path, _ := write(t, job())
 	data, _ := os.ReadFile(path)
 	lines := bytes.SplitAfter(data, []byte("\n"))
@@ -166,6 +169,7 @@ func TestCutsListNothing(t *testing.T) {
 // TestChunkingSameReport: chunks of any size, one worker or two, give the report of the
 // whole, and the same lag map; over per-process files, in either order, the same Snapshot.
 func TestChunkingSameReport(t *testing.T) {
+	t.Parallel()
 	c := job()
 	c.Stragglers = []gen.Straggler{{Rank: rank(5), Kind: gen.StragglerOneOff}}
 	path, _ := write(t, c)
@@ -207,6 +211,7 @@ func TestChunkingSameReport(t *testing.T) {
 // TestStepsNarrowReport: --steps compares only the positions of those steps: a one-off
 // straggler's late steps outside them list nobody, inside them name it.
 func TestStepsNarrowReport(t *testing.T) {
+	t.Parallel()
 	c := job()
 	c.Stragglers = []gen.Straggler{{Rank: rank(37), Kind: gen.StragglerOneOff}}
 	path, truth := write(t, c)
@@ -230,6 +235,7 @@ func TestStepsNarrowReport(t *testing.T) {
 // (on another host) names both, with their kinds, the chronic one first; the same job
 // without them names nobody.
 func TestChronicAndOneOffInOneJob(t *testing.T) {
+	t.Parallel()
 	c := job()
 	c.Stragglers = []gen.Straggler{{Rank: rank(12), Kind: gen.StragglerOneOff, Lag: 60 * time.Millisecond}, {Rank: rank(45), Kind: gen.StragglerChronic}}
 	path, truth := write(t, c)
