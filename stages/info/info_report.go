@@ -214,7 +214,7 @@ func (in *Info) hostRows() []HostRow {
 			by[k.Host] = h
 		}
 		h.Processes++
-		for g := range p.gpus {
+		for g := range p.gpus.all() {
 			if !slices.Contains(h.GPUs, g) {
 				h.GPUs = append(h.GPUs, g)
 			}
