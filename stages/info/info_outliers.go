@@ -68,7 +68,7 @@ func (in *Info) factValues() map[string][]procValue {
 	countComms := in.commsComparable()
 	for _, k := range in.procOrder {
 		p := in.procs[k]
-		for name, f := range p.facts {
+		for name, f := range p.facts.all() {
 			vals[name] = append(vals[name], procValue{p, f.value(), f.ev, &f.values})
 			if strings.HasPrefix(name, "env ") {
 				envNames[name] = struct{}{}
@@ -81,7 +81,7 @@ func (in *Info) factValues() map[string][]procValue {
 	forms := in.envForms()
 	for name := range envNames {
 		for _, k := range in.procOrder {
-			if p := in.procs[k]; p.envWhole(forms) && p.facts[name] == nil {
+			if p := in.procs[k]; p.envWhole(forms) && p.facts.get(name) == nil {
 				vals[name] = append(vals[name], procValue{p, notSet, p.first, nil})
 			}
 		}

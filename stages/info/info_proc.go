@@ -20,7 +20,7 @@ type procInfo struct {
 	linkRanks smallSet[int64]
 	gpus      smallSet[GPU]
 	comms     smallSet[string] // the communicators it initialised
-	facts     map[string]*factVal
+	facts     facts
 	envSeen   bool // it printed environment lines, so a variable it did not print is not set
 	// started: it printed a line a process prints where its set-up starts, before any
 	// variable (cudaDriverVersion, 2.13+; its version line, 2.22+). initDone: it printed an
@@ -66,18 +66,17 @@ type factVal struct {
 }
 
 func newProcInfo(k procID, ev Evidence) *procInfo {
-	return &procInfo{key: k, first: ev, launcher: -1, size: -1, facts: map[string]*factVal{}}
+	return &procInfo{key: k, first: ev, launcher: -1, size: -1}
 }
 
 // set records value for the fact name. Its evidence is the earliest line that set it, not
 // the first set: a set-up block's lines are given to their communicator once it is known,
 // which can be after later lines, and later in one Info than in chunks.
 func (p *procInfo) set(name, value string, ev Evidence) {
-	f := p.facts[name]
+	f := p.facts.get(name)
 	switch {
 	case f == nil:
-		f = &factVal{ev: ev}
-		p.facts[name] = f
+		f = p.facts.add(name, ev)
 	case ev.File == f.ev.File && ev.Line < f.ev.Line:
 		f.ev = ev
 	}
@@ -107,7 +106,7 @@ func (p *procInfo) merge(o *procInfo) {
 	for c := range o.comms.all() {
 		p.comms.add(c)
 	}
-	for name, f := range o.facts {
+	for name, f := range o.facts.all() {
 		for v := range f.values.all() {
 			p.set(name, v, f.ev)
 		}

@@ -165,7 +165,7 @@ func (in *Info) factRows(keep func(string) bool) []FactRow {
 	by := map[[2]string][]*procInfo{}
 	for _, k := range in.procOrder {
 		p := in.procs[k]
-		for name, f := range p.facts {
+		for name, f := range p.facts.all() {
 			if keep(name) {
 				kv := [2]string{name, f.value()}
 				by[kv] = append(by[kv], p)

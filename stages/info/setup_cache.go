@@ -29,7 +29,7 @@ func (c *setupCache) parse(msg []byte) (parser.Setup, bool) {
 	}
 	s, ok := parser.ParseSetup(msg)
 	if c.at == nil {
-		c.at = make(map[string]int, maxSeen)
+		c.at = map[string]int{}
 	}
 	i := len(c.slots)
 	if i < maxSeen {
