@@ -36,9 +36,9 @@ type Info struct {
 	chains  chainState
 	timings []TimingRow
 	counts  sectionCounts
-	// seen remembers the readings of recent set-up messages: TUNING prints the same few
-	// messages once per op, and the grammar is slow. Not part of the result; not merged.
-	seen map[string]setupSeen
+	// seen remembers the readings of recent set-up messages. Not part of the result; not
+	// merged.
+	seen setupCache
 	// maxComms is how many communicators are listed (MaxComms; tests set fewer); notListed
 	// counts the Init lines of the others.
 	maxComms  int
@@ -48,14 +48,6 @@ type Info struct {
 	// of the result; not merged.
 	recent [16]*procInfo
 }
-
-type setupSeen struct {
-	s  parser.Setup
-	ok bool
-}
-
-// maxSeen bounds the remembered messages.
-const maxSeen = 256
 
 // procID is one process: NCCL's host and pid.
 type procID struct {
@@ -227,15 +219,7 @@ func channelsText(c parser.Channels) string {
 
 // parseSetup is parser.ParseSetup, remembered for messages that repeat exactly.
 func (in *Info) parseSetup(msg []byte) (parser.Setup, bool) {
-	if r, ok := in.seen[string(msg)]; ok {
-		return r.s, r.ok
-	}
-	s, ok := parser.ParseSetup(msg)
-	if in.seen == nil || len(in.seen) >= maxSeen {
-		in.seen = map[string]setupSeen{}
-	}
-	in.seen[string(msg)] = setupSeen{s, ok}
-	return s, ok
+	return in.seen.parse(msg)
 }
 
 // seen1 counts the process that printed l, whose line states no fact info keeps (a call, an

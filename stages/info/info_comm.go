@@ -108,7 +108,7 @@ func (in *Info) addComm(l *parser.Line, ev Evidence) {
 		p.initDone = p.initDone || c.Event == "Init COMPLETE"
 		ci.ranks[c.Rank] = r
 		ci.inits++
-		p.comms[key] = struct{}{}
+		p.comms.add(key)
 	} else {
 		in.notListed++
 	}
@@ -116,7 +116,7 @@ func (in *Info) addComm(l *parser.Line, ev Evidence) {
 	if c.BusID != 0 { // 2.4 prints no busId
 		g.BusID = fmt.Sprintf("%x", c.BusID)
 	}
-	p.gpus[g] = struct{}{}
+	p.gpus.add(g)
 	p.addRank(c.Rank, c.NRanks)
 }
 
@@ -135,9 +135,9 @@ func (in *Info) addConn(th threadKey, c *parser.Conn, ev Evidence) {
 	}
 	p.set(name, c.Transport, ev)
 	if c.Dir == "receive" {
-		p.linkRanks[c.To] = struct{}{}
+		p.linkRanks.add(c.To)
 	} else {
-		p.linkRanks[c.From] = struct{}{}
+		p.linkRanks.add(c.From)
 	}
 	if c.Dir == "receive" || c.To < 0 {
 		return

@@ -48,7 +48,7 @@ func (in *Info) Merge(o *Info) {
 func (in *Info) eachEvidence(f func(*Evidence)) {
 	for _, p := range in.procs {
 		f(&p.first)
-		for _, fv := range p.facts {
+		for _, fv := range p.facts.all() {
 			f(&fv.ev)
 		}
 	}

@@ -57,7 +57,7 @@ type procValue struct {
 	value string
 	ev    Evidence
 	// set is the values a fact's lines gave (value joins them); nil for a derived fact.
-	set map[string]struct{}
+	set *smallSet[string]
 }
 
 // factValues is every fact's value per process, with the derived ones: the number of
@@ -68,20 +68,20 @@ func (in *Info) factValues() map[string][]procValue {
 	countComms := in.commsComparable()
 	for _, k := range in.procOrder {
 		p := in.procs[k]
-		for name, f := range p.facts {
-			vals[name] = append(vals[name], procValue{p, f.value(), f.ev, f.values})
+		for name, f := range p.facts.all() {
+			vals[name] = append(vals[name], procValue{p, f.value(), f.ev, &f.values})
 			if strings.HasPrefix(name, "env ") {
 				envNames[name] = struct{}{}
 			}
 		}
-		if len(p.comms) > 0 && countComms {
-			vals[factCommunicators] = append(vals[factCommunicators], procValue{p, strconv.Itoa(len(p.comms)), p.first, nil})
+		if p.comms.len() > 0 && countComms {
+			vals[factCommunicators] = append(vals[factCommunicators], procValue{p, strconv.Itoa(p.comms.len()), p.first, nil})
 		}
 	}
 	forms := in.envForms()
 	for name := range envNames {
 		for _, k := range in.procOrder {
-			if p := in.procs[k]; p.envWhole(forms) && p.facts[name] == nil {
+			if p := in.procs[k]; p.envWhole(forms) && p.facts.get(name) == nil {
 				vals[name] = append(vals[name], procValue{p, notSet, p.first, nil})
 			}
 		}
@@ -165,12 +165,12 @@ func (c *commInfo) whole() bool {
 // the majority: where a fact takes several lines (NET/OFI's platform, then its provider),
 // a piece of a log can hold a process's first lines only, or its last; the lines it lacks
 // are no difference.
-func partOf(set, majority map[string]struct{}) bool {
-	if set == nil || len(set) >= len(majority) {
+func partOf(set, majority *smallSet[string]) bool {
+	if set == nil || majority == nil || set.len() >= majority.len() {
 		return false
 	}
-	for v := range set {
-		if _, ok := majority[v]; !ok {
+	for v := range set.all() {
+		if !majority.has(v) {
 			return false
 		}
 	}

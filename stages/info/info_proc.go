@@ -2,7 +2,6 @@ package info
 
 import (
 	"slices"
-	"sort"
 	"strings"
 )
 
@@ -13,15 +12,15 @@ type procInfo struct {
 	launcher int64    // the launcher's rank label, -1 when none
 	// ranks and size: its ranks in the largest communicators it initialised (several when
 	// it drives several GPUs), and their size (-1: none seen).
-	ranks map[int64]struct{}
+	ranks smallSet[int64]
 	size  int64
 	// linkRanks are the ranks its connection lines print from (the sending side of a P2P,
 	// SHM or NET send line, the receiving side of a NET receive line): where no Init line
 	// names its rank (2.3, cut logs), they do.
-	linkRanks map[int64]struct{}
-	gpus      map[GPU]struct{}
-	comms     map[string]struct{} // the communicators it initialised
-	facts     map[string]*factVal
+	linkRanks smallSet[int64]
+	gpus      smallSet[GPU]
+	comms     smallSet[string] // the communicators it initialised
+	facts     facts
 	envSeen   bool // it printed environment lines, so a variable it did not print is not set
 	// started: it printed a line a process prints where its set-up starts, before any
 	// variable (cudaDriverVersion, 2.13+; its version line, 2.22+). initDone: it printed an
@@ -62,37 +61,31 @@ type GPU struct {
 
 // factVal is the values a process printed for one fact, and where the first was read.
 type factVal struct {
-	values map[string]struct{}
+	values smallSet[string]
 	ev     Evidence
 }
 
 func newProcInfo(k procID, ev Evidence) *procInfo {
-	return &procInfo{key: k, first: ev, launcher: -1, ranks: map[int64]struct{}{}, size: -1, linkRanks: map[int64]struct{}{},
-		gpus: map[GPU]struct{}{}, comms: map[string]struct{}{}, facts: map[string]*factVal{}}
+	return &procInfo{key: k, first: ev, launcher: -1, size: -1}
 }
 
 // set records value for the fact name. Its evidence is the earliest line that set it, not
 // the first set: a set-up block's lines are given to their communicator once it is known,
 // which can be after later lines, and later in one Info than in chunks.
 func (p *procInfo) set(name, value string, ev Evidence) {
-	f := p.facts[name]
+	f := p.facts.get(name)
 	switch {
 	case f == nil:
-		f = &factVal{values: map[string]struct{}{}, ev: ev}
-		p.facts[name] = f
+		f = p.facts.add(name, ev)
 	case ev.File == f.ev.File && ev.Line < f.ev.Line:
 		f.ev = ev
 	}
-	f.values[value] = struct{}{}
+	f.values.add(value)
 }
 
 // value is the fact's values, sorted and joined.
 func (f *factVal) value() string {
-	vs := make([]string, 0, len(f.values))
-	for v := range f.values {
-		vs = append(vs, v)
-	}
-	sort.Strings(vs)
+	vs := slices.Sorted(f.values.all())
 	return strings.Join(vs, ", ")
 }
 
@@ -101,20 +94,20 @@ func (p *procInfo) merge(o *procInfo) {
 	if p.launcher < 0 {
 		p.launcher = o.launcher
 	}
-	for r := range o.ranks {
+	for r := range o.ranks.all() {
 		p.addRank(r, o.size)
 	}
-	for r := range o.linkRanks {
-		p.linkRanks[r] = struct{}{}
+	for r := range o.linkRanks.all() {
+		p.linkRanks.add(r)
 	}
-	for g := range o.gpus {
-		p.gpus[g] = struct{}{}
+	for g := range o.gpus.all() {
+		p.gpus.add(g)
 	}
-	for c := range o.comms {
-		p.comms[c] = struct{}{}
+	for c := range o.comms.all() {
+		p.comms.add(c)
 	}
-	for name, f := range o.facts {
-		for v := range f.values {
+	for name, f := range o.facts.all() {
+		for v := range f.values.all() {
 			p.set(name, v, f.ev)
 		}
 	}
@@ -127,9 +120,10 @@ func (p *procInfo) merge(o *procInfo) {
 func (p *procInfo) addRank(r, n int64) {
 	switch {
 	case n > p.size:
-		p.ranks, p.size = map[int64]struct{}{r: {}}, n
+		p.ranks, p.size = smallSet[int64]{}, n
+		p.ranks.add(r)
 	case n == p.size:
-		p.ranks[r] = struct{}{}
+		p.ranks.add(r)
 	}
 }
 
@@ -146,29 +140,20 @@ func (p *procInfo) label() int64 {
 // rankList is the process's ranks, sorted: from its Init lines, else its connection lines,
 // else its launcher label, else none.
 func (p *procInfo) rankList() []int64 {
-	ranks := p.ranks
-	if len(ranks) == 0 {
-		ranks = p.linkRanks
+	ranks := &p.ranks
+	if ranks.len() == 0 {
+		ranks = &p.linkRanks
 	}
-	if len(ranks) == 0 {
+	if ranks.len() == 0 {
 		if p.launcher >= 0 {
 			return []int64{p.launcher}
 		}
 		return nil
 	}
-	rs := make([]int64, 0, len(ranks))
-	for r := range ranks {
-		rs = append(rs, r)
-	}
-	slices.Sort(rs)
-	return rs
+	return slices.Sorted(ranks.all())
 }
 
 // forgetComms drops from p's communicators those that listed does not hold.
 func (p *procInfo) forgetComms(listed map[string]*commInfo) {
-	for c := range p.comms {
-		if listed[c] == nil {
-			delete(p.comms, c)
-		}
-	}
+	p.comms.deleteFunc(func(c string) bool { return listed[c] == nil })
 }

@@ -165,7 +165,7 @@ func (in *Info) factRows(keep func(string) bool) []FactRow {
 	by := map[[2]string][]*procInfo{}
 	for _, k := range in.procOrder {
 		p := in.procs[k]
-		for name, f := range p.facts {
+		for name, f := range p.facts.all() {
 			if keep(name) {
 				kv := [2]string{name, f.value()}
 				by[kv] = append(by[kv], p)
@@ -214,7 +214,7 @@ func (in *Info) hostRows() []HostRow {
 			by[k.Host] = h
 		}
 		h.Processes++
-		for g := range p.gpus {
+		for g := range p.gpus.all() {
 			if !slices.Contains(h.GPUs, g) {
 				h.GPUs = append(h.GPUs, g)
 			}

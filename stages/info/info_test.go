@@ -64,7 +64,7 @@ func infoOfParsedSeen(lines []stagetest.ParsedText, chunk int, seen map[string]s
 	newInfo := func() *Info {
 		in := NewInfo()
 		if seen != nil {
-			in.seen = seen
+			in.seen = cacheOf(seen)
 		}
 		return in
 	}
@@ -472,6 +472,23 @@ func shortStride(n int) int {
 		return n
 	}
 	return 1
+}
+
+// setupSeen is how a set-up message reads.
+type setupSeen struct {
+	s  parser.Setup
+	ok bool
+}
+
+// cacheOf is a setupCache holding seen's readings: more than maxSeen of them where seen
+// holds more, as a cache drops one only where a message is missing.
+func cacheOf(seen map[string]setupSeen) setupCache {
+	c := setupCache{at: make(map[string]int, len(seen)), slots: make([]setupSlot, 0, len(seen))}
+	for msg, r := range seen {
+		c.at[msg] = len(c.slots)
+		c.slots = append(c.slots, setupSlot{msg, r.s, r.ok})
+	}
+	return c
 }
 
 // allSetups is how every INFO line's message in the logs reads: given to an Info as its
