@@ -173,6 +173,9 @@ func ownKind(it *Item) (Kind, bool) {
 		}
 		return KindCudaError, true
 	case evInvalid:
+		if strings.Contains(t, "Mismatched collective") {
+			return KindMismatch, true // NCCL's own check of the ranks' calls (2.4-2.6)
+		}
 		return KindInvalidUsage, true
 	case evSignal:
 		return KindCrash, true

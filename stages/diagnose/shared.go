@@ -101,6 +101,16 @@ func sharedSummary(c *cand) string {
 			break
 		}
 	}
-	return fmt.Sprintf("Every process that logged an error (%s, on %s) met the same %s first: %s; a cause they share (the fabric, a setting or a library common to them), not one bad process.",
-		plural(len(c.procs), "process", "processes"), strings.Join(hostsOf(c.procs), ", "), strings.ReplaceAll(c.kind.String(), "-", " "), short(text))
+	return fmt.Sprintf("Every process that logged an error (%s, on %s) met the same %s first: %s; %s",
+		plural(len(c.procs), "process", "processes"), strings.Join(hostsOf(c.procs), ", "), strings.ReplaceAll(c.kind.String(), "-", " "), short(text), sharedTail(c.kind))
+}
+
+// sharedTail says what a cause every process met is, by its kind.
+func sharedTail(k Kind) string {
+	if k == KindMismatch {
+		// Each rank whose device saw a peer issue another collective says so: the calls
+		// differ across ranks, which no one process's state explains.
+		return "the ranks issued different collectives (check the calls at and around the ranks these lines name), not one bad process."
+	}
+	return "a cause they share (the fabric, a setting or a library common to them), not one bad process."
 }

@@ -88,6 +88,9 @@ func rules() []rule {
 		// alloc.h's `Failed to CUDA calloc N bytes` (malloc, host alloc): the allocation
 		// behind it failed, most often as the GPU ran out of memory.
 		{Cuda, []string{"Failed to CUDA "}},
+		// 2.4-2.6's check of the ranks' calls (NCCL_CHECK_POINTERS era): the device saw a
+		// peer issue another collective, `at and around rank N` (the reporting rank).
+		{Invalid, []string{"Mismatched collective detected"}},
 		{Invalid, []string{"invalid root"}},
 		{Invalid, []string{"invalid type"}},
 		{Invalid, []string{"Invalid"}},
