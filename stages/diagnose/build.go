@@ -127,7 +127,7 @@ func (b *builder) item(it *Item, pos int) {
 		}
 	case evRAS:
 		b.rasItem(it, pos)
-	case evTaskExit, evCancelled:
+	case evTaskExit, evCancelled, evMPIExit:
 		b.consequence(KindProcessExit, it, pos, p)
 		if c := b.conseq[KindProcessExit]; it.Ev == evTaskExit {
 			c.ranks = taskRange(c.ranks, it, -1)
