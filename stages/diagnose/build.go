@@ -53,7 +53,7 @@ func Build(set *stages.Set) Report {
 	b.initFailures()
 	b.extra = ranksFindings(set, b.x)
 	b.exceptionOrigins()
-	if b.sharedCause(lp) || b.sharedHas(lp) {
+	if b.sharedCause(lp) || b.sharedChain(lp) || b.sharedHas(lp) {
 		b.launcherFollows(litems) // its exit follows from the shared cause (mayBeOwner)
 		lp, litems = nil, nil
 	}
