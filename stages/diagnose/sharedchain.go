@@ -43,16 +43,11 @@ func (b *builder) sharedChain(lp *proc) bool {
 	if len(procs) == 0 || b.othersShow(lp) {
 		return false
 	}
-	s := newCand(b.own[b.owners[0]].kind, true)
-	s.shared = true
-	for _, p := range b.owners {
-		s.absorb(b.own[p])
-		delete(b.own, p)
-	}
+	s := b.takeOwners()
 	for j, p := range procs {
 		s.add(&b.e.Items[frames[j]], frames[j], p)
 	}
-	b.owners, b.bare = nil, nil
+	b.bare = nil
 	s.summary = sharedChainSummary(s, code)
 	b.loose = append(b.loose, s)
 	return true
@@ -61,15 +56,12 @@ func (b *builder) sharedChain(lp *proc) bool {
 // ownersCode is the ncclResult every owner's chain returns, where they share one origin
 // (causeKey) and that result is one a process meets only by its own call.
 func (b *builder) ownersCode() (int64, bool) {
-	key, code := "", int64(-1)
-	for i, p := range b.owners {
-		c := b.own[p]
-		k := causeKey(c)
-		if c == nil || !c.fault || k == "" || (i > 0 && k != key) {
-			return 0, false
-		}
-		key = k
-		for _, it := range c.items {
+	if !b.oneCause() {
+		return 0, false
+	}
+	code := int64(-1)
+	for _, p := range b.owners {
+		for _, it := range b.own[p].items {
 			if !it.Ev.isWarn() {
 				continue
 			}
@@ -87,13 +79,6 @@ func (b *builder) ownersCode() (int64, bool) {
 // sharedChainSummary says how many processes failed, the origin's WARN and the result the
 // others' chains return.
 func sharedChainSummary(c *cand, code int64) string {
-	text := ""
-	for _, it := range c.items {
-		if it.Ev.isWarn() {
-			text = it.Text
-			break
-		}
-	}
-	return fmt.Sprintf("Every process that logged an error (%s, on %s) failed its own call the same way: %s, the one WARN the log holds, and the others' error chains return the same %s; %s",
-		plural(len(c.procs), "process", "processes"), strings.Join(hostsOf(c.procs), ", "), short(text), parser.NCCLResult(code), sharedTail(c.kind))
+	return fmt.Sprintf("Every process that logged an error (%s, on %s) failed its own call the same way: %s (the WARN the log holds; the others' error chains return the same %s); %s",
+		plural(len(c.procs), "process", "processes"), strings.Join(hostsOf(c.procs), ", "), short(firstWarnText(c)), parser.NCCLResult(code), sharedTail(c.kind))
 }
