@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -106,27 +105,20 @@ func TestSplitOnlyHandMade(t *testing.T) {
 }
 
 // TestSplitOnlyLinear: lines that mention "step" but are no markers (application output,
-// optimizer messages) must not make split slower than the full analysis, which reads every
-// line anyway. The input is one chunk of 15,000 such lines.
+// optimizer messages) are split and analysed whole, one chunk of 15,000 of them. That the
+// search for the next possible marker stays linear over them, parser's
+// TestProgressFinderLinear holds by counting the bytes searched: timing split against the
+// full analysis here failed on a loaded machine.
 func TestSplitOnlyLinear(t *testing.T) {
 	data := strings.Repeat("optimizer step done\n", 15000)
 	name := writeText(t, "steps.log", data)
-	elapsed := func(needs needs) time.Duration {
-		start := time.Now()
+	for _, needs := range []needs{needAll, needLines} {
 		got := run(Input{Name: name}, 1, 0, testCfg{Needs: needs})
-		d := time.Since(start)
 		if got.err != nil || got.res.Lines().Total != 15000 {
 			t.Fatalf("needs %03b: %v, %d lines", needs, got.err, got.res.Lines().Total)
 		}
 		if needs == needLines && string(got.split) != data {
 			t.Errorf("split gave %d bytes, want the %d of the input", len(got.split), len(data))
 		}
-		return d
-	}
-	full := elapsed(needAll)
-	split := elapsed(needLines)
-	if split > 10*full+500*time.Millisecond {
-		t.Errorf("split alone took %v, the full analysis %v: finding the next possible marker "+
-			"costs more than reading the lines", split, full)
 	}
 }

@@ -305,7 +305,9 @@ it first: "tasks 2-15 on 2 nodes exited with exit code 1" where nothing else say
 with exit code -6 (SIGABRT)"; the root cause block is preferred where both name it), Open MPI's first
 process ("Process name: [[j,1],R]", or "mpirun noticed that process rank 3 with PID 1167 on node n7
 exited on signal 11 (Segmentation fault)." from mpirun, mpiexec, orterun, prterun or oshrun: "rank 3
-(n7:1167) was killed by signal 11 (Segmentation fault) first, as the launcher reports")), that process's own last words (a Python exception such as torch.OutOfMemoryError or
+(n7:1167) was killed by signal 11 (Segmentation fault) first, as the launcher reports"; its
+"Primary job terminated normally, but 1 process returned a non-zero exit code" alone is a
+process-exit that names none), that process's own last words (a Python exception such as torch.OutOfMemoryError or
 "CUDA error", "terminate called" with its what() message from the line below, a signal: "Segmentation fault (core dumped)" alone is "a process
 was killed by a signal first: Segmentation fault", and a crash handler's "[host:pid] Signal:
 Segmentation fault (11)" (Open MPI) or "[host:pid:...] Caught signal 11" (UCX) names the process),
@@ -314,13 +316,14 @@ origin where the log holds no NCCL line naming one; unprefixed lines under a "[r
 thread terminated with exception:" header are rank N's), TensorFlow's "OP_REQUIRES failed at
 nccl_ops.cc:104 : UNKNOWN: unhandled cuda error" on an NCCL op (the process's own ncclResult:
 unhandled cuda error is a cuda-error, unhandled system error a system-error; on the log's one
-process), NCCL WARNs (NET/IB completion errors, NET/OFI and NET/Socket failures, bootstrap, Cuda
+process), NCCL WARNs (NET/IB completion errors, an IB async event of a queue pair, completion
+queue or device ("Got async event : local access violation work queue error"), NET/OFI and NET/Socket failures, bootstrap, Cuda
 failure (oom where it says 'out of memory'), "Failed to CUDA calloc", a CUDA or HIP call
 "failed" ("cudaIpcGetMemHandle failed : ...", "hipIpcGetMemHandle failed"), a connect refused (the
 peer was not listening: it likely died or never started), a failed ibv_create_qp, ibv_create_cq,
 ibv_modify_qp or ibv_alloc_pd (a network error without its chain), a socket-layer WARN
 ("socketFinalizeAccept: ...", "ncclSocketInit: ...": a network error where its chain or an
-exception proves it), invalid usage (also "Bootstrap Root :
+exception proves it), invalid usage (also NCCL's "Mismatched collective detected", a mismatch, and "Bootstrap Root :
 rank N of M ranks has already checked in": two processes claimed rank N), /dev/shm segments;
 any WARN that starts a "file:line -> N" return-code
 chain, of the kind its ncclResult names; a service thread's Connect failed with "res=2" or

@@ -1,4 +1,4 @@
-package agg
+package agg_test
 
 import (
 	"testing"

@@ -1,4 +1,4 @@
-package agg
+package agg_test
 
 import (
 	"cmp"
@@ -11,6 +11,7 @@ import (
 	gocmp "github.com/google/go-cmp/cmp"
 
 	"github.com/nccllog/nccllog/parser"
+	"github.com/nccllog/nccllog/stages/agg"
 	"github.com/nccllog/nccllog/stages/internal/stagetest"
 )
 
@@ -51,8 +52,8 @@ func randomCalls(rng *rand.Rand, n int) []rcall {
 	return out
 }
 
-func aggOf(calls []rcall) *Agg {
-	a := NewAgg()
+func aggOf(calls []rcall) *agg.Agg {
+	a := agg.NewAgg()
 	for _, c := range calls {
 		a.Add(c.op, c.count, c.datatype)
 	}
@@ -75,41 +76,41 @@ func splitRandom(rng *rand.Rand, calls []rcall, n int) [][]rcall {
 
 // bruteRows counts the calls per signature and per drop reason and sorts them as the
 // documentation of Rows and DroppedRows says.
-func bruteRows(calls []rcall) ([]AggRow, []DropRow) {
-	groups := map[AggKey]int64{}
-	drops := map[DropKey]int64{}
+func bruteRows(calls []rcall) ([]agg.AggRow, []agg.DropRow) {
+	groups := map[agg.AggKey]int64{}
+	drops := map[agg.DropKey]int64{}
 	for _, c := range calls {
 		size, known := elemSize[c.datatype]
 		switch {
 		case c.count <= 0:
-			drops[DropKey{c.op, fmt.Sprintf("count %d", c.count)}]++
+			drops[agg.DropKey{c.op, fmt.Sprintf("count %d", c.count)}]++
 		case !known || size == 0:
-			drops[DropKey{c.op, fmt.Sprintf("unknown datatype %d", c.datatype)}]++
+			drops[agg.DropKey{c.op, fmt.Sprintf("unknown datatype %d", c.datatype)}]++
 		default:
-			groups[AggKey{c.op, c.count, c.datatype}]++
+			groups[agg.AggKey{c.op, c.count, c.datatype}]++
 		}
 	}
-	rows := []AggRow{}
+	rows := []agg.AggRow{}
 	for k, n := range groups {
-		rows = append(rows, AggRow{k, n})
+		rows = append(rows, agg.AggRow{k, n})
 	}
-	slices.SortFunc(rows, func(x, y AggRow) int {
+	slices.SortFunc(rows, func(x, y agg.AggRow) int {
 		return cmp.Or(cmp.Compare(x.Op, y.Op), cmp.Compare(x.Count*elemSize[x.Datatype], y.Count*elemSize[y.Datatype]),
 			cmp.Compare(x.Count, y.Count), cmp.Compare(x.Datatype, y.Datatype))
 	})
-	dropRows := []DropRow{}
+	dropRows := []agg.DropRow{}
 	for k, n := range drops {
-		dropRows = append(dropRows, DropRow{k, n})
+		dropRows = append(dropRows, agg.DropRow{k, n})
 	}
-	slices.SortFunc(dropRows, func(x, y DropRow) int {
+	slices.SortFunc(dropRows, func(x, y agg.DropRow) int {
 		return cmp.Or(cmp.Compare(x.Op, y.Op), strings.Compare(x.Reason, y.Reason))
 	})
 	return rows, dropRows
 }
 
 // bruteStats and bruteHist go call by call.
-func bruteStats(calls []rcall) []OpStats {
-	by := map[parser.Op]*OpStats{}
+func bruteStats(calls []rcall) []agg.OpStats {
+	by := map[parser.Op]*agg.OpStats{}
 	for _, c := range calls {
 		size := elemSize[c.datatype]
 		if c.count <= 0 || size == 0 {
@@ -118,7 +119,7 @@ func bruteStats(calls []rcall) []OpStats {
 		b := c.count * size
 		s := by[c.op]
 		if s == nil {
-			s = &OpStats{Op: c.op, Min: b, Max: b}
+			s = &agg.OpStats{Op: c.op, Min: b, Max: b}
 			by[c.op] = s
 		}
 		s.Calls++
@@ -126,15 +127,15 @@ func bruteStats(calls []rcall) []OpStats {
 		s.Min = min(s.Min, b)
 		s.Max = max(s.Max, b)
 	}
-	out := []OpStats{}
+	out := []agg.OpStats{}
 	for _, s := range by {
 		out = append(out, *s)
 	}
-	slices.SortFunc(out, func(x, y OpStats) int { return cmp.Compare(x.Op, y.Op) })
+	slices.SortFunc(out, func(x, y agg.OpStats) int { return cmp.Compare(x.Op, y.Op) })
 	return out
 }
 
-func bruteHist(calls []rcall, edges []int64) []Bucket {
+func bruteHist(calls []rcall, edges []int64) []agg.Bucket {
 	type cell struct {
 		op     parser.Op
 		lo, hi int64
@@ -157,11 +158,11 @@ func bruteHist(calls []rcall, edges []int64) []Bucket {
 		}
 		counts[cell{c.op, lo, hi}]++
 	}
-	out := []Bucket{}
+	out := []agg.Bucket{}
 	for c, n := range counts {
-		out = append(out, Bucket{Op: c.op, Lo: c.lo, Hi: c.hi, Calls: n})
+		out = append(out, agg.Bucket{Op: c.op, Lo: c.lo, Hi: c.hi, Calls: n})
 	}
-	slices.SortFunc(out, func(x, y Bucket) int { return cmp.Or(cmp.Compare(x.Op, y.Op), cmp.Compare(x.Lo, y.Lo)) })
+	slices.SortFunc(out, func(x, y agg.Bucket) int { return cmp.Or(cmp.Compare(x.Op, y.Op), cmp.Compare(x.Lo, y.Lo)) })
 	return out
 }
 
@@ -170,15 +171,15 @@ func bruteHist(calls []rcall, edges []int64) []Bucket {
 func TestAggMergeAssociativeCommutative(t *testing.T) {
 	groupings := []struct {
 		name  string
-		merge func(rng *rand.Rand, parts []*Agg) *Agg
+		merge func(rng *rand.Rand, parts []*agg.Agg) *agg.Agg
 	}{
-		{"left fold", func(_ *rand.Rand, ps []*Agg) *Agg {
+		{"left fold", func(_ *rand.Rand, ps []*agg.Agg) *agg.Agg {
 			for _, p := range ps[1:] {
 				ps[0].Merge(p)
 			}
 			return ps[0]
 		}},
-		{"right fold", func(_ *rand.Rand, ps []*Agg) *Agg {
+		{"right fold", func(_ *rand.Rand, ps []*agg.Agg) *agg.Agg {
 			acc := ps[len(ps)-1]
 			for i := len(ps) - 2; i >= 0; i-- {
 				ps[i].Merge(acc)
@@ -186,15 +187,15 @@ func TestAggMergeAssociativeCommutative(t *testing.T) {
 			}
 			return acc
 		}},
-		{"reversed", func(_ *rand.Rand, ps []*Agg) *Agg {
+		{"reversed", func(_ *rand.Rand, ps []*agg.Agg) *agg.Agg {
 			for i := len(ps) - 2; i >= 0; i-- {
 				ps[len(ps)-1].Merge(ps[i])
 			}
 			return ps[len(ps)-1]
 		}},
-		{"pairs", func(_ *rand.Rand, ps []*Agg) *Agg {
+		{"pairs", func(_ *rand.Rand, ps []*agg.Agg) *agg.Agg {
 			for len(ps) > 1 {
-				var next []*Agg
+				var next []*agg.Agg
 				for i := 0; i < len(ps); i += 2 {
 					if i+1 < len(ps) {
 						ps[i].Merge(ps[i+1])
@@ -205,8 +206,8 @@ func TestAggMergeAssociativeCommutative(t *testing.T) {
 			}
 			return ps[0]
 		}},
-		{"shuffled into empty", func(rng *rand.Rand, ps []*Agg) *Agg {
-			acc := NewAgg()
+		{"shuffled into empty", func(rng *rand.Rand, ps []*agg.Agg) *agg.Agg {
+			acc := agg.NewAgg()
 			for _, i := range rng.Perm(len(ps)) {
 				acc.Merge(ps[i])
 			}
@@ -227,7 +228,7 @@ func TestAggMergeAssociativeCommutative(t *testing.T) {
 		}
 		parts := splitRandom(rng, calls, 2+int(seed%6))
 		for _, g := range groupings {
-			aggs := make([]*Agg, len(parts))
+			aggs := make([]*agg.Agg, len(parts))
 			for i, p := range parts {
 				aggs[i] = aggOf(p)
 			}
@@ -273,7 +274,7 @@ func TestAggMergeLeavesArgument(t *testing.T) {
 // TestAggMergeIntoItself: a.Merge(a) doubles every count, also where a holds more signatures
 // than its front table, so that merging moves entries between the table and the map.
 func TestAggMergeIntoItself(t *testing.T) {
-	a := NewAgg()
+	a := agg.NewAgg()
 	var calls []rcall
 	for i := range 3000 {
 		c := rcall{op: []parser.Op{"AllReduce", "AllGather", "Broadcast"}[i%3], count: int64(1 + i%1000), datatype: parser.Datatype(i % 10)}
@@ -296,7 +297,7 @@ func TestAggReadsBetweenAdds(t *testing.T) {
 	for seed := uint64(1); seed <= 30; seed++ {
 		rng := rand.New(rand.NewPCG(seed, 5))
 		base := randomCalls(rng, 30)
-		a, other := NewAgg(), NewAgg()
+		a, other := agg.NewAgg(), agg.NewAgg()
 		var inA, inOther []rcall
 		for step := 0; step < 300; step++ {
 			c := base[rng.IntN(len(base))]
@@ -329,7 +330,7 @@ func TestAggReadsBetweenAdds(t *testing.T) {
 					t.Fatalf("%s: Stats (-want +got):\n%s", what, diff)
 				}
 			case 3:
-				if diff := gocmp.Diff(bruteHist(inA, DefaultEdges), a.Hist(DefaultEdges)); diff != "" {
+				if diff := gocmp.Diff(bruteHist(inA, agg.DefaultEdges), a.Hist(agg.DefaultEdges)); diff != "" {
 					t.Fatalf("%s: Hist (-want +got):\n%s", what, diff)
 				}
 			case 4:
@@ -340,12 +341,12 @@ func TestAggReadsBetweenAdds(t *testing.T) {
 				if diff := gocmp.Diff(wantRows, other.Rows()); diff != "" {
 					t.Fatalf("%s: the merged Agg's Rows (-want +got):\n%s", what, diff)
 				}
-				other, inOther = NewAgg(), nil
+				other, inOther = agg.NewAgg(), nil
 			case 5:
 				// Merge a into other and go on with other.
 				other.Merge(a)
 				a, inA = other, append(inOther, inA...)
-				other, inOther = NewAgg(), nil
+				other, inOther = agg.NewAgg(), nil
 			}
 		}
 		wantRows, wantDrops := bruteRows(inA)
@@ -370,7 +371,7 @@ func TestStatsAndHistBruteForce(t *testing.T) {
 		if diff := gocmp.Diff(bruteStats(calls), a.Stats()); diff != "" {
 			t.Errorf("seed %d: Stats (-brute +got):\n%s", seed, diff)
 		}
-		if diff := gocmp.Diff(bruteHist(calls, DefaultEdges), a.Hist(DefaultEdges)); diff != "" {
+		if diff := gocmp.Diff(bruteHist(calls, agg.DefaultEdges), a.Hist(agg.DefaultEdges)); diff != "" {
 			t.Errorf("seed %d: Hist (-brute +got):\n%s", seed, diff)
 		}
 		edges := []int64{1, 100, 4096, 65537}
@@ -409,14 +410,14 @@ func TestHistEdges(t *testing.T) {
 		{1 << 40, 0, m16, -1},
 	}
 	for _, tc := range tests {
-		a := NewAgg()
+		a := agg.NewAgg()
 		a.Add("AllReduce", tc.count, tc.datatype)
-		want := []Bucket{{Op: "AllReduce", Lo: tc.lo, Hi: tc.hi, Calls: 1}}
-		if diff := gocmp.Diff(want, a.Hist(DefaultEdges)); diff != "" {
+		want := []agg.Bucket{{Op: "AllReduce", Lo: tc.lo, Hi: tc.hi, Calls: 1}}
+		if diff := gocmp.Diff(want, a.Hist(agg.DefaultEdges)); diff != "" {
 			t.Errorf("count %d datatype %d: (-want +got):\n%s", tc.count, tc.datatype, diff)
 		}
 		b := tc.count * elemSize[tc.datatype]
-		wantStats := []OpStats{{Op: "AllReduce", Calls: 1, Min: b, Max: b, Total: b}}
+		wantStats := []agg.OpStats{{Op: "AllReduce", Calls: 1, Min: b, Max: b, Total: b}}
 		if diff := gocmp.Diff(wantStats, a.Stats()); diff != "" {
 			t.Errorf("count %d datatype %d: Stats (-want +got):\n%s", tc.count, tc.datatype, diff)
 		}
@@ -426,7 +427,7 @@ func TestHistEdges(t *testing.T) {
 // TestAggDropped: a count of zero or less and a datatype NCCL does not define are left out of
 // the groups, stats and histogram, and counted by reason.
 func TestAggDropped(t *testing.T) {
-	a := NewAgg()
+	a := agg.NewAgg()
 	a.Add("AllReduce", 0, 7)
 	a.Add("AllReduce", 0, 7)
 	a.Add("AllReduce", -3, 7)
@@ -434,41 +435,41 @@ func TestAggDropped(t *testing.T) {
 	a.Add("AllGather", 4, -1)
 	a.Add("AllGather", 0, 12) // the count is looked at first
 	a.Add("Broadcast", 8, 11)
-	wantDrops := []DropRow{
-		{DropKey{"AllGather", "count 0"}, 1},
-		{DropKey{"AllGather", "unknown datatype -1"}, 1},
-		{DropKey{"AllReduce", "count -3"}, 1},
-		{DropKey{"AllReduce", "count 0"}, 2},
-		{DropKey{"AllReduce", "unknown datatype 12"}, 1},
+	wantDrops := []agg.DropRow{
+		{agg.DropKey{"AllGather", "count 0"}, 1},
+		{agg.DropKey{"AllGather", "unknown datatype -1"}, 1},
+		{agg.DropKey{"AllReduce", "count -3"}, 1},
+		{agg.DropKey{"AllReduce", "count 0"}, 2},
+		{agg.DropKey{"AllReduce", "unknown datatype 12"}, 1},
 	}
 	if diff := gocmp.Diff(wantDrops, a.DroppedRows()); diff != "" {
 		t.Errorf("DroppedRows (-want +got):\n%s", diff)
 	}
-	wantRows := []AggRow{{AggKey{"Broadcast", 8, 11}, 1}}
+	wantRows := []agg.AggRow{{agg.AggKey{"Broadcast", 8, 11}, 1}}
 	if diff := gocmp.Diff(wantRows, a.Rows()); diff != "" {
 		t.Errorf("Rows (-want +got):\n%s", diff)
 	}
-	if a.Calls() != 1 || len(a.Stats()) != 1 || len(a.Hist(DefaultEdges)) != 1 {
-		t.Errorf("Calls %d, Stats %v, Hist %v: want only the Broadcast", a.Calls(), a.Stats(), a.Hist(DefaultEdges))
+	if a.Calls() != 1 || len(a.Stats()) != 1 || len(a.Hist(agg.DefaultEdges)) != 1 {
+		t.Errorf("Calls %d, Stats %v, Hist %v: want only the Broadcast", a.Calls(), a.Stats(), a.Hist(agg.DefaultEdges))
 	}
 }
 
 // TestRowsOrder: rows are ordered by op, then bytes, then count, then datatype.
 func TestRowsOrder(t *testing.T) {
-	a := NewAgg()
+	a := agg.NewAgg()
 	for _, c := range []rcall{{"B", 1, 0}, {"A", 2, 7}, {"A", 8, 0}, {"A", 4, 6}, {"A", 8, 1}, {"A", 1, 8},
 		{"A", 1, 4}, {"A", 3, 0}} {
 		a.Add(c.op, c.count, c.datatype)
 	}
-	want := []AggRow{
-		{AggKey{"A", 3, 0}, 1}, // 3 bytes: fewer bytes first, though its count is larger
-		{AggKey{"A", 1, 4}, 1}, // 8 bytes from here on: count, then datatype
-		{AggKey{"A", 1, 8}, 1},
-		{AggKey{"A", 2, 7}, 1},
-		{AggKey{"A", 4, 6}, 1},
-		{AggKey{"A", 8, 0}, 1},
-		{AggKey{"A", 8, 1}, 1},
-		{AggKey{"B", 1, 0}, 1}, // op first: the smallest call comes last
+	want := []agg.AggRow{
+		{agg.AggKey{"A", 3, 0}, 1}, // 3 bytes: fewer bytes first, though its count is larger
+		{agg.AggKey{"A", 1, 4}, 1}, // 8 bytes from here on: count, then datatype
+		{agg.AggKey{"A", 1, 8}, 1},
+		{agg.AggKey{"A", 2, 7}, 1},
+		{agg.AggKey{"A", 4, 6}, 1},
+		{agg.AggKey{"A", 8, 0}, 1},
+		{agg.AggKey{"A", 8, 1}, 1},
+		{agg.AggKey{"B", 1, 0}, 1}, // op first: the smallest call comes last
 	}
 	if diff := gocmp.Diff(want, a.Rows()); diff != "" {
 		t.Errorf("Rows (-want +got):\n%s", diff)

@@ -1,4 +1,4 @@
-package agg
+package agg_test
 
 import (
 	"encoding/json"
@@ -6,8 +6,16 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/nccllog/nccllog/stages"
+	"github.com/nccllog/nccllog/stages/agg"
 	"github.com/nccllog/nccllog/stages/internal/stagetest"
 )
+
+// newPerOpAgg returns an empty Agg that keeps per-op sums only, as the stage makes it for
+// commands that print per-op rows.
+func newPerOpAgg() *agg.Agg {
+	return agg.AggStage{PerOp: true}.New(&stages.Config{}).(*agg.AggPart).Agg
+}
 
 // TestAggPerOpLikeTable: per-op sums give the stats, histogram, left-out calls and call count
 // of the full table, merged in parts (and into themselves), and through a snapshot.
@@ -23,12 +31,12 @@ func TestAggPerOpLikeTable(t *testing.T) {
 		}
 		perOp.Merge(p)
 	}
-	same := func(what string, got, want *Agg) {
+	same := func(what string, got, want *agg.Agg) {
 		t.Helper()
 		if d := cmp.Diff(want.Stats(), got.Stats()); d != "" {
 			t.Errorf("%s: stats (-table +per-op):\n%s", what, d)
 		}
-		if d := cmp.Diff(want.Hist(DefaultEdges), got.Hist(DefaultEdges)); d != "" {
+		if d := cmp.Diff(want.Hist(agg.DefaultEdges), got.Hist(agg.DefaultEdges)); d != "" {
 			t.Errorf("%s: hist (-table +per-op):\n%s", what, d)
 		}
 		if d := cmp.Diff(want.DroppedRows(), got.DroppedRows()); d != "" {
@@ -39,20 +47,20 @@ func TestAggPerOpLikeTable(t *testing.T) {
 		}
 	}
 	same("merged", perOp, full)
-	data, err := json.Marshal((&AggPart{perOp}).Snapshot())
+	data, err := json.Marshal((&agg.AggPart{perOp}).Snapshot())
 	if err != nil {
 		t.Fatal(err)
 	}
-	back := &AggPart{newPerOpAgg()}
+	back := &agg.AggPart{newPerOpAgg()}
 	if err := stagetest.RestoreJSON(back, data); err != nil {
 		t.Fatal(err)
 	}
 	same("restored", back.Agg, full)
-	if err := stagetest.RestoreJSON((&AggPart{NewAgg()}), data); err == nil {
+	if err := stagetest.RestoreJSON((&agg.AggPart{agg.NewAgg()}), data); err == nil {
 		t.Error("the table restored from per-op sums without an error")
 	}
-	fromTable := &AggPart{newPerOpAgg()} // a partial result holds the table; stats reads it
-	tableData, _ := json.Marshal((&AggPart{full}).Snapshot())
+	fromTable := &agg.AggPart{newPerOpAgg()} // a partial result holds the table; stats reads it
+	tableData, _ := json.Marshal((&agg.AggPart{full}).Snapshot())
 	if err := stagetest.RestoreJSON(fromTable, tableData); err != nil {
 		t.Fatal(err)
 	}

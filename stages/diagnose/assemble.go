@@ -118,6 +118,8 @@ func (b *builder) origins(lp *proc, litems []*Item) []*cand {
 	if len(out) == 0 {
 		if c := b.taskSet(lp); c != nil {
 			out = append(out, c)
+		} else if c := b.unnamedExit(lp); c != nil {
+			out = append(out, c)
 		}
 	}
 	slices.SortStableFunc(out, func(x, y *cand) int {
@@ -166,11 +168,11 @@ func (b *builder) launcherCand(lp *proc, litems []*Item) {
 		c.kind = KindProcessExit
 	}
 	c.launcher, c.fault = true, true
-	c.items = append(litems, c.items...)
+	c.items = slices.Concat(litems, b.otherExitNotices(litems), c.items)
 	c.items = withAgent(b.e, litems, c.items) // after the process's own last words: they say more
 	c.summary = ""                            // summarize says the launcher's word and the exit code
 	if c2 := b.conseq[KindProcessExit]; c2 != nil {
-		c2.items = slices.DeleteFunc(c2.items, func(it *Item) bool { return slices.Contains(litems, it) })
+		c2.items = slices.DeleteFunc(c2.items, func(it *Item) bool { return slices.Contains(litems, it) || it.Ev == evMPIExit })
 		c2.procs, c2.ranks = nil, nil
 		for _, it := range c2.items {
 			if p := b.x.of(it); p != nil && p != lp && !slices.Contains(c.procs, p) {
@@ -179,6 +181,21 @@ func (b *builder) launcherCand(lp *proc, litems []*Item) {
 			c2.ranks = taskRange(c2.ranks, it, lp.rank)
 		}
 	}
+}
+
+// otherExitNotices are Open MPI's notices of a non-zero exit other than those among litems:
+// the launcher prints `Primary job terminated normally, but 1 process returned ...` before
+// the block that names the process, and both tell of the exit of the process it names.
+func (b *builder) otherExitNotices(litems []*Item) []*Item {
+	var out []*Item
+	if c := b.conseq[KindProcessExit]; c != nil {
+		for _, it := range c.items {
+			if it.Ev == evMPIExit && !slices.Contains(litems, it) {
+				out = append(out, it)
+			}
+		}
+	}
+	return out
 }
 
 // everyRank reports whether rs is every rank of the job that the log shows.

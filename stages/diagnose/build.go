@@ -53,7 +53,7 @@ func Build(set *stages.Set) Report {
 	b.initFailures()
 	b.extra = ranksFindings(set, b.x)
 	b.exceptionOrigins()
-	if b.sharedCause(lp) || b.sharedHas(lp) {
+	if b.sharedCause(lp) || b.sharedChain(lp) || b.sharedHas(lp) {
 		b.launcherFollows(litems) // its exit follows from the shared cause (mayBeOwner)
 		lp, litems = nil, nil
 	}
@@ -127,7 +127,7 @@ func (b *builder) item(it *Item, pos int) {
 		}
 	case evRAS:
 		b.rasItem(it, pos)
-	case evTaskExit, evCancelled:
+	case evTaskExit, evCancelled, evMPIExit:
 		b.consequence(KindProcessExit, it, pos, p)
 		if c := b.conseq[KindProcessExit]; it.Ev == evTaskExit {
 			c.ranks = taskRange(c.ranks, it, -1)
@@ -173,6 +173,9 @@ func ownKind(it *Item) (Kind, bool) {
 		}
 		return KindCudaError, true
 	case evInvalid:
+		if strings.Contains(t, "Mismatched collective") {
+			return KindMismatch, true // NCCL's own check of the ranks' calls (2.4-2.6)
+		}
 		return KindInvalidUsage, true
 	case evSignal:
 		return KindCrash, true

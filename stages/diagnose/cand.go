@@ -106,8 +106,12 @@ func (c *cand) finding() Finding {
 		}
 	}
 	slices.Sort(f.Ranks)
-	if c.peer != "" && c.peerRec == nil && !slices.Contains(f.Hosts, c.peer) && c.follows < 0 {
-		f.Hosts = append(f.Hosts, c.peer)
+	switch {
+	case c.peer == "" || c.peerRec != nil:
+	case c.kind != KindConnectionClosed:
+		f.Peer = c.peer // the other end of this process's error: not where it happened
+	case !slices.Contains(f.Hosts, c.peer) && c.follows < 0:
+		f.Hosts = append(f.Hosts, c.peer) // the peer that went away is the finding's subject
 	}
 	if f.Ranks == nil {
 		f.Ranks = []int64{}

@@ -71,7 +71,8 @@ var excCases = []excCase{
 }
 
 // TestExceptionOrigins: a log of NCCL exceptions alone is a fault, whose first finding is
-// what NCCL's last error says, on the rank the lines name, with the peer the message names;
+// what NCCL's last error says, on the rank the lines name, with the peer the message names
+// (as its peer, or as its subject where the peer closed the connection);
 // read whole or in chunks that cut between `Last error:` and its message.
 func TestExceptionOrigins(t *testing.T) {
 	for _, c := range excCases {
@@ -86,8 +87,13 @@ func TestExceptionOrigins(t *testing.T) {
 			if f.Kind != c.kind || !slices.Equal(f.Ranks, c.ranks) && !(len(c.ranks) == 0 && len(f.Ranks) == 0) {
 				t.Errorf("%s (chunk %d): first finding %s ranks %v, want %s ranks %v: %s", c.name, chunk, f.Kind, f.Ranks, c.kind, c.ranks, f.Summary)
 			}
-			if c.peer != "" && !slices.Contains(f.Hosts, c.peer) {
-				t.Errorf("%s (chunk %d): hosts %v, want the peer %s", c.name, chunk, f.Hosts, c.peer)
+			// The peer that went away is a connection-closed finding's subject, in its hosts;
+			// the other end of another error is its peer, not where the error happened.
+			if named := f.Peer == c.peer || f.Kind == diagnose.KindConnectionClosed && slices.Contains(f.Hosts, c.peer); c.peer != "" && !named {
+				t.Errorf("%s (chunk %d): peer %q, hosts %v, want the peer %s", c.name, chunk, f.Peer, f.Hosts, c.peer)
+			}
+			if c.peer != "" && f.Kind != diagnose.KindConnectionClosed && slices.Contains(f.Hosts, c.peer) {
+				t.Errorf("%s (chunk %d): hosts %v hold the peer %s, where the error was not", c.name, chunk, f.Hosts, c.peer)
 			}
 			if !strings.Contains(f.Summary, c.words) {
 				t.Errorf("%s (chunk %d): summary %q lacks %q", c.name, chunk, f.Summary, c.words)

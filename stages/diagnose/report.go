@@ -85,6 +85,9 @@ type Finding struct {
 	Hosts     []string `json:"hosts"`
 	Processes []string `json:"processes"`
 	Comm      string   `json:"comm,omitempty"`
+	// Peer is the other end the finding's lines name (`Got completion from peer X`), where the
+	// log does not say whose it is; a connection-closed finding's peer is its subject, in Hosts.
+	Peer string `json:"peer,omitempty"`
 	// Time is the earliest time of the finding's evidence as printed (RFC 3339 to the digits
 	// printed); TimeNote says what the log's time leaves open ("local": no zone; "no year").
 	Time     NullText `json:"time"`

@@ -20,6 +20,18 @@ func (b *builder) sharedCause(lp *proc) bool {
 	if (lp != nil && !b.mayBeOwner(lp)) || len(b.owners) < 2 || len(b.loose) > 0 || len(b.extra) > 0 || b.ras != nil {
 		return false
 	}
+	if !b.oneCause() || b.othersShow(lp) {
+		return false
+	}
+	s := b.takeOwners()
+	s.summary = sharedSummary(s)
+	b.loose = append(b.loose, s)
+	return true
+}
+
+// oneCause reports whether every process with an origin of its own met the same one (the
+// same kind, and a WARN of one template) and it proves a fault.
+func (b *builder) oneCause() bool {
 	key := ""
 	for i, p := range b.owners {
 		c := b.own[p]
@@ -29,9 +41,12 @@ func (b *builder) sharedCause(lp *proc) bool {
 		}
 		key = k
 	}
-	if b.othersShow(lp) {
-		return false
-	}
+	return len(b.owners) > 0
+}
+
+// takeOwners makes one shared finding of the processes with an origin of their own, which
+// it takes out of own and owners.
+func (b *builder) takeOwners() *cand {
 	s := newCand(b.own[b.owners[0]].kind, true)
 	s.shared = true
 	for _, p := range b.owners {
@@ -39,9 +54,7 @@ func (b *builder) sharedCause(lp *proc) bool {
 		delete(b.own, p)
 	}
 	b.owners = nil
-	s.summary = sharedSummary(s)
-	b.loose = append(b.loose, s)
-	return true
+	return s
 }
 
 // mayBeOwner reports whether the launcher's first process lp may be any of the processes
@@ -94,13 +107,26 @@ func (b *builder) othersShow(lp *proc) bool {
 }
 
 func sharedSummary(c *cand) string {
-	text := ""
+	return fmt.Sprintf("Every process that logged an error (%s, on %s) met the same %s first: %s; %s",
+		plural(len(c.procs), "process", "processes"), strings.Join(hostsOf(c.procs), ", "), strings.ReplaceAll(c.kind.String(), "-", " "), short(firstWarnText(c)), sharedTail(c.kind))
+}
+
+// firstWarnText is the text of c's first WARN, "" where it holds none.
+func firstWarnText(c *cand) string {
 	for _, it := range c.items {
 		if it.Ev.isWarn() {
-			text = it.Text
-			break
+			return it.Text
 		}
 	}
-	return fmt.Sprintf("Every process that logged an error (%s, on %s) met the same %s first: %s; a cause they share (the fabric, a setting or a library common to them), not one bad process.",
-		plural(len(c.procs), "process", "processes"), strings.Join(hostsOf(c.procs), ", "), strings.ReplaceAll(c.kind.String(), "-", " "), short(text))
+	return ""
+}
+
+// sharedTail says what a cause every process met is, by its kind.
+func sharedTail(k Kind) string {
+	if k == KindMismatch {
+		// Each rank whose device saw a peer issue another collective says so: the calls
+		// differ across ranks, which no one process's state explains.
+		return "the ranks issued different collectives (check the calls at and around the ranks these lines name), not one bad process."
+	}
+	return "a cause they share (the fabric, a setting or a library common to them), not one bad process."
 }

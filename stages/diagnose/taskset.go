@@ -1,6 +1,9 @@
 package diagnose
 
-import "strconv"
+import (
+	"slices"
+	"strconv"
+)
 
 // taskSet is the finding where the launcher's exits are the only evidence and srun named no
 // task first: the first line names a range (`tasks 2-7: Exited with exit code 1`), which is a
@@ -55,4 +58,20 @@ func sharedCode(its []*Item) (int64, bool) {
 		code, ok = it.Code, true
 	}
 	return code, ok
+}
+
+// unnamedExit is the finding where the launcher's exit notice is the only evidence and names
+// no process: Open MPI's `Primary job terminated normally, but 1 process returned a non-zero
+// exit code` without the `Process name:` block that follows it (a paste that stops there).
+// The job failed; which process, the log does not say. nil where the launcher named one or
+// printed no such notice.
+func (b *builder) unnamedExit(lp *proc) *cand {
+	c := b.conseq[KindProcessExit]
+	if lp != nil || c == nil || !slices.ContainsFunc(c.items, func(it *Item) bool { return it.Ev == evMPIExit }) {
+		return nil
+	}
+	delete(b.conseq, KindProcessExit)
+	c.fault = true
+	c.summary = "A process exited with a non-zero code, as mpirun reports; it does not say which, and the log holds no other error that says which failed first."
+	return c
 }

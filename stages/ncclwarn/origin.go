@@ -60,6 +60,12 @@ func rules() []rule {
 		{NetEvent, []string{"NET/IB", "async fatal event on SRQ"}},
 		{NetError, []string{"NET/IB", "async fatal event"}},
 		{NetError, []string{"communicator encountered a fatal error"}},
+		// 2.19-2.22 print every event as `Got async event : <ibv_event_type_str>`: there the
+		// event's name tells a queue pair's, completion queue's or device's error, which
+		// breaks the connections on it (a peer's completions then fail), from the notices.
+		{NetError, []string{"Got async", "work queue"}},
+		{NetError, []string{"Got async", "CQ error"}},
+		{NetError, []string{"Got async", "local catastrophic error"}},
 		{NetEvent, []string{"Got async event"}},
 		{NetEvent, []string{"NET/IB", "Got async error event"}},
 		{NetEvent, []string{"NET/IB", "unknown event type"}},
@@ -82,6 +88,9 @@ func rules() []rule {
 		// alloc.h's `Failed to CUDA calloc N bytes` (malloc, host alloc): the allocation
 		// behind it failed, most often as the GPU ran out of memory.
 		{Cuda, []string{"Failed to CUDA "}},
+		// 2.4-2.6's check of the ranks' calls (NCCL_CHECK_POINTERS era): the device saw a
+		// peer issue another collective, `at and around rank N` (the reporting rank).
+		{Invalid, []string{"Mismatched collective detected"}},
 		{Invalid, []string{"invalid root"}},
 		{Invalid, []string{"invalid type"}},
 		{Invalid, []string{"Invalid"}},

@@ -1,4 +1,4 @@
-package steps
+package steps_test
 
 import (
 	"math/rand/v2"
@@ -9,6 +9,7 @@ import (
 
 	"github.com/nccllog/nccllog/parser"
 	"github.com/nccllog/nccllog/stages/internal/stagetest"
+	"github.com/nccllog/nccllog/stages/steps"
 )
 
 // TestStepsMerge: the Steps of parts merged in any order equal the Steps of the whole. The
@@ -27,7 +28,7 @@ func TestStepsMerge(t *testing.T) {
 			}
 			ps = append(ps, stagetest.Progress(int64(rng.IntN(30)), tm, tf))
 		}
-		whole := NewSteps()
+		whole := steps.NewSteps()
 		for i := range ps {
 			whole.Add(&ps[i])
 		}
@@ -36,14 +37,14 @@ func TestStepsMerge(t *testing.T) {
 			cuts = append(cuts, rng.IntN(len(ps)+1))
 		}
 		slices.Sort(cuts)
-		parts := make([]*Steps, len(cuts)-1)
+		parts := make([]*steps.Steps, len(cuts)-1)
 		for i := range parts {
-			parts[i] = NewSteps()
+			parts[i] = steps.NewSteps()
 			for j := cuts[i]; j < cuts[i+1]; j++ {
 				parts[i].Add(&ps[j])
 			}
 		}
-		merged := NewSteps()
+		merged := steps.NewSteps()
 		for _, i := range rng.Perm(len(parts)) {
 			merged.Merge(parts[i])
 		}
@@ -59,7 +60,7 @@ func TestStepsMerge(t *testing.T) {
 // TestStepsDuplicates: several progress lines for one step are averaged, each value over the
 // lines that printed it.
 func TestStepsDuplicates(t *testing.T) {
-	s := NewSteps()
+	s := steps.NewSteps()
 	for _, p := range []parser.Progress{
 		stagetest.Progress(3, 1, 100), stagetest.Progress(3, 2, -1), stagetest.Progress(3, 4.5, 200),
 		stagetest.Progress(1, -1, -1), stagetest.Progress(1, -1, 50),
@@ -67,7 +68,7 @@ func TestStepsDuplicates(t *testing.T) {
 	} {
 		s.Add(&p)
 	}
-	want := []StepPoint{
+	want := []steps.StepPoint{
 		{Step: 1, Lines: 2, TFLOPs: 50, HasTFLOPs: true, Framework: "nemo"},
 		{Step: 2, Lines: 1, TimeS: 2.5, TFLOPs: 120, HasTime: true, HasTFLOPs: true, Framework: "nemo"},
 		{Step: 3, Lines: 3, TimeS: 2.5, TFLOPs: 150, HasTime: true, HasTFLOPs: true, Framework: "nemo"},
@@ -76,7 +77,7 @@ func TestStepsDuplicates(t *testing.T) {
 		t.Errorf("Points (-want +got):\n%s", diff)
 	}
 	// The summary averages over steps, not lines: time over steps 2 and 3, TFLOP/s over all.
-	wantSum := StepSummary{N: 3, AvgTimeS: 2.5, AvgTFLOPs: (50 + 120 + 150) / 3.0, NTime: 2, NTFLOPs: 3}
+	wantSum := steps.StepSummary{N: 3, AvgTimeS: 2.5, AvgTFLOPs: (50 + 120 + 150) / 3.0, NTime: 2, NTFLOPs: 3}
 	if diff := gocmp.Diff(wantSum, s.Summary()); diff != "" {
 		t.Errorf("Summary (-want +got):\n%s", diff)
 	}

@@ -1,4 +1,4 @@
-package steps
+package steps_test
 
 import (
 	"encoding/json"
@@ -10,13 +10,14 @@ import (
 
 	"github.com/nccllog/nccllog/parser"
 	"github.com/nccllog/nccllog/stages/internal/stagetest"
+	"github.com/nccllog/nccllog/stages/steps"
 )
 
 // nonFiniteSteps holds progress lines that printed inf, -inf and nan (marked as the parser
 // marks them) beside finite ones: step 1 finite, step 2 one rank's inf TFLOP/s among finite
 // ones, step 3 a nan time, step 4 -inf TFLOP/s and inf TFLOP/s (whose mean is nan).
-func nonFiniteSteps() *Steps {
-	s := NewSteps()
+func nonFiniteSteps() *steps.Steps {
+	s := steps.NewSteps()
 	for _, p := range []parser.Progress{
 		stagetest.Progress(1, 2, 100),
 		stagetest.Progress(2, 4, 100), {Framework: "nemo", Step: 2, TimeS: 4, HasTime: true, HasTFLOPs: true, TFLOPsNF: parser.PosInf},
@@ -33,7 +34,7 @@ func nonFiniteSteps() *Steps {
 // the averages over steps leave the non-finite means out and count them.
 func TestStepsNonFinite(t *testing.T) {
 	s := nonFiniteSteps()
-	want := []StepPoint{
+	want := []steps.StepPoint{
 		{Step: 1, Lines: 1, TimeS: 2, TFLOPs: 100, HasTime: true, HasTFLOPs: true, Framework: "nemo"},
 		{Step: 2, Lines: 2, TimeS: 4, TFLOPs: math.Inf(1), HasTime: true, HasTFLOPs: true, Framework: "nemo"},
 		{Step: 3, Lines: 1, TimeS: math.NaN(), TFLOPs: 120, HasTime: true, HasTFLOPs: true, Framework: "nemo"},
@@ -42,12 +43,12 @@ func TestStepsNonFinite(t *testing.T) {
 	if diff := gocmp.Diff(want, s.Points(), cmpopts.EquateNaNs()); diff != "" {
 		t.Errorf("Points (-want +got):\n%s", diff)
 	}
-	wantSum := StepSummary{N: 4, AvgTimeS: 3, AvgTFLOPs: 110, NTime: 3, NTFLOPs: 2, TimeLeftOut: 1, TFLOPsLeftOut: 2}
+	wantSum := steps.StepSummary{N: 4, AvgTimeS: 3, AvgTFLOPs: 110, NTime: 3, NTFLOPs: 2, TimeLeftOut: 1, TFLOPsLeftOut: 2}
 	if diff := gocmp.Diff(wantSum, s.Summary()); diff != "" {
 		t.Errorf("Summary (-want +got):\n%s", diff)
 	}
 	// steps.awk: a non-finite value adds 0 and counts.
-	if tm, tf := AWKAverages(s.Points()); tm != 9.0/4 || tf != 220.0/4 {
+	if tm, tf := steps.AWKAverages(s.Points()); tm != 9.0/4 || tf != 220.0/4 {
 		t.Errorf("AWKAverages = %v, %v; want %v, %v", tm, tf, 9.0/4, 220.0/4)
 	}
 }
@@ -55,12 +56,12 @@ func TestStepsNonFinite(t *testing.T) {
 // TestStepsSnapshotNonFinite: a partial result of steps whose sums are inf or nan is written
 // (JSON has no such numbers: "json: unsupported value") and reads back to the same steps.
 func TestStepsSnapshotNonFinite(t *testing.T) {
-	part := &StepsPart{nonFiniteSteps()}
+	part := &steps.StepsPart{nonFiniteSteps()}
 	data, err := json.Marshal(part.Snapshot())
 	if err != nil {
 		t.Fatal(err)
 	}
-	back := &StepsPart{NewSteps()}
+	back := &steps.StepsPart{steps.NewSteps()}
 	if err := stagetest.RestoreJSON(back, data); err != nil {
 		t.Fatalf("Restore(%s): %v", data, err)
 	}
@@ -69,7 +70,7 @@ func TestStepsSnapshotNonFinite(t *testing.T) {
 	}
 	// Finite sums are numbers, as partial results always held them; a string that names no
 	// value is refused.
-	one := &StepsPart{NewSteps()}
+	one := &steps.StepsPart{steps.NewSteps()}
 	p := stagetest.Progress(7, 2.5, 120)
 	one.Steps.Add(&p)
 	if data, _ := json.Marshal(one.Snapshot()); string(data) != `[{"Step":7,"Lines":1,"NTime":1,"NTFLOPs":1,"SumTime":2.5,"SumTFLOPs":120,"Framework":"nemo"}]` {

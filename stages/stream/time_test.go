@@ -1,9 +1,10 @@
-package stream
+package stream_test
 
 import (
 	"testing"
 
 	"github.com/nccllog/nccllog/parser"
+	"github.com/nccllog/nccllog/stages/stream"
 )
 
 // TestTimeOf: each form's rendering, with its digits; TRACE's since-init time is not a wall time.
@@ -23,7 +24,7 @@ func TestTimeOf(t *testing.T) {
 		{parser.Stamp{Nanos: noYear + 928019000, Form: parser.StampGlog, Digits: 6}, "06-11T14:03:27.928019"},
 		{parser.Stamp{Nanos: 1843225104, Form: parser.StampTrace, Digits: 6}, "init+1843.225104ms"},
 	} {
-		ct := TimeOf(c.s)
+		ct := stream.TimeOf(c.s)
 		if got := ct.Text(); got != c.want {
 			t.Errorf("%+v: %q, want %q", c.s, got, c.want)
 		}
