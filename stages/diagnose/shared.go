@@ -17,7 +17,7 @@ import (
 // report name a fault, the origins stay apart and are ordered as ever. It reports whether it
 // made the shared finding.
 func (b *builder) sharedCause(lp *proc) bool {
-	if (lp != nil && !b.mayBeOwner(lp)) || len(b.owners) < 2 || len(b.loose) > 0 || len(b.extra) > 0 || b.ras != nil {
+	if len(b.owners) < 2 || !b.mayShare(lp) {
 		return false
 	}
 	if !b.oneCause() || b.othersShow(lp) {
@@ -27,6 +27,13 @@ func (b *builder) sharedCause(lp *proc) bool {
 	s.summary = sharedSummary(s)
 	b.loose = append(b.loose, s)
 	return true
+}
+
+// mayShare reports whether the evidence leaves room for a shared finding: the launcher's first
+// process lp (nil: none) may be one of the owners, and no finding stands apart from them (an
+// origin naming no process, the ranks' calls, a RAS report).
+func (b *builder) mayShare(lp *proc) bool {
+	return (lp == nil || b.mayBeOwner(lp)) && len(b.loose) == 0 && len(b.extra) == 0 && b.ras == nil
 }
 
 // oneCause reports whether every process with an origin of its own met the same one (the

@@ -18,7 +18,7 @@ import (
 // is what a process meets on a peer's account), the origins stay apart. It reports whether
 // it made the shared finding.
 func (b *builder) sharedChain(lp *proc) bool {
-	if len(b.owners) == 0 || len(b.bare) == 0 || (lp != nil && !b.mayBeOwner(lp)) || len(b.loose) > 0 || len(b.extra) > 0 || b.ras != nil {
+	if len(b.owners) == 0 || len(b.bare) == 0 || !b.mayShare(lp) {
 		return false
 	}
 	code, ok := b.ownersCode()
