@@ -107,7 +107,11 @@ func (b *builder) foldBare(first *cand) []*cand {
 	for _, i := range b.bare {
 		it := &b.e.Items[i]
 		p := b.x.of(it)
-		if p == nil || b.own[p] != nil || slices.Contains(first.procs, p) {
+		if p != nil && b.own[p] != nil {
+			b.ownChain(b.own[p], it, i)
+			continue
+		}
+		if p == nil || slices.Contains(first.procs, p) {
 			continue
 		}
 		if k, origin := resultKind(int(it.Code)); !origin {
@@ -117,6 +121,25 @@ func (b *builder) foldBare(first *cand) []*cand {
 		out = addBare(out, it, i, p, precedes(it, i, first))
 	}
 	return out
+}
+
+// ownChain gives a process's chain without its WARN to its own finding, where that is the
+// line on which the process reports the same ncclResult its call returned (nccl-tests'
+// `Test NCCL failure`, an NCCLCHECK's what()) and holds no chain yet: the chain's first frame
+// says where in NCCL the error began (`transport/net_ib.cc:282 -> 2`).
+func (b *builder) ownChain(c *cand, it *Item, pos int) {
+	if len(c.items) == 0 || c.items[0].Code != it.Code {
+		return
+	}
+	if _, _, ok := ownResultKind(c.items[0]); !ok {
+		return
+	}
+	for _, o := range c.items {
+		if o.Ev == evFrame {
+			return
+		}
+	}
+	c.add(it, pos, nil)
 }
 
 // addBare files a chain without its WARN into the finding of its place (before the first

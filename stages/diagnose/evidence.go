@@ -58,6 +58,12 @@ const (
 	// An INFO line that prints a setting that selects interfaces, devices or the network
 	// (setting.go): Name the variable, Text its value. No finding's evidence.
 	evSetting
+	// nccl-tests' line under its failure line, one for each caller the error returns through
+	// (` .. node1 pid 11537: Test failure common.cu:844`): Host and Pid (nccltests.go).
+	evTestTrail
+	// PyTorch's heartbeat monitor on a watchdog thread that stopped (`ProcessGroupNCCL's
+	// watchdog got stuck for 480 seconds ...`, stuck.go).
+	evStuck
 	numEvs
 )
 
@@ -70,6 +76,7 @@ var evNames = [numEvs]string{
 	evRemoteClosed: "remote-closed", evFollowOn: "follow-on", evWarn: "warn", evWatchdog: "watchdog",
 	evShm: "shm", evFrame: "frame",
 	evNCCLResult: "nccl-result", evLastError: "last-error", evAgentExit: "agent-exit", evSetting: "setting",
+	evTestTrail: "test-trail", evStuck: "watchdog-stuck",
 }
 
 func (e Ev) String() string {
