@@ -102,6 +102,10 @@ func (b *builder) item(it *Item, pos int) {
 	case evLastError, evNCCLResult:
 		b.lastErrs = append(b.lastErrs, excRef{it, pos, p})
 	case evRemoteClosed:
+		if it.Peer == "" {
+			b.consequence(KindRemoteError, it, pos, p) // no peer to blame: a follow-on only
+			return
+		}
 		// The peers' closed connections are filed by host where the log says whose the
 		// address is, so that they fold under that host's finding.
 		key, a := it.Peer, b.addrs.lookup(it.Peer)

@@ -343,11 +343,19 @@ func peerHost(msg []byte) string {
 		return portAddr(msg)
 	}
 	rest := msg[i+len(k):]
-	j := bytes.IndexAny(rest, "< \t")
-	if j < 0 {
-		j = len(rest)
+	from := 0
+	if end := bytes.IndexByte(rest, '>'); len(rest) > 0 && rest[0] == '<' && end > 0 {
+		if _, port := leadingInt(rest[1:end]); !port {
+			// A name the user redacted in brackets (`<cluster_name>.ibnet<53735>`): its
+			// port follows the bracket that closes it.
+			from = end + 1
+		}
 	}
-	return clip(rest[:min(j, 253)])
+	j := bytes.IndexAny(rest[from:], "< \t")
+	if j < 0 {
+		j = len(rest) - from
+	}
+	return clip(rest[:min(from+j, 253)])
 }
 
 // portAddr is the address of the first word that carries a port (`10.1.2.3<40123>`).

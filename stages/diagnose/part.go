@@ -133,6 +133,8 @@ func (p *Part) Add(l *stages.Line) {
 			// made here, before a call, as this runs on every INFO line.
 			p.addAddrs(l.N, l.Text, l.P)
 		}
+	case parser.KindMalformed:
+		p.addUnenveloped(l) // unenveloped.go
 	case parser.KindOther:
 		p.addOther(l)
 		if cudaLead(l.Text, l.P.Rank >= 0) && mayBeCudaLine(l.Text) {
