@@ -100,6 +100,18 @@ func (c *cand) absorb(o *cand) {
 	}
 }
 
+// gpus are the devices c's evidence lines name, sorted, each once.
+func (c *cand) gpus() []int64 {
+	var out []int64
+	for _, it := range c.items {
+		if it.GPU >= 0 && !slices.Contains(out, it.GPU) {
+			out = append(out, it.GPU)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
 // finding writes c as a Finding.
 func (c *cand) finding() Finding {
 	f := Finding{Kind: c.kind, Ranks: ranksOf(c.procs), Hosts: hostsOf(c.procs), Processes: namesOf(c.procs),
@@ -135,6 +147,7 @@ func (c *cand) finding() Finding {
 		i := c.follows
 		f.Follows = &i
 	}
+	f.GPUs = c.gpus()
 	for _, it := range c.items {
 		if len(f.Evidence) < maxRefs {
 			f.Evidence = append(f.Evidence, Ref{File: it.File, Line: it.Line, Text: refText(it)})
