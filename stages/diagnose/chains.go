@@ -2,6 +2,7 @@ package diagnose
 
 import (
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/nccllog/nccllog/parser"
@@ -122,6 +123,39 @@ func (b *builder) foldBare(first *cand) []*cand {
 	}
 	return out
 }
+
+// joinTails gives the shared finding s the chains without their WARN that are the tail of
+// the chain its processes printed (their first frame, file:line and result, is one of
+// theirs): a process whose WARN is above the paste's start met the same fault. They are no
+// longer bare chains.
+func (b *builder) joinTails(s *cand) {
+	frames := b.chainFrames(s.procs)
+	kept := b.bare[:0]
+	for _, i := range b.bare {
+		it := &b.e.Items[i]
+		if p := b.x.of(it); p != nil && b.own[p] == nil && frames[frameKey(it)] {
+			s.add(it, i, p)
+			continue
+		}
+		kept = append(kept, i)
+	}
+	b.bare = kept
+}
+
+// chainFrames are the frames (file:line and result) of the chains ps printed.
+func (b *builder) chainFrames(ps []*proc) map[string]bool {
+	out := map[string]bool{}
+	for i := range b.e.Items {
+		it := &b.e.Items[i]
+		if it.Ev == evFrame && slices.Contains(ps, b.x.of(it)) {
+			out[frameKey(it)] = true
+		}
+	}
+	return out
+}
+
+// frameKey is a frame's file:line and result.
+func frameKey(it *Item) string { return it.Name + " -> " + strconv.FormatInt(it.Code, 10) }
 
 // ownChain gives a process's chain without its WARN to its own finding, where that is the
 // line on which the process reports the same ncclResult its call returned (nccl-tests'
