@@ -55,6 +55,10 @@ func resultNamed(s string) NCCLResult {
 	return ResultNone
 }
 
+// ResultIn is the result an error message names (resultIn): nccl-tests' `Test NCCL failure
+// common.cu:961 'unhandled system error ...'` is read by diagnose, not the parser.
+func ResultIn(msg string) NCCLResult { return resultIn(msg) }
+
 // resultIn is the first result msg names by its name, else by NCCL's words after `NCCL
 // error`; ResultNone where it names none.
 func resultIn(msg string) NCCLResult {

@@ -331,7 +331,11 @@ chain, of the kind its ncclResult names; a service thread's Connect failed with 
 after the process's own "Abort COMPLETE" folds under the cause it named before), "Abort COMPLETE" and "Init START"
 without "Init COMPLETE" per process and communicator, PyTorch watchdog timeouts (also glued
 into other lines, or cut inside their WorkNCCL tuple: "WorkNCCL(SeqNum=4, OpTy", or wrapped after
-"timeout:" with the tuple on the next line), NCCL RAS reports (text, or JSON from "ncclras -f json", NCCL 2.28.7+,
+"timeout:" with the tuple on the next line), PyTorch's heartbeat monitor on a stuck watchdog
+("ProcessGroupNCCL's watchdog got stuck for 480 seconds ...", "Heartbeat monitor timed out!":
+a fault alone, else after the first), nccl-tests' "node1: Test NCCL failure common.cu:961
+'unhandled system error ...'" (or "Test CUDA failure") on the process its " .. node1 pid N: Test
+failure" line names, with that process's "-> N" chain where NCCL printed no WARN, NCCL RAS reports (text, or JSON from "ncclras -f json", NCCL 2.28.7+,
 whose raw data it judges as NCCL's text form does), and the ranks' call sequences (a mismatch,
 a rank that aborted alone or stopped behind; where the call lines carry times, a rank behind
 whose calls stopped long before the log's later lines is a stall, and one whose calls run to

@@ -48,7 +48,7 @@ func (b *builder) proven(origins []*cand) bool {
 		return false
 	}
 	rem := b.conseq[KindRemoteError]
-	return slices.ContainsFunc(origins, func(c *cand) bool { return c.fault }) || b.watch != nil ||
+	return slices.ContainsFunc(origins, func(c *cand) bool { return c.fault }) || b.watch != nil || b.stuck != nil ||
 		len(b.closed) > 0 || (rem != nil && len(rem.items) > 0)
 }
 
@@ -108,6 +108,10 @@ func (b *builder) origins(lp *proc, litems []*Item) []*cand {
 		b.watch = nil
 		w.shared = b.everyRank(w.ranks)
 		out = append(out, w)
+	}
+	if s := b.stuck; s != nil && len(out) == 0 {
+		b.stuck = nil // the only evidence: the hang's first sign the log holds
+		out = append(out, s)
 	}
 	if len(out) == 0 {
 		for _, peer := range b.peers {
@@ -223,9 +227,11 @@ func (b *builder) fold(out []*cand) []*cand {
 		}
 	}
 	out = append(out, bare...)
-	if w := b.watch; w != nil {
-		w.follows = 0
-		out = append(out, w)
+	for _, w := range []*cand{b.watch, b.stuck} {
+		if w != nil {
+			w.follows = 0
+			out = append(out, w)
+		}
 	}
 	for _, peer := range b.peers {
 		c := b.closed[peer]
@@ -339,6 +345,9 @@ func summarize(c *cand) string {
 	case KindAbort:
 		return who(c) + " aborted" + after + "."
 	case KindWatchdogTimeout:
+		if c.stuck {
+			return stuckSummary(c, after)
+		}
 		if c.shared {
 			return sharedWatchSummary(c)
 		}

@@ -20,6 +20,7 @@ type builder struct {
 	addrs  addrBook // whose each address is, from the processes' init lines
 	peers  []string
 	watch  *cand
+	stuck  *cand // the heartbeat monitor's lines on stuck watchdogs (stuck.go)
 	ras    *cand
 	rasRep *rasReport // what ras's lines say, read in order
 	extra  []*cand    // origins from the ranks family
@@ -41,6 +42,7 @@ func Build(set *stages.Set) Report {
 	e.Items = underRanks(e.Items)
 	kept := len(e.Items)
 	e.Items = pairTerminates(e.Items) // terminate.go
+	e.Items = pairTestTrails(e.Items) // nccltests.go
 	b := &builder{e: &e, x: newProcIndex(&e), own: map[*proc]*cand{}, conseq: map[Kind]*cand{}, closed: map[string]*cand{}, addrs: newAddrBook(e.Addrs)}
 	b.codes, b.frames, b.bare = chainCodes(e.Items)
 	for i := range e.Items {
@@ -100,6 +102,10 @@ func (b *builder) item(it *Item, pos int) {
 	case evLastError, evNCCLResult:
 		b.lastErrs = append(b.lastErrs, excRef{it, pos, p})
 	case evRemoteClosed:
+		if it.Peer == "" {
+			b.consequence(KindRemoteError, it, pos, p) // no peer to blame: a follow-on only
+			return
+		}
 		// The peers' closed connections are filed by host where the log says whose the
 		// address is, so that they fold under that host's finding.
 		key, a := it.Peer, b.addrs.lookup(it.Peer)
@@ -125,6 +131,8 @@ func (b *builder) item(it *Item, pos int) {
 		if !slices.Contains(b.watch.ranks, it.Rank) && it.Rank >= 0 {
 			b.watch.ranks = append(b.watch.ranks, it.Rank)
 		}
+	case evStuck:
+		b.stuckItem(it, pos, p)
 	case evRAS:
 		b.rasItem(it, pos)
 	case evTaskExit, evCancelled, evMPIExit:

@@ -25,7 +25,9 @@ type cand struct {
 	// that saw another rank claimed twice).
 	onlyRanks bool
 	// bare: error chains whose WARN the log does not show (not ncclRemoteError's).
-	bare     bool
+	bare bool
+	// stuck: the heartbeat monitor's lines on watchdogs that stopped (stuck.go).
+	stuck    bool
 	items    []*Item
 	refs     []Ref // evidence that is no item (communicator marks, ranks' calls)
 	at       parser.Stamp
@@ -73,6 +75,9 @@ func (c *cand) mark(m *Mark, text string, p *proc) {
 
 // absorb takes o's evidence into c (o's process is c's).
 func (c *cand) absorb(o *cand) {
+	// nccl-tests' result line says only what the process's NCCL call returned: another
+	// line's kind says more (the WARN's own phrase), whatever their priorities.
+	cTest, oTest := testResultsOnly(c), testResultsOnly(o)
 	c.items = append(c.items, o.items...)
 	c.refs = append(c.refs, o.refs...)
 	for _, p := range o.procs {
@@ -88,9 +93,23 @@ func (c *cand) absorb(o *cand) {
 	if c.at.IsZero() {
 		c.at = o.at
 	}
-	if kindPrio[o.kind] < kindPrio[c.kind] {
+	switch {
+	case oTest && !cTest:
+	case cTest && !oTest || kindPrio[o.kind] < kindPrio[c.kind]:
 		c.kind = o.kind
 	}
+}
+
+// gpus are the devices c's evidence lines name, sorted, each once.
+func (c *cand) gpus() []int64 {
+	var out []int64
+	for _, it := range c.items {
+		if it.GPU >= 0 && !slices.Contains(out, it.GPU) {
+			out = append(out, it.GPU)
+		}
+	}
+	slices.Sort(out)
+	return out
 }
 
 // finding writes c as a Finding.
@@ -128,6 +147,7 @@ func (c *cand) finding() Finding {
 		i := c.follows
 		f.Follows = &i
 	}
+	f.GPUs = c.gpus()
 	for _, it := range c.items {
 		if len(f.Evidence) < maxRefs {
 			f.Evidence = append(f.Evidence, Ref{File: it.File, Line: it.Line, Text: refText(it)})

@@ -2,6 +2,7 @@ package diagnose
 
 import (
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/nccllog/nccllog/parser"
@@ -107,7 +108,11 @@ func (b *builder) foldBare(first *cand) []*cand {
 	for _, i := range b.bare {
 		it := &b.e.Items[i]
 		p := b.x.of(it)
-		if p == nil || b.own[p] != nil || slices.Contains(first.procs, p) {
+		if p != nil && b.own[p] != nil {
+			b.ownChain(b.own[p], it, i)
+			continue
+		}
+		if p == nil || slices.Contains(first.procs, p) {
 			continue
 		}
 		if k, origin := resultKind(int(it.Code)); !origin {
@@ -117,6 +122,58 @@ func (b *builder) foldBare(first *cand) []*cand {
 		out = addBare(out, it, i, p, precedes(it, i, first))
 	}
 	return out
+}
+
+// joinTails gives the shared finding s the chains without their WARN that are the tail of
+// the chain its processes printed (their first frame, file:line and result, is one of
+// theirs): a process whose WARN is above the paste's start met the same fault. They are no
+// longer bare chains.
+func (b *builder) joinTails(s *cand) {
+	frames := b.chainFrames(s.procs)
+	kept := b.bare[:0]
+	for _, i := range b.bare {
+		it := &b.e.Items[i]
+		if p := b.x.of(it); p != nil && b.own[p] == nil && frames[frameKey(it)] {
+			s.add(it, i, p)
+			continue
+		}
+		kept = append(kept, i)
+	}
+	b.bare = kept
+}
+
+// chainFrames are the frames (file:line and result) of the chains ps printed.
+func (b *builder) chainFrames(ps []*proc) map[string]bool {
+	out := map[string]bool{}
+	for i := range b.e.Items {
+		it := &b.e.Items[i]
+		if it.Ev == evFrame && slices.Contains(ps, b.x.of(it)) {
+			out[frameKey(it)] = true
+		}
+	}
+	return out
+}
+
+// frameKey is a frame's file:line and result.
+func frameKey(it *Item) string { return it.Name + " -> " + strconv.FormatInt(it.Code, 10) }
+
+// ownChain gives a process's chain without its WARN to its own finding, where that is the
+// line on which the process reports the same ncclResult its call returned (nccl-tests'
+// `Test NCCL failure`, an NCCLCHECK's what()) and holds no chain yet: the chain's first frame
+// says where in NCCL the error began (`transport/net_ib.cc:282 -> 2`).
+func (b *builder) ownChain(c *cand, it *Item, pos int) {
+	if len(c.items) == 0 || c.items[0].Code != it.Code {
+		return
+	}
+	if _, _, ok := ownResultKind(c.items[0]); !ok {
+		return
+	}
+	for _, o := range c.items {
+		if o.Ev == evFrame {
+			return
+		}
+	}
+	c.add(it, pos, nil)
 }
 
 // addBare files a chain without its WARN into the finding of its place (before the first

@@ -58,6 +58,12 @@ const (
 	// An INFO line that prints a setting that selects interfaces, devices or the network
 	// (setting.go): Name the variable, Text its value. No finding's evidence.
 	evSetting
+	// nccl-tests' line under its failure line, one for each caller the error returns through
+	// (` .. node1 pid 11537: Test failure common.cu:844`): Host and Pid (nccltests.go).
+	evTestTrail
+	// PyTorch's heartbeat monitor on a watchdog thread that stopped (`ProcessGroupNCCL's
+	// watchdog got stuck for 480 seconds ...`, stuck.go).
+	evStuck
 	numEvs
 )
 
@@ -70,6 +76,7 @@ var evNames = [numEvs]string{
 	evRemoteClosed: "remote-closed", evFollowOn: "follow-on", evWarn: "warn", evWatchdog: "watchdog",
 	evShm: "shm", evFrame: "frame",
 	evNCCLResult: "nccl-result", evLastError: "last-error", evAgentExit: "agent-exit", evSetting: "setting",
+	evTestTrail: "test-trail", evStuck: "watchdog-stuck",
 }
 
 func (e Ev) String() string {
@@ -336,11 +343,19 @@ func peerHost(msg []byte) string {
 		return portAddr(msg)
 	}
 	rest := msg[i+len(k):]
-	j := bytes.IndexAny(rest, "< \t")
-	if j < 0 {
-		j = len(rest)
+	from := 0
+	if end := bytes.IndexByte(rest, '>'); len(rest) > 0 && rest[0] == '<' && end > 0 {
+		if _, port := leadingInt(rest[1:end]); !port {
+			// A name the user redacted in brackets (`<cluster_name>.ibnet<53735>`): its
+			// port follows the bracket that closes it.
+			from = end + 1
+		}
 	}
-	return clip(rest[:min(j, 253)])
+	j := bytes.IndexAny(rest[from:], "< \t")
+	if j < 0 {
+		j = len(rest) - from
+	}
+	return clip(rest[:min(from+j, 253)])
 }
 
 // portAddr is the address of the first word that carries a port (`10.1.2.3<40123>`).

@@ -137,7 +137,7 @@ func (b *builder) hasConsequence(p *proc) bool {
 // ownCrash reports whether one of ps failed by its own error (not the init's).
 func (b *builder) ownCrash(ps []*proc) bool {
 	for _, p := range ps {
-		if c := b.own[p]; c != nil && kindPrio[c.kind] == 0 {
+		if c := b.own[p]; c != nil && kindPrio[c.kind] == 0 && !testResultsOnly(c) {
 			return true
 		}
 	}

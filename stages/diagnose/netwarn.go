@@ -16,11 +16,11 @@ func socketWarn(msg string) bool {
 	return ok && len(w) > 0 && w[0] >= 'A' && w[0] <= 'Z'
 }
 
-// netKind is the kind of an error a socket-layer WARN starts: a network error, where the
-// chain's ncclResult alone (an internal or a system error) would call it a crash or a
-// system error.
+// netKind is the kind of an error a socket-layer WARN starts, or a network transport's own
+// (`NET/OFI Unexpected status ...`, `NET/IB : ...`): a network error, where the chain's
+// ncclResult alone (an internal or a system error) would call it a crash or a system error.
 func netKind(k Kind, msg string) Kind {
-	if (k == KindCrash || k == KindSystemError) && socketWarn(msg) {
+	if (k == KindCrash || k == KindSystemError) && (socketWarn(msg) || strings.HasPrefix(msg, "NET/")) {
 		return KindNetworkError
 	}
 	return k

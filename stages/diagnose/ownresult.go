@@ -10,14 +10,14 @@ import (
 // NCCL call returned, rather than a framework repeating NCCL's WARN: TensorFlow's
 // `OP_REQUIRES failed at nccl_ops.cc:104 : UNKNOWN: unhandled cuda error`, and a C++
 // `what():  NCCL failure: unhandled cuda error in <file> at line: N rank: R` (the NCCLCHECK
-// of MPI examples and benchmarks). Its result names the kind (unhandled cuda error: a
+// of MPI examples and benchmarks), and nccl-tests' `Test NCCL failure <file>:<line> '...'`. Its result names the kind (unhandled cuda error: a
 // cuda-error; unhandled system error: a system-error); a remote error is no origin. ok is
 // false for any other line.
 func ownResultKind(it *Item) (k Kind, origin, ok bool) {
 	if it.Ev != evException && it.Ev != evTerminate || it.Code <= 0 || it.Code >= int64(numResultKinds) {
 		return 0, false, false
 	}
-	if !strings.HasPrefix(it.Name, parser.OpRequires) && !strings.HasPrefix(it.Text, ncclFailureHead) {
+	if !strings.HasPrefix(it.Name, parser.OpRequires) && !strings.HasPrefix(it.Text, ncclFailureHead) && !isTestResult(it) {
 		return 0, false, false
 	}
 	switch r := parser.NCCLResult(it.Code); r {

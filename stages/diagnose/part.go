@@ -133,6 +133,8 @@ func (p *Part) Add(l *stages.Line) {
 			// made here, before a call, as this runs on every INFO line.
 			p.addAddrs(l.N, l.Text, l.P)
 		}
+	case parser.KindMalformed:
+		p.addUnenveloped(l) // unenveloped.go
 	case parser.KindOther:
 		p.addOther(l)
 		if cudaLead(l.Text, l.P.Rank >= 0) && mayBeCudaLine(l.Text) {
@@ -141,6 +143,31 @@ func (p *Part) Add(l *stages.Line) {
 		if l.P.Rank >= 0 {
 			p.excHeader(l.N, l.Text, l.P) // exchead.go: a header has a [rankN]: prefix
 		}
+		if mayBeRare(l.Text) {
+			p.addRare(l)
+		}
+	}
+}
+
+// mayBeRare reports whether other text t may be an nccl-tests failure line (nccltests.go) or
+// the heartbeat monitor's (stuck.go): it ends with a quote, or opens with a bracket, a blank,
+// a dot or an E. Every line of other text takes this test, inline; most fail it.
+func mayBeRare(t []byte) bool {
+	n := len(t)
+	if n < len(testNCCLHead) {
+		return false
+	}
+	f := t[0]
+	return t[n-1] == '\'' || t[n-2] == '\'' || f == '[' || f == ' ' || f == '.' || f == 'E'
+}
+
+// addRare keeps other text that mayBeRare let through where it is one of those lines.
+func (p *Part) addRare(l *stages.Line) {
+	if mayBeTestLine(l.Text) {
+		p.addTestLine(l) // nccltests.go
+	}
+	if errorHead(l.Text) {
+		p.addStuck(l) // stuck.go
 	}
 }
 

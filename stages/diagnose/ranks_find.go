@@ -16,6 +16,9 @@ func ranksFindings(set *stages.Set, x *procIndex) []*cand {
 		return nil
 	}
 	r := ranks.RanksOf(set)
+	if !r.Called() {
+		return nil // no call: no mismatch, and no rank the others waited on
+	}
 	var out []*cand
 	checks, hangs := r.Verdicts()
 	for _, f := range checks {

@@ -84,7 +84,10 @@ type Finding struct {
 	Ranks     []int64  `json:"ranks"`
 	Hosts     []string `json:"hosts"`
 	Processes []string `json:"processes"`
-	Comm      string   `json:"comm,omitempty"`
+	// GPUs are the devices (CUDA device indexes) its evidence lines name, where they name one
+	// (the `[3]` of an NCCL line's envelope).
+	GPUs []int64 `json:"gpus,omitempty"`
+	Comm string  `json:"comm,omitempty"`
 	// Peer is the other end the finding's lines name (`Got completion from peer X`), where the
 	// log does not say whose it is; a connection-closed finding's peer is its subject, in Hosts.
 	Peer string `json:"peer,omitempty"`
@@ -164,6 +167,13 @@ func (f *Finding) Facts() string {
 			t += " (" + f.TimeNote + ")"
 		}
 		facts = append(facts, t)
+	}
+	switch len(f.GPUs) {
+	case 0:
+	case 1:
+		facts = append(facts, "GPU "+rankList(f.GPUs))
+	default:
+		facts = append(facts, "GPUs "+rankList(f.GPUs))
 	}
 	if f.Comm != "" {
 		facts = append(facts, "comm "+f.Comm)

@@ -24,6 +24,7 @@ func (b *builder) sharedCause(lp *proc) bool {
 		return false
 	}
 	s := b.takeOwners()
+	b.joinTails(s)
 	s.summary = sharedSummary(s)
 	b.loose = append(b.loose, s)
 	return true

@@ -1,6 +1,7 @@
 package diagnose_test
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -109,5 +110,36 @@ func TestSharedCauseLauncherMayBeAny(t *testing.T) {
 				t.Errorf("the launcher's exit keeps none of its lines")
 			}
 		})
+	}
+}
+
+// TestSharedCauseTails: a process that shows only the tail of the chain the shared fault's
+// processes printed (its WARN above the paste's start: the same frames, the same result) met
+// the same fault and counts in the shared finding; a chain of other frames stays a chain
+// without its WARN, apart.
+func TestSharedCauseTails(t *testing.T) {
+	data, ps := warnJob(t)
+	dup := func(p, q jobProc) string {
+		return chain(p, "init.cc:497", fmt.Sprintf("Duplicate GPU detected : rank %d and rank %d both on CUDA device 1000", p.rank, q.rank), 5,
+			"init.cc:867", "init.cc:903", "init.cc:916")
+	}
+	lines := dup(ps[1], ps[0]) + dup(ps[2], ps[0])
+	for _, c := range []struct {
+		name  string
+		tail  string
+		procs int
+	}{
+		{"tail", frameAt(ps[3], 7003, "init.cc:903", 5) + frameAt(ps[3], 7003, "init.cc:916", 5), 3},
+		{"other-frames", frameAt(ps[3], 7003, "transport.cc:120", 5) + frameAt(ps[3], 7003, "init.cc:1100", 5), 2},
+	} {
+		r := diagnoseBytes(t, "job.log", append(slices.Clone(data), (c.tail+lines)...), 0)
+		if r.Status != diagnose.StatusFault || !r.Findings[0].Shared || len(r.Findings[0].Processes) != c.procs {
+			t.Errorf("%s: want a shared first finding of %d processes:\n%s", c.name, c.procs, js(r))
+			continue
+		}
+		bare := slices.ContainsFunc(r.Findings, func(f diagnose.Finding) bool { return strings.Contains(f.Summary, "without its WARN") })
+		if bare != (c.procs == 2) {
+			t.Errorf("%s: a finding of a chain without its WARN: %v, want %v:\n%s", c.name, bare, c.procs == 2, js(r))
+		}
 	}
 }

@@ -15,7 +15,8 @@ func (DiagnoseStage) Name() string        { return "diagnose" }
 func (DiagnoseStage) Reads() stages.Reads { return stages.ReadsAll }
 func (DiagnoseStage) Kinds() stages.KindSet {
 	// Other text: the line after an NCCL exception's `Last error:` holds NCCL's message.
-	return stages.Kinds(parser.KindFailure, parser.KindWarn, parser.KindWatchdog, parser.KindComm, parser.KindInfo, parser.KindOther)
+	// Malformed: an NCCL WARN or frame whose envelope was cut off (unenveloped.go).
+	return stages.Kinds(parser.KindFailure, parser.KindWarn, parser.KindWatchdog, parser.KindComm, parser.KindInfo, parser.KindOther, parser.KindMalformed)
 }
 
 func (DiagnoseStage) New(*stages.Config) stages.Partial { return newPart() }

@@ -55,6 +55,18 @@ func (r *Ranks) Verdicts() ([]CheckFinding, []HangFinding) {
 	return checks, hangs
 }
 
+// Called reports whether a rank of a communicator kept in detail made a call. Without one,
+// Verdicts has no mismatch and no rank that others waited on: a log of communicator set-up
+// (tens of thousands of ranks) need not be grouped and covered to learn that.
+func (r *Ranks) Called() bool {
+	for _, g := range r.groups {
+		if g.MaxCalls() > 0 {
+			return true
+		}
+	}
+	return false
+}
+
 // checkOf appends g's first mismatch and its length disagreement, if any, to out; cov is g's
 // coverage.
 func (r *Ranks) checkOf(out []CheckFinding, g *Group, cov *Coverage) []CheckFinding {

@@ -1,0 +1,100 @@
+package diagnose_test
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/nccllog/nccllog/stages/diagnose"
+)
+
+// testFailure is what nccl-tests prints where a call of process p failed: the result with
+// its host (cut at the first dot), then a line for each caller the error returns through.
+func testFailure(p jobProc, what, msg string, levels int) string {
+	host, _, _ := strings.Cut(p.host, ".")
+	s := fmt.Sprintf("%s: Test %s failure common.cu:961 '%s'\n", host, what, msg)
+	for i := range levels {
+		s += fmt.Sprintf(" .. %s pid %d: Test failure common.cu:%d\n", host, p.pid, 844+100*i)
+	}
+	return s
+}
+
+// TestNCCLTestsFailure: nccl-tests' failure lines are the failing process's own result,
+// whatever NCCL printed before them: the first fault, on the process the trail line names,
+// of the kind the result names; its chain without a WARN (NCCL has return paths that print
+// none) is its evidence. The trail lines are not findings of their own. A trail line whose
+// result line the paste does not hold still names a failed process. Lines that only look like
+// them (another program's, a sentence quoting one) are not read.
+func TestNCCLTestsFailure(t *testing.T) {
+	data, ps := warnJob(t)
+	p := ps[6]
+	bare := frameAt(p, 7100, "transport/net_ib.cc:282", 2) + frameAt(p, 7100, "transport/net.cc:687", 2) +
+		frameAt(p, 7101, "init.cc:1548", 2) + frameAt(p, 7101, "group.cc:64", 2)
+	for _, c := range []struct {
+		name, lines string
+		kind        diagnose.Kind
+		frame       bool
+	}{
+		{"system", bare + testFailure(p, "NCCL", "unhandled system error (run with NCCL_DEBUG=INFO for details) / ", 2), diagnose.KindSystemError, true},
+		{"system-no-chain", testFailure(p, "NCCL", "unhandled system error", 1), diagnose.KindSystemError, false},
+		{"cuda", testFailure(p, "CUDA", "named symbol not found", 3), diagnose.KindCudaError, false},
+		{"oom", testFailure(p, "CUDA", "out of memory", 1), diagnose.KindOOM, false},
+		{"trail-only", fmt.Sprintf(" .. %s pid %d: Test failure common.cu:1244\n", p.host, p.pid), diagnose.KindCrash, false},
+	} {
+		r := diagnoseBytes(t, "job.log", append(slices.Clone(data), c.lines...), 0)
+		if r.Status != diagnose.StatusFault || len(r.Findings) == 0 {
+			t.Errorf("%s: status %s, want fault:\n%s", c.name, r.Status, js(r))
+			continue
+		}
+		f := r.Findings[0]
+		if f.Kind != c.kind || !slices.Equal(f.Processes, []string{p.name()}) {
+			t.Errorf("%s: first finding %s of %v, want %s of %s:\n%s", c.name, f.Kind, f.Processes, c.kind, p.name(), js(r))
+		}
+		hasFrame := slices.ContainsFunc(f.Evidence, func(e diagnose.Ref) bool { return strings.Contains(e.Text, "net_ib.cc:282") })
+		if hasFrame != c.frame {
+			t.Errorf("%s: the chain's first frame in the evidence: %v, want %v:\n%s", c.name, hasFrame, c.frame, js(r))
+		}
+		for _, g := range r.Findings {
+			for _, e := range g.Evidence {
+				if strings.Contains(e.Text, "Test failure") && c.name != "trail-only" {
+					t.Errorf("%s: a trail line is evidence: %q", c.name, e.Text)
+				}
+			}
+		}
+	}
+	for _, near := range []string{
+		fmt.Sprintf("%s: Test NCCL failure in the second run, see 'notes'\n", p.host),
+		"I got Test NCCL failure common.cu:961 'unhandled system error' on one node\n",
+		fmt.Sprintf(" .. %s pid x12: Test failure common.cu:844\n", p.host),
+		fmt.Sprintf(" .. %s pid 12: Test failure common.cu\n", p.host),
+	} {
+		if r := diagnoseBytes(t, "job.log", append(slices.Clone(data), near...), 0); r.Status != diagnose.StatusHealthy {
+			t.Errorf("%q: status %s, want healthy:\n%s", near, r.Status, js(r))
+		}
+	}
+}
+
+// TestNCCLTestsTwoProcesses: two processes of one host fail together, their lines
+// interleaved; each result line gets the process of the first trail line below it.
+func TestNCCLTestsTwoProcesses(t *testing.T) {
+	data, ps := warnJob(t)
+	p, q := ps[0], ps[1] // one host, 4 ranks a host
+	if p.host != q.host {
+		t.Fatalf("ranks 0 and 1 on %s and %s, want one host", p.host, q.host)
+	}
+	lines := fmt.Sprintf("%s: Test NCCL failure common.cu:961 'unhandled cuda error (run with NCCL_DEBUG=INFO for details) / '\n", p.host) +
+		fmt.Sprintf("%s: Test NCCL failure common.cu:961 'unhandled cuda error (run with NCCL_DEBUG=INFO for details) / '\n", p.host) +
+		fmt.Sprintf(" .. %s pid %d: Test failure common.cu:844\n .. %s pid %d: Test failure common.cu:844\n", p.host, p.pid, q.host, q.pid)
+	r := diagnoseBytes(t, "job.log", append(slices.Clone(data), lines...), 0)
+	var procs []string
+	for _, f := range r.Findings {
+		procs = append(procs, f.Processes...)
+	}
+	slices.Sort(procs)
+	want := []string{p.name(), q.name()}
+	slices.Sort(want)
+	if r.Status != diagnose.StatusFault || !slices.Equal(slices.Compact(procs), want) {
+		t.Errorf("findings of %v, want %v:\n%s", procs, want, js(r))
+	}
+}

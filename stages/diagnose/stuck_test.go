@@ -1,0 +1,46 @@
+package diagnose_test
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/nccllog/nccllog/stages/diagnose"
+)
+
+// stuckLine is PyTorch 2.4's heartbeat monitor on rank 7's stuck watchdog.
+const stuckLine = "[rank7]:[E626 05:14:36.393067540 ProcessGroupNCCL.cpp:1743] [PG ID 0 PG GUID 0(default_pg) Rank 7] " +
+	"ProcessGroupNCCL's watchdog got stuck for 480 seconds without making progress in monitoring enqueued collectives. " +
+	"This typically indicates a NCCL/CUDA API (e.g., CudaEventDestroy) hang blocking the watchdog, and could be triggered " +
+	"by another thread holding the GIL inside a CUDA api, or other deadlock-prone behaviors.\n"
+
+// TestStuckWatchdog: the heartbeat monitor's line on a stuck watchdog proves a fault (it ends
+// the process): alone, the first fault, on the rank it names (by label or by its head), with
+// the seconds; after another rank's watchdog timeout, a finding that follows it. Other text
+// that quotes the words is not read.
+func TestStuckWatchdog(t *testing.T) {
+	r := diagnoseBytes(t, "job.log", []byte(stuckLine), 0)
+	if r.Status != diagnose.StatusFault || len(r.Findings) != 1 {
+		t.Fatalf("the line alone: status %s, want one fault finding:\n%s", r.Status, js(r))
+	}
+	f := r.Findings[0]
+	if f.Kind != diagnose.KindWatchdogTimeout || !slices.Equal(f.Ranks, []int64{7}) || !strings.Contains(f.Summary, "480 seconds") {
+		t.Errorf("the line alone: %s of ranks %v (%q), want a watchdog-timeout of rank 7 that says 480 seconds", f.Kind, f.Ranks, f.Summary)
+	}
+	old := "[E0626 05:14:36.393 ProcessGroupNCCL.cpp:1325] [PG 0 Rank 3] Heartbeat monitor timed out! Process will be terminated after dumping debug info. workMetaList_.size()=1\n"
+	r = diagnoseBytes(t, "job.log", []byte(old), 0)
+	if r.Status != diagnose.StatusFault || !slices.Equal(r.Findings[0].Ranks, []int64{3}) {
+		t.Errorf("PyTorch 2.2's form: status %s, want a fault of rank 3:\n%s", r.Status, js(r))
+	}
+	timeout := "[rank2]:[E626 05:06:30.929096625 ProcessGroupNCCL.cpp:632] [Rank 2] Watchdog caught collective operation timeout: " +
+		"WorkNCCL(SeqNum=120049, OpType=_ALLGATHER_BASE, NumelIn=16384000, NumelOut=131072000, Timeout(ms)=1800000) ran for 1800065 milliseconds before timing out.\n"
+	r = diagnoseBytes(t, "job.log", []byte(stuckLine+timeout), 0)
+	if len(r.Findings) != 2 || !slices.Equal(r.Findings[0].Ranks, []int64{2}) || r.Findings[1].Follows == nil || !slices.Equal(r.Findings[1].Ranks, []int64{7}) {
+		t.Errorf("after rank 2's timeout: want rank 2's timeout first and rank 7's stuck watchdog after it:\n%s", js(r))
+	}
+	data, _ := warnJob(t)
+	quoted := "# raise it: the job died at NCCL's 480s default (\"watchdog got stuck for 480 seconds without making progress\"), a long wait, not a deadlock\n"
+	if r := diagnoseBytes(t, "job.log", append(slices.Clone(data), quoted...), 0); r.Status != diagnose.StatusHealthy {
+		t.Errorf("a comment that quotes the words: status %s, want healthy:\n%s", r.Status, js(r))
+	}
+}

@@ -1,0 +1,65 @@
+package diagnose_test
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/nccllog/nccllog/stages/diagnose"
+)
+
+// strippedChain is a network plugin's WARN and its chain with the envelopes cut off, and the
+// exception PyTorch raised after it.
+const strippedChain = "get_req_from_imm_data:1411 NCCL WARN NET/OFI Unexpected status (0) for message 246\n" +
+	"NCCL INFO transport/net.cc:1302 -> 3\n" +
+	"NCCL INFO proxy.cc:698 -> 3\n" +
+	"NCCL INFO proxy.cc:878 -> 3 [Progress Thread]\n" +
+	"torch.distributed.DistBackendError: NCCL error in: ProcessGroupNCCL.cpp:3144, internal error - please report this issue to the NCCL developers, NCCL version 2.21.5\n"
+
+// TestUnenvelopedLines: an NCCL WARN and its chain whose envelopes the user cut off are read
+// as one unnamed process's: the WARN is the first fault (a network plugin's: a network
+// error) and the exception follows it. A line whose envelope is there in a form the parser
+// does not read (a redacted host) stays malformed, and a notice without an envelope is no
+// fault.
+func TestUnenvelopedLines(t *testing.T) {
+	r := diagnoseBytes(t, "job.log", []byte(strippedChain), 0)
+	if r.Status != diagnose.StatusFault || len(r.Findings) < 2 {
+		t.Fatalf("stripped WARN and chain: status %s, want fault with a follower:\n%s", r.Status, js(r))
+	}
+	f := r.Findings[0]
+	if f.Kind != diagnose.KindNetworkError || len(f.Processes) != 0 || f.Evidence[0].Line != 1 {
+		t.Errorf("first finding %s of %v at %v, want the network error of line 1, of no process:\n%s", f.Kind, f.Processes, f.Evidence, js(r))
+	}
+	if !slices.ContainsFunc(r.Findings[1:], func(g diagnose.Finding) bool { return g.Follows != nil && g.Kind == diagnose.KindRemoteError }) {
+		t.Errorf("the exception does not follow the WARN:\n%s", js(r))
+	}
+	redacted := "<cluster_name>:922:1158 [3] proxy.cc:1519 NCCL WARN [Proxy Service 11] Failed to execute operation Connect from rank 11, retcode 2\n" +
+		"<cluster_name>:922:1158 [3] NCCL INFO proxy.cc:1306 -> 2\n"
+	if r := diagnoseBytes(t, "job.log", []byte(redacted), 0); r.Status != diagnose.StatusUnknown {
+		t.Errorf("a redacted envelope: status %s, want unknown (malformed lines):\n%s", r.Status, js(r))
+	}
+	data, _ := warnJob(t)
+	notice := "NCCL WARN NET/Plugin : No plugin found (libnccl-net.so), using internal implementation\n"
+	if r := diagnoseBytes(t, "job.log", append(slices.Clone(data), notice...), 0); r.Status != diagnose.StatusHealthy {
+		t.Errorf("a notice without its envelope: status %s, want healthy:\n%s", r.Status, js(r))
+	}
+}
+
+// TestRedactedPeer: a peer whose name the user redacted in brackets is named as printed, and
+// a closed connection that names no peer blames none: it follows the first fault.
+func TestRedactedPeer(t *testing.T) {
+	data, ps := warnJob(t)
+	p := ps[2]
+	closed := warnAt(p, 7200, "misc/socket.cc:49", "socketProgress: Connection closed by remote peer <cluster_name>.ibnet<53735>")
+	r := diagnoseBytes(t, "job.log", append(slices.Clone(data), closed...), 0)
+	if r.Status != diagnose.StatusFault || !strings.Contains(r.Findings[0].Summary, "<cluster_name>.ibnet went away") {
+		t.Errorf("a redacted peer: want the peer named as printed:\n%s", js(r))
+	}
+	noPeer := warnAt(p, 7200, "misc/socket.cc:49", "socketProgress: Connection closed by remote peer <53735>")
+	r = diagnoseBytes(t, "job.log", append(slices.Clone(data), noPeer...), 0)
+	for _, f := range r.Findings {
+		if f.Kind == diagnose.KindConnectionClosed {
+			t.Errorf("a closed connection of no peer is a finding of its own: %q", f.Summary)
+		}
+	}
+}
