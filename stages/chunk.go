@@ -165,6 +165,16 @@ func (p *Plan) ReleaseChunks() {
 	p.sets.release()
 }
 
+// SpareChunks reports how many released Chunks p keeps for its later chunks, their lists'
+// buffers a megabyte and more each: the most a run keeps is bounded, and a stretch of the run
+// that needs fewer than it keeps lets the rest go (ReleaseChunks lets go of all).
+func (p *Plan) SpareChunks() int {
+	s := &p.chunks
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.list)
+}
+
 // get returns the Chunk released last, or nil and the room a new one's Reservers are to
 // make (see saw), which the caller may read but not change.
 func (s *spareChunks) get() (*Chunk, []int) {

@@ -1,40 +1,42 @@
-package stages
+package stages_test
 
 import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/nccllog/nccllog/stages"
 )
 
 func TestParseStepRange(t *testing.T) {
 	tests := []struct {
 		in   string
-		want StepRange
+		want stages.StepRange
 		ok   bool
 	}{
-		{"0", StepRange{0, 0}, true},
-		{"7", StepRange{7, 7}, true},
-		{"10-20", StepRange{10, 20}, true},
-		{"5-5", StepRange{5, 5}, true},
-		{"0-9223372036854775807", StepRange{0, 9223372036854775807}, true},
-		{" 3 - 7 ", StepRange{3, 7}, true},
-		{"", StepRange{}, false},
-		{"-", StepRange{}, false},
-		{"x", StepRange{}, false},
-		{"3-", StepRange{}, false},
-		{"-3", StepRange{}, false},
-		{"-3-5", StepRange{}, false},
-		{"7-3", StepRange{}, false},
-		{"1-2-3", StepRange{}, false},
-		{"1--2", StepRange{}, false},
-		{"1.5", StepRange{}, false},
-		{"3-x", StepRange{}, false},
-		{"x-3", StepRange{}, false},
-		{"3,5", StepRange{}, false},
-		{"99999999999999999999", StepRange{}, false},
+		{"0", stages.StepRange{0, 0}, true},
+		{"7", stages.StepRange{7, 7}, true},
+		{"10-20", stages.StepRange{10, 20}, true},
+		{"5-5", stages.StepRange{5, 5}, true},
+		{"0-9223372036854775807", stages.StepRange{0, 9223372036854775807}, true},
+		{" 3 - 7 ", stages.StepRange{3, 7}, true},
+		{"", stages.StepRange{}, false},
+		{"-", stages.StepRange{}, false},
+		{"x", stages.StepRange{}, false},
+		{"3-", stages.StepRange{}, false},
+		{"-3", stages.StepRange{}, false},
+		{"-3-5", stages.StepRange{}, false},
+		{"7-3", stages.StepRange{}, false},
+		{"1-2-3", stages.StepRange{}, false},
+		{"1--2", stages.StepRange{}, false},
+		{"1.5", stages.StepRange{}, false},
+		{"3-x", stages.StepRange{}, false},
+		{"x-3", stages.StepRange{}, false},
+		{"3,5", stages.StepRange{}, false},
+		{"99999999999999999999", stages.StepRange{}, false},
 	}
 	for _, tc := range tests {
-		got, err := ParseStepRange(tc.in)
+		got, err := stages.ParseStepRange(tc.in)
 		if tc.ok {
 			if err != nil || got != tc.want {
 				t.Errorf("ParseStepRange(%q) = %v, %v; want %v", tc.in, got, err, tc.want)
@@ -50,7 +52,7 @@ func TestParseStepRange(t *testing.T) {
 }
 
 func TestStepRangeHas(t *testing.T) {
-	r := StepRange{10, 20}
+	r := stages.StepRange{10, 20}
 	for n, want := range map[int64]bool{-1: false, 9: false, 10: true, 15: true, 20: true, 21: false} {
 		if r.Has(n) != want {
 			t.Errorf("%v.Has(%d) = %v", r, n, !want)
@@ -61,11 +63,11 @@ func TestStepRangeHas(t *testing.T) {
 func TestParseBoundary(t *testing.T) {
 	tests := []struct {
 		in   string
-		want Boundary
+		want stages.Boundary
 		ok   bool
 	}{
-		{"end", BoundaryEnd, true},
-		{"start", BoundaryStart, true},
+		{"end", stages.BoundaryEnd, true},
+		{"start", stages.BoundaryStart, true},
 		{"", 0, false},
 		{"End", 0, false},
 		{"START", 0, false},
@@ -74,7 +76,7 @@ func TestParseBoundary(t *testing.T) {
 		{"1", 0, false},
 	}
 	for _, tc := range tests {
-		got, err := ParseBoundary(tc.in)
+		got, err := stages.ParseBoundary(tc.in)
 		if tc.ok {
 			if err != nil || got != tc.want {
 				t.Errorf("ParseBoundary(%q) = %v, %v; want %v", tc.in, got, err, tc.want)

@@ -1,18 +1,24 @@
-package stages
+package stages_test
 
 import (
 	"slices"
 	"testing"
+
+	"github.com/nccllog/nccllog/stages"
 )
 
 // item144 is the size of a rank event.
 type item144 [144]byte
 
+// pageBytes is the runtime's page size, by which it rounds a large allocation up.
+const pageBytes = 8 << 10
+
 // TestGrowAsAppend: grow gives a list the capacity slices.Grow would (to the runtime's
 // rounding of a large allocation up to whole pages), so that a list past what Room doubles
 // it to, grown a few items at a time, is copied a quarter more each time and not at every
 // growth (the pending stretch of a log without step markers took 1.2 GB more over 1,024
-// per-process files where grow gave exactly what Room asked for).
+// per-process files where grow gave exactly what Room asked for). Reserve(s, len(s)+n) on a
+// full s is grow(s, n).
 func TestGrowAsAppend(t *testing.T) {
 	caps := []int{0, 1, 100, 255, 256, 1000, 7281, 10379}
 	if !testing.Short() {
@@ -26,7 +32,7 @@ func TestGrowAsAppend(t *testing.T) {
 				continue
 			}
 			s := make([]item144, c)
-			g, want := grow(s, n), slices.Grow(s, n)
+			g, want := stages.Reserve(s, c+n), slices.Grow(s, n)
 			if len(g) != c || cap(g) < c+n {
 				t.Fatalf("cap %d + %d: len %d, cap %d", c, n, len(g), cap(g))
 			}
@@ -49,7 +55,7 @@ func TestGrowAsAppend(t *testing.T) {
 		if len(s) == cap(s) {
 			copies++
 		}
-		s = append(Room(s, 1), item144{})
+		s = append(stages.Room(s, 1), item144{})
 	}
 	if copies > 40 {
 		t.Errorf("%d items added one at a time were copied %d times", items, copies)

@@ -41,7 +41,7 @@ func (l *Lines) Add(n int64, line []byte, p *parser.Line) {
 		l.UnknownKey++
 	}
 	if l.Version == "" && (p.Kind == parser.KindVersion || p.Kind == parser.KindInfo) {
-		l.Version = versionOf(line)
+		l.Version = parser.VersionOf(line)
 	}
 	if p.Kind == parser.KindMalformed && len(l.Problems) < MaxProblems {
 		l.Problems = append(l.Problems, Problem{Line: n, Reason: p.Reason, Excerpt: Excerpt(line)})

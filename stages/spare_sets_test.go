@@ -28,7 +28,7 @@ func TestFinishedInputLendsItsWaitingSet(t *testing.T) {
 	plan := stages.MustPlan(stages.Config{}, all.Registry(), "ranks")
 	run := func() (*stages.Set, string) {
 		m := stages.NewMerger(plan, "rank.log", &written{})
-		pending, _ := stages.WaitingOf(m)
+		pending := m.Pending()
 		if err := m.Add(stages.Read(plan, data, p, p), data); err != nil {
 			t.Fatal(err)
 		}

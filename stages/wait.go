@@ -206,6 +206,11 @@ type Waiting struct {
 	Kept int64
 }
 
+// Pending returns the Partials of the stretch that waits for its step (BoundaryEnd; see
+// Waiting for how much they hold): m's own Set, to read between Adds, not to change. Finish
+// hands it to the plan for the next input's Merger, and Pending is nil from then on.
+func (m *Merger) Pending() *Set { return m.pending }
+
 // Waiting reports what m holds for the stretch that waits for its step: once the stretch
 // passes the Bound's cap both drop, the values to a reading ahead or a spill, the bytes to
 // the spill file.

@@ -131,8 +131,7 @@ func mergeChunks(t *testing.T, plan *stages.Plan, data []byte, size int, ps []*p
 		if err := m.Add(stages.Read(plan, data[off:end], ps[0], ps[1]), data[off:end]); err != nil {
 			t.Fatal(err)
 		}
-		pending, raw := stages.WaitingOf(m)
-		most = max(most, heldBytes(pending)+int64(raw))
+		most = max(most, heldBytes(m.Pending())+m.Waiting().Kept)
 		off = end
 	}
 	if err := m.Finish(); err != nil {

@@ -1,11 +1,11 @@
-package stages
+package parser
 
 import "bytes"
 
-// versionOf is the library and version a version line names ("NCCL 2.21.5+cuda12.4",
-// "RCCL 2.21.5-1a2b3c"), from the bare line, NCCL's INFO line or RCCL's "RCCL version : ..."
-// block; "" when line names none.
-func versionOf(line []byte) string {
+// VersionOf is the library and version a version line names ("NCCL 2.21.5+cuda12.4",
+// "RCCL 2.21.5-1a2b3c"), from the bare line (KindVersion), NCCL's INFO line or RCCL's
+// "RCCL version : ..." block; "" when line names none.
+func VersionOf(line []byte) string {
 	i := cclVersion(line)
 	if i < 1 || line[i-1] != 'N' && line[i-1] != 'R' {
 		return ""

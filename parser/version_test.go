@@ -1,4 +1,4 @@
-package stages
+package parser
 
 import (
 	"bytes"
@@ -15,8 +15,8 @@ func TestVersionOf(t *testing.T) {
 		"HIP version  : 6.2.41133":                                               "",
 		"CCL version 2.1":                                                        "",
 	} {
-		if got := versionOf([]byte(line)); got != want {
-			t.Errorf("versionOf(%q) = %q, want %q", line, got, want)
+		if got := VersionOf([]byte(line)); got != want {
+			t.Errorf("VersionOf(%q) = %q, want %q", line, got, want)
 		}
 	}
 }
