@@ -160,16 +160,7 @@ func pairTestTrails(items []Item) []Item {
 			seen[key] = true
 		}
 	}
-	if len(drop) == 0 {
-		return items
-	}
-	out := items[:0]
-	for i := range items {
-		if !drop[i] {
-			out = append(out, items[i])
-		}
-	}
-	return out
+	return without(items, drop) // terminate.go
 }
 
 // giveTrail gives the trail line items[t]'s process to the oldest result line of heads of

@@ -34,12 +34,17 @@ func pairTerminates(items []Item) []Item {
 			heads = pairWhat(items, heads, i, given)
 		}
 	}
-	if len(given) == 0 {
+	return without(items, given)
+}
+
+// without is items less those whose index drop holds, in place.
+func without(items []Item, drop map[int]bool) []Item {
+	if len(drop) == 0 {
 		return items
 	}
 	out := items[:0]
 	for i := range items {
-		if !given[i] {
+		if !drop[i] {
 			out = append(out, items[i])
 		}
 	}
