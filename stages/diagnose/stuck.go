@@ -21,10 +21,12 @@ import (
 // abort of a communicator after another rank's fault. The line proves a fault (the process
 // is ended), and follows any other fault the log shows.
 
-// Heads of the two forms.
+// Heads of the two forms, and of PyTorch 2.2-2.3's abort that does not return (`[PG 0 Rank 0]
+// Future for ProcessGroup abort timed out after 600000 ms`, printed before the monitor's).
 var (
 	stuckHead     = []byte("watchdog got stuck for ")
 	heartbeatHead = []byte("Heartbeat monitor timed out!")
+	abortHead     = []byte("Future for ProcessGroup abort timed out")
 )
 
 // minStuckLine is the shortest line that may be one: the 2.2 form with no prefix.
@@ -41,15 +43,19 @@ func errorHead(t []byte) bool {
 		return false
 	}
 	switch {
-	case t[0] == 'E':
-		return t[1] >= '0' && t[1] <= '9'
+	case t[0] == 'E' || t[0] == 'F':
+		return severityRest(t[1])
 	case t[0] != '[':
 		return false
-	case t[1] == 'E':
-		return t[2] >= '0' && t[2] <= '9'
+	case t[1] == 'E' || t[1] == 'F':
+		return severityRest(t[2])
 	}
 	return t[1] == 'r' && labelledErrorHead(t)
 }
+
+// severityRest reports whether c may follow an ERROR or FATAL head's letter: the date
+// (`E0626`, `[E626`), or a blank where PyTorch 2.2-2.3 print none (`[E ProcessGroupNCCL.cpp:1316]`).
+func severityRest(c byte) bool { return c >= '0' && c <= '9' || c == ' ' }
 
 // labelledErrorHead is errorHead past a `[rankN]:` label.
 func labelledErrorHead(t []byte) bool {
@@ -61,23 +67,30 @@ func labelledErrorHead(t []byte) bool {
 	if t[0] == '[' {
 		t = t[1:]
 	}
-	return t[0] == 'E' && t[1] >= '0' && t[1] <= '9'
+	return (t[0] == 'E' || t[0] == 'F') && severityRest(t[1])
 }
 
 // addStuck keeps other text that is the heartbeat monitor's line (see above).
 func (p *Part) addStuck(l *stages.Line) {
+	if p.addWatchdogException(l) { // exception.go's family, in its ERROR form
+		return
+	}
 	i := bytes.Index(l.Text, stuckHead)
 	if i < 0 {
 		i = bytes.Index(l.Text, heartbeatHead)
 	}
-	if i < 0 || !bytes.Contains(l.Text[:i], []byte("ProcessGroup")) && !bytes.Contains(l.Text[i:], []byte("Process will be terminated")) {
+	if i < 0 {
+		i = bytes.Index(l.Text, abortHead)
+	}
+	if i < 0 || !bytes.Contains(l.Text[:i], []byte("ProcessGroup")) && !bytes.Contains(l.Text[i:], []byte("Process will be terminated")) && !bytes.HasPrefix(l.Text[i:], abortHead) {
 		return
 	}
 	it := newItem(evStuck, l.N, l.P)
 	msg := parser.Unprefixed(l.Text)
 	// Its heads: glog's `[E626 05:14:36.393067540 ProcessGroupNCCL.cpp:1743]` where the
-	// time was not read as the line's, then the process group's `[PG 0 Rank 7]`.
-	for range 2 {
+	// time was not read as the line's, then the process group's `[PG 0 Rank 7]` (twice in
+	// PyTorch 2.3's FATAL form).
+	for range 3 {
 		j := bytes.IndexByte(msg, ']')
 		if !bytes.HasPrefix(msg, []byte("[")) || j < 0 {
 			break
@@ -151,4 +164,35 @@ func stuckSeconds(msg string) int64 {
 		return 0
 	}
 	return n
+}
+
+// watchdogExcHead is where PyTorch's watchdog reports the exception that ended it: `[Rank 0]
+// NCCL watchdog thread terminated with exception: CUDA error: an illegal memory access was
+// encountered` (2.0-2.3; the parser reads its `] NCCL ` as a damaged envelope) or `Process
+// group watchdog thread terminated with exception: ...` (2.4+).
+var watchdogExcHead = []byte("watchdog thread terminated with exception: ")
+
+// addWatchdogException keeps a watchdog's exception line whose message is the process's own
+// error (a CUDA error): the NCCL errors it repeats, and a timeout it re-raises (`[Rank 0]
+// Watchdog caught ...`), are read from their own lines. It reports whether it kept one.
+func (p *Part) addWatchdogException(l *stages.Line) bool {
+	i := bytes.Index(l.Text, watchdogExcHead)
+	if i < 0 {
+		return false
+	}
+	msg := bytes.TrimSpace(l.Text[i+len(watchdogExcHead):])
+	if len(msg) == 0 || msg[0] == '[' || bytes.HasPrefix(msg, []byte("NCCL error")) {
+		return false
+	}
+	it := newItem(evException, l.N, l.P)
+	if j := bytes.LastIndexByte(l.Text[:i], '['); it.Rank < 0 && j >= 0 {
+		if k := bytes.IndexByte(l.Text[j:i], ']'); k > 0 {
+			if r := stuckRank(l.Text[j : j+k]); r >= 0 {
+				it.Rank, it.RankLast = r, r
+			}
+		}
+	}
+	it.Text = clip(msg)
+	p.keep(it)
+	return true
 }

@@ -44,3 +44,47 @@ func TestStuckWatchdog(t *testing.T) {
 		t.Errorf("a comment that quotes the words: status %s, want healthy:\n%s", r.Status, js(r))
 	}
 }
+
+// TestStuckWatchdogOldForms: PyTorch 2.2-2.3 print their ERROR and FATAL lines with no date
+// (`[E ProcessGroupNCCL.cpp:1316]`, `[F ...]`), the abort that did not return before the
+// monitor's line, and the process group's head twice: each is read.
+func TestStuckWatchdogOldForms(t *testing.T) {
+	for _, line := range []string{
+		"[rank1]:[E ProcessGroupNCCL.cpp:1316] [PG 0 Rank 1] Heartbeat monitor timed out! Process will be terminated after dumping debug info. workMetaList_.size()=0\n",
+		"[rank1]:[E ProcessGroupNCCL.cpp:1025] [PG 0 Rank 1] Future for ProcessGroup abort timed out after 600000 ms\n",
+		"[rank1]:[F ProcessGroupNCCL.cpp:1169] [PG 0 Rank 1] [PG 0 Rank 1] ProcessGroupNCCL's watchdog got stuck for 600 seconds without making progress in monitoring enqueued collectives. This typically indicates a NCCL/CUDA API hang blocking the watchdog.\n",
+	} {
+		r := diagnoseBytes(t, "job.log", []byte(line), 0)
+		if r.Status != diagnose.StatusFault || r.Findings[0].Kind != diagnose.KindWatchdogTimeout || !slices.Equal(r.Findings[0].Ranks, []int64{1}) {
+			t.Errorf("%.60q: want a watchdog-timeout of rank 1:\n%s", line, js(r))
+		}
+	}
+}
+
+// TestWatchdogException: the exception a watchdog thread ended with is the process's own
+// error where it is one (a CUDA error), in PyTorch 2.0-2.3's form (which the parser reports
+// as a damaged envelope), its what() and 2.4's; a timeout or an NCCL error it repeats is
+// read from its own line, not as a crash of its own.
+func TestWatchdogException(t *testing.T) {
+	for _, line := range []string{
+		"[E ProcessGroupNCCL.cpp:916] [Rank 0] NCCL watchdog thread terminated with exception: CUDA error: an illegal memory access was encountered\n",
+		"terminate called after throwing an instance of 'c10::DistBackendError'\n  what():  [Rank 0] NCCL watchdog thread terminated with exception: CUDA error: an illegal memory access was encountered\n",
+		"[rank0]:[E416 00:03:25.080000000 ProcessGroupNCCL.cpp:1595] [PG ID 0 PG GUID 0(default_pg) Rank 0] Process group watchdog thread terminated with exception: CUDA error: an illegal memory access was encountered\n",
+	} {
+		r := diagnoseBytes(t, "job.log", []byte(line), 0)
+		if r.Status != diagnose.StatusFault || r.Findings[0].Kind != diagnose.KindCudaError || !slices.Equal(r.Findings[0].Ranks, []int64{0}) {
+			t.Errorf("%.60q: want a cuda-error of rank 0:\n%s", line, js(r))
+		}
+	}
+	timeout := "[rank1]:[E ProcessGroupNCCL.cpp:475] [Rank 1] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=4, OpType=ALLREDUCE, NumelIn=1, NumelOut=1, Timeout(ms)=600000) ran for 600062 milliseconds before timing out.\n" +
+		"[rank1]:[E ProcessGroupNCCL.cpp:916] [Rank 1] NCCL watchdog thread terminated with exception: [Rank 1] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=4, OpType=ALLREDUCE, NumelIn=1, NumelOut=1, Timeout(ms)=600000) ran for 600062 milliseconds before timing out.\n"
+	r := diagnoseBytes(t, "job.log", []byte(timeout), 0)
+	for _, f := range r.Findings {
+		if f.Kind != diagnose.KindWatchdogTimeout {
+			t.Errorf("a timeout the watchdog re-raises: a %s finding: %s", f.Kind, f.Summary)
+		}
+	}
+	if len(r.Findings) == 0 {
+		t.Errorf("a timeout the watchdog re-raises: no watchdog finding:\n%s", js(r))
+	}
+}

@@ -25,6 +25,9 @@ var (
 // addUnenveloped reads a malformed line that holds an NCCL WARN or a `file:line -> N` frame
 // of a return-code chain, as an enveloped one is read but of no process.
 func (p *Part) addUnenveloped(l *stages.Line) {
+	if p.addWatchdogException(l) { // stuck.go: its `] NCCL watchdog` reads as a damaged envelope
+		return
+	}
 	kind := parser.KindInfo
 	msg := parser.Unprefixed(l.Text)
 	if i := bytes.Index(msg, unenvelopedWarn); i >= 0 {
