@@ -307,17 +307,23 @@ process ("Process name: [[j,1],R]", or "mpirun noticed that process rank 3 with 
 exited on signal 11 (Segmentation fault)." from mpirun, mpiexec, orterun, prterun or oshrun: "rank 3
 (n7:1167) was killed by signal 11 (Segmentation fault) first, as the launcher reports"; its
 "Primary job terminated normally, but 1 process returned a non-zero exit code" alone is a
-process-exit that names none), that process's own last words (a Python exception such as torch.OutOfMemoryError or
+process-exit that names none; Ray's raylet on a worker that died, "A worker died or was killed
+... Worker IP address: A ... Worker PID: P Worker exit type: SYSTEM_ERROR", and Ray's memory
+monitor on the node whose workers it killed, "N Workers (tasks / actors) killed due to memory
+pressure (OOM)"), that process's own last words (a Python exception such as torch.OutOfMemoryError or
 "CUDA error", "terminate called" with its what() message from the line below, a signal: "Segmentation fault (core dumped)" alone is "a process
 was killed by a signal first: Segmentation fault", and a crash handler's "[host:pid] Signal:
 Segmentation fault (11)" (Open MPI) or "[host:pid:...] Caught signal 11" (UCX) names the process),
 PyTorch's NCCL exceptions (their ncclResult and the WARN they repeat after "Last error:", the
 origin where the log holds no NCCL line naming one; unprefixed lines under a "[rankN]:" "watchdog
-thread terminated with exception:" header are rank N's), TensorFlow's "OP_REQUIRES failed at
+thread terminated with exception:" header are rank N's; a collective's "Collective WorkNCCL(...)
+raised the following async exception: NCCL error: ..." is its rank's; a line under a Ray worker's
+"(Name pid=N, ip=A)" prefix is that worker's), TensorFlow's "OP_REQUIRES failed at
 nccl_ops.cc:104 : UNKNOWN: unhandled cuda error" on an NCCL op (the process's own ncclResult:
 unhandled cuda error is a cuda-error, unhandled system error a system-error; on the log's one
 process), NCCL WARNs (NET/IB completion errors, an IB async event of a queue pair, completion
-queue or device ("Got async event : local access violation work queue error"), NET/OFI and NET/Socket failures, bootstrap, Cuda
+queue or device ("Got async event : local access violation work queue error"), NET/OFI and NET/Socket failures, libmlx5's
+"mlx5: host: got completion with error:" (evidence of that host's NET/IB error where one is logged), bootstrap, Cuda
 failure (oom where it says 'out of memory'), "Failed to CUDA calloc", a CUDA or HIP call
 "failed" ("cudaIpcGetMemHandle failed : ...", "hipIpcGetMemHandle failed"), a connect refused (the
 peer was not listening: it likely died or never started), a failed ibv_create_qp, ibv_create_cq,

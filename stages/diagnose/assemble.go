@@ -154,7 +154,7 @@ func (b *builder) launcherCand(lp *proc, litems []*Item) {
 	c := b.own[lp]
 	if c == nil {
 		for _, p := range b.owners {
-			if q := b.own[p]; q != nil && ((lp.rank >= 0 && p.rank == lp.rank) || (lp.rank < 0 && lp.host == p.host)) {
+			if q := b.own[p]; q != nil && ((lp.rank >= 0 && p.rank == lp.rank) || (lp.rank < 0 && lp.host == p.host && (lp.pid < 0 || p.pid < 0 || lp.pid == p.pid))) {
 				c = q
 				break
 			}
@@ -295,6 +295,9 @@ func summarize(c *cand) string {
 	}
 	switch c.kind {
 	case KindProcessExit:
+		if s := raySummary(c); s != "" {
+			return s
+		}
 		if c.follows >= 0 {
 			if len(c.procs) == 0 {
 				return "The launcher reported the job's end" + after + "."

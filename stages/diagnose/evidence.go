@@ -64,6 +64,10 @@ const (
 	// PyTorch's heartbeat monitor on a watchdog thread that stopped (`ProcessGroupNCCL's
 	// watchdog got stuck for 480 seconds ...`, stuck.go).
 	evStuck
+	// Ray's raylet on a worker that died (Host, Pid: its address and pid; Name its exit type)
+	// or on the workers of a node its memory monitor killed (Name rayNameOOM or
+	// rayNameCrashed; no pid) (ray.go).
+	evRayExit
 	numEvs
 )
 
@@ -76,7 +80,7 @@ var evNames = [numEvs]string{
 	evRemoteClosed: "remote-closed", evFollowOn: "follow-on", evWarn: "warn", evWatchdog: "watchdog",
 	evShm: "shm", evFrame: "frame",
 	evNCCLResult: "nccl-result", evLastError: "last-error", evAgentExit: "agent-exit", evSetting: "setting",
-	evTestTrail: "test-trail", evStuck: "watchdog-stuck",
+	evTestTrail: "test-trail", evStuck: "watchdog-stuck", evRayExit: "ray-exit",
 }
 
 func (e Ev) String() string {

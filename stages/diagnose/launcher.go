@@ -29,6 +29,10 @@ func launcherFirst(e *Evidence, x *procIndex) (*proc, []*Item) {
 				// 11 (...)`: the launcher's word on the first process a signal killed.
 				return x.of(it), []*Item{it}
 			}
+		case evRayExit:
+			if p := rayProc(it, x); p != nil {
+				return p, []*Item{it}
+			}
 		case evTaskExit:
 			if it.RankLast > it.Rank {
 				// srun prints the tasks of a node that ended together as one set: none of

@@ -108,10 +108,10 @@ func (p *Part) Add(l *stages.Line) {
 		if f := l.P.Fail; f != nil && f.Event == parser.FailureRAS && f.RAS == parser.RASField {
 			p.addRAS(l.N, f)
 		} else if l.P.Fail != nil && excContinues(l.P) {
-			p.addExcLine(l.N, l.P)
+			p.addExcLine(l.N, l.P, l.Text)
 		} else if l.P.Fail != nil {
-			p.addFailure(l.N, l.P)
-			p.excHeader(l.N, l.Text, l.P)
+			p.addFailure(l.N, l.P, l.Text)
+			p.excHeader(l, false)
 		}
 	case parser.KindWarn:
 		p.seeEnvelope(l.P)
@@ -141,7 +141,7 @@ func (p *Part) Add(l *stages.Line) {
 			p.addCudaLine(l) // cudaline.go
 		}
 		if l.P.Rank >= 0 {
-			p.excHeader(l.N, l.Text, l.P) // exchead.go: a header has a [rankN]: prefix
+			p.excHeader(l, true) // exchead.go: a header has a [rankN]: prefix
 		}
 		if mayBeRare(l.Text) {
 			p.addRare(l)
@@ -149,25 +149,37 @@ func (p *Part) Add(l *stages.Line) {
 	}
 }
 
-// mayBeRare reports whether other text t may be an nccl-tests failure line (nccltests.go) or
-// the heartbeat monitor's (stuck.go): it ends with a quote, or opens with a bracket, a blank,
-// a dot or an E. Every line of other text takes this test, inline; most fail it.
+// mayBeRare reports whether other text t may be an nccl-tests failure line (nccltests.go),
+// the heartbeat monitor's (stuck.go), a Ray line (ray.go) or libmlx5's (netcqe.go): it ends
+// with a quote, or opens with a bracket, a parenthesis, a blank, a dot, an E or an m. Every
+// line of other text takes this test, inline; most fail it.
 func mayBeRare(t []byte) bool {
 	n := len(t)
 	if n < len(testNCCLHead) {
 		return false
 	}
 	f := t[0]
-	return t[n-1] == '\'' || t[n-2] == '\'' || f == '[' || f == ' ' || f == '.' || f == 'E'
+	return t[n-1] == '\'' || t[n-2] == '\'' || f == '[' || f == '(' || f == ' ' || f == '.' || f == 'E' || f == 'm'
 }
 
-// addRare keeps other text that mayBeRare let through where it is one of those lines.
+// addRare keeps other text that mayBeRare let through where it is one of those lines. A
+// Ray worker's line is read past its prefix.
 func (p *Part) addRare(l *stages.Line) {
-	if mayBeTestLine(l.Text) {
+	t := l.Text
+	if t[0] == '(' {
+		if p.addRay(l) {
+			return
+		}
+		t = afterRay(t)
+	}
+	if mayBeTestLine(t) {
 		p.addTestLine(l) // nccltests.go
 	}
-	if errorHead(l.Text) {
+	if errorHead(t) {
 		p.addStuck(l) // stuck.go
+	}
+	if mayBeCQE(t) {
+		p.addCQE(l, t)
 	}
 }
 

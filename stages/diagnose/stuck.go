@@ -75,6 +75,12 @@ func (p *Part) addStuck(l *stages.Line) {
 	if p.addWatchdogException(l) { // exception.go's family, in its ERROR form
 		return
 	}
+	if l.P.Rank < 0 { // a labelled line's async exception is read with its header (exchead.go)
+		if i := bytes.Index(l.Text, excWord); i >= 0 && asyncAt(l.Text, i) >= 0 {
+			p.addAsyncException(l, l.Text[asyncAt(l.Text, i):])
+			return
+		}
+	}
 	i := bytes.Index(l.Text, stuckHead)
 	if i < 0 {
 		i = bytes.Index(l.Text, heartbeatHead)
@@ -104,6 +110,7 @@ func (p *Part) addStuck(l *stages.Line) {
 		msg = msg[:j+1] // the rest is advice
 	}
 	it.Text = clip(msg)
+	rayLaunched(&it, l.Text)
 	p.keep(it)
 }
 
@@ -193,6 +200,7 @@ func (p *Part) addWatchdogException(l *stages.Line) bool {
 		}
 	}
 	it.Text = clip(msg)
+	rayLaunched(&it, l.Text)
 	p.keep(it)
 	return true
 }
