@@ -464,6 +464,9 @@ func watchdogItem(n int64, l *parser.Line) (Item, bool) {
 
 func watchdogText(w *parser.Watchdog) string {
 	s := fmt.Sprintf("rank %d: watchdog %s at work %d", w.Rank, w.Event, w.Seq)
+	if w.PG > 0 { // the rank is the group's, not the global one a summary names
+		s = fmt.Sprintf("rank %d of process group %d: watchdog %s at work %d", w.Rank, w.PG, w.Event, w.Seq)
+	}
 	if w.OpType != "" {
 		s += " (" + w.OpType + ")"
 	}

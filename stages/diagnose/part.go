@@ -118,6 +118,7 @@ func (p *Part) Add(l *stages.Line) {
 		p.keep(warnItem(l.N, l.Text, l.P))
 	case parser.KindWatchdog:
 		if it, ok := watchdogItem(l.N, l.P); ok {
+			rayLaunched(&it, l.Text)
 			p.keep(it)
 		}
 	case parser.KindComm:

@@ -69,3 +69,17 @@ func TestRayPrefixNamesTheProcess(t *testing.T) {
 		}
 	}
 }
+
+// TestRayWatchdogLine: a watchdog line under a Ray worker's prefix is that worker's, and its
+// evidence names the process group whose rank the line prints.
+func TestRayWatchdogLine(t *testing.T) {
+	line := "(ActorModelRayActor pid=744, ip=10.1.59.27) [rank9]:[E416 13:21:26.967555843 ProcessGroupNCCL.cpp:1484] [PG ID 1 PG GUID 2 Rank 1] " +
+		"Exception (either an error or timeout) detected by watchdog at work: 876319, last enqueued NCCL work: 876319, last completed NCCL work: 876318.\n"
+	r := diagnoseBytes(t, "ray.log", []byte(line), 0)
+	if r.Status != diagnose.StatusFault || !slices.Equal(r.Findings[0].Processes, []string{"10.1.59.27:744"}) || !slices.Equal(r.Findings[0].Ranks, []int64{9}) {
+		t.Fatalf("want rank 9's watchdog finding on 10.1.59.27:744:\n%s", js(r))
+	}
+	if ev := r.Findings[0].Evidence; len(ev) == 0 || !strings.Contains(ev[0].Text, "rank 1 of process group 1") {
+		t.Errorf("evidence %v, want it to name rank 1 of process group 1", ev)
+	}
+}
