@@ -152,7 +152,8 @@ func (p *Part) Add(l *stages.Line) {
 
 // mayBeRare reports whether other text t may be an nccl-tests failure line (nccltests.go),
 // the heartbeat monitor's (stuck.go), a Ray line (ray.go) or libmlx5's (netcqe.go): it ends
-// with a quote, or opens with a bracket, a parenthesis, a blank, a dot, an E or an m. Every
+// with a quote, or opens with a bracket, a parenthesis, a blank, a dot, an E, an m or srun's
+// `3: ` label. Every
 // line of other text takes this test, inline; most fail it.
 func mayBeRare(t []byte) bool {
 	n := len(t)
@@ -160,11 +161,27 @@ func mayBeRare(t []byte) bool {
 		return false
 	}
 	f := t[0]
-	return t[n-1] == '\'' || t[n-2] == '\'' || f == '[' || f == '(' || f == ' ' || f == '.' || f == 'E' || f == 'm'
+	return t[n-1] == '\'' || t[n-2] == '\'' || rareFirst[f] && (f > '9' || f < '0' || t[1] == ':' || t[2] == ':' || t[3] == ':')
+}
+
+// rareFirst are the bytes mayBeRare lets a line open with (a digit only before a colon).
+var rareFirst = [256]bool{'[': true, '(': true, ' ': true, '.': true, 'E': true, 'm': true,
+	'0': true, '1': true, '2': true, '3': true, '4': true, '5': true, '6': true, '7': true, '8': true, '9': true}
+
+// srunLabel is the length of `srun -l`'s `12: ` label that opens t, 0 where none.
+func srunLabel(t []byte) int {
+	i := 0
+	for i < len(t) && i < 7 && t[i] >= '0' && t[i] <= '9' {
+		i++
+	}
+	if i == 0 || i+1 >= len(t) || t[i] != ':' || t[i+1] != ' ' {
+		return 0
+	}
+	return i + 2
 }
 
 // addRare keeps other text that mayBeRare let through where it is one of those lines. A
-// Ray worker's line is read past its prefix.
+// Ray worker's line is read past its prefix, and a line of `srun -l` past its label.
 func (p *Part) addRare(l *stages.Line) {
 	t := l.Text
 	if t[0] == '(' {
@@ -173,6 +190,7 @@ func (p *Part) addRare(l *stages.Line) {
 		}
 		t = afterRay(t)
 	}
+	t = t[srunLabel(t):]
 	if mayBeTestLine(t) {
 		p.addTestLine(l) // nccltests.go
 	}
