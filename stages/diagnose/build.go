@@ -192,6 +192,12 @@ func ownKind(it *Item) (Kind, bool) {
 	if k, origin, ok := ownResultKind(it); ok {
 		return k, origin
 	}
+	if i := strings.Index(t, string(watchdogExcHead)); i >= 0 {
+		// `what():  [Rank 0] NCCL watchdog thread terminated with exception: CUDA error: ...`:
+		// the exception the watchdog ended with is the process's error, whatever type
+		// (DistBackendError) wraps it.
+		t, n = t[i+len(watchdogExcHead):], ""
+	}
 	switch {
 	case strings.Contains(n, "OutOfMemory") || strings.Contains(t, "out of memory"):
 		return KindOOM, true

@@ -175,7 +175,7 @@ func stuckSeconds(msg string) int64 {
 
 // watchdogExcHead is where PyTorch's watchdog reports the exception that ended it: `[Rank 0]
 // NCCL watchdog thread terminated with exception: CUDA error: an illegal memory access was
-// encountered` (2.0-2.3; the parser reads its `] NCCL ` as a damaged envelope) or `Process
+// encountered` (2.0-2.3) or `Process
 // group watchdog thread terminated with exception: ...` (2.4+).
 var watchdogExcHead = []byte("watchdog thread terminated with exception: ")
 
@@ -188,7 +188,10 @@ func (p *Part) addWatchdogException(l *stages.Line) bool {
 		return false
 	}
 	msg := bytes.TrimSpace(l.Text[i+len(watchdogExcHead):])
-	if len(msg) == 0 || msg[0] == '[' || bytes.HasPrefix(msg, []byte("NCCL error")) {
+	if len(msg) > 0 && msg[0] == '[' {
+		return p.addWrappedTimeout(l, msg)
+	}
+	if len(msg) == 0 || bytes.HasPrefix(msg, []byte("NCCL error")) {
 		return false
 	}
 	it := newItem(evException, l.N, l.P)
@@ -203,4 +206,50 @@ func (p *Part) addWatchdogException(l *stages.Line) bool {
 	rayLaunched(&it, l.Text)
 	p.keep(it)
 	return true
+}
+
+// wrappedTimeout is the timeout a watchdog's exception line re-raises: `... watchdog thread
+// terminated with exception: [Rank 0] Watchdog caught collective operation timeout:
+// WorkNCCL(SeqNum=5, OpType=ALLREDUCE, ...) ran for 600062 milliseconds before timing out.`
+var wrappedTimeout = []byte("] Watchdog caught collective operation timeout: WorkNCCL(")
+
+// addWrappedTimeout keeps the timeout a watchdog's exception line re-raises (msg, after its
+// head) as the timeout's own line would be: where PyTorch printed that line too, both are the
+// same finding's evidence. It reports whether msg was one.
+func (p *Part) addWrappedTimeout(l *stages.Line, msg []byte) bool {
+	j := bytes.Index(msg, wrappedTimeout)
+	if j < 0 {
+		return false
+	}
+	it := newItem(evWatchdog, l.N, l.P)
+	rank := stuckRank(msg[:j])
+	if it.Rank < 0 {
+		it.Rank, it.RankLast = rank, rank
+	}
+	tuple := msg[j+len(wrappedTimeout):]
+	if v, err := strconv.ParseInt(string(tupleField(tuple, "SeqNum=")), 10, 64); err == nil && v >= 0 {
+		it.Seq = v
+	}
+	it.Name = parser.WatchdogTimeout.String()
+	it.Text = clip(fmt.Appendf(nil, "rank %d: watchdog timeout at work %d", rank, it.Seq))
+	if op := tupleField(tuple, "OpType="); len(op) > 0 {
+		it.Text += " (" + string(op) + ")"
+	}
+	rayLaunched(&it, l.Text)
+	p.keep(it)
+	return true
+}
+
+// tupleField is the value of key in a WorkNCCL tuple (up to its comma or parenthesis), nil
+// where the tuple names none.
+func tupleField(tuple []byte, key string) []byte {
+	i := bytes.Index(tuple, []byte(key))
+	if i < 0 {
+		return nil
+	}
+	v := tuple[i+len(key):]
+	if k := bytes.IndexAny(v, ",)"); k >= 0 {
+		v = v[:k]
+	}
+	return v[:min(len(v), 64)]
 }
