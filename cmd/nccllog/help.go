@@ -310,7 +310,9 @@ exited on signal 11 (Segmentation fault)." from mpirun, mpiexec, orterun, prteru
 process-exit that names none; Ray's raylet on a worker that died, "A worker died or was killed
 ... Worker IP address: A ... Worker PID: P Worker exit type: SYSTEM_ERROR", and Ray's memory
 monitor on the node whose workers it killed, "N Workers (tasks / actors) killed due to memory
-pressure (OOM)"), that process's own last words (a Python exception such as torch.OutOfMemoryError or
+pressure (OOM)"; DeepSpeed's launcher's "['python', ..., '--local_rank=3'] exits with return code
+= -9"; a shell's "slurm_script: line 12: 45678 Killed   python train.py"; srun's "task 3: Out Of
+Memory", the host's memory), that process's own last words (a Python exception such as torch.OutOfMemoryError or
 "CUDA error", "terminate called" with its what() message from the line below, a signal: "Segmentation fault (core dumped)" alone is "a process
 was killed by a signal first: Segmentation fault", and a crash handler's "[host:pid] Signal:
 Segmentation fault (11)" (Open MPI) or "[host:pid:...] Caught signal 11" (UCX) names the process),

@@ -305,7 +305,9 @@ func summarize(c *cand) string {
 			return who(c) + " ended" + after + ", as the launcher reports."
 		}
 		s := who(c) + " exited first"
-		if sig := noticedSignal(c.items); sig != "" {
+		if slurmOOM(c.items) {
+			s = who(c) + " ran out of host memory first (Slurm's task state: Out Of Memory)"
+		} else if sig := noticedSignal(c.items); sig != "" {
 			s = who(c) + " was killed by " + sig + " first"
 		} else if code := exitCode(c.items); code != "" {
 			s += " with exit code " + code

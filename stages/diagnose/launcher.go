@@ -181,3 +181,14 @@ func launcherText(it *Item) string {
 	}
 	return it.Name
 }
+
+// slurmOOM reports whether srun names the task's end Out Of Memory (`srun: error: node12: task
+// 3: Out Of Memory`): the step's cgroup ran out of host memory and its OOM killer ended it.
+func slurmOOM(its []*Item) bool {
+	for _, it := range its {
+		if it.Ev == evTaskExit && it.Name == "Out Of Memory" {
+			return true
+		}
+	}
+	return false
+}

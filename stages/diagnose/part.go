@@ -151,9 +151,10 @@ func (p *Part) Add(l *stages.Line) {
 }
 
 // mayBeRare reports whether other text t may be an nccl-tests failure line (nccltests.go),
-// the heartbeat monitor's (stuck.go), a Ray line (ray.go) or libmlx5's (netcqe.go): it ends
-// with a quote, or opens with a bracket, a parenthesis, a blank, a dot, an E, an m or srun's
-// `3: ` label. Every
+// the heartbeat monitor's (stuck.go), a Ray line (ray.go), libmlx5's (netcqe.go), DeepSpeed's
+// launcher's (dslaunch.go) or a shell's on a killed child (shellkill.go): it ends with a
+// quote, or opens with a bracket, a parenthesis, a blank, a dot, a slash, an E, an m, a b or
+// srun's `3: ` label. Every
 // line of other text takes this test, inline; most fail it.
 func mayBeRare(t []byte) bool {
 	n := len(t)
@@ -165,7 +166,7 @@ func mayBeRare(t []byte) bool {
 }
 
 // rareFirst are the bytes mayBeRare lets a line open with (a digit only before a colon).
-var rareFirst = [256]bool{'[': true, '(': true, ' ': true, '.': true, 'E': true, 'm': true,
+var rareFirst = [256]bool{'[': true, '(': true, ' ': true, '.': true, 'E': true, 'm': true, '/': true, 'b': true,
 	'0': true, '1': true, '2': true, '3': true, '4': true, '5': true, '6': true, '7': true, '8': true, '9': true}
 
 // srunLabel is the length of `srun -l`'s `12: ` label that opens t, 0 where none.
@@ -199,6 +200,12 @@ func (p *Part) addRare(l *stages.Line) {
 	}
 	if mayBeCQE(t) {
 		p.addCQE(l, t)
+	}
+	if t[0] == '[' && mayBeDSExit(t) {
+		p.addDSExit(l, t) // dslaunch.go
+	}
+	if mayBeShellKill(t) {
+		p.addShellKill(l, t) // shellkill.go
 	}
 }
 
