@@ -341,7 +341,9 @@ without "Init COMPLETE" per process and communicator, PyTorch watchdog timeouts 
 into other lines, or cut inside their WorkNCCL tuple: "WorkNCCL(SeqNum=4, OpTy", or wrapped after
 "timeout:" with the tuple on the next line), PyTorch's heartbeat monitor on a stuck watchdog
 ("ProcessGroupNCCL's watchdog got stuck for 480 seconds ...", "Heartbeat monitor timed out!":
-a fault alone, else after the first), nccl-tests' "node1: Test NCCL failure common.cu:961
+a fault alone, else after the first), PyTorch's "Some NCCL operations have failed or timed out"
+(the rank's watchdog finding where its timeout's line is missing), the watchdog's exception
+that re-raises a timeout (after any head, or in a what() under "terminate called"), nccl-tests' "node1: Test NCCL failure common.cu:961
 'unhandled system error ...'" (or "Test CUDA failure") on the process its " .. node1 pid N: Test
 failure" line names, with that process's "-> N" chain where NCCL printed no WARN, NCCL RAS reports (text, or JSON from "ncclras -f json", NCCL 2.28.7+,
 whose raw data it judges as NCCL's text form does), and the ranks' call sequences (a mismatch,

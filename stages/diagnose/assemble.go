@@ -356,6 +356,9 @@ func summarize(c *cand) string {
 		if c.shared {
 			return sharedWatchSummary(c)
 		}
+		if onlyTakenDown(c) {
+			return fmt.Sprintf("%s PyTorch watchdog found an NCCL operation that failed or timed out%s, and takes the process down.", watchdogWhoIn(c), after)
+		}
 		return fmt.Sprintf("%s PyTorch watchdog timed out%s.", watchdogWhoIn(c), after)
 	case KindRASReport:
 		s := "An NCCL RAS report names rank(s) " + rankList(sortedRanks(c.ranks)) + " as outliers"

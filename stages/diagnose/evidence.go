@@ -463,9 +463,12 @@ func watchdogItem(n int64, l *parser.Line) (Item, bool) {
 }
 
 func watchdogText(w *parser.Watchdog) string {
-	s := fmt.Sprintf("rank %d: watchdog %s at work %d", w.Rank, w.Event, w.Seq)
+	s := fmt.Sprintf("rank %d: watchdog %s", w.Rank, w.Event)
 	if w.PG > 0 { // the rank is the group's, not the global one a summary names
-		s = fmt.Sprintf("rank %d of process group %d: watchdog %s at work %d", w.Rank, w.PG, w.Event, w.Seq)
+		s = fmt.Sprintf("rank %d of process group %d: watchdog %s", w.Rank, w.PG, w.Event)
+	}
+	if w.Seq >= 0 { // PyTorch before 1.13 prints no SeqNum
+		s += fmt.Sprintf(" at work %d", w.Seq)
 	}
 	if w.OpType != "" {
 		s += " (" + w.OpType + ")"

@@ -197,6 +197,12 @@ func (p *Part) addRare(l *stages.Line) {
 	}
 	if errorHead(t) {
 		p.addStuck(l) // stuck.go
+	} else if t[0] == '[' && len(t) >= minWrapperLine {
+		// The watchdog's exception after a head that is not PyTorch's: Ray's C++ log head
+		// (`[2024-12-24 23:47:14,381 E 3946 4620] logging.cc:101: Unhandled exception: ...
+		// what(): [PG ...] Process group watchdog thread terminated with exception: ...`), or
+		// none but the process group's.
+		p.addWatchdogException(l)
 	}
 	if mayBeCQE(t) {
 		p.addCQE(l, t)

@@ -72,7 +72,7 @@ func labelledErrorHead(t []byte) bool {
 
 // addStuck keeps other text that is the heartbeat monitor's line (see above).
 func (p *Part) addStuck(l *stages.Line) {
-	if p.addWatchdogException(l) { // exception.go's family, in its ERROR form
+	if p.addWatchdogException(l) || p.addTakenDown(l) { // exception.go's family, in its ERROR form
 		return
 	}
 	if l.P.Rank < 0 { // a labelled line's async exception is read with its header (exchead.go)
@@ -179,6 +179,10 @@ func stuckSeconds(msg string) int64 {
 // group watchdog thread terminated with exception: ...` (2.4+).
 var watchdogExcHead = []byte("watchdog thread terminated with exception: ")
 
+// minWrapperLine is the shortest line that holds a process group's head, watchdogExcHead and
+// an exception after it.
+const minWrapperLine = 80
+
 // addWatchdogException keeps a watchdog's exception line whose message is the process's own
 // error (a CUDA error): the NCCL errors it repeats, and a timeout it re-raises (`[Rank 0]
 // Watchdog caught ...`), are read from their own lines. It reports whether it kept one.
@@ -231,7 +235,10 @@ func (p *Part) addWrappedTimeout(l *stages.Line, msg []byte) bool {
 		it.Seq = v
 	}
 	it.Name = parser.WatchdogTimeout.String()
-	it.Text = clip(fmt.Appendf(nil, "rank %d: watchdog timeout at work %d", rank, it.Seq))
+	it.Text = fmt.Sprintf("rank %d: watchdog timeout", rank)
+	if it.Seq >= 0 {
+		it.Text += fmt.Sprintf(" at work %d", it.Seq)
+	}
 	if op := tupleField(tuple, "OpType="); len(op) > 0 {
 		it.Text += " (" + string(op) + ")"
 	}
