@@ -25,7 +25,8 @@ const reasonNoEnvelope = "NCCL output without a host:pid:tid [dev] envelope"
 
 // garbledLevel reports whether b holds `] NCCL ` followed by no level: an envelope whose
 // level was garbled. PyTorch's `[PG 0 Rank 3] NCCL error: ...` (an exception's message, a
-// failure line) is no envelope.
+// failure line) is no envelope, nor is any other text after its process-group head (2.0-2.3's
+// `[Rank 0] NCCL watchdog thread terminated with exception: ...`).
 func garbledLevel(b []byte) bool {
 	const head = "] NCCL "
 	for {
@@ -33,11 +34,37 @@ func garbledLevel(b []byte) bool {
 		if i < 0 {
 			return false
 		}
+		pg := pgHead(b[:i])
 		b = b[i+len(head):]
-		if !bytes.HasPrefix(b, []byte("error")) {
+		if !pg && !bytes.HasPrefix(b, []byte("error")) {
 			return true
 		}
 	}
+}
+
+// maxPGHead bounds PyTorch's process-group head: its longest, `[PG ID 0 PG GUID
+// 0(default_pg) Rank 3`, is 38 bytes.
+const maxPGHead = 64
+
+// pgHead reports whether b ends with PyTorch's process-group head without its `]`: `[Rank 0`,
+// `[PG 0 Rank 3`, `[PG ID 0 PG GUID 0(default_pg) Rank 3`.
+func pgHead(b []byte) bool {
+	w := b[max(0, len(b)-maxPGHead):]
+	j := bytes.LastIndexByte(w, '[')
+	if j < 0 {
+		return false
+	}
+	h := w[j:]
+	k := bytes.LastIndex(h, []byte("Rank "))
+	if !bytes.HasPrefix(h, []byte("[Rank ")) && !bytes.HasPrefix(h, []byte("[PG ")) || k < 0 || k+len("Rank ") == len(h) {
+		return false
+	}
+	for _, c := range h[k+len("Rank "):] {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
 }
 
 var levelWords = [...][]byte{

@@ -307,17 +307,25 @@ process ("Process name: [[j,1],R]", or "mpirun noticed that process rank 3 with 
 exited on signal 11 (Segmentation fault)." from mpirun, mpiexec, orterun, prterun or oshrun: "rank 3
 (n7:1167) was killed by signal 11 (Segmentation fault) first, as the launcher reports"; its
 "Primary job terminated normally, but 1 process returned a non-zero exit code" alone is a
-process-exit that names none), that process's own last words (a Python exception such as torch.OutOfMemoryError or
+process-exit that names none; Ray's raylet on a worker that died, "A worker died or was killed
+... Worker IP address: A ... Worker PID: P Worker exit type: SYSTEM_ERROR", and Ray's memory
+monitor on the node whose workers it killed, "N Workers (tasks / actors) killed due to memory
+pressure (OOM)"; DeepSpeed's launcher's "['python', ..., '--local_rank=3'] exits with return code
+= -9"; a shell's "slurm_script: line 12: 45678 Killed   python train.py"; srun's "task 3: Out Of
+Memory", the host's memory), that process's own last words (a Python exception such as torch.OutOfMemoryError or
 "CUDA error", "terminate called" with its what() message from the line below, a signal: "Segmentation fault (core dumped)" alone is "a process
 was killed by a signal first: Segmentation fault", and a crash handler's "[host:pid] Signal:
 Segmentation fault (11)" (Open MPI) or "[host:pid:...] Caught signal 11" (UCX) names the process),
 PyTorch's NCCL exceptions (their ncclResult and the WARN they repeat after "Last error:", the
 origin where the log holds no NCCL line naming one; unprefixed lines under a "[rankN]:" "watchdog
-thread terminated with exception:" header are rank N's), TensorFlow's "OP_REQUIRES failed at
+thread terminated with exception:" header are rank N's; a collective's "Collective WorkNCCL(...)
+raised the following async exception: NCCL error: ..." is its rank's; a line under a Ray worker's
+"(Name pid=N, ip=A)" prefix is that worker's), TensorFlow's "OP_REQUIRES failed at
 nccl_ops.cc:104 : UNKNOWN: unhandled cuda error" on an NCCL op (the process's own ncclResult:
 unhandled cuda error is a cuda-error, unhandled system error a system-error; on the log's one
 process), NCCL WARNs (NET/IB completion errors, an IB async event of a queue pair, completion
-queue or device ("Got async event : local access violation work queue error"), NET/OFI and NET/Socket failures, bootstrap, Cuda
+queue or device ("Got async event : local access violation work queue error"), NET/OFI and NET/Socket failures, libmlx5's
+"mlx5: host: got completion with error:" (evidence of that host's NET/IB error where one is logged), bootstrap, Cuda
 failure (oom where it says 'out of memory'), "Failed to CUDA calloc", a CUDA or HIP call
 "failed" ("cudaIpcGetMemHandle failed : ...", "hipIpcGetMemHandle failed"), a connect refused (the
 peer was not listening: it likely died or never started), a failed ibv_create_qp, ibv_create_cq,
@@ -333,7 +341,9 @@ without "Init COMPLETE" per process and communicator, PyTorch watchdog timeouts 
 into other lines, or cut inside their WorkNCCL tuple: "WorkNCCL(SeqNum=4, OpTy", or wrapped after
 "timeout:" with the tuple on the next line), PyTorch's heartbeat monitor on a stuck watchdog
 ("ProcessGroupNCCL's watchdog got stuck for 480 seconds ...", "Heartbeat monitor timed out!":
-a fault alone, else after the first), nccl-tests' "node1: Test NCCL failure common.cu:961
+a fault alone, else after the first), PyTorch's "Some NCCL operations have failed or timed out"
+(the rank's watchdog finding where its timeout's line is missing), the watchdog's exception
+that re-raises a timeout (after any head, or in a what() under "terminate called"), nccl-tests' "node1: Test NCCL failure common.cu:961
 'unhandled system error ...'" (or "Test CUDA failure") on the process its " .. node1 pid N: Test
 failure" line names, with that process's "-> N" chain where NCCL printed no WARN, NCCL RAS reports (text, or JSON from "ncclras -f json", NCCL 2.28.7+,
 whose raw data it judges as NCCL's text form does), and the ranks' call sequences (a mismatch,

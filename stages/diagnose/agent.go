@@ -14,9 +14,7 @@ func agentFirst(e *Evidence, x *procIndex) (*proc, []*Item) {
 		if p := x.byPid(it.Pid); p != nil {
 			return p, []*Item{it}
 		}
-		p := x.get("", it.Pid)
-		p.label = "local rank " + strconv.FormatInt(it.Local, 10) + " (pid " + strconv.FormatInt(it.Pid, 10) + ")"
-		return p, []*Item{it}
+		return x.child(it), []*Item{it}
 	}
 	return nil, nil
 }
@@ -74,4 +72,19 @@ func signalOf(its []*Item) string {
 		}
 	}
 	return ""
+}
+
+// child is the launcher's child an agent line names by its local rank and pid (torchrun), or
+// by its local rank alone (DeepSpeed's launcher, which prints no pid).
+func (x *procIndex) child(it *Item) *proc {
+	if it.Pid >= 0 {
+		p := x.get("", it.Pid)
+		p.label = "local rank " + strconv.FormatInt(it.Local, 10) + " (pid " + strconv.FormatInt(it.Pid, 10) + ")"
+		return p
+	}
+	label := "the launcher's child"
+	if it.Local >= 0 {
+		label = "local rank " + strconv.FormatInt(it.Local, 10)
+	}
+	return &proc{pid: -1, rank: -1, gpu: -1, label: label}
 }

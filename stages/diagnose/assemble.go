@@ -154,7 +154,7 @@ func (b *builder) launcherCand(lp *proc, litems []*Item) {
 	c := b.own[lp]
 	if c == nil {
 		for _, p := range b.owners {
-			if q := b.own[p]; q != nil && ((lp.rank >= 0 && p.rank == lp.rank) || (lp.rank < 0 && lp.host == p.host)) {
+			if q := b.own[p]; q != nil && ((lp.rank >= 0 && p.rank == lp.rank) || (lp.rank < 0 && lp.host == p.host && (lp.pid < 0 || p.pid < 0 || lp.pid == p.pid))) {
 				c = q
 				break
 			}
@@ -295,6 +295,9 @@ func summarize(c *cand) string {
 	}
 	switch c.kind {
 	case KindProcessExit:
+		if s := raySummary(c); s != "" {
+			return s
+		}
 		if c.follows >= 0 {
 			if len(c.procs) == 0 {
 				return "The launcher reported the job's end" + after + "."
@@ -302,7 +305,9 @@ func summarize(c *cand) string {
 			return who(c) + " ended" + after + ", as the launcher reports."
 		}
 		s := who(c) + " exited first"
-		if sig := noticedSignal(c.items); sig != "" {
+		if slurmOOM(c.items) {
+			s = who(c) + " ran out of host memory first (Slurm's task state: Out Of Memory)"
+		} else if sig := noticedSignal(c.items); sig != "" {
 			s = who(c) + " was killed by " + sig + " first"
 		} else if code := exitCode(c.items); code != "" {
 			s += " with exit code " + code
@@ -350,6 +355,9 @@ func summarize(c *cand) string {
 		}
 		if c.shared {
 			return sharedWatchSummary(c)
+		}
+		if onlyTakenDown(c) {
+			return fmt.Sprintf("%s PyTorch watchdog found an NCCL operation that failed or timed out%s, and takes the process down.", watchdogWhoIn(c), after)
 		}
 		return fmt.Sprintf("%s PyTorch watchdog timed out%s.", watchdogWhoIn(c), after)
 	case KindRASReport:

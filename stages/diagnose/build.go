@@ -48,13 +48,14 @@ func Build(set *stages.Set) Report {
 	for i := range e.Items {
 		b.item(&e.Items[i], i)
 	}
+	b.foldCQE() // netcqe.go
 	b.rasJSON()
 	b.rasDone()
 	lp, litems := launcherFirst(&e, b.x)
 	b.aborts()
 	b.initFailures()
 	b.extra = ranksFindings(set, b.x)
-	b.exceptionOrigins()
+	b.exceptionOrigins(lp != nil)
 	if b.sharedCause(lp) || b.sharedChain(lp) || b.sharedHas(lp) {
 		b.launcherFollows(litems) // its exit follows from the shared cause (mayBeOwner)
 		lp, litems = nil, nil
@@ -135,7 +136,7 @@ func (b *builder) item(it *Item, pos int) {
 		b.stuckItem(it, pos, p)
 	case evRAS:
 		b.rasItem(it, pos)
-	case evTaskExit, evCancelled, evMPIExit:
+	case evTaskExit, evCancelled, evMPIExit, evRayExit:
 		b.consequence(KindProcessExit, it, pos, p)
 		if c := b.conseq[KindProcessExit]; it.Ev == evTaskExit {
 			c.ranks = taskRange(c.ranks, it, -1)
@@ -190,6 +191,12 @@ func ownKind(it *Item) (Kind, bool) {
 	}
 	if k, origin, ok := ownResultKind(it); ok {
 		return k, origin
+	}
+	if i := strings.Index(t, string(watchdogExcHead)); i >= 0 {
+		// `what():  [Rank 0] NCCL watchdog thread terminated with exception: CUDA error: ...`:
+		// the exception the watchdog ended with is the process's error, whatever type
+		// (DistBackendError) wraps it.
+		t, n = t[i+len(watchdogExcHead):], ""
 	}
 	switch {
 	case strings.Contains(n, "OutOfMemory") || strings.Contains(t, "out of memory"):

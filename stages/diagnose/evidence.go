@@ -64,6 +64,10 @@ const (
 	// PyTorch's heartbeat monitor on a watchdog thread that stopped (`ProcessGroupNCCL's
 	// watchdog got stuck for 480 seconds ...`, stuck.go).
 	evStuck
+	// Ray's raylet on a worker that died (Host, Pid: its address and pid; Name its exit type)
+	// or on the workers of a node its memory monitor killed (Name rayNameOOM or
+	// rayNameCrashed; no pid) (ray.go).
+	evRayExit
 	numEvs
 )
 
@@ -76,7 +80,7 @@ var evNames = [numEvs]string{
 	evRemoteClosed: "remote-closed", evFollowOn: "follow-on", evWarn: "warn", evWatchdog: "watchdog",
 	evShm: "shm", evFrame: "frame",
 	evNCCLResult: "nccl-result", evLastError: "last-error", evAgentExit: "agent-exit", evSetting: "setting",
-	evTestTrail: "test-trail", evStuck: "watchdog-stuck",
+	evTestTrail: "test-trail", evStuck: "watchdog-stuck", evRayExit: "ray-exit",
 }
 
 func (e Ev) String() string {
@@ -459,7 +463,13 @@ func watchdogItem(n int64, l *parser.Line) (Item, bool) {
 }
 
 func watchdogText(w *parser.Watchdog) string {
-	s := fmt.Sprintf("rank %d: watchdog %s at work %d", w.Rank, w.Event, w.Seq)
+	s := fmt.Sprintf("rank %d: watchdog %s", w.Rank, w.Event)
+	if w.PG > 0 { // the rank is the group's, not the global one a summary names
+		s = fmt.Sprintf("rank %d of process group %d: watchdog %s", w.Rank, w.PG, w.Event)
+	}
+	if w.Seq >= 0 { // PyTorch before 1.13 prints no SeqNum
+		s += fmt.Sprintf(" at work %d", w.Seq)
+	}
 	if w.OpType != "" {
 		s += " (" + w.OpType + ")"
 	}

@@ -42,11 +42,26 @@ type excOrphans struct {
 	wait        bool  // the chunk's `Last error:` wait is one of them
 }
 
-// excHeader notes a `[rankN]:` line that opens an exception whose message goes on below.
-func (p *Part) excHeader(n int64, text []byte, l *parser.Line) {
-	if l.Rank >= 0 && l.Rank < math.MaxInt32 && bytes.Contains(text, excHeadWords) {
-		p.run = excRun{ok: true, line: n, rank: l.Rank}
+// excHeader notes a `[rankN]:` line that opens an exception whose message goes on below:
+// the watchdog's, or a collective's async exception, which it keeps where the line is other
+// text (asyncexc.go).
+func (p *Part) excHeader(l *stages.Line, other bool) {
+	r := l.P.Rank
+	if r < 0 || r >= math.MaxInt32 {
+		return
 	}
+	i := bytes.Index(l.Text, excWord)
+	switch {
+	case i < 0:
+		return
+	case asyncAt(l.Text, i) >= 0:
+		if other {
+			p.addAsyncException(l, l.Text[asyncAt(l.Text, i):])
+		}
+	case !bytes.Contains(l.Text[max(0, i-len(excHeadWords)+len(excWord)):], excHeadWords):
+		return
+	}
+	p.run = excRun{ok: true, line: l.N, rank: r}
 }
 
 // excContinues reports whether l, read as a failure line, may continue an exception's
@@ -64,9 +79,9 @@ func excContinues(l *parser.Line) bool {
 
 // addExcLine keeps a failure line that continues an exception's message: under its header's
 // rank where the run above reaches it, else noted as an orphan where it opens the chunk.
-func (p *Part) addExcLine(n int64, l *parser.Line) {
+func (p *Part) addExcLine(n int64, l *parser.Line, text []byte) {
 	from := len(p.items)
-	p.addFailure(n, l)
+	p.addFailure(n, l, text)
 	waits := p.wait.ok && p.wait.line == n && p.wait.file == ""
 	switch r := p.run; {
 	case r.ok && r.file == "" && n == r.line+1:

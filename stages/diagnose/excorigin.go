@@ -42,8 +42,9 @@ var resultKinds = [numResultKinds]Kind{
 // exceptionOrigins makes the NCCL exceptions' messages origins where NCCL's own lines name
 // none: PyTorch repeats a WARN the log holds, but a log of tracebacks alone holds only the
 // repeat. Each process's `Last error:` message is its origin, of the kind its WARN would be;
-// a process with an NCCL exception but no message has the exception's ncclResult as its.
-func (b *builder) exceptionOrigins() {
+// a process with an NCCL exception but no message has the exception's ncclResult as its,
+// unless the launcher names the process that ended first (launched).
+func (b *builder) exceptionOrigins(launched bool) {
 	if len(b.owners) > 0 || len(b.loose) > 0 {
 		return // the exception's lines repeat what NCCL's own say
 	}
@@ -60,7 +61,7 @@ func (b *builder) exceptionOrigins() {
 			b.consequence(KindRemoteError, r.it, r.pos, r.p)
 		}
 	}
-	if rem := b.conseq[KindRemoteError]; len(b.owners) == 0 && len(b.loose) == 0 && rem != nil {
+	if rem := b.conseq[KindRemoteError]; len(b.owners) == 0 && len(b.loose) == 0 && rem != nil && !launched {
 		b.resultOrigin(rem)
 	}
 	b.takeExceptions()

@@ -29,6 +29,10 @@ func launcherFirst(e *Evidence, x *procIndex) (*proc, []*Item) {
 				// 11 (...)`: the launcher's word on the first process a signal killed.
 				return x.of(it), []*Item{it}
 			}
+		case evRayExit:
+			if p := rayProc(it, x); p != nil {
+				return p, []*Item{it}
+			}
 		case evTaskExit:
 			if it.RankLast > it.Rank {
 				// srun prints the tasks of a node that ended together as one set: none of
@@ -176,4 +180,15 @@ func launcherText(it *Item) string {
 		return "Exit code: " + strconv.FormatInt(it.Code, 10)
 	}
 	return it.Name
+}
+
+// slurmOOM reports whether srun names the task's end Out Of Memory (`srun: error: node12: task
+// 3: Out Of Memory`): the step's cgroup ran out of host memory and its OOM killer ended it.
+func slurmOOM(its []*Item) bool {
+	for _, it := range its {
+		if it.Ev == evTaskExit && it.Name == "Out Of Memory" {
+			return true
+		}
+	}
+	return false
 }

@@ -98,3 +98,19 @@ func TestNCCLTestsTwoProcesses(t *testing.T) {
 		t.Errorf("findings of %v, want %v:\n%s", procs, want, js(r))
 	}
 }
+
+// TestSrunLabelledRareLines: behind `srun -l`'s `3: ` label, nccl-tests' trail line still
+// names the process, and the heartbeat monitor's line is still read.
+func TestSrunLabelledRareLines(t *testing.T) {
+	tests := "3: node1: Test NCCL failure common.cu:961 'unhandled system error (run with NCCL_DEBUG=INFO for details)'\n" +
+		"3:  .. node1 pid 11537: Test failure common.cu:844\n"
+	r := diagnoseBytes(t, "job.log", []byte(tests), 0)
+	if r.Status != diagnose.StatusFault || !slices.Equal(r.Findings[0].Processes, []string{"node1:11537"}) {
+		t.Errorf("nccl-tests behind srun's label: want node1:11537 first:\n%s", js(r))
+	}
+	stuck := "0: [rank0]:[E626 05:14:36.393067540 ProcessGroupNCCL.cpp:1743] [PG ID 0 PG GUID 0(default_pg) Rank 0] ProcessGroupNCCL's watchdog got stuck for 480 seconds without making progress in monitoring enqueued collectives.\n"
+	r = diagnoseBytes(t, "job.log", []byte(stuck), 0)
+	if r.Status != diagnose.StatusFault || r.Findings[0].Kind != diagnose.KindWatchdogTimeout || !slices.Equal(r.Findings[0].Ranks, []int64{0}) {
+		t.Errorf("the heartbeat monitor behind srun's label: want rank 0's stuck watchdog:\n%s", js(r))
+	}
+}

@@ -108,16 +108,17 @@ func (p *Part) Add(l *stages.Line) {
 		if f := l.P.Fail; f != nil && f.Event == parser.FailureRAS && f.RAS == parser.RASField {
 			p.addRAS(l.N, f)
 		} else if l.P.Fail != nil && excContinues(l.P) {
-			p.addExcLine(l.N, l.P)
+			p.addExcLine(l.N, l.P, l.Text)
 		} else if l.P.Fail != nil {
-			p.addFailure(l.N, l.P)
-			p.excHeader(l.N, l.Text, l.P)
+			p.addFailure(l.N, l.P, l.Text)
+			p.excHeader(l, false)
 		}
 	case parser.KindWarn:
 		p.seeEnvelope(l.P)
 		p.keep(warnItem(l.N, l.Text, l.P))
 	case parser.KindWatchdog:
 		if it, ok := watchdogItem(l.N, l.P); ok {
+			rayLaunched(&it, l.Text)
 			p.keep(it)
 		}
 	case parser.KindComm:
@@ -141,7 +142,7 @@ func (p *Part) Add(l *stages.Line) {
 			p.addCudaLine(l) // cudaline.go
 		}
 		if l.P.Rank >= 0 {
-			p.excHeader(l.N, l.Text, l.P) // exchead.go: a header has a [rankN]: prefix
+			p.excHeader(l, true) // exchead.go: a header has a [rankN]: prefix
 		}
 		if mayBeRare(l.Text) {
 			p.addRare(l)
@@ -149,25 +150,68 @@ func (p *Part) Add(l *stages.Line) {
 	}
 }
 
-// mayBeRare reports whether other text t may be an nccl-tests failure line (nccltests.go) or
-// the heartbeat monitor's (stuck.go): it ends with a quote, or opens with a bracket, a blank,
-// a dot or an E. Every line of other text takes this test, inline; most fail it.
+// mayBeRare reports whether other text t may be an nccl-tests failure line (nccltests.go),
+// the heartbeat monitor's (stuck.go), a Ray line (ray.go), libmlx5's (netcqe.go), DeepSpeed's
+// launcher's (dslaunch.go) or a shell's on a killed child (shellkill.go): it ends with a
+// quote, or opens with a bracket, a parenthesis, a blank, a dot, a slash, an E, an m, a b or
+// srun's `3: ` label. Every
+// line of other text takes this test, inline; most fail it.
 func mayBeRare(t []byte) bool {
 	n := len(t)
 	if n < len(testNCCLHead) {
 		return false
 	}
 	f := t[0]
-	return t[n-1] == '\'' || t[n-2] == '\'' || f == '[' || f == ' ' || f == '.' || f == 'E'
+	return t[n-1] == '\'' || t[n-2] == '\'' || rareFirst[f] && (f > '9' || f < '0' || t[1] == ':' || t[2] == ':' || t[3] == ':')
 }
 
-// addRare keeps other text that mayBeRare let through where it is one of those lines.
+// rareFirst are the bytes mayBeRare lets a line open with (a digit only before a colon).
+var rareFirst = [256]bool{'[': true, '(': true, ' ': true, '.': true, 'E': true, 'm': true, '/': true, 'b': true,
+	'0': true, '1': true, '2': true, '3': true, '4': true, '5': true, '6': true, '7': true, '8': true, '9': true}
+
+// srunLabel is the length of `srun -l`'s `12: ` label that opens t, 0 where none.
+func srunLabel(t []byte) int {
+	i := 0
+	for i < len(t) && i < 7 && t[i] >= '0' && t[i] <= '9' {
+		i++
+	}
+	if i == 0 || i+1 >= len(t) || t[i] != ':' || t[i+1] != ' ' {
+		return 0
+	}
+	return i + 2
+}
+
+// addRare keeps other text that mayBeRare let through where it is one of those lines. A
+// Ray worker's line is read past its prefix, and a line of `srun -l` past its label.
 func (p *Part) addRare(l *stages.Line) {
-	if mayBeTestLine(l.Text) {
+	t := l.Text
+	if t[0] == '(' {
+		if p.addRay(l) {
+			return
+		}
+		t = afterRay(t)
+	}
+	t = t[srunLabel(t):]
+	if mayBeTestLine(t) {
 		p.addTestLine(l) // nccltests.go
 	}
-	if errorHead(l.Text) {
+	if errorHead(t) {
 		p.addStuck(l) // stuck.go
+	} else if t[0] == '[' && len(t) >= minWrapperLine {
+		// The watchdog's exception after a head that is not PyTorch's: Ray's C++ log head
+		// (`[2024-12-24 23:47:14,381 E 3946 4620] logging.cc:101: Unhandled exception: ...
+		// what(): [PG ...] Process group watchdog thread terminated with exception: ...`), or
+		// none but the process group's.
+		p.addWatchdogException(l)
+	}
+	if mayBeCQE(t) {
+		p.addCQE(l, t)
+	}
+	if t[0] == '[' && mayBeDSExit(t) {
+		p.addDSExit(l, t) // dslaunch.go
+	}
+	if mayBeShellKill(t) {
+		p.addShellKill(l, t) // shellkill.go
 	}
 }
 

@@ -20,11 +20,13 @@ func (p *proc) name() string {
 	if p.label != "" {
 		return p.label
 	}
-	if p.pid < 0 {
-		if p.host == "" {
-			return fmt.Sprintf("rank %d", p.rank)
-		}
+	switch {
+	case p.pid < 0 && p.host == "":
+		return fmt.Sprintf("rank %d", p.rank)
+	case p.pid < 0:
 		return p.host
+	case p.host == "":
+		return fmt.Sprintf("pid %d", p.pid)
 	}
 	return fmt.Sprintf("%s:%d", p.host, p.pid)
 }
@@ -109,6 +111,13 @@ func (x *procIndex) of(it *Item) *proc {
 		return x.rankOnly(it.Rank)
 	case it.Host != "":
 		return x.hostRank(it.Host, -1)
+	case it.Pid >= 0:
+		// A launcher's prefix that names the pid alone (Ray's `(pid=927)`, `(Worker
+		// pid=7046)`): the process the NCCL lines know by that pid where they know one.
+		if p := x.byPid(it.Pid); p != nil {
+			return p
+		}
+		return x.get("", it.Pid)
 	}
 	return nil
 }

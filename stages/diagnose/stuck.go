@@ -72,8 +72,14 @@ func labelledErrorHead(t []byte) bool {
 
 // addStuck keeps other text that is the heartbeat monitor's line (see above).
 func (p *Part) addStuck(l *stages.Line) {
-	if p.addWatchdogException(l) { // exception.go's family, in its ERROR form
+	if p.addWatchdogException(l) || p.addTakenDown(l) { // exception.go's family, in its ERROR form
 		return
+	}
+	if l.P.Rank < 0 { // a labelled line's async exception is read with its header (exchead.go)
+		if i := bytes.Index(l.Text, excWord); i >= 0 && asyncAt(l.Text, i) >= 0 {
+			p.addAsyncException(l, l.Text[asyncAt(l.Text, i):])
+			return
+		}
 	}
 	i := bytes.Index(l.Text, stuckHead)
 	if i < 0 {
@@ -104,6 +110,7 @@ func (p *Part) addStuck(l *stages.Line) {
 		msg = msg[:j+1] // the rest is advice
 	}
 	it.Text = clip(msg)
+	rayLaunched(&it, l.Text)
 	p.keep(it)
 }
 
@@ -168,9 +175,13 @@ func stuckSeconds(msg string) int64 {
 
 // watchdogExcHead is where PyTorch's watchdog reports the exception that ended it: `[Rank 0]
 // NCCL watchdog thread terminated with exception: CUDA error: an illegal memory access was
-// encountered` (2.0-2.3; the parser reads its `] NCCL ` as a damaged envelope) or `Process
+// encountered` (2.0-2.3) or `Process
 // group watchdog thread terminated with exception: ...` (2.4+).
 var watchdogExcHead = []byte("watchdog thread terminated with exception: ")
+
+// minWrapperLine is the shortest line that holds a process group's head, watchdogExcHead and
+// an exception after it.
+const minWrapperLine = 80
 
 // addWatchdogException keeps a watchdog's exception line whose message is the process's own
 // error (a CUDA error): the NCCL errors it repeats, and a timeout it re-raises (`[Rank 0]
@@ -181,7 +192,10 @@ func (p *Part) addWatchdogException(l *stages.Line) bool {
 		return false
 	}
 	msg := bytes.TrimSpace(l.Text[i+len(watchdogExcHead):])
-	if len(msg) == 0 || msg[0] == '[' || bytes.HasPrefix(msg, []byte("NCCL error")) {
+	if len(msg) > 0 && msg[0] == '[' {
+		return p.addWrappedTimeout(l, msg)
+	}
+	if len(msg) == 0 || bytes.HasPrefix(msg, []byte("NCCL error")) {
 		return false
 	}
 	it := newItem(evException, l.N, l.P)
@@ -193,6 +207,56 @@ func (p *Part) addWatchdogException(l *stages.Line) bool {
 		}
 	}
 	it.Text = clip(msg)
+	rayLaunched(&it, l.Text)
 	p.keep(it)
 	return true
+}
+
+// wrappedTimeout is the timeout a watchdog's exception line re-raises: `... watchdog thread
+// terminated with exception: [Rank 0] Watchdog caught collective operation timeout:
+// WorkNCCL(SeqNum=5, OpType=ALLREDUCE, ...) ran for 600062 milliseconds before timing out.`
+var wrappedTimeout = []byte("] Watchdog caught collective operation timeout: WorkNCCL(")
+
+// addWrappedTimeout keeps the timeout a watchdog's exception line re-raises (msg, after its
+// head) as the timeout's own line would be: where PyTorch printed that line too, both are the
+// same finding's evidence. It reports whether msg was one.
+func (p *Part) addWrappedTimeout(l *stages.Line, msg []byte) bool {
+	j := bytes.Index(msg, wrappedTimeout)
+	if j < 0 {
+		return false
+	}
+	it := newItem(evWatchdog, l.N, l.P)
+	rank := stuckRank(msg[:j])
+	if it.Rank < 0 {
+		it.Rank, it.RankLast = rank, rank
+	}
+	tuple := msg[j+len(wrappedTimeout):]
+	if v, err := strconv.ParseInt(string(tupleField(tuple, "SeqNum=")), 10, 64); err == nil && v >= 0 {
+		it.Seq = v
+	}
+	it.Name = parser.WatchdogTimeout.String()
+	it.Text = fmt.Sprintf("rank %d: watchdog timeout", rank)
+	if it.Seq >= 0 {
+		it.Text += fmt.Sprintf(" at work %d", it.Seq)
+	}
+	if op := tupleField(tuple, "OpType="); len(op) > 0 {
+		it.Text += " (" + string(op) + ")"
+	}
+	rayLaunched(&it, l.Text)
+	p.keep(it)
+	return true
+}
+
+// tupleField is the value of key in a WorkNCCL tuple (up to its comma or parenthesis), nil
+// where the tuple names none.
+func tupleField(tuple []byte, key string) []byte {
+	i := bytes.Index(tuple, []byte(key))
+	if i < 0 {
+		return nil
+	}
+	v := tuple[i+len(key):]
+	if k := bytes.IndexAny(v, ",)"); k >= 0 {
+		v = v[:k]
+	}
+	return v[:min(len(v), 64)]
 }

@@ -62,9 +62,10 @@ func TestStuckWatchdogOldForms(t *testing.T) {
 }
 
 // TestWatchdogException: the exception a watchdog thread ended with is the process's own
-// error where it is one (a CUDA error), in PyTorch 2.0-2.3's form (which the parser reports
-// as a damaged envelope), its what() and 2.4's; a timeout or an NCCL error it repeats is
-// read from its own line, not as a crash of its own.
+// error where it is one (a CUDA error), in PyTorch 2.0-2.3's form (PyTorch's text, not a
+// damaged envelope), its what() and 2.4's; an NCCL error it repeats is read from its own
+// line, and a timeout it re-raises is the rank's timeout, one finding with the timeout's own
+// line where the log has it, never a crash.
 func TestWatchdogException(t *testing.T) {
 	for _, line := range []string{
 		"[E ProcessGroupNCCL.cpp:916] [Rank 0] NCCL watchdog thread terminated with exception: CUDA error: an illegal memory access was encountered\n",
@@ -84,7 +85,18 @@ func TestWatchdogException(t *testing.T) {
 			t.Errorf("a timeout the watchdog re-raises: a %s finding: %s", f.Kind, f.Summary)
 		}
 	}
-	if len(r.Findings) == 0 {
-		t.Errorf("a timeout the watchdog re-raises: no watchdog finding:\n%s", js(r))
+	if len(r.Findings) != 1 || !slices.Equal(r.Findings[0].Ranks, []int64{1}) {
+		t.Errorf("a timeout the watchdog re-raises: want one watchdog finding of rank 1:\n%s", js(r))
+	}
+	for _, wrapped := range []string{
+		"[rank0]:[E416 00:03:25.080000000 ProcessGroupNCCL.cpp:1595] [PG ID 0 PG GUID 0(default_pg) Rank 0] Process group watchdog thread terminated with exception: " +
+			"[Rank 0] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=5, OpType=ALLREDUCE, NumelIn=1, NumelOut=1, Timeout(ms)=600000) ran for 600036 milliseconds before timing out.\n",
+		"[E ProcessGroupNCCL.cpp:916] [Rank 0] NCCL watchdog thread terminated with exception: [Rank 0] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=5, OpType=ALLREDUCE, NumelIn=1, NumelOut=1, Timeout(ms)=600000) ran for 600036 milliseconds before timing out.\n",
+	} {
+		r := diagnoseBytes(t, "job.log", []byte(wrapped), 0)
+		if r.Status != diagnose.StatusFault || r.Findings[0].Kind != diagnose.KindWatchdogTimeout || !slices.Equal(r.Findings[0].Ranks, []int64{0}) ||
+			!strings.Contains(r.Findings[0].Evidence[0].Text, "at work 5 (ALLREDUCE)") {
+			t.Errorf("%.60q alone: want rank 0's watchdog timeout at work 5:\n%s", wrapped, js(r))
+		}
 	}
 }

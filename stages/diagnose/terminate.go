@@ -33,6 +33,9 @@ func pairTerminates(items []Item) []Item {
 		case isWhat(it):
 			heads = pairWhat(items, heads, i, given)
 		}
+		if it.Ev == evWatchdog {
+			heads = timeoutWhat(items, heads, i, given)
+		}
 	}
 	return without(items, given)
 }
@@ -95,4 +98,22 @@ func sameProcess(a, b *Item) bool {
 		return false
 	}
 	return a.Rank < 0 || b.Rank < 0 || a.Rank == b.Rank
+}
+
+// timeoutWhat drops the head right above items[w], a watchdog timeout read from a what()
+// line (`terminate called after throwing an instance of 'std::runtime_error'` over `what():
+// [Rank 0] Watchdog caught collective operation timeout: ...`): what was thrown is the
+// timeout, which stands for both, not a crash of its own. It returns the heads still unpaired.
+func timeoutWhat(items []Item, heads []int, w int, given map[int]bool) []int {
+	what := &items[w]
+	kept := heads[:0]
+	for _, h := range heads {
+		head := &items[h]
+		if head.File == what.File && head.Line+1 == what.Line && sameProcess(head, what) {
+			given[h] = true
+			continue
+		}
+		kept = append(kept, h)
+	}
+	return kept
 }

@@ -25,7 +25,7 @@ var (
 // addUnenveloped reads a malformed line that holds an NCCL WARN or a `file:line -> N` frame
 // of a return-code chain, as an enveloped one is read but of no process.
 func (p *Part) addUnenveloped(l *stages.Line) {
-	if p.addWatchdogException(l) { // stuck.go: its `] NCCL watchdog` reads as a damaged envelope
+	if p.addWatchdogException(l) { // stuck.go: glued after a damaged envelope
 		return
 	}
 	kind := parser.KindInfo

@@ -93,6 +93,9 @@ func rules() []rule {
 		{Invalid, []string{"Mismatched collective detected"}},
 		{Invalid, []string{"invalid root"}},
 		{Invalid, []string{"invalid type"}},
+		// A library call that failed with an errno (`Call to ibv_modify_qp failed with error
+		// Invalid argument`): the errno's words are the system's, not NCCL refusing a call.
+		{System, []string{"Call to ", "failed with error"}},
 		{Invalid, []string{"Invalid"}},
 		{Invalid, []string{"invalid usage"}},
 		{Invalid, []string{"Duplicate GPU detected"}},

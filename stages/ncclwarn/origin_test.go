@@ -15,6 +15,8 @@ func TestClassify(t *testing.T) {
 	}{
 		{`NET/IB: Got completion from peer 10.99.91.63<36473> with status=4 opcode=0 len=0 vendor err 81 (Send)`, ncclwarn.NetError},
 		{`NET/IB : Got async event : port error`, ncclwarn.NetEvent},
+		{`Call to ibv_modify_qp failed with error Invalid argument`, ncclwarn.System},
+		{`Call to ibv_create_qp failed with error Cannot allocate memory`, ncclwarn.System},
 		{`NET/IB : mlx5_0:1 Got async event : local access violation work queue error`, ncclwarn.NetError},
 		{`NET/IB : mlx5_0:1 Got async event : local work queue catastrophic error`, ncclwarn.NetError},
 		{`NET/IB : mlx5_0:1 Got async event : invalid request local work queue error`, ncclwarn.NetError},

@@ -1,0 +1,50 @@
+package diagnose
+
+import (
+	"bytes"
+	"slices"
+
+	"github.com/nccllog/nccllog/stages"
+)
+
+// PyTorch's watchdog, on a collective that failed or timed out, says so before it ends the
+// process (ProcessGroupNCCL's handleException, every version since 1.x; 2.4 prints the two
+// sentences as two lines):
+//
+//	[rank6]:[E624 04:14:29.228 ProcessGroupNCCL.cpp:1664] [Rank 6] Some NCCL operations have failed or timed out. Due to the asynchronous nature of CUDA kernels, subsequent GPU operations might run on corrupted/incomplete data.
+//	[rank6]:[E624 04:14:29.228 ProcessGroupNCCL.cpp:1670] [Rank 6] To avoid data inconsistency, we are taking the entire process down.
+//
+// The first proves the rank's fault even where the timeout's own line is not in the log: a
+// watchdog item with no work (Seq -1), named takenDown, which joins the ranks' timeouts.
+
+var takenDownHead = []byte("Some NCCL operations have failed or timed out")
+
+// takenDown names the watchdog item of such a line.
+const takenDown = "taken-down"
+
+// addTakenDown keeps l where it is the first sentence's line; it reports whether it was.
+func (p *Part) addTakenDown(l *stages.Line) bool {
+	i := bytes.Index(l.Text, takenDownHead)
+	if i < 0 {
+		return false
+	}
+	it := newItem(evWatchdog, l.N, l.P)
+	if j := bytes.LastIndexByte(l.Text[:i], '['); it.Rank < 0 && j >= 0 {
+		if k := bytes.IndexByte(l.Text[j:i], ']'); k > 0 {
+			if r := stuckRank(l.Text[j : j+k]); r >= 0 {
+				it.Rank, it.RankLast = r, r
+			}
+		}
+	}
+	it.Name = takenDown
+	it.Text = "NCCL operations failed or timed out; PyTorch takes the process down"
+	rayLaunched(&it, l.Text)
+	p.keep(it)
+	return true
+}
+
+// onlyTakenDown reports whether c's watchdog lines are all takenDown's: no timeout of a
+// named collective.
+func onlyTakenDown(c *cand) bool {
+	return !slices.ContainsFunc(c.items, func(it *Item) bool { return it.Ev == evWatchdog && it.Name != takenDown })
+}
