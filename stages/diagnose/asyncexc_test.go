@@ -33,9 +33,5 @@ func TestAsyncException(t *testing.T) {
 	if f := r.Findings; r.Status != diagnose.StatusFault || f[0].Kind != diagnose.KindCudaError || !slices.Equal(f[0].Ranks, []int64{2}) {
 		t.Errorf("PyTorch 2.2's form, a CUDA error: want rank 2's cuda-error:\n%s", js(r))
 	}
-	data, _ := warnJob(t)
-	quoted := "# a collective that \"raised the following async exception: NCCL error\" means a peer went away\n"
-	if r := diagnoseBytes(t, "job.log", append(slices.Clone(data), quoted...), 0); r.Status != diagnose.StatusHealthy {
-		t.Errorf("prose that quotes the words: status %s, want healthy:\n%s", r.Status, js(r))
-	}
+	quietIn(t, "# a collective that \"raised the following async exception: NCCL error\" means a peer went away\n")
 }

@@ -1,7 +1,6 @@
 package diagnose_test
 
 import (
-	"slices"
 	"strings"
 	"testing"
 
@@ -28,15 +27,9 @@ func TestLauncherChildLines(t *testing.T) {
 			t.Errorf("%s: want a fault of %s saying %q:\n%s", c.name, c.who, c.says, js(r))
 		}
 	}
-	data, _ := warnJob(t)
-	for _, quiet := range []string{
+	quietIn(t,
 		"[2024-03-05 10:11:12,345] [INFO] [launch.py:351:main] Process 4242 exits with return code = 0\n",
 		"[2024-03-05 10:11:12,345] [INFO] [launch.py:321:sigkill_handler] ['python', 'train.py', '--local_rank=1'] exits with return code = 0\n",
 		"./run.sh: line 3: 12345 Terminated              python train.py\n",
-		"/home/u/notes.txt: line 4: the job printed 12 Killed lines\n",
-	} {
-		if r := diagnoseBytes(t, "job.log", append(slices.Clone(data), quiet...), 0); r.Status != diagnose.StatusHealthy {
-			t.Errorf("%.50q in a healthy job: status %s, want healthy:\n%s", quiet, r.Status, js(r))
-		}
-	}
+		"/home/u/notes.txt: line 4: the job printed 12 Killed lines\n")
 }

@@ -5,6 +5,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -107,6 +108,19 @@ func checkTexts(t testing.TB, name string, r diagnose.Report) {
 			if strings.TrimSpace(e.Text) == "" {
 				t.Errorf("%s: finding %d (%s): evidence %s:%d has no text", name, i, f.Kind, e.File, e.Line)
 			}
+		}
+	}
+}
+
+// quietIn checks that each of lines, added at the end of a healthy job's log, leaves it
+// healthy: prose that quotes an error's words, and a line of the family that says nothing
+// went wrong.
+func quietIn(t *testing.T, lines ...string) {
+	t.Helper()
+	data, _ := warnJob(t)
+	for _, line := range lines {
+		if r := diagnoseBytes(t, "job.log", append(slices.Clone(data), line...), 0); r.Status != diagnose.StatusHealthy {
+			t.Errorf("%.60q in a healthy job: status %s, want healthy:\n%s", line, r.Status, js(r))
 		}
 	}
 }

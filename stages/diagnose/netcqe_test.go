@@ -33,9 +33,5 @@ func TestCQEError(t *testing.T) {
 	if f := r.Findings; r.Status != diagnose.StatusFault || !slices.Equal(f[0].Processes, []string{"10.0.0.3:92234"}) {
 		t.Errorf("under Ray's prefix: want the worker 10.0.0.3:92234:\n%s", js(r))
 	}
-	data, _ := warnJob(t)
-	quoted := "mlx5 prints \"got completion with error:\" when a work request fails\n"
-	if r := diagnoseBytes(t, "job.log", append(slices.Clone(data), quoted...), 0); r.Status != diagnose.StatusHealthy {
-		t.Errorf("prose that quotes the words: status %s, want healthy:\n%s", r.Status, js(r))
-	}
+	quietIn(t, "mlx5 prints \"got completion with error:\" when a work request fails\n")
 }

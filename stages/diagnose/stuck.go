@@ -199,12 +199,8 @@ func (p *Part) addWatchdogException(l *stages.Line) bool {
 		return false
 	}
 	it := newItem(evException, l.N, l.P)
-	if j := bytes.LastIndexByte(l.Text[:i], '['); it.Rank < 0 && j >= 0 {
-		if k := bytes.IndexByte(l.Text[j:i], ']'); k > 0 {
-			if r := stuckRank(l.Text[j : j+k]); r >= 0 {
-				it.Rank, it.RankLast = r, r
-			}
-		}
+	if r := headRankBefore(l.Text, i); it.Rank < 0 && r >= 0 {
+		it.Rank, it.RankLast = r, r
 	}
 	it.Text = clip(msg)
 	rayLaunched(&it, l.Text)
@@ -259,4 +255,18 @@ func tupleField(tuple []byte, key string) []byte {
 		v = v[:k]
 	}
 	return v[:min(len(v), 64)]
+}
+
+// headRankBefore is the rank of the process group's head (`[PG 0 Rank 7]`, `[Rank 0]`) that
+// closes last before t[i], -1 where none.
+func headRankBefore(t []byte, i int) int64 {
+	j := bytes.LastIndexByte(t[:i], '[')
+	if j < 0 {
+		return -1
+	}
+	k := bytes.IndexByte(t[j:i], ']')
+	if k <= 0 {
+		return -1
+	}
+	return stuckRank(t[j : j+k])
 }

@@ -38,11 +38,7 @@ func TestStuckWatchdog(t *testing.T) {
 	if len(r.Findings) != 2 || !slices.Equal(r.Findings[0].Ranks, []int64{2}) || r.Findings[1].Follows == nil || !slices.Equal(r.Findings[1].Ranks, []int64{7}) {
 		t.Errorf("after rank 2's timeout: want rank 2's timeout first and rank 7's stuck watchdog after it:\n%s", js(r))
 	}
-	data, _ := warnJob(t)
-	quoted := "# raise it: the job died at NCCL's 480s default (\"watchdog got stuck for 480 seconds without making progress\"), a long wait, not a deadlock\n"
-	if r := diagnoseBytes(t, "job.log", append(slices.Clone(data), quoted...), 0); r.Status != diagnose.StatusHealthy {
-		t.Errorf("a comment that quotes the words: status %s, want healthy:\n%s", r.Status, js(r))
-	}
+	quietIn(t, "# raise it: the job died at NCCL's 480s default (\"watchdog got stuck for 480 seconds without making progress\"), a long wait, not a deadlock\n")
 }
 
 // TestStuckWatchdogOldForms: PyTorch 2.2-2.3 print their ERROR and FATAL lines with no date

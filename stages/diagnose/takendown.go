@@ -29,12 +29,8 @@ func (p *Part) addTakenDown(l *stages.Line) bool {
 		return false
 	}
 	it := newItem(evWatchdog, l.N, l.P)
-	if j := bytes.LastIndexByte(l.Text[:i], '['); it.Rank < 0 && j >= 0 {
-		if k := bytes.IndexByte(l.Text[j:i], ']'); k > 0 {
-			if r := stuckRank(l.Text[j : j+k]); r >= 0 {
-				it.Rank, it.RankLast = r, r
-			}
-		}
+	if r := headRankBefore(l.Text, i); it.Rank < 0 && r >= 0 {
+		it.Rank, it.RankLast = r, r
 	}
 	it.Name = takenDown
 	it.Text = "NCCL operations failed or timed out; PyTorch takes the process down"

@@ -31,11 +31,7 @@ func TestTakenDown(t *testing.T) {
 	if f := r.Findings; r.Status != diagnose.StatusFault || len(f) != 1 || !slices.Equal(f[0].Ranks, []int64{0, 2}) {
 		t.Errorf("rank 0 taken down, rank 2's timeout: want one finding of ranks 0 and 2:\n%s", js(r))
 	}
-	data, _ := warnJob(t)
-	quoted := "# \"Some NCCL operations have failed or timed out\" in the log means the watchdog fired\n"
-	if r := diagnoseBytes(t, "job.log", append(slices.Clone(data), quoted...), 0); r.Status != diagnose.StatusHealthy {
-		t.Errorf("prose that quotes it: status %s, want healthy:\n%s", r.Status, js(r))
-	}
+	quietIn(t, "# \"Some NCCL operations have failed or timed out\" in the log means the watchdog fired\n")
 }
 
 // TestTimeoutWhatAndWrappers: `terminate called` over a what() that carries a watchdog timeout
