@@ -108,18 +108,29 @@ func (x *procIndex) of(it *Item) *proc {
 		if it.Host != "" {
 			return x.hostRank(it.Host, it.Rank)
 		}
+		if it.Pid >= 0 {
+			p := x.pidOnly(it.Pid)
+			if p.rank < 0 {
+				p.rank = it.Rank
+			}
+			return p
+		}
 		return x.rankOnly(it.Rank)
 	case it.Host != "":
 		return x.hostRank(it.Host, -1)
 	case it.Pid >= 0:
-		// A launcher's prefix that names the pid alone (Ray's `(pid=927)`, `(Worker
-		// pid=7046)`): the process the NCCL lines know by that pid where they know one.
-		if p := x.byPid(it.Pid); p != nil {
-			return p
-		}
-		return x.get("", it.Pid)
+		return x.pidOnly(it.Pid)
 	}
 	return nil
+}
+
+// pidOnly is the process of a launcher's prefix that names the pid alone (Ray's `(pid=927)`,
+// `(WorkerDict pid=3943529)`): the one the NCCL lines know by that pid where they know one.
+func (x *procIndex) pidOnly(pid int64) *proc {
+	if p := x.byPid(pid); p != nil {
+		return p
+	}
+	return x.get("", pid)
 }
 
 // hostRank is a process known by its host (and rank) only: the launcher's word.
