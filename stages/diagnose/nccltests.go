@@ -60,10 +60,13 @@ func (p *Part) addTestLine(l *stages.Line) {
 }
 
 // testResultItem reads `<host>: Test NCCL failure <file>:<line> '<result> / <last error>'`
-// (or `Test CUDA failure ... '<error>'`).
+// (or `Test CUDA failure ... '<error>'`), and nccl-tests 1.x's `NCCL failure all_reduce.cu:95
+// 'unhandled cuda error'`, which names no host.
 func testResultItem(msg []byte, l *stages.Line) (Item, bool) {
 	host, rest, ok := bytes.Cut(msg, []byte(": "))
-	if !ok || !hostWord(host) {
+	if bytes.HasPrefix(msg, []byte(testNCCLHead[len("Test "):])) || bytes.HasPrefix(msg, []byte(testCUDAHead[len("Test "):])) {
+		host, rest, ok = nil, append([]byte("Test "), msg...), true
+	} else if !ok || !hostWord(host) {
 		return Item{}, false
 	}
 	ev := evException
@@ -80,6 +83,9 @@ func testResultItem(msg []byte, l *stages.Line) (Item, bool) {
 	}
 	it := newItem(ev, l.N, l.P)
 	it.Host, it.Text = string(host), clip(rest)
+	if host == nil {
+		it.Text = clip(msg) // the line's own words, without the `Test ` read into rest
+	}
 	if ev == evException {
 		it.Code = int64(parser.ResultIn(string(rest)))
 		if it.Code == 0 {

@@ -114,3 +114,13 @@ func TestSrunLabelledRareLines(t *testing.T) {
 		t.Errorf("the heartbeat monitor behind srun's label: want rank 0's stuck watchdog:\n%s", js(r))
 	}
 }
+
+// TestNCCLTestsOldForm: nccl-tests 1.x print `NCCL failure all_reduce.cu:95 'unhandled cuda
+// error'`, with no host and no `Test`: the process's own CUDA error, cited as printed.
+func TestNCCLTestsOldForm(t *testing.T) {
+	r := diagnoseBytes(t, "job.log", []byte("NCCL failure all_reduce.cu:95 'unhandled cuda error'\n"), 0)
+	if f := r.Findings; r.Status != diagnose.StatusFault || f[0].Kind != diagnose.KindCudaError || f[0].Evidence[0].Text != "NCCL failure all_reduce.cu:95 'unhandled cuda error'" {
+		t.Errorf("want a cuda-error citing the line as printed:\n%s", js(r))
+	}
+	quietIn(t, "NCCL failure modes are listed in 'troubleshooting'\n")
+}

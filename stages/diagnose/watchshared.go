@@ -28,6 +28,9 @@ func sharedWatchSummary(c *cand) string {
 	if works <= 1 {
 		return fmt.Sprintf("Every rank (%d) timed out in the same collective with no other error", len(c.ranks)) + sharedWatchTail
 	}
+	if s := sameSeqOtherOps(c, its); s != "" {
+		return s
+	}
 	s := fmt.Sprintf("Every rank (%d) timed out with no other error, but in %d different collectives, not one (", len(c.ranks), works)
 	if op := oneOp(its); op != "" {
 		s += "all " + op + "; "
@@ -190,4 +193,32 @@ func capped[T any](xs []T, limit int, name func(T) string, more func(n int) stri
 		parts = append(parts, name(x))
 	}
 	return parts
+}
+
+// sameSeqOtherOps is the sentence of ranks whose timeouts name one SeqNum but different ops:
+// at the same position of their calls the ranks called different collectives (`rank 3
+// ALLREDUCE, rank 7 BROADCAST`), a mismatch of the program's order of calls, which no network
+// explains. "" where the lines name several SeqNums or one op.
+func sameSeqOtherOps(c *cand, its []*Item) string {
+	group := int32(0)
+	for _, it := range its {
+		if it.Group != 0 && group != 0 && it.Group != group {
+			return "" // works of different process groups share SeqNums
+		}
+		group = max(group, it.Group)
+	}
+	if len(its) == 0 || len(opsOf(its)) < 2 || slices.ContainsFunc(its, func(it *Item) bool { return it.Seq != its[0].Seq }) {
+		return ""
+	}
+	var who []string
+	var seen []int64
+	for _, it := range its {
+		if op := watchOp(it); op != "" && !slices.Contains(seen, it.Rank) && len(who) < maxWatchRanks {
+			seen = append(seen, it.Rank)
+			who = append(who, fmt.Sprintf("rank %d %s", it.Rank, op))
+		}
+	}
+	return fmt.Sprintf("Every rank (%d) timed out at the same call, work %d, but in different collectives (%s): "+
+		"the ranks called different collectives at one position of their calls (a mismatch in the program's order of collectives), not a network stall.",
+		len(c.ranks), its[0].Seq, strings.Join(who, ", "))
 }

@@ -53,3 +53,22 @@ func TestSharedWatchdogWorks(t *testing.T) {
 		}
 	}
 }
+
+// TestSameSeqOtherOps: ranks whose timeouts name one SeqNum but different ops called
+// different collectives at one position: the sentence names the ops, and not the network;
+// the same SeqNum in two process groups is two works, not this.
+func TestSameSeqOtherOps(t *testing.T) {
+	line := func(r int, op string, n int, pg string) string {
+		return fmt.Sprintf("[rank%d]:[E816 01:45:40.18300938%d ProcessGroupNCCL.cpp:632] [%sRank %d] Watchdog caught collective operation timeout: "+
+			"WorkNCCL(SeqNum=80078, OpType=%s, NumelIn=%d, NumelOut=%d, Timeout(ms)=1800000) ran for 1800065 milliseconds before timing out.\n", r, r, pg, r, op, n, n)
+	}
+	r := diagnoseBytes(t, "job.log", []byte(line(3, "ALLREDUCE", 2106881, "")+line(7, "BROADCAST", 5056, "")), 0)
+	s := r.Findings[0].Summary
+	if !strings.Contains(s, "rank 3 ALLREDUCE") || !strings.Contains(s, "rank 7 BROADCAST") || strings.Contains(s, "network, or") {
+		t.Errorf("same SeqNum, other ops: %q, want the ops named and no network blamed", s)
+	}
+	r = diagnoseBytes(t, "job.log", []byte(line(3, "ALLREDUCE", 1, "PG 1 ")+line(7, "BROADCAST", 1, "PG 2 ")), 0)
+	if s := r.Findings[0].Summary; strings.Contains(s, "at the same call") {
+		t.Errorf("same SeqNum in two groups: %q, want two works", s)
+	}
+}
