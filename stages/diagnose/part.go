@@ -197,17 +197,17 @@ func (p *Part) addRare(l *stages.Line) {
 	}
 	if errorHead(t) {
 		p.addStuck(l) // stuck.go
-	} else if t[0] == '[' && len(t) >= minWrapperLine {
+	} else if t[0] == '[' && len(t) >= minWrapperLine && (t[1] == 'P' || t[1] == 'R' || t[1] >= '0' && t[1] <= '9') {
 		// The watchdog's exception after a head that is not PyTorch's: Ray's C++ log head
 		// (`[2024-12-24 23:47:14,381 E 3946 4620] logging.cc:101: Unhandled exception: ...
 		// what(): [PG ...] Process group watchdog thread terminated with exception: ...`), or
-		// none but the process group's.
+		// none but the process group's (`[PG ...`, `[Rank 0]`); not a `[rankN]:` label's.
 		p.addWatchdogException(l)
 	}
 	if mayBeCQE(t) {
 		p.addCQE(l, t)
 	}
-	if t[0] == '[' && mayBeDSExit(t) {
+	if t[0] == '[' && t[1] >= '0' && t[1] <= '9' && mayBeDSExit(t) { // its head opens with a date
 		p.addDSExit(l, t) // dslaunch.go
 	}
 	if mayBeShellKill(t) {

@@ -163,7 +163,7 @@ func afterRay(t []byte) []byte {
 // rayLaunched gives it the worker the line's prefix names, where the line shows no process
 // of its own.
 func rayLaunched(it *Item, t []byte) {
-	if it.Host != "" || it.Pid >= 0 {
+	if len(t) == 0 || t[0] != '(' || it.Host != "" || it.Pid >= 0 {
 		return
 	}
 	if host, pid := rayWorker(t); pid >= 0 {
