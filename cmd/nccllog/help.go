@@ -345,7 +345,8 @@ a fault alone, else after the first), PyTorch's "Some NCCL operations have faile
 (the rank's watchdog finding where its timeout's line is missing), the watchdog's exception
 that re-raises a timeout (after any head, or in a what() under "terminate called"), nccl-tests' "node1: Test NCCL failure common.cu:961
 'unhandled system error ...'" (or "Test CUDA failure") on the process its " .. node1 pid N: Test
-failure" line names, with that process's "-> N" chain where NCCL printed no WARN, NCCL RAS reports (text, or JSON from "ncclras -f json", NCCL 2.28.7+,
+failure" line names (else the one pid its header's "#  Rank  0 Group  0 Pid P on host device
+0" lines list on that host), with that process's "-> N" chain where NCCL printed no WARN, NCCL RAS reports (text, or JSON from "ncclras -f json", NCCL 2.28.7+,
 whose raw data it judges as NCCL's text form does), and the ranks' call sequences (a mismatch,
 a rank that aborted alone or stopped behind; where the call lines carry times, a rank behind
 whose calls stopped long before the log's later lines is a stall, and one whose calls run to

@@ -68,6 +68,9 @@ const (
 	// or on the workers of a node its memory monitor killed (Name rayNameOOM or
 	// rayNameCrashed; no pid) (ray.go).
 	evRayExit
+	// nccl-tests' header line of one rank (`#  Rank  0 Group  0 Pid 209227 on host device  0
+	// ...`): Rank, Host, Pid where printed, GPU. No finding's evidence (testhead.go).
+	evTestRank
 	numEvs
 )
 
@@ -80,7 +83,7 @@ var evNames = [numEvs]string{
 	evRemoteClosed: "remote-closed", evFollowOn: "follow-on", evWarn: "warn", evWatchdog: "watchdog",
 	evShm: "shm", evFrame: "frame",
 	evNCCLResult: "nccl-result", evLastError: "last-error", evAgentExit: "agent-exit", evSetting: "setting",
-	evTestTrail: "test-trail", evStuck: "watchdog-stuck", evRayExit: "ray-exit",
+	evTestTrail: "test-trail", evStuck: "watchdog-stuck", evRayExit: "ray-exit", evTestRank: "test-rank",
 }
 
 func (e Ev) String() string {

@@ -134,6 +134,13 @@ func sourceAt(b []byte) bool {
 	return true
 }
 
+// isTestFailure reports whether it is nccl-tests' result line in any form, 1.x's bare
+// `NCCL failure ...` too.
+func isTestFailure(it *Item) bool {
+	t := strings.TrimPrefix(it.Text, "Test ")
+	return (it.Ev == evException || it.Ev == evCuda) && (strings.HasPrefix(t, testNCCLHead[len("Test "):]) || strings.HasPrefix(t, testCUDAHead[len("Test "):]))
+}
+
 // isTestResult reports whether it is nccl-tests' result line (testResultItem).
 func isTestResult(it *Item) bool {
 	return (it.Ev == evException || it.Ev == evCuda) &&

@@ -166,7 +166,7 @@ func mayBeRare(t []byte) bool {
 }
 
 // rareFirst are the bytes mayBeRare lets a line open with (a digit only before a colon).
-var rareFirst = [256]bool{'[': true, '(': true, ' ': true, '.': true, 'E': true, 'm': true, '/': true, 'b': true,
+var rareFirst = [256]bool{'[': true, '(': true, ' ': true, '.': true, 'E': true, 'm': true, '/': true, 'b': true, '#': true,
 	'0': true, '1': true, '2': true, '3': true, '4': true, '5': true, '6': true, '7': true, '8': true, '9': true}
 
 // srunLabel is the length of `srun -l`'s `12: ` label that opens t, 0 where none.
@@ -212,6 +212,9 @@ func (p *Part) addRare(l *stages.Line) {
 	}
 	if mayBeShellKill(t) {
 		p.addShellKill(l, t) // shellkill.go
+	}
+	if mayBeTestRank(t) {
+		p.addTestRank(l, t) // testhead.go
 	}
 }
 
