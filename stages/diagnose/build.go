@@ -43,7 +43,7 @@ func Build(set *stages.Set) Report {
 	kept := len(e.Items)
 	e.Items = pairTerminates(e.Items) // terminate.go
 	e.Items = pairTestTrails(e.Items) // nccltests.go
-	testHeadProcs(e.Items)           // testhead.go
+	testHeadProcs(e.Items)            // testhead.go
 	b := &builder{e: &e, x: newProcIndex(&e), own: map[*proc]*cand{}, conseq: map[Kind]*cand{}, closed: map[string]*cand{}, addrs: newAddrBook(e.Addrs)}
 	b.codes, b.frames, b.bare = chainCodes(e.Items)
 	for i := range e.Items {
