@@ -39,7 +39,6 @@ func (p *Part) addAsyncException(l *stages.Line, msg []byte) bool {
 		it.RankLast = it.Rank
 	}
 	it.Text = clip(msg)
-	rayLaunched(&it, l.Text)
 	p.keep(it)
 	return true
 }

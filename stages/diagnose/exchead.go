@@ -51,12 +51,13 @@ func (p *Part) excHeader(l *stages.Line, other bool) {
 		return
 	}
 	i := bytes.Index(l.Text, excWord)
-	switch {
-	case i < 0:
+	if i < 0 {
 		return
-	case asyncAt(l.Text, i) >= 0:
+	}
+	switch at := asyncAt(l.Text, i); {
+	case at >= 0:
 		if other {
-			p.addAsyncException(l, l.Text[asyncAt(l.Text, i):])
+			p.addAsyncException(l, l.Text[at:])
 		}
 	case !bytes.Contains(l.Text[max(0, i-len(excHeadWords)+len(excWord)):], excHeadWords):
 		return
@@ -79,9 +80,9 @@ func excContinues(l *parser.Line) bool {
 
 // addExcLine keeps a failure line that continues an exception's message: under its header's
 // rank where the run above reaches it, else noted as an orphan where it opens the chunk.
-func (p *Part) addExcLine(n int64, l *parser.Line, text []byte) {
+func (p *Part) addExcLine(n int64, l *parser.Line) {
 	from := len(p.items)
-	p.addFailure(n, l, text)
+	p.addFailure(n, l)
 	waits := p.wait.ok && p.wait.line == n && p.wait.file == ""
 	switch r := p.run; {
 	case r.ok && r.file == "" && n == r.line+1:

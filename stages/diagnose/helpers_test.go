@@ -124,3 +124,15 @@ func quietIn(t *testing.T, lines ...string) {
 		}
 	}
 }
+
+// firstFault runs diagnose over log and checks that its first finding is a fault of kind on
+// exactly ranks; it returns that finding, and false where the check failed (reported).
+func firstFault(t *testing.T, log string, kind diagnose.Kind, ranks ...int64) (diagnose.Finding, bool) {
+	t.Helper()
+	r := diagnoseBytes(t, "job.log", []byte(log), 0)
+	if r.Status != diagnose.StatusFault || len(r.Findings) == 0 || r.Findings[0].Kind != kind || !slices.Equal(r.Findings[0].Ranks, ranks) {
+		t.Errorf("%.60q: want a %s of ranks %v first:\n%s", log, kind, ranks, js(r))
+		return diagnose.Finding{}, false
+	}
+	return r.Findings[0], true
+}

@@ -38,10 +38,9 @@ type leadLine struct {
 
 // addFailure keeps a failure line's evidence, and the `Last error:` message it holds, or
 // waits for it on the next line.
-func (p *Part) addFailure(n int64, l *parser.Line, text []byte) {
+func (p *Part) addFailure(n int64, l *parser.Line) {
 	f := l.Fail
 	if it, ok := failWatchdogItem(n, l); ok {
-		rayLaunched(&it, text)
 		p.keep(it) // a what() that carries a watchdog timeout: the timeout, not a crash
 		return
 	}
@@ -50,7 +49,6 @@ func (p *Part) addFailure(n int64, l *parser.Line, text []byte) {
 		return
 	}
 	if it, ok := failureItem(n, l); ok {
-		rayLaunched(&it, text)
 		p.keep(it)
 	}
 	if f.LastError != "" {
@@ -58,7 +56,6 @@ func (p *Part) addFailure(n int64, l *parser.Line, text []byte) {
 		if f.Task >= 0 {
 			it.Rank, it.RankLast = f.Task, f.Task
 		}
-		rayLaunched(&it, text)
 		p.keep(lastErrorItem(it, []byte(f.LastError), int64(f.Result)))
 	}
 }

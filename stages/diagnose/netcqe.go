@@ -46,8 +46,7 @@ func (p *Part) addCQE(l *stages.Line, t []byte) {
 		return // the host name is one word
 	}
 	it := newItem(evNetError, l.N, l.P)
-	rayLaunched(&it, l.Text)
-	if it.Host == "" {
+	if !p.ray.names(it.Line) { // under Ray's prefix, keep names the worker
 		it.Host = string(clipBytes(msg[len(cqeHead):j], maxHostLen))
 	}
 	it.Text = clip(msg[:j+len(cqeWords)])

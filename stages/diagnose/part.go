@@ -95,6 +95,8 @@ type Part struct {
 	// they showed any (lone.go).
 	lone     LoneProc
 	loneSeen bool
+	// ray is the Ray worker whose prefix the line being read opens with (ray.go).
+	ray rayLine
 }
 
 func newPart() *Part {
@@ -103,14 +105,17 @@ func newPart() *Part {
 
 // Add keeps a line's evidence.
 func (p *Part) Add(l *stages.Line) {
+	if len(l.Text) > 0 && l.Text[0] == '(' {
+		p.ray = rayWorkerOf(l.N, l.Text) // ray.go; keep gives its items the worker
+	}
 	switch l.P.Kind {
 	case parser.KindFailure:
 		if f := l.P.Fail; f != nil && f.Event == parser.FailureRAS && f.RAS == parser.RASField {
 			p.addRAS(l.N, f)
 		} else if l.P.Fail != nil && excContinues(l.P) {
-			p.addExcLine(l.N, l.P, l.Text)
+			p.addExcLine(l.N, l.P)
 		} else if l.P.Fail != nil {
-			p.addFailure(l.N, l.P, l.Text)
+			p.addFailure(l.N, l.P)
 			p.excHeader(l, false)
 		}
 	case parser.KindWarn:
@@ -118,7 +123,6 @@ func (p *Part) Add(l *stages.Line) {
 		p.keep(warnItem(l.N, l.Text, l.P))
 	case parser.KindWatchdog:
 		if it, ok := watchdogItem(l.N, l.P); ok {
-			rayLaunched(&it, l.Text)
 			p.keep(it)
 		}
 	case parser.KindComm:
@@ -218,8 +222,12 @@ func (p *Part) addRare(l *stages.Line) {
 	}
 }
 
-// keep adds it where its key has room.
+// keep adds it where its key has room. An item of a line under a Ray worker's prefix that
+// shows no process of its own is that worker's.
 func (p *Part) keep(it Item) {
+	if p.ray.names(it.Line) && it.Host == "" && it.Pid < 0 {
+		it.Host, it.Pid = p.ray.host, p.ray.pid
+	}
 	p.seen++
 	it.RankLast = max(it.RankLast, it.Rank) // one rank where no range was read
 	k := keyOf(&it)
@@ -273,6 +281,7 @@ func (p *Part) Settle(int64, bool) {}
 // Anchor names the file of the evidence added since the last Anchor and makes its line
 // numbers absolute. Items hold their own copies of text, so nothing points into o.Data.
 func (p *Part) Anchor(o stages.Origin) {
+	p.ray = rayLine{} // its line number is the chunk's
 	for i := p.anchored; i < len(p.items); i++ {
 		p.items[i].File, p.items[i].Line = o.File, p.items[i].Line+o.Base
 	}

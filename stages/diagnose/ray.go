@@ -85,7 +85,10 @@ func (p *Part) addRayOOM(l *stages.Line, t []byte, i int) {
 		it.Name = rayNameCrashed
 	}
 	it.Host = string(clipBytes(rayField(t[i:], "IP: ", ')'), maxHostLen))
-	start := i - digits(killed)
+	start := i // the count's digits before the words, where there are any
+	if killed >= 0 {
+		start -= digits(killed)
+	}
 	end := bytes.Index(t[i:], []byte(" over the last time period"))
 	if end < 0 {
 		end = len(t) - i
@@ -160,16 +163,23 @@ func afterRay(t []byte) []byte {
 	return bytes.TrimLeft(t[end+1:], " ")
 }
 
-// rayLaunched gives it the worker the line's prefix names, where the line shows no process
-// of its own.
-func rayLaunched(it *Item, t []byte) {
-	if len(t) == 0 || t[0] != '(' || it.Host != "" || it.Pid >= 0 {
-		return
-	}
-	if host, pid := rayWorker(t); pid >= 0 {
-		it.Host, it.Pid = host, pid
-	}
+// rayLine is the worker a line's `(Name pid=N, ip=A) ` prefix names: line 0 where none.
+type rayLine struct {
+	line int64
+	host string
+	pid  int64
 }
+
+// rayWorkerOf is the worker line n's text t names, none where its prefix names no pid.
+func rayWorkerOf(n int64, t []byte) rayLine {
+	if host, pid := rayWorker(t); pid >= 0 {
+		return rayLine{line: n, host: host, pid: pid}
+	}
+	return rayLine{}
+}
+
+// names reports whether r names the worker of line n.
+func (r rayLine) names(n int64) bool { return r.line != 0 && r.line == n }
 
 // rayProc is the process a raylet's line names: the one the NCCL lines know by its pid where
 // they know exactly one (they name it by host name, Ray by address), else its address and

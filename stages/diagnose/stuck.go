@@ -110,7 +110,6 @@ func (p *Part) addStuck(l *stages.Line) {
 		msg = msg[:j+1] // the rest is advice
 	}
 	it.Text = clip(msg)
-	rayLaunched(&it, l.Text)
 	p.keep(it)
 }
 
@@ -203,7 +202,6 @@ func (p *Part) addWatchdogException(l *stages.Line) bool {
 		it.Rank, it.RankLast = r, r
 	}
 	it.Text = clip(msg)
-	rayLaunched(&it, l.Text)
 	p.keep(it)
 	return true
 }
@@ -238,7 +236,6 @@ func (p *Part) addWrappedTimeout(l *stages.Line, msg []byte) bool {
 	if op := tupleField(tuple, "OpType="); len(op) > 0 {
 		it.Text += " (" + string(op) + ")"
 	}
-	rayLaunched(&it, l.Text)
 	p.keep(it)
 	return true
 }

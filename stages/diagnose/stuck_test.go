@@ -50,10 +50,7 @@ func TestStuckWatchdogOldForms(t *testing.T) {
 		"[rank1]:[E ProcessGroupNCCL.cpp:1025] [PG 0 Rank 1] Future for ProcessGroup abort timed out after 600000 ms\n",
 		"[rank1]:[F ProcessGroupNCCL.cpp:1169] [PG 0 Rank 1] [PG 0 Rank 1] ProcessGroupNCCL's watchdog got stuck for 600 seconds without making progress in monitoring enqueued collectives. This typically indicates a NCCL/CUDA API hang blocking the watchdog.\n",
 	} {
-		r := diagnoseBytes(t, "job.log", []byte(line), 0)
-		if r.Status != diagnose.StatusFault || r.Findings[0].Kind != diagnose.KindWatchdogTimeout || !slices.Equal(r.Findings[0].Ranks, []int64{1}) {
-			t.Errorf("%.60q: want a watchdog-timeout of rank 1:\n%s", line, js(r))
-		}
+		firstFault(t, line, diagnose.KindWatchdogTimeout, 1)
 	}
 }
 
@@ -68,10 +65,7 @@ func TestWatchdogException(t *testing.T) {
 		"terminate called after throwing an instance of 'c10::DistBackendError'\n  what():  [Rank 0] NCCL watchdog thread terminated with exception: CUDA error: an illegal memory access was encountered\n",
 		"[rank0]:[E416 00:03:25.080000000 ProcessGroupNCCL.cpp:1595] [PG ID 0 PG GUID 0(default_pg) Rank 0] Process group watchdog thread terminated with exception: CUDA error: an illegal memory access was encountered\n",
 	} {
-		r := diagnoseBytes(t, "job.log", []byte(line), 0)
-		if r.Status != diagnose.StatusFault || r.Findings[0].Kind != diagnose.KindCudaError || !slices.Equal(r.Findings[0].Ranks, []int64{0}) {
-			t.Errorf("%.60q: want a cuda-error of rank 0:\n%s", line, js(r))
-		}
+		firstFault(t, line, diagnose.KindCudaError, 0)
 	}
 	timeout := "[rank1]:[E ProcessGroupNCCL.cpp:475] [Rank 1] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=4, OpType=ALLREDUCE, NumelIn=1, NumelOut=1, Timeout(ms)=600000) ran for 600062 milliseconds before timing out.\n" +
 		"[rank1]:[E ProcessGroupNCCL.cpp:916] [Rank 1] NCCL watchdog thread terminated with exception: [Rank 1] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=4, OpType=ALLREDUCE, NumelIn=1, NumelOut=1, Timeout(ms)=600000) ran for 600062 milliseconds before timing out.\n"

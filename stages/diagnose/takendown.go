@@ -34,7 +34,6 @@ func (p *Part) addTakenDown(l *stages.Line) bool {
 	}
 	it.Name = takenDown
 	it.Text = "NCCL operations failed or timed out; PyTorch takes the process down"
-	rayLaunched(&it, l.Text)
 	p.keep(it)
 	return true
 }

@@ -50,10 +50,8 @@ func TestTimeoutWhatAndWrappers(t *testing.T) {
 			"Process group watchdog thread terminated with exception: [Rank 6] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=970, OpType=_ALLGATHER_BASE, NumelIn=524288, NumelOut=8388608, Timeout(ms)=7200000) ran for 7200017 milliseconds before timing out.\n",
 		"[PG ID 0 PG GUID 0(default_pg) Rank 6] Process group watchdog thread terminated with exception: [Rank 6] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=970, OpType=_ALLGATHER_BASE, NumelIn=524288, NumelOut=8388608, Timeout(ms)=7200000) ran for 7200017 milliseconds before timing out.\n",
 	} {
-		r := diagnoseBytes(t, "job.log", []byte(line), 0)
-		if f := r.Findings; r.Status != diagnose.StatusFault || f[0].Kind != diagnose.KindWatchdogTimeout || !slices.Equal(f[0].Ranks, []int64{6}) ||
-			!strings.Contains(f[0].Evidence[0].Text, "at work 970 (_ALLGATHER_BASE)") {
-			t.Errorf("%.50q: want rank 6's timeout at work 970:\n%s", line, js(r))
+		if f, ok := firstFault(t, line, diagnose.KindWatchdogTimeout, 6); ok && !strings.Contains(f.Evidence[0].Text, "at work 970 (_ALLGATHER_BASE)") {
+			t.Errorf("%.50q: want rank 6's timeout at work 970:\n%s", line, f.Evidence[0].Text)
 		}
 	}
 }
