@@ -334,7 +334,8 @@ ibv_modify_qp or ibv_alloc_pd (a network error without its chain), a socket-laye
 exception proves it), invalid usage (also NCCL's "Mismatched collective detected", a mismatch, and "Bootstrap Root :
 rank N of M ranks has already checked in": two processes claimed rank N), /dev/shm segments;
 any WARN that starts a "file:line -> N" return-code
-chain, of the kind its ncclResult names; a service thread's Connect failed with "res=2" or
+chain, of the kind its ncclResult names (3, ncclInternalError, an internal-error: "Error : ring 0
+does not loop back to start"); a service thread's Connect failed with "res=2" or
 "retcode 2" after the process's own "misc/socket.cc:N -> 2" chain is its network error; a WARN
 after the process's own "Abort COMPLETE" folds under the cause it named before), "Abort COMPLETE" and "Init START"
 without "Init COMPLETE" per process and communicator, PyTorch watchdog timeouts (also glued

@@ -276,6 +276,9 @@ func summarize(c *cand) string {
 	if len(c.items) > 0 {
 		text = c.items[len(c.items)-1].Text
 		for _, it := range c.items {
+			if it.Ev == evException && ncclException(it) && firstWarnText(c) != "" {
+				continue // a framework's repeat of the WARN (echoesOwn): the WARN says it first
+			}
 			if it.Ev == evException || it.Ev == evNetError || it.Ev == evCuda || it.Ev == evInvalid || it.Ev == evShm {
 				text = it.Text
 				if it.Name != "" && it.Ev == evException {
@@ -334,6 +337,8 @@ func summarize(c *cand) string {
 			return who(c) + " could not connect to its peer, which was not listening (it likely died or never started): " + short(text)
 		}
 		return who(c) + " had a network error first: " + short(text)
+	case KindInternalError:
+		return who(c) + " hit an NCCL internal error first (a check inside NCCL failed: a bug, or ranks whose topology, version or settings disagree): " + short(text)
 	case KindSystemError:
 		s := who(c) + " hit a system error first: " + short(text)
 		if slices.ContainsFunc(c.items, func(it *Item) bool { return it.Ev == evShm }) {

@@ -80,6 +80,10 @@ func (b *builder) item(it *Item, pos int) {
 			return
 		}
 		if !origin {
+			if q := soleProc(b.x, it, p); echoesOwn(it, b.own[q]) {
+				b.own[q].add(it, pos, q) // the process's own error, surfaced in its framework
+				return
+			}
 			b.consequence(KindRemoteError, it, pos, p)
 			return
 		}
@@ -166,6 +170,14 @@ func (b *builder) consequence(k Kind, it *Item, pos int, p *proc) {
 		b.conseq[k] = c
 	}
 	c.add(it, pos, p)
+}
+
+// echoesOwn reports whether an NCCL exception (`NCCL error in: ..., internal error, NCCL
+// version 2.7.8`) repeats the error its process already logged as its own fault: its
+// ncclResult is a local one (not ncclRemoteError), and the process's WARN chain came first.
+func echoesOwn(it *Item, own *cand) bool {
+	r := parser.NCCLResult(it.Code)
+	return own != nil && own.fault && it.Code > 0 && it.Code < int64(numResultKinds) && r != parser.ResultRemote
 }
 
 // ownKind is what a process's own line says, and whether it is an origin rather than the

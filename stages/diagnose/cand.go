@@ -8,12 +8,13 @@ import (
 )
 
 // Priorities of kinds where neither time nor the launcher orders two origins: a process's
-// own error, then a network origin, invalid usage, an init failure, a rank behind or a
+// own error, then a network origin (or a system or NCCL internal error), invalid usage, an init failure, a rank behind or a
 // mismatch, an abort, a watchdog timeout, and last what only names a peer.
 var kindPrio = [numKinds]int{
 	KindProcessExit: 0, KindOOM: 0, KindCudaError: 0, KindCrash: 0, KindNetworkError: 1,
 	KindInvalidUsage: 2, KindInitFailure: 3, KindBehind: 4, KindMismatch: 4, KindRASReport: 4,
 	KindAbort: 5, KindWatchdogTimeout: 6, KindConnectionClosed: 7, KindRemoteError: 8, KindSystemError: 1,
+	KindInternalError: 1,
 }
 
 // cand is a finding being put together.

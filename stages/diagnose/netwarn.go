@@ -18,9 +18,9 @@ func socketWarn(msg string) bool {
 
 // netKind is the kind of an error a socket-layer WARN starts, or a network transport's own
 // (`NET/OFI Unexpected status ...`, `NET/IB : ...`): a network error, where the chain's
-// ncclResult alone (an internal or a system error) would call it a crash or a system error.
+// ncclResult alone (an internal or a system error) would call it otherwise.
 func netKind(k Kind, msg string) Kind {
-	if (k == KindCrash || k == KindSystemError) && (socketWarn(msg) || strings.HasPrefix(msg, "NET/")) {
+	if (k == KindCrash || k == KindSystemError || k == KindInternalError) && (socketWarn(msg) || strings.HasPrefix(msg, "NET/")) {
 		return KindNetworkError
 	}
 	return k
