@@ -33,6 +33,8 @@ type builder struct {
 	// lastErrs are the NCCL exceptions' ncclResult lines and `Last error:` messages
 	// (excorigin.go).
 	lastErrs []excRef
+	// torn are the exceptions of work a destroyed process group aborted (torn.go).
+	torn []excRef
 }
 
 // Build returns the Report of the evidence in set, joined with the ranks family's verdicts
@@ -57,6 +59,7 @@ func Build(set *stages.Set) Report {
 	b.initFailures()
 	b.extra = ranksFindings(set, b.x)
 	b.exceptionOrigins(lp != nil)
+	b.tornOrigin(lp)
 	if b.sharedCause(lp) || b.sharedChain(lp) || b.sharedHas(lp) {
 		b.launcherFollows(litems) // its exit follows from the shared cause (mayBeOwner)
 		lp, litems = nil, nil
@@ -74,6 +77,10 @@ func (b *builder) item(it *Item, pos int) {
 	p := b.x.of(it)
 	switch it.Ev {
 	case evException, evTerminate, evSignal, evCuda, evInvalid, evNetError, evBootstrap, evSystem, evShm:
+		if tornDown(it) {
+			b.addTorn(it, pos, p) // torn.go
+			return
+		}
 		k, origin := ownKind(it)
 		if strings.Contains(it.Name, "ChildFailedError") {
 			b.consequence(KindProcessExit, it, pos, p) // torchrun's own word, not a process's
