@@ -105,6 +105,9 @@ func newPart() *Part {
 
 // Add keeps a line's evidence.
 func (p *Part) Add(l *stages.Line) {
+	if len(l.Text) > 0 && l.Text[0] == esc && l.P.Kind == parser.KindOther {
+		l = withoutSGR(l) // sgr.go: a terminal's colours
+	}
 	if len(l.Text) > 0 && l.Text[0] == '(' {
 		p.ray = rayWorkerOf(l.N, l.Text) // ray.go; keep gives its items the worker
 	}
