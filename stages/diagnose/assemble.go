@@ -374,6 +374,9 @@ func summarize(c *cand) string {
 		}
 		return s + "."
 	case KindConnectionClosed:
+		if s := storeSummary(c, after); s != "" {
+			return s
+		}
 		if lost := lostPeer(c); lost != "" && c.follows < 0 {
 			return fmt.Sprintf("The peer at %s went away first: %s (%s) lost its connection to it, as a follower: %s.", c.peerShown(), plural(len(c.procs), "process", "processes"), strings.Join(namesOf(c.procs), ", "), short(lost))
 		}

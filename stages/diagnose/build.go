@@ -81,6 +81,10 @@ func (b *builder) item(it *Item, pos int) {
 			b.addTorn(it, pos, p) // torn.go
 			return
 		}
+		if r, _, ok := storeSource(it.Text); ok && it.Ev == evException {
+			b.storeWait(it, pos, p, r) // store.go
+			return
+		}
 		k, origin := ownKind(it)
 		if strings.Contains(it.Name, "ChildFailedError") {
 			b.consequence(KindProcessExit, it, pos, p) // torchrun's own word, not a process's

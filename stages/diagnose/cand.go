@@ -41,14 +41,18 @@ type cand struct {
 	// WARN printed it), nil where the log does not say (peername.go).
 	peerRec  *Addr
 	peerAddr string
-	comm     string
-	summary  string
-	follows  int  // index among the findings, -1: none
-	folded   bool // taken into a consequence
+	// storeRank is the rank whose communicator's unique id the peers waited for in vain,
+	// storeProc its process where the log places it (store.go); -1 and nil where none.
+	storeRank int64
+	storeProc *proc
+	comm      string
+	summary   string
+	follows   int  // index among the findings, -1: none
+	folded    bool // taken into a consequence
 }
 
 func newCand(k Kind, fault bool) *cand {
-	return &cand{kind: k, fault: fault, order: 1 << 62, follows: -1}
+	return &cand{kind: k, fault: fault, order: 1 << 62, follows: -1, storeRank: -1}
 }
 
 // add takes item i (at input position pos) as evidence.
