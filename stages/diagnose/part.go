@@ -105,11 +105,8 @@ func newPart() *Part {
 
 // Add keeps a line's evidence.
 func (p *Part) Add(l *stages.Line) {
-	if len(l.Text) > 0 && l.Text[0] == esc && l.P.Kind == parser.KindOther {
-		l = withoutSGR(l) // sgr.go: a terminal's colours
-	}
-	if len(l.Text) > 0 && l.Text[0] == '(' {
-		p.ray = rayWorkerOf(l.N, l.Text) // ray.go; keep gives its items the worker
+	if len(l.Text) > 0 && (l.Text[0] == '(' || l.Text[0] == esc) {
+		l = p.prefixed(l)
 	}
 	switch l.P.Kind {
 	case parser.KindFailure:
@@ -155,6 +152,19 @@ func (p *Part) Add(l *stages.Line) {
 			p.addRare(l)
 		}
 	}
+}
+
+// prefixed reads a line that opens with a parenthesis or an escape: other text is read
+// without a terminal's colours (sgr.go), and a Ray worker's prefix names the worker whose
+// items the line's are (ray.go; keep gives them the worker).
+func (p *Part) prefixed(l *stages.Line) *stages.Line {
+	if l.Text[0] == esc && l.P.Kind == parser.KindOther {
+		l = withoutSGR(l)
+	}
+	if len(l.Text) > 0 && l.Text[0] == '(' {
+		p.ray = rayWorkerOf(l.N, l.Text)
+	}
+	return l
 }
 
 // mayBeRare reports whether other text t may be an nccl-tests failure line (nccltests.go),

@@ -1,6 +1,10 @@
 package diagnose
 
-import "github.com/nccllog/nccllog/stages"
+import (
+	"bytes"
+
+	"github.com/nccllog/nccllog/stages"
+)
 
 // Ray colours its prefixes where its output is a terminal, and a log saved from one keeps the
 // escapes: `ESC[2mESC[36m(raylet)ESC[0m A worker died or was killed ...`. Other text that
@@ -16,6 +20,9 @@ const maxSGR = 16
 // withoutSGR is a copy of l whose text has no SGR escapes; its text is new, as the items of
 // its evidence may keep it.
 func withoutSGR(l *stages.Line) *stages.Line {
+	if sgrLen(l.Text) == 0 {
+		return l // an escape that is no colour: the line is read as it is
+	}
 	c := *l
 	c.Text = stripSGR(l.Text)
 	return &c
@@ -24,13 +31,17 @@ func withoutSGR(l *stages.Line) *stages.Line {
 // stripSGR returns t without its SGR escapes, in a new slice.
 func stripSGR(t []byte) []byte {
 	out := make([]byte, 0, len(t))
-	for i := 0; i < len(t); {
-		if n := sgrLen(t[i:]); n > 0 {
-			i += n
-			continue
+	for len(t) > 0 {
+		i := bytes.IndexByte(t, esc)
+		if i < 0 {
+			return append(out, t...)
 		}
-		out = append(out, t[i])
-		i++
+		out, t = append(out, t[:i]...), t[i:]
+		if n := sgrLen(t); n > 0 {
+			t = t[n:]
+		} else {
+			out, t = append(out, t[0]), t[1:]
+		}
 	}
 	return out
 }
