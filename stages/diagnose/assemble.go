@@ -92,6 +92,7 @@ func (b *builder) origins(lp *proc, litems []*Item) []*cand {
 		b.loose = append(b.loose, c)
 	}
 	if lp != nil {
+		b.claimSame(lp) // samewords.go
 		b.launcherCand(lp, litems)
 	}
 	var out []*cand
@@ -321,6 +322,9 @@ func summarize(c *cand) string {
 		s += ", as the launcher reports"
 		if words := lastWords(c); words != "" {
 			s += ", after " + short(words)
+		}
+		if c.sameAs > 1 {
+			return s + fmt.Sprintf("; %d processes printed that exception, unlabelled: every rank likely met the same error in the code they run.", c.sameAs)
 		}
 		return s + "; the other ranks' errors follow from it."
 	case KindOOM:

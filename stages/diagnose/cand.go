@@ -34,9 +34,12 @@ type cand struct {
 	at       parser.Stamp
 	order    int // the input position of its first evidence
 	launcher bool
-	fault    bool // the evidence proves a fault by itself
-	shared   bool
-	peer     string // connection-closed: the host the peers name
+	// sameAs counts the processes without a label that printed its last words, where they
+	// were the launcher's first process's too (samewords.go); 0 otherwise.
+	sameAs int
+	fault  bool // the evidence proves a fault by itself
+	shared bool
+	peer   string // connection-closed: the host the peers name
 	// peerRec is the process whose init lines printed the peer's address peerAddr (as the
 	// WARN printed it), nil where the log does not say (peername.go).
 	peerRec  *Addr
