@@ -355,6 +355,9 @@ func summarize(c *cand) string {
 		}
 		return who(c) + " made an invalid NCCL call: " + short(text)
 	case KindInitFailure:
+		if s := joinSummary(c, text); s != "" {
+			return s
+		}
 		return who(c) + ": communicator init never completed, after: " + short(text)
 	case KindAbort:
 		return who(c) + " aborted" + after + "."

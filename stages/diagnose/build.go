@@ -222,6 +222,9 @@ func ownKind(it *Item) (Kind, bool) {
 		// (DistBackendError) wraps it.
 		t, n = t[i+len(watchdogExcHead):], ""
 	}
+	if _, _, ok := storeJoined(t); ok {
+		return KindInitFailure, true // rendezvous.go
+	}
 	switch {
 	case strings.Contains(n, "OutOfMemory") || strings.Contains(t, "out of memory"):
 		return KindOOM, true
