@@ -321,7 +321,8 @@ origin where the log holds no NCCL line naming one; unprefixed lines under a "[r
 thread terminated with exception:" header are rank N's; a collective's "Collective WorkNCCL(...)
 raised the following async exception: NCCL error: ..." is its rank's; "[3] is setting up NCCL
 communicator and retrieving ncclUniqueId from [0] via c10d key-value store ... got error: ..."
-points at rank 0, which went away or never made the communicator; "NCCL communicator was
+points at rank 0, which went away or never made the communicator; "DistStoreError: Timed out after
+901 seconds waiting for clients. 3/4 clients joined." is an init-failure (a process never joined); "NCCL communicator was
 aborted on rank 1. Original reason for failure was: Process Group destroyed on rank 1" is work
 a destroyed process group aborted, a follow-on of what ended the process; a line under a Ray worker's
 "(Name pid=N, ip=A)" prefix is that worker's), TensorFlow's "OP_REQUIRES failed at
