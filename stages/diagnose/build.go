@@ -129,13 +129,7 @@ func (b *builder) item(it *Item, pos int) {
 		if a != nil {
 			key = a.Host
 		}
-		c := b.closed[key]
-		if c == nil {
-			c = newCand(KindConnectionClosed, true)
-			c.peer = key
-			b.closed[key] = c
-			b.peers = append(b.peers, key)
-		}
+		c := b.closedPeer(key)
 		if a != nil && c.peerRec == nil {
 			c.named(a, it.Peer)
 		}
@@ -158,6 +152,18 @@ func (b *builder) item(it *Item, pos int) {
 			c.ranks = taskRange(c.ranks, it, -1)
 		}
 	}
+}
+
+// closedPeer is the finding of the peers that lost the host (or rank) key, made where none is.
+func (b *builder) closedPeer(key string) *cand {
+	c := b.closed[key]
+	if c == nil {
+		c = newCand(KindConnectionClosed, true)
+		c.peer = key
+		b.closed[key] = c
+		b.peers = append(b.peers, key)
+	}
+	return c
 }
 
 // ownAdd gives a process's origin evidence to it (or keeps it aside where it names none).

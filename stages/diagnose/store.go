@@ -51,13 +51,7 @@ func (b *builder) storeWait(it *Item, pos int, p *proc, rank int64) {
 	if q != nil && q.host != "" {
 		key = q.host
 	}
-	c := b.closed[key]
-	if c == nil {
-		c = newCand(KindConnectionClosed, true)
-		c.peer = key
-		b.closed[key] = c
-		b.peers = append(b.peers, key)
-	}
+	c := b.closedPeer(key)
 	if c.storeRank < 0 {
 		c.storeRank, c.storeProc = rank, q
 	}
