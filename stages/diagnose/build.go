@@ -101,7 +101,7 @@ func (b *builder) item(it *Item, pos int) {
 		p = soleProc(b.x, it, p)
 		// A failed system call proves a fault where an error chain follows it, or where it
 		// is a verbs call of a connection's set-up (netwarn.go).
-		c := newCand(k, it.Ev != evSystem || b.codes[pos] > 0 || verbsSetup(it.Text))
+		c := newCand(k, (it.Ev != evSystem || b.codes[pos] > 0 || verbsSetup(it.Text)) && !pluginNotice(it, b.codes[pos]))
 		c.add(it, pos, p)
 		if r, _, ok := dupRank(it); ok {
 			c.ranks, c.onlyRanks = append(c.ranks, r), true
@@ -173,7 +173,13 @@ func (b *builder) ownAdd(p *proc, c *cand) {
 		return
 	}
 	if o := b.own[p]; o != nil {
+		k := o.kind
 		o.absorb(c)
+		if k == KindNetworkError && c.kind == KindCudaError && o.order < c.order {
+			// Its network failed first: NCCL's kernels and calls on the connections that
+			// broke fail after it (an illegal memory access, an unhandled CUDA error).
+			o.kind = k
+		}
 		return
 	}
 	b.own[p] = c

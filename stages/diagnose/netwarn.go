@@ -45,3 +45,22 @@ func verbsSetup(msg string) bool {
 	}
 	return false
 }
+
+// pluginNotice reports whether it is a network plugin's notice rather than its error: a
+// `NET/OFI` WARN with no error chain after it (code <= 0) and no word of an error, such as
+// aws-ofi-nccl's `NET/OFI Only EFA provider is supported`, printed at init where the
+// provider it found is not EFA and NCCL goes on with another network. It names the kind of
+// a fault something else proves, and proves none alone.
+func pluginNotice(it *Item, code int) bool {
+	return it.Ev == evNetError && strings.HasPrefix(it.Text, "NET/OFI") && code <= 0 && !errorWords(it.Text)
+}
+
+// errorWords reports whether msg says something failed.
+func errorWords(msg string) bool {
+	for _, w := range []string{"rror", "fail", "Fail", "nable to", "nexpected", "ould not", "ouldn't", "imeout", "imed out", "denied", "refused"} {
+		if strings.Contains(msg, w) {
+			return true
+		}
+	}
+	return false
+}
