@@ -41,6 +41,9 @@ type procIndex struct {
 	// lone is the one process the NCCL lines showed (lone.go), nil where none or several.
 	lone  *LoneProc
 	procs slab[proc]
+	// commProcs is the process of each of the evidence's communicators, in their order:
+	// indexComms lists them by process without looking each up again.
+	commProcs []*proc
 }
 
 type commKeyProc struct {
@@ -56,8 +59,10 @@ func newProcIndex(e *Evidence) *procIndex {
 	for _, c := range e.Comms {
 		x.world = max(x.world, c.NRanks)
 	}
-	for _, c := range e.Comms {
+	x.commProcs = make([]*proc, len(e.Comms))
+	for i, c := range e.Comms {
 		p := x.get(c.Host, c.Pid)
+		x.commProcs[i] = p
 		if p.gpu < 0 {
 			p.gpu = c.GPU
 		}
