@@ -95,6 +95,7 @@ func (r *Ranks) mayOverflow() bool {
 	}
 	room := r.maxComms - len(r.groups)
 	keys := make(map[GroupKey]struct{})
+	var last GroupKey // the key added last: a job's ranks' Init lines mostly follow each other
 	for _, l := range r.deferred.lists {
 		for i := range l.Items {
 			e := &l.Items[i]
@@ -106,8 +107,8 @@ func (r *Ranks) mayOverflow() bool {
 			}
 			if e.opCount == 0 { // the commId (see putComm)
 				room--
-			} else {
-				keys[GroupKey{CommID: e.opCount, NRanks: e.nranks}] = struct{}{}
+			} else if k := (GroupKey{CommID: e.opCount, NRanks: e.nranks}); k != last || len(keys) == 0 {
+				keys[k], last = struct{}{}, k
 			}
 			if len(keys) > room {
 				return true
