@@ -51,7 +51,7 @@ func (r *Ranks) foldHeld(l *events) {
 		if r.deferred == nil {
 			r.deferred = new(deferred)
 		}
-		if r.deferred.n+len(l.Items) <= maxDeferred {
+		if r.deferred.n+len(l.Items) <= r.maxDeferred {
 			r.deferred.hold(l)
 			return
 		}

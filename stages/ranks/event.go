@@ -149,12 +149,16 @@ func (l *events) internVia(c *strCache, s string) uint32 {
 // bytes are missed on two lines in five of a 4,096-rank init (each parser, and so each
 // chunk's, has its own string of a host, and 512 hosts shared 1,024 slots).
 func (l *events) internHost(s string) uint32 {
+	if i := l.lastHost; int(i) < len(l.strs) && sameBytes(l.strs[i], s) {
+		return i // a process's lines mostly follow each other
+	}
 	slot := &l.hostAt[nameSlot(s)]
-	if i := *slot; int(i) < len(l.strs) && l.strs[i] == s {
-		return i
+	if i := *slot; int(i) < len(l.strs) && (sameBytes(l.strs[i], s) || l.strs[i] == s) {
+		l.lastHost = i
+		return i // mostly the very string (one parser's), told without a call
 	}
 	i := l.intern(s)
-	*slot = i
+	*slot, l.lastHost = i, i
 	return i
 }
 
@@ -262,11 +266,12 @@ type events struct {
 	// names and ops are the strings of strs that those fields named last (internVia).
 	names, ops strCache
 	// hostAt holds hosts' indexes by their names' slots (internHost).
-	hostAt [hostSlots]uint32
-	opAt   [opSlots]uint32 // ops' indexes by where their bytes are (internOp)
-	rare   []rareEvent
-	wide   []wideComm         // communicator lines' fields past int32 (see commFields)
-	dogs   []*parser.Watchdog // the watchdog lines' details (they are few)
+	hostAt   [hostSlots]uint32
+	lastHost uint32          // the index internHost gave last
+	opAt     [opSlots]uint32 // ops' indexes by where their bytes are (internOp)
+	rare     []rareEvent
+	wide     []wideComm         // communicator lines' fields past int32 (see commFields)
+	dogs     []*parser.Watchdog // the watchdog lines' details (they are few)
 	// comm is the communicator line rankEvent gives out last: Ranks.Add reads it and keeps
 	// no pointer to it.
 	comm parser.CommEvent

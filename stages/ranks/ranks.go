@@ -41,8 +41,9 @@ type Ranks struct {
 	noVolume bool
 	// deferred are the events held unfolded while no call has come; folding is set once
 	// events are folded as they come (deferred.go).
-	deferred *deferred
-	folding  bool
+	deferred    *deferred
+	folding     bool
+	maxDeferred int // maxDeferred; tests set fewer
 }
 
 type procKey struct {
@@ -174,7 +175,7 @@ type binding struct {
 // NewRanks returns an empty Ranks.
 func NewRanks(cfg *stages.Config) *Ranks {
 	return &Ranks{cfg: cfg, sigs: newSigTable(), steps: newStepTable(), procs: make(map[procKey]*proc), groups: make(map[GroupKey]*Group),
-		pgs: make(map[pgRankKey]*PGRank), maxComms: MaxComms,
+		pgs: make(map[pgRankKey]*PGRank), maxComms: MaxComms, maxDeferred: maxDeferred,
 		overBinding: &binding{over: true}}
 }
 
