@@ -10,12 +10,18 @@ import (
 // any rank called (Called), and the fold of its communicator lines (a process found by its
 // file and host, a Member and a binding for each rank) was most of what the ranks family
 // cost diagnose there. Ranks holds such events unfolded, as their lists hold them, until the
-// first call comes, maxDeferred of them are held, or its state is asked for; they are then
-// folded in order, as they would have been as they came.
+// first call comes, maxDeferred of them (or maxDeferredText of their strings) are held, or
+// its state is asked for; they are then folded in order, as they would have been as they
+// came.
 
 // maxDeferred bounds the events held unfolded: about 50 MB of them at most (an event and a
 // communicator line's side entry are under 200 bytes).
 const maxDeferred = 1 << 18
+
+// maxDeferredText bounds the bytes of the strings the held events name (hosts, files, and
+// the WARN lines' excerpts, up to 120 characters each, which a log of distinct WARNs without
+// a call would otherwise hold one for each of its maxDeferred events).
+const maxDeferredText = 8 << 20
 
 // deferBlock is how many events one list of the deferred holds: events are copied into
 // blocks of a fixed size, never grown (a list grown to hold them all was copied over as it
@@ -26,6 +32,7 @@ const deferBlock = 1 << 13
 type deferred struct {
 	lists []*events
 	n     int
+	text  int // the bytes of the lists' strings
 }
 
 // hold appends l's events, copied: l keeps its buffer of events (a chunk's, which its next
@@ -42,7 +49,11 @@ func (d *deferred) hold(l *events) {
 		d.lists = append(d.lists, last)
 	}
 	d.n += len(l.Items)
-	last.merge(l)
+	had := len(last.strs)
+	last.merge(l) // a new list takes l's strings; one that holds some adds those it lacks
+	for _, s := range last.strs[had:] {
+		d.text += len(s)
+	}
 }
 
 // foldHeld folds l's events into the state, in order, or holds them while deferring.
@@ -51,7 +62,7 @@ func (r *Ranks) foldHeld(l *events) {
 		if r.deferred == nil {
 			r.deferred = new(deferred)
 		}
-		if r.deferred.n+len(l.Items) <= r.maxDeferred {
+		if d := r.deferred; d.n+len(l.Items) <= r.maxDeferred && d.text <= maxDeferredText {
 			r.deferred.hold(l)
 			return
 		}

@@ -2,6 +2,8 @@ package ranks
 
 import (
 	"encoding/json"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/nccllog/nccllog/parser"
@@ -148,5 +150,26 @@ func checkOverflowEdge(t *testing.T, n int, zero bool) {
 		if a, b := held.OverflowNote(), now.OverflowNote(); a != b {
 			t.Errorf("%d communicators (the last without commId: %v), cap %d: note %q, folded %q", n, zero, comms, a, b)
 		}
+	}
+}
+
+// TestDeferredTextCap: a log of distinct WARN lines without a call holds their texts up to
+// maxDeferredText, then folds: what it holds is bounded by its strings too.
+func TestDeferredTextCap(t *testing.T) {
+	text := strings.Repeat("x", 110)
+	var evs []RankEvent
+	for i := range maxDeferredText/len(text) + 2*deferBlock {
+		evs = append(evs, RankEvent{File: "a.log", Line: int64(i + 1), Step: -1, Kind: parser.KindWarn, Host: "h",
+			Pid: int64(i % 7), Dev: -1, Label: -1, Text: text + strconv.Itoa(i)})
+	}
+	r := NewRanks(&stages.Config{})
+	for _, l := range heldLists(t, evs, 1000) {
+		r.foldHeld(l)
+		if d := r.deferred; d != nil && d.text > maxDeferredText+1000*(len(text)+8) {
+			t.Fatalf("%d bytes of text held", d.text)
+		}
+	}
+	if !r.folding {
+		t.Fatalf("%d events of %d bytes held, not folded", r.deferred.n, r.deferred.text)
 	}
 }
