@@ -130,13 +130,18 @@ func (p *Part) Add(l *stages.Line) {
 		p.addComm(l.N, l.P)
 	case parser.KindInfo:
 		p.seeEnvelope(l.P)
-		if p.addFrame(l.N, l.Text, l.P) {
+		// One look at where the message opens tells which readers may take the line
+		// (infoGate, addrs.go): most INFO lines are none's.
+		may, msg := infoGate(l.Text)
+		if may&mayFrame != 0 && p.addFrame(l.N, l.Text, l.P) {
 			return
 		}
-		if bytes.IndexByte(l.Text, '_') < 0 || !p.addSetting(l.N, l.Text, l.P) {
+		if may&maySetting == 0 || bytes.IndexByte(l.Text, '_') < 0 || !p.addSetting(l.N, l.Text, l.P) {
 			// A setting's name has an underscore, which most INFO lines lack: the test is
 			// made here, before a call, as this runs on every INFO line.
-			p.addAddrs(l.N, l.Text, l.P)
+			if may&mayAddrs != 0 {
+				p.addGatedAddrs(l.N, l.Text, msg, l.P)
+			}
 		}
 	case parser.KindMalformed:
 		p.addUnenveloped(l) // unenveloped.go

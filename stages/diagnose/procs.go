@@ -43,6 +43,9 @@ type procIndex struct {
 	// hostPid is the one pid the log shows on each host, -1 where it shows several.
 	hostPid map[string]int64
 	procs   slab[proc]
+	// commProcs is the process of each of the evidence's communicators, in their order:
+	// indexComms lists them by process without looking each up again.
+	commProcs []*proc
 }
 
 type commKeyProc struct {
@@ -58,8 +61,10 @@ func newProcIndex(e *Evidence) *procIndex {
 	for _, c := range e.Comms {
 		x.world = max(x.world, c.NRanks)
 	}
-	for _, c := range e.Comms {
+	x.commProcs = make([]*proc, len(e.Comms))
+	for i, c := range e.Comms {
 		p := x.get(c.Host, c.Pid)
+		x.commProcs[i] = p
 		if p.gpu < 0 {
 			p.gpu = c.GPU
 		}
