@@ -43,6 +43,11 @@ func TestFailureLines(t *testing.T) {
 		})},
 		{"  Process name: [[4242,1],9]", -1, false, fail(func(f *Failure) { f.Event, f.Task, f.TaskLast = FailureMPIProcess, 9, 9 })},
 		{"[rank3]:Traceback (most recent call last):", 3, false, fail(func(f *Failure) { f.Event = FailureTraceback })},
+		// SkyPilot's prefix: its rank is the node's, no global rank.
+		{"(worker1, rank=1, pid=2634, ip=10.0.0.2) torch.OutOfMemoryError: CUDA out of memory.", -1, false, fail(func(f *Failure) {
+			f.Event, f.Exception, f.Text = FailureException, "torch.OutOfMemoryError", "CUDA out of memory."
+		})},
+		{"(head, rank=0, pid=2817) Traceback (most recent call last):", -1, false, fail(func(f *Failure) { f.Event = FailureTraceback })},
 		{"[1,3]<stdout>:torch.OutOfMemoryError: CUDA out of memory.", 3, false, fail(func(f *Failure) {
 			f.Event, f.Exception, f.Text = FailureException, "torch.OutOfMemoryError", "CUDA out of memory."
 		})},

@@ -40,11 +40,13 @@ type gStamp struct {
 	Rest []string `parser:"@(~']')* ']'"`
 }
 
-// gRay is Ray's `parser:"(RayWorker pid=615, ip=10.72.7.6) "` prefix.
+// gRay is Ray's `parser:"(RayWorker pid=615, ip=10.72.7.6) "` prefix, and SkyPilot's
+// `parser:"(worker1, rank=1, pid=2634, ip=10.0.0.2) "` (its rank is the node's, no global rank).
 type gRay struct {
-	Actor string `parser:"( @Word Sp )? 'pid' '='"` // a Ray task has no actor name: "(pid=927) "
-	Pid   decNum `parser:"@Word"`
-	IP    string `parser:"(',' Sp 'ip' '=' @Word)? ')'"`
+	Actor string  `parser:"( @Word"`
+	Node  *decNum `parser:"  ( ',' Sp 'rank' '=' @Word ',' )? Sp )? 'pid' '='"` // a Ray task has no actor name: "(pid=927) "
+	Pid   decNum  `parser:"@Word"`
+	IP    string  `parser:"(',' Sp 'ip' '=' @Word)? ')'"`
 }
 
 // rankWord is torchrun's `parser:"rank3"` / `parser:"default3"` label.

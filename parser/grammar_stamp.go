@@ -125,11 +125,13 @@ type gDatedText struct {
 	Rest  []string `parser:"@(~']')* ']'"`
 }
 
-// gLaunchRay is gRay: `RayWorker pid=615, ip=10.72.7.6)` or `pid=927)` after the `(`.
+// gLaunchRay is gRay: `RayWorker pid=615, ip=10.72.7.6)`, `worker1, rank=1, pid=2634)` or
+// `pid=927)` after the `(`.
 type gLaunchRay struct {
-	Actor *gWord `parser:"( @@ Sp )? 'pid' '='"`
-	Pid   decNum `parser:"@(Digit+)"`
-	IP    *gWord `parser:"( ',' Sp 'ip' '=' @@ )? ')'"`
+	Actor *gWord  `parser:"( @@"`
+	Node  *decNum `parser:"  ( ',' Sp 'rank' '=' @(Digit+) ',' )? Sp )? 'pid' '='"`
+	Pid   decNum  `parser:"@(Digit+)"`
+	IP    *gWord  `parser:"( ',' Sp 'ip' '=' @@ )? ')'"`
 }
 
 // gWord is lineLexer's Word in these tokens: a run of bytes that are neither white space nor

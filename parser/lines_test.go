@@ -1048,6 +1048,10 @@ var blankCases = []lineCase{
 		in:   "(pid=233, ip=10.20.1.125) ",
 		want: Line{Kind: KindBlank, Rank: -1},
 	},
+	{name: "built_skypilot_head_empty", in: "(head, rank=0, pid=2817) ", want: Line{Kind: KindBlank, Rank: -1}},
+	{name: "built_skypilot_worker_empty", in: "(worker1, rank=1, pid=2634, ip=10.0.0.2) ", want: Line{Kind: KindBlank, Rank: -1}},
+	{name: "built_skypilot_rank_not_number", in: "(worker1, rank=one, pid=2634) ", want: Line{Kind: KindOther, Rank: -1}},
+	{name: "built_skypilot_rank_no_comma", in: "(worker1, rank=1 pid=2634) ", want: Line{Kind: KindOther, Rank: -1}},
 	{name: "built_srun_empty", in: "5: ", want: Line{Kind: KindBlank, Rank: 5}},
 	{
 		// BUG: srun --label pads the task id (` 5: ` in a 10-99 task job, see

@@ -171,13 +171,17 @@ func scanStamp(b []byte, i int, w []byte) int {
 	return -1
 }
 
-// scanRay reads `RayWorker pid=615, ip=10.72.7.6)` or `pid=615)` after the `(`.
+// scanRay reads `RayWorker pid=615, ip=10.72.7.6)`, SkyPilot's `worker1, rank=1, pid=2634,
+// ip=10.0.0.2)` or `pid=615)` after the `(`.
 func scanRay(b []byte, i int) int {
 	w := word(b, i)
 	if len(w) == 0 {
 		return -1
 	}
 	if string(w) != "pid" || !lit(b, i+3, "=") { // a Ray task has no actor name: "(pid=927) "
+		if k := scanNodeRank(b, i+len(w)); k >= 0 {
+			w = b[i:k] // the actor and its node rank: `worker1, rank=1,`
+		}
 		j := spEnd(b, i+len(w))
 		if j == i+len(w) || !lit(b, j, "pid=") {
 			return -1
@@ -200,6 +204,30 @@ func scanRay(b []byte, i int) int {
 		e = j + 3 + len(w)
 	}
 	if !lit(b, e, ")") {
+		return -1
+	}
+	return e + 1
+}
+
+// scanNodeRank reads SkyPilot's `, rank=1,` after the actor's name, at i; it returns where it
+// ends, or -1.
+func scanNodeRank(b []byte, i int) int {
+	if !lit(b, i, ",") {
+		return -1
+	}
+	j := spEnd(b, i+1)
+	if j == i+1 || !lit(b, j, "rank=") {
+		return -1
+	}
+	w := word(b, j+5)
+	if len(w) == 0 {
+		return -1
+	}
+	if _, err := parseDec(w); err != nil {
+		return -1
+	}
+	e := j + 5 + len(w)
+	if !lit(b, e, ",") {
 		return -1
 	}
 	return e + 1

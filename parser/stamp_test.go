@@ -80,6 +80,7 @@ var stampCases = []stampCase{
 	{"label_then_glog", "[trainer0|0]:[E0519 11:02:00.010000 ProcessGroupNCCL.cpp:2168] [PG ID 1 PG GUID 1 Rank 6] Watchdog", wall(StampGlog, "2000-05-19T11:02:00.010000Z", false)},
 	{"label_then_nccl", "[worker_2|12]: [2025-06-11 14:03:27] " + info, wall(StampNCCL, "2025-06-11T14:03:27Z", false)},
 	{"ray_then_nccl", "(RayWorker pid=615, ip=10.72.7.6) [2025-06-11 14:03:27] " + info, wall(StampNCCL, "2025-06-11T14:03:27Z", false)},
+	{"skypilot_then_nccl", "(worker1, rank=1, pid=2634, ip=10.0.0.2) [2025-06-11 14:03:27] " + info, wall(StampNCCL, "2025-06-11T14:03:27Z", false)},
 	{"nccl_then_progress", "[2025-04-13 23:41:12] iteration       10/    1000 | consumed samples: 10", wall(StampNCCL, "2025-04-13T23:41:12Z", false)},
 	// Untimed: nothing is read from text after the head, or from what is no time.
 	{"untimed_info", info, Stamp{}},

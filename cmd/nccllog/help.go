@@ -319,7 +319,12 @@ Segmentation fault (11)" (Open MPI) or "[host:pid:...] Caught signal 11" (UCX) n
 PyTorch's NCCL exceptions (their ncclResult and the WARN they repeat after "Last error:", the
 origin where the log holds no NCCL line naming one; unprefixed lines under a "[rankN]:" "watchdog
 thread terminated with exception:" header are rank N's; a collective's "Collective WorkNCCL(...)
-raised the following async exception: NCCL error: ..." is its rank's; a line under a Ray worker's
+raised the following async exception: NCCL error: ..." is its rank's; "[3] is setting up NCCL
+communicator and retrieving ncclUniqueId from [0] via c10d key-value store ... got error: ..."
+points at rank 0, which went away or never made the communicator; "DistStoreError: Timed out after
+901 seconds waiting for clients. 3/4 clients joined." is an init-failure (a process never joined); "NCCL communicator was
+aborted on rank 1. Original reason for failure was: Process Group destroyed on rank 1" is work
+a destroyed process group aborted, a follow-on of what ended the process; a line under a Ray worker's
 "(Name pid=N, ip=A)" prefix is that worker's), TensorFlow's "OP_REQUIRES failed at
 nccl_ops.cc:104 : UNKNOWN: unhandled cuda error" on an NCCL op (the process's own ncclResult:
 unhandled cuda error is a cuda-error, unhandled system error a system-error; on the log's one
@@ -334,7 +339,8 @@ ibv_modify_qp or ibv_alloc_pd (a network error without its chain), a socket-laye
 exception proves it), invalid usage (also NCCL's "Mismatched collective detected", a mismatch, and "Bootstrap Root :
 rank N of M ranks has already checked in": two processes claimed rank N), /dev/shm segments;
 any WARN that starts a "file:line -> N" return-code
-chain, of the kind its ncclResult names; a service thread's Connect failed with "res=2" or
+chain, of the kind its ncclResult names (3, ncclInternalError, an internal-error: "Error : ring 0
+does not loop back to start"); a service thread's Connect failed with "res=2" or
 "retcode 2" after the process's own "misc/socket.cc:N -> 2" chain is its network error; a WARN
 after the process's own "Abort COMPLETE" folds under the cause it named before), "Abort COMPLETE" and "Init START"
 without "Init COMPLETE" per process and communicator, PyTorch watchdog timeouts (also glued

@@ -129,7 +129,11 @@ func (p *Part) addAddrs(n int64, text []byte, l *parser.Line) {
 	if !l.Env.HasEnvelope() || !ownAddrLine(text) {
 		return
 	}
-	msg := infoMessage(text, l)
+	p.addOwnAddrs(n, infoMessage(text, l), l)
+}
+
+// addOwnAddrs is addAddrs of the line's message, msg (infoMessage's).
+func (p *Part) addOwnAddrs(n int64, msg []byte, l *parser.Line) {
 	var buf [maxOwnAddrs][]byte
 	for _, a := range ownAddrs(buf[:0], msg) {
 		if i, ok := p.addrIdx[string(a)]; ok {
@@ -246,4 +250,96 @@ func infoAt(t []byte) int {
 		}
 		at += j + 1
 	}
+}
+
+// infoReads are the readers of INFO lines (a frame of an error's chain, a setting, a
+// process's own addresses) that may take a line.
+type infoReads uint8
+
+const (
+	mayFrame infoReads = 1 << iota
+	maySetting
+	mayAddrs
+	mayAny = mayFrame | maySetting | mayAddrs
+)
+
+// infoGate is which readers may take an INFO line, told from where its message opens: this
+// runs on every INFO line, and each reader's own test searches the whole line. Where
+// ` INFO ` is in text once, as ` NCCL INFO `, each reader's line has its message there: a
+// frame's opens with a word and ` -> ` (addFrame's `file:line` follows ` INFO `), a
+// setting's with `NCCL_` (settingMsg), an own address's with `NET/` or `Bootstrap`
+// (ownAddrs, of infoMessage's message). Any other line may be any reader's.
+//
+// Where it tells, it also returns the message (from the ` INFO `'s end; see gateMessage).
+func infoGate(text []byte) (infoReads, []byte) {
+	q := infoWordAt(text, 0)
+	if q < len(" NCCL") || string(text[q-len(" NCCL"):q]) != " NCCL" || infoWordAt(text, q+1) >= 0 {
+		return mayAny, nil
+	}
+	m := text[q+len(" INFO "):]
+	var r infoReads
+	if s := bytes.IndexByte(m, ' '); s > 0 && bytes.HasPrefix(m[s:], []byte(" -> ")) {
+		r |= mayFrame
+	}
+	if len(m) > 0 {
+		switch m[0] {
+		case 'N':
+			if bytes.HasPrefix(m, []byte("NCCL_")) {
+				r |= maySetting
+			} else if bytes.HasPrefix(m, []byte("NET/")) {
+				r |= mayAddrs
+			}
+		case 'B':
+			if bytes.HasPrefix(m, []byte("Bootstrap")) {
+				r |= mayAddrs
+			}
+		}
+	}
+	return r, m
+}
+
+// gateMessage is infoMessage of line l, text, whose message infoGate told opens m: there
+// ` NCCL INFO ` is in text once, so infoMessage's message is m without a closing CR, or
+// parser.Message's where a Ray repeat tail follows.
+func gateMessage(m, text []byte, l *parser.Line) []byte {
+	const ray = "x across cluster]"
+	if n := len(m); n > 0 && m[n-1] == '\r' {
+		m = m[:n-1]
+	}
+	if bytes.HasSuffix(bytes.TrimRight(m, " \r"), []byte(ray)) {
+		return parser.Message(text, l)
+	}
+	return m
+}
+
+// addGatedAddrs is addAddrs of a line infoGate told may print its process's own addresses,
+// msg what it returned (nil: it could not tell). Each of ownAddrPrefixes holds a `Using `
+// that ownAddrLine finds, so where infoGate told, that test is not made again.
+func (p *Part) addGatedAddrs(n int64, text, msg []byte, l *parser.Line) {
+	if msg == nil {
+		p.addAddrs(n, text, l)
+		return
+	}
+	if l.Env.HasEnvelope() {
+		p.addOwnAddrs(n, gateMessage(msg, text, l), l)
+	}
+}
+
+// infoWordAt is where the first ` INFO ` of text that starts at or past from starts, or -1;
+// found by its F, which NCCL's messages seldom hold (a forward search for the space, or the
+// I, stops in most words).
+func infoWordAt(text []byte, from int) int {
+	const word = " INFO "
+	const f = 3 // where the F is in word
+	for at := from + f; at < len(text); {
+		j := bytes.IndexByte(text[at:], 'F')
+		if j < 0 {
+			return -1
+		}
+		if k := at + j - f; k+len(word) <= len(text) && string(text[k:k+len(word)]) == word {
+			return k
+		}
+		at += j + 1
+	}
+	return -1
 }

@@ -92,6 +92,7 @@ func (b *builder) origins(lp *proc, litems []*Item) []*cand {
 		b.loose = append(b.loose, c)
 	}
 	if lp != nil {
+		b.claimSame(lp) // samewords.go
 		b.launcherCand(lp, litems)
 	}
 	var out []*cand
@@ -276,6 +277,9 @@ func summarize(c *cand) string {
 	if len(c.items) > 0 {
 		text = c.items[len(c.items)-1].Text
 		for _, it := range c.items {
+			if it.Ev == evException && ncclException(it) && firstWarnText(c) != "" {
+				continue // a framework's repeat of the WARN (echoesOwn): the WARN says it first
+			}
 			if it.Ev == evException || it.Ev == evNetError || it.Ev == evCuda || it.Ev == evInvalid || it.Ev == evShm {
 				text = it.Text
 				if it.Name != "" && it.Ev == evException {
@@ -319,6 +323,9 @@ func summarize(c *cand) string {
 		if words := lastWords(c); words != "" {
 			s += ", after " + short(words)
 		}
+		if c.sameAs > 1 {
+			return s + fmt.Sprintf("; %d processes printed that exception, unlabelled: every rank likely met the same error in the code they run.", c.sameAs)
+		}
 		return s + "; the other ranks' errors follow from it."
 	case KindOOM:
 		return who(c) + " ran out of GPU memory first: " + short(text)
@@ -334,6 +341,8 @@ func summarize(c *cand) string {
 			return who(c) + " could not connect to its peer, which was not listening (it likely died or never started): " + short(text)
 		}
 		return who(c) + " had a network error first: " + short(text)
+	case KindInternalError:
+		return who(c) + " hit an NCCL internal error first (a check inside NCCL failed: a bug, or ranks whose topology, version or settings disagree): " + short(text)
 	case KindSystemError:
 		s := who(c) + " hit a system error first: " + short(text)
 		if slices.ContainsFunc(c.items, func(it *Item) bool { return it.Ev == evShm }) {
@@ -346,6 +355,9 @@ func summarize(c *cand) string {
 		}
 		return who(c) + " made an invalid NCCL call: " + short(text)
 	case KindInitFailure:
+		if s := joinSummary(c, text); s != "" {
+			return s
+		}
 		return who(c) + ": communicator init never completed, after: " + short(text)
 	case KindAbort:
 		return who(c) + " aborted" + after + "."
@@ -369,6 +381,9 @@ func summarize(c *cand) string {
 		}
 		return s + "."
 	case KindConnectionClosed:
+		if s := storeSummary(c, after); s != "" {
+			return s
+		}
 		if lost := lostPeer(c); lost != "" && c.follows < 0 {
 			return fmt.Sprintf("The peer at %s went away first: %s (%s) lost its connection to it, as a follower: %s.", c.peerShown(), plural(len(c.procs), "process", "processes"), strings.Join(namesOf(c.procs), ", "), short(lost))
 		}

@@ -33,6 +33,8 @@ type builder struct {
 	// lastErrs are the NCCL exceptions' ncclResult lines and `Last error:` messages
 	// (excorigin.go).
 	lastErrs []excRef
+	// torn are the exceptions of work a destroyed process group aborted (torn.go).
+	torn []excRef
 }
 
 // Build returns the Report of the evidence in set, joined with the ranks family's verdicts
@@ -57,6 +59,7 @@ func Build(set *stages.Set) Report {
 	b.initFailures()
 	b.extra = ranksFindings(set, b.x)
 	b.exceptionOrigins(lp != nil)
+	b.tornOrigin(lp)
 	if b.sharedCause(lp) || b.sharedChain(lp) || b.sharedHas(lp) {
 		b.launcherFollows(litems) // its exit follows from the shared cause (mayBeOwner)
 		lp, litems = nil, nil
@@ -74,19 +77,31 @@ func (b *builder) item(it *Item, pos int) {
 	p := b.x.of(it)
 	switch it.Ev {
 	case evException, evTerminate, evSignal, evCuda, evInvalid, evNetError, evBootstrap, evSystem, evShm:
+		if tornDown(it) {
+			b.addTorn(it, pos, p) // torn.go
+			return
+		}
+		if r, _, ok := storeSource(it.Text); ok && it.Ev == evException {
+			b.storeWait(it, pos, p, r) // store.go
+			return
+		}
 		k, origin := ownKind(it)
 		if strings.Contains(it.Name, "ChildFailedError") {
 			b.consequence(KindProcessExit, it, pos, p) // torchrun's own word, not a process's
 			return
 		}
 		if !origin {
+			if q := soleProc(b.x, it, p); echoesOwn(it, b.own[q]) {
+				b.own[q].add(it, pos, q) // the process's own error, surfaced in its framework
+				return
+			}
 			b.consequence(KindRemoteError, it, pos, p)
 			return
 		}
 		p = soleProc(b.x, it, p)
 		// A failed system call proves a fault where an error chain follows it, or where it
 		// is a verbs call of a connection's set-up (netwarn.go).
-		c := newCand(k, it.Ev != evSystem || b.codes[pos] > 0 || verbsSetup(it.Text))
+		c := newCand(k, (it.Ev != evSystem || b.codes[pos] > 0 || verbsSetup(it.Text)) && !pluginNotice(it, b.codes[pos]))
 		c.add(it, pos, p)
 		if r, _, ok := dupRank(it); ok {
 			c.ranks, c.onlyRanks = append(c.ranks, r), true
@@ -114,13 +129,7 @@ func (b *builder) item(it *Item, pos int) {
 		if a != nil {
 			key = a.Host
 		}
-		c := b.closed[key]
-		if c == nil {
-			c = newCand(KindConnectionClosed, true)
-			c.peer = key
-			b.closed[key] = c
-			b.peers = append(b.peers, key)
-		}
+		c := b.closedPeer(key)
 		if a != nil && c.peerRec == nil {
 			c.named(a, it.Peer)
 		}
@@ -145,6 +154,18 @@ func (b *builder) item(it *Item, pos int) {
 	}
 }
 
+// closedPeer is the finding of the peers that lost the host (or rank) key, made where none is.
+func (b *builder) closedPeer(key string) *cand {
+	c := b.closed[key]
+	if c == nil {
+		c = newCand(KindConnectionClosed, true)
+		c.peer = key
+		b.closed[key] = c
+		b.peers = append(b.peers, key)
+	}
+	return c
+}
+
 // ownAdd gives a process's origin evidence to it (or keeps it aside where it names none).
 func (b *builder) ownAdd(p *proc, c *cand) {
 	if p == nil {
@@ -152,7 +173,13 @@ func (b *builder) ownAdd(p *proc, c *cand) {
 		return
 	}
 	if o := b.own[p]; o != nil {
+		k := o.kind
 		o.absorb(c)
+		if k == KindNetworkError && c.kind == KindCudaError && o.order < c.order {
+			// Its network failed first: NCCL's kernels and calls on the connections that
+			// broke fail after it (an illegal memory access, an unhandled CUDA error).
+			o.kind = k
+		}
 		return
 	}
 	b.own[p] = c
@@ -166,6 +193,14 @@ func (b *builder) consequence(k Kind, it *Item, pos int, p *proc) {
 		b.conseq[k] = c
 	}
 	c.add(it, pos, p)
+}
+
+// echoesOwn reports whether an NCCL exception (`NCCL error in: ..., internal error, NCCL
+// version 2.7.8`) repeats the error its process already logged as its own fault: its
+// ncclResult is a local one (not ncclRemoteError), and the process's WARN chain came first.
+func echoesOwn(it *Item, own *cand) bool {
+	r := parser.NCCLResult(it.Code)
+	return own != nil && own.fault && it.Code > 0 && it.Code < int64(numResultKinds) && r != parser.ResultRemote
 }
 
 // ownKind is what a process's own line says, and whether it is an origin rather than the
@@ -198,6 +233,9 @@ func ownKind(it *Item) (Kind, bool) {
 		// the exception the watchdog ended with is the process's error, whatever type
 		// (DistBackendError) wraps it.
 		t, n = t[i+len(watchdogExcHead):], ""
+	}
+	if _, _, ok := storeJoined(t); ok {
+		return KindInitFailure, true // rendezvous.go
 	}
 	switch {
 	case strings.Contains(n, "OutOfMemory") || strings.Contains(t, "out of memory"):

@@ -8,12 +8,13 @@ import (
 )
 
 // Priorities of kinds where neither time nor the launcher orders two origins: a process's
-// own error, then a network origin, invalid usage, an init failure, a rank behind or a
+// own error, then a network origin (or a system or NCCL internal error), invalid usage, an init failure, a rank behind or a
 // mismatch, an abort, a watchdog timeout, and last what only names a peer.
 var kindPrio = [numKinds]int{
 	KindProcessExit: 0, KindOOM: 0, KindCudaError: 0, KindCrash: 0, KindNetworkError: 1,
 	KindInvalidUsage: 2, KindInitFailure: 3, KindBehind: 4, KindMismatch: 4, KindRASReport: 4,
 	KindAbort: 5, KindWatchdogTimeout: 6, KindConnectionClosed: 7, KindRemoteError: 8, KindSystemError: 1,
+	KindInternalError: 1,
 }
 
 // cand is a finding being put together.
@@ -33,21 +34,28 @@ type cand struct {
 	at       parser.Stamp
 	order    int // the input position of its first evidence
 	launcher bool
-	fault    bool // the evidence proves a fault by itself
-	shared   bool
-	peer     string // connection-closed: the host the peers name
+	// sameAs counts the processes without a label that printed its last words, where they
+	// were the launcher's first process's too (samewords.go); 0 otherwise.
+	sameAs int
+	fault  bool // the evidence proves a fault by itself
+	shared bool
+	peer   string // connection-closed: the host the peers name
 	// peerRec is the process whose init lines printed the peer's address peerAddr (as the
 	// WARN printed it), nil where the log does not say (peername.go).
 	peerRec  *Addr
 	peerAddr string
-	comm     string
-	summary  string
-	follows  int  // index among the findings, -1: none
-	folded   bool // taken into a consequence
+	// storeRank is the rank whose communicator's unique id the peers waited for in vain,
+	// storeProc its process where the log places it (store.go); -1 and nil where none.
+	storeRank int64
+	storeProc *proc
+	comm      string
+	summary   string
+	follows   int  // index among the findings, -1: none
+	folded    bool // taken into a consequence
 }
 
 func newCand(k Kind, fault bool) *cand {
-	return &cand{kind: k, fault: fault, order: 1 << 62, follows: -1}
+	return &cand{kind: k, fault: fault, order: 1 << 62, follows: -1, storeRank: -1}
 }
 
 // add takes item i (at input position pos) as evidence.

@@ -60,10 +60,12 @@ func resultKind(code int) (Kind, bool) {
 		return KindSystemError, true
 	case 4, 5:
 		return KindInvalidUsage, true
+	case 3:
+		return KindInternalError, true
 	case 6:
 		return KindRemoteError, false
 	}
-	return KindCrash, true // 3: an internal error
+	return KindCrash, true
 }
 
 // chainWarn files a WARN no phrase classifies: a fault origin where an error chain follows
@@ -217,9 +219,9 @@ func bareSummary(c *cand) string {
 }
 
 // firstWarn is the text of c's first WARN where c's last item, which a finding's sentence
-// quotes by default, is a frame of its chain; text otherwise.
+// quotes by default, is a frame of its chain or an NCCL exception repeating it; text otherwise.
 func firstWarn(c *cand, text string) string {
-	if last := c.items[len(c.items)-1]; last.Ev != evFrame || last.Text != text {
+	if last := c.items[len(c.items)-1]; !(last.Ev == evFrame || last.Ev == evException && ncclException(last)) || last.Text != text {
 		return text
 	}
 	for _, it := range c.items {

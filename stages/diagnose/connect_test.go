@@ -24,7 +24,8 @@ func connectLines(res string, chainPid string) []string {
 }
 
 // TestConnectSystemError: a Connect the service thread failed with ncclSystemError, after the
-// process's own socket chain, is that process's network error, the first finding; with res 3
+// process's own socket chain, is that process's network error, the first finding, on the rank
+// its proxy service names; with res 3
 // or 6 (passed on), or after another process's chain, it stays a follow-on.
 func TestConnectSystemError(t *testing.T) {
 	first := func(lines []string) diagnose.Finding {
@@ -38,6 +39,10 @@ func TestConnectSystemError(t *testing.T) {
 	if f.Kind != diagnose.KindNetworkError || !slices.Equal(f.Processes, []string{"h2:922"}) ||
 		!strings.Contains(f.Summary, "operation=Connect, res=2") {
 		t.Errorf("first finding %s %v: %q, want h2:922's network error", f.Kind, f.Processes, f.Summary)
+	}
+	// The proxy service names its process's rank, which no other line of this excerpt does.
+	if !slices.Equal(f.Ranks, []int64{11}) || !strings.HasPrefix(f.Summary, "rank 11 (h2:922)") {
+		t.Errorf("first finding of ranks %v: %q, want rank 11, the proxy service's", f.Ranks, f.Summary)
 	}
 	for name, lines := range map[string][]string{
 		"res 3": connectLines("3", "922"), "res 6": connectLines("6", "922"), "another process's chain": connectLines("2", "921"),

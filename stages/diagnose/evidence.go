@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"math"
+	"strconv"
 
 	"github.com/nccllog/nccllog/parser"
 	"github.com/nccllog/nccllog/stages/ncclwarn"
@@ -270,7 +271,30 @@ func warnItem(n int64, text []byte, l *parser.Line) Item {
 	if it.Ev == evRemoteClosed {
 		it.Peer = peerHost(msg)
 	}
+	if it.Rank < 0 {
+		if r, ok := proxyRank(msg); ok {
+			it.Rank, it.RankLast = r, r
+		}
+	}
 	return it
+}
+
+// proxyServiceHead opens the WARN of a process's proxy service thread, which names the
+// process's rank: `[Proxy Service 2] Failed to execute operation Connect from rank 2, retcode 3`.
+var proxyServiceHead = []byte("[Proxy Service ")
+
+// proxyRank is the rank a proxy service's WARN names as its process's.
+func proxyRank(msg []byte) (int64, bool) {
+	if !bytes.HasPrefix(msg, proxyServiceHead) {
+		return 0, false
+	}
+	rest := msg[len(proxyServiceHead):]
+	i := bytes.IndexByte(rest[:min(len(rest), 10)], ']')
+	if i <= 0 {
+		return 0, false
+	}
+	r, err := strconv.ParseInt(string(rest[:i]), 10, 64)
+	return r, err == nil && r >= 0
 }
 
 // warnSite is a hash of the source file (its last path element) and line that a WARN line

@@ -67,7 +67,7 @@ var excCases = []excCase{
 		"[rank6]: ncclInternalError: Internal check failed.",
 		"[rank6]: Last error:",
 		"[rank6]: The work queue of channel 3 holds an unexpected value",
-	}, diagnose.KindCrash, []int64{6}, "", "ncclInternalError"},
+	}, diagnose.KindInternalError, []int64{6}, "", "ncclInternalError"},
 }
 
 // TestExceptionOrigins: a log of NCCL exceptions alone is a fault, whose first finding is

@@ -51,8 +51,13 @@ func (b *builder) indexComms() {
 		return
 	}
 	b.byProc = map[*proc][]*commState{}
-	for _, c := range b.e.Comms {
-		p := b.x.get(c.Host, c.Pid)
+	for i, c := range b.e.Comms {
+		var p *proc
+		if i < len(b.x.commProcs) {
+			p = b.x.commProcs[i] // newProcIndex's, of the same communicators
+		} else {
+			p = b.x.get(c.Host, c.Pid)
+		}
 		if b.byProc[p] == nil {
 			b.cprocs = append(b.cprocs, p)
 		}

@@ -124,3 +124,29 @@ func TestNCCLTestsOldForm(t *testing.T) {
 	}
 	quietIn(t, "NCCL failure modes are listed in 'troubleshooting'\n")
 }
+
+// TestNCCLTestsSharedResult: every process of an nccl-tests run printing the same failed
+// result is a cause they share, whichever process mpirun names first (its exit follows); two
+// processes with different results stay apart.
+func TestNCCLTestsSharedResult(t *testing.T) {
+	data, ps := warnJob(t)
+	const cuda = "unhandled cuda error (run with NCCL_DEBUG=INFO for details) / "
+	var all string
+	for r := range len(ps) {
+		all += testFailure(ps[r], "NCCL", cuda, 2)
+	}
+	mpirun := fmt.Sprintf("mpirun detected that one or more processes exited with non-zero status, thus causing\n"+
+		"the job to be terminated. The first process to do so was:\n\n  Process name: [[4012,1],%d]\n  Exit code:    1\n", ps[5].rank)
+	r := diagnoseBytes(t, "job.log", append(slices.Clone(data), all+mpirun...), 0)
+	if r.Status != diagnose.StatusFault || !r.Findings[0].Shared || r.Findings[0].Kind != diagnose.KindCudaError ||
+		!strings.Contains(r.Findings[0].Summary, "Test NCCL failure common.cu:961") {
+		t.Errorf("every process's same result: want a shared cuda-error first:\n%s", js(r))
+	}
+	two := testFailure(ps[1], "NCCL", cuda, 1) + testFailure(ps[6], "CUDA", "an illegal memory access was encountered", 1)
+	r = diagnoseBytes(t, "job.log", append(slices.Clone(data), two...), 0)
+	for _, f := range r.Findings {
+		if f.Shared {
+			t.Errorf("two different results are shared: %s", f.Summary)
+		}
+	}
+}

@@ -18,9 +18,9 @@ func socketWarn(msg string) bool {
 
 // netKind is the kind of an error a socket-layer WARN starts, or a network transport's own
 // (`NET/OFI Unexpected status ...`, `NET/IB : ...`): a network error, where the chain's
-// ncclResult alone (an internal or a system error) would call it a crash or a system error.
+// ncclResult alone (an internal or a system error) would call it otherwise.
 func netKind(k Kind, msg string) Kind {
-	if (k == KindCrash || k == KindSystemError) && (socketWarn(msg) || strings.HasPrefix(msg, "NET/")) {
+	if (k == KindCrash || k == KindSystemError || k == KindInternalError) && (socketWarn(msg) || strings.HasPrefix(msg, "NET/")) {
 		return KindNetworkError
 	}
 	return k
@@ -42,6 +42,25 @@ func verbsSetup(msg string) bool {
 	case "create_qp", "create_cq", "modify_qp", "alloc_pd", "create_srq", "create_comp_channel",
 		"req_notify_cq", "poll_cq", "post_send", "post_recv":
 		return true
+	}
+	return false
+}
+
+// pluginNotice reports whether it is a network plugin's notice rather than its error: a
+// `NET/OFI` WARN with no error chain after it (code <= 0) and no word of an error, such as
+// aws-ofi-nccl's `NET/OFI Only EFA provider is supported`, printed at init where the
+// provider it found is not EFA and NCCL goes on with another network. It names the kind of
+// a fault something else proves, and proves none alone.
+func pluginNotice(it *Item, code int) bool {
+	return it.Ev == evNetError && strings.HasPrefix(it.Text, "NET/OFI") && code <= 0 && !errorWords(it.Text)
+}
+
+// errorWords reports whether msg says something failed.
+func errorWords(msg string) bool {
+	for _, w := range []string{"rror", "fail", "Fail", "nable to", "nexpected", "ould not", "ouldn't", "imeout", "imed out", "denied", "refused"} {
+		if strings.Contains(msg, w) {
+			return true
+		}
 	}
 	return false
 }

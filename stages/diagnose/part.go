@@ -105,8 +105,8 @@ func newPart() *Part {
 
 // Add keeps a line's evidence.
 func (p *Part) Add(l *stages.Line) {
-	if len(l.Text) > 0 && l.Text[0] == '(' {
-		p.ray = rayWorkerOf(l.N, l.Text) // ray.go; keep gives its items the worker
+	if len(l.Text) > 0 && (l.Text[0] == '(' || l.Text[0] == esc) {
+		l = p.prefixed(l)
 	}
 	switch l.P.Kind {
 	case parser.KindFailure:
@@ -130,13 +130,18 @@ func (p *Part) Add(l *stages.Line) {
 		p.addComm(l.N, l.P)
 	case parser.KindInfo:
 		p.seeEnvelope(l.P)
-		if p.addFrame(l.N, l.Text, l.P) {
+		// One look at where the message opens tells which readers may take the line
+		// (infoGate, addrs.go): most INFO lines are none's.
+		may, msg := infoGate(l.Text)
+		if may&mayFrame != 0 && p.addFrame(l.N, l.Text, l.P) {
 			return
 		}
-		if bytes.IndexByte(l.Text, '_') < 0 || !p.addSetting(l.N, l.Text, l.P) {
+		if may&maySetting == 0 || bytes.IndexByte(l.Text, '_') < 0 || !p.addSetting(l.N, l.Text, l.P) {
 			// A setting's name has an underscore, which most INFO lines lack: the test is
 			// made here, before a call, as this runs on every INFO line.
-			p.addAddrs(l.N, l.Text, l.P)
+			if may&mayAddrs != 0 {
+				p.addGatedAddrs(l.N, l.Text, msg, l.P)
+			}
 		}
 	case parser.KindMalformed:
 		p.addUnenveloped(l) // unenveloped.go
@@ -152,6 +157,19 @@ func (p *Part) Add(l *stages.Line) {
 			p.addRare(l)
 		}
 	}
+}
+
+// prefixed reads a line that opens with a parenthesis or an escape: other text is read
+// without a terminal's colours (sgr.go), and a Ray worker's prefix names the worker whose
+// items the line's are (ray.go; keep gives them the worker).
+func (p *Part) prefixed(l *stages.Line) *stages.Line {
+	if l.Text[0] == esc && l.P.Kind == parser.KindOther {
+		l = withoutSGR(l)
+	}
+	if len(l.Text) > 0 && l.Text[0] == '(' {
+		p.ray = rayWorkerOf(l.N, l.Text)
+	}
+	return l
 }
 
 // mayBeRare reports whether other text t may be an nccl-tests failure line (nccltests.go),

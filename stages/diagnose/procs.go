@@ -39,8 +39,13 @@ type procIndex struct {
 	order  []*proc
 	world  int64 // the widest communicator's size
 	// lone is the one process the NCCL lines showed (lone.go), nil where none or several.
-	lone  *LoneProc
-	procs slab[proc]
+	lone *LoneProc
+	// hostPid is the one pid the log shows on each host, -1 where it shows several.
+	hostPid map[string]int64
+	procs   slab[proc]
+	// commProcs is the process of each of the evidence's communicators, in their order:
+	// indexComms lists them by process without looking each up again.
+	commProcs []*proc
 }
 
 type commKeyProc struct {
@@ -56,8 +61,10 @@ func newProcIndex(e *Evidence) *procIndex {
 	for _, c := range e.Comms {
 		x.world = max(x.world, c.NRanks)
 	}
-	for _, c := range e.Comms {
+	x.commProcs = make([]*proc, len(e.Comms))
+	for i, c := range e.Comms {
 		p := x.get(c.Host, c.Pid)
+		x.commProcs[i] = p
 		if p.gpu < 0 {
 			p.gpu = c.GPU
 		}
@@ -68,6 +75,7 @@ func newProcIndex(e *Evidence) *procIndex {
 			}
 		}
 	}
+	x.hostPid = hostPids(e)
 	for i := range e.Items {
 		it := &e.Items[i]
 		if it.Host == "" || it.Pid < 0 || it.Rank < 0 || it.Ev == evSetting {
@@ -117,6 +125,9 @@ func (x *procIndex) of(it *Item) *proc {
 		}
 		return x.rankOnly(it.Rank)
 	case it.Host != "":
+		if pid, ok := x.hostPid[it.Host]; ok && pid >= 0 {
+			return x.get(it.Host, pid) // the host's one process
+		}
 		return x.hostRank(it.Host, -1)
 	case it.Pid >= 0:
 		return x.pidOnly(it.Pid)
@@ -182,4 +193,28 @@ func namesOf(ps []*proc) []string {
 
 func hostHasPid(ps []*proc, host string) bool {
 	return slices.ContainsFunc(ps, func(p *proc) bool { return p.host == host && p.pid >= 0 })
+}
+
+// hostPids maps each host the communicators' lines and the evidence name with a pid to that
+// pid where they name one, -1 where several: a line that names only its host (nccl-tests'
+// `gpu5: Test NCCL failure ...`, libmlx5's) is that process's where it is the host's only one.
+func hostPids(e *Evidence) map[string]int64 {
+	m := map[string]int64{}
+	see := func(host string, pid int64) {
+		if host == "" || pid < 0 {
+			return
+		}
+		if q, ok := m[host]; !ok {
+			m[host] = pid
+		} else if q != pid {
+			m[host] = -1
+		}
+	}
+	for _, c := range e.Comms {
+		see(c.Host, c.Pid)
+	}
+	for i := range e.Items {
+		see(e.Items[i].Host, e.Items[i].Pid)
+	}
+	return m
 }

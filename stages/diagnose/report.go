@@ -52,12 +52,13 @@ const (
 	KindConnectionClosed             // peers logged that a host's process closed its connections
 	KindRemoteError                  // a process failed because another did (ncclRemoteError, ...)
 	KindSystemError                  // a system call or resource failed (/dev/shm, ncclSystemError)
+	KindInternalError                // a check inside NCCL failed (ncclInternalError)
 	numKinds
 )
 
 var kindNames = [numKinds]string{"process-exit", "oom", "cuda-error", "crash", "init-failure",
 	"network-error", "invalid-usage", "abort", "behind", "mismatch", "watchdog-timeout", "ras-report",
-	"connection-closed", "remote-error", "system-error"}
+	"connection-closed", "remote-error", "system-error", "internal-error"}
 
 func (k Kind) String() string {
 	if k < numKinds {

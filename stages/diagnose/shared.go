@@ -81,13 +81,14 @@ func (b *builder) mayBeOwner(lp *proc) bool {
 }
 
 // causeKey is what makes two processes' origins one cause: the kind and the template of the
-// first WARN; "" where the origin is no WARN.
+// first WARN, or of nccl-tests' result line (`Test NCCL failure common.cu:1005 'unhandled cuda
+// error ...'`, each process's word on the same call failing); "" where the origin is neither.
 func causeKey(c *cand) string {
 	if c == nil {
 		return ""
 	}
 	for _, it := range c.items {
-		if it.Ev.isWarn() {
+		if it.Ev.isWarn() || isTestResult(it) {
 			return c.kind.String() + "\x00" + ncclwarn.Template([]byte(it.Text))
 		}
 	}
@@ -116,7 +117,17 @@ func (b *builder) othersShow(lp *proc) bool {
 
 func sharedSummary(c *cand) string {
 	return fmt.Sprintf("Every process that logged an error (%s, on %s) met the same %s first: %s; %s",
-		plural(len(c.procs), "process", "processes"), strings.Join(hostsOf(c.procs), ", "), strings.ReplaceAll(c.kind.String(), "-", " "), short(firstWarnText(c)), sharedTail(c.kind))
+		plural(len(c.procs), "process", "processes"), strings.Join(hostsOf(c.procs), ", "), strings.ReplaceAll(c.kind.String(), "-", " "), short(causeText(c)), sharedTail(c.kind))
+}
+
+// causeText is the text of the line causeKey reads: c's first WARN or nccl-tests result.
+func causeText(c *cand) string {
+	for _, it := range c.items {
+		if it.Ev.isWarn() || isTestResult(it) {
+			return it.Text
+		}
+	}
+	return ""
 }
 
 // firstWarnText is the text of c's first WARN, "" where it holds none.

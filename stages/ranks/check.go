@@ -31,6 +31,7 @@ type CheckFinding struct {
 
 // Check returns every communicator's first mismatch and its length disagreement, if any.
 func (r *Ranks) Check() []CheckFinding {
+	r.settle()
 	var out []CheckFinding
 	for _, g := range r.Groups() {
 		cov := r.Cover(g)
@@ -43,6 +44,7 @@ func (r *Ranks) Check() []CheckFinding {
 // coverage worked out once: calling both groups and covers every communicator twice, which
 // on a log of thousands of communicators costs as much as reading their lines.
 func (r *Ranks) Verdicts() ([]CheckFinding, []HangFinding) {
+	r.settle()
 	gs := r.Groups()
 	ctx, sctx := newAbsentCtx(gs), r.newStallCtx(gs)
 	var checks []CheckFinding
@@ -173,6 +175,7 @@ func lengthFinding(g *Group, cov *Coverage) (CheckFinding, bool) {
 // RefCall returns the call the reference sequence of g holds at index k (what the ranks that
 // got that far issued) and its step; ok is false past its end or where it was not compared.
 func (r *Ranks) RefCall(g *Group, k int64) (Sig, int64, bool) {
+	r.settle()
 	if k < 0 || k >= g.ref.len() || g.ref.at(k).sig == 0 {
 		return Sig{}, g.StepOf(k), false
 	}

@@ -42,6 +42,7 @@ type Coverage struct {
 
 // Cover returns how much of g the input holds.
 func (r *Ranks) Cover(g *Group) Coverage {
+	r.settle()
 	c := Coverage{NRanks: g.NRanks, Present: int64(len(g.Members)), FirstStep: -1, LastStep: -1, First: -1}
 	c.Absent, c.AbsentN = absentRanks(g)
 	c.Conflict = conflict(g)

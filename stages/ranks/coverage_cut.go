@@ -20,7 +20,8 @@ func edgesOf(g *Group) (excerpt, startsDiffer, endsDiffer bool) {
 // cutFrom returns the call from which on g's ranks stop where the input ends rather than
 // where they hung (Coverage.CutFrom), or -1. That is so:
 //   - in an excerpt, for every rank, where they stop at three or more calls, or at two where
-//     they also start at different calls and only one rank got furthest (cutShape);
+//     only one rank got furthest and they also start at different calls or some of the
+//     communicator's ranks have no line (cutShape);
 //   - in a log that holds the communicator from its first call but ends while the job still
 //     issues calls (still running, stopped by a time limit, or cut with head), for the ranks
 //     that stop in one pack at three or more calls, or at two or more calls ahead of ranks
@@ -77,6 +78,9 @@ func endsOf(g *Group, excerpt bool) []int64 {
 }
 
 // cutShape reports whether an excerpt's ranks' ends look cut rather than hung (see cutFrom).
+// A hang leaves every rank but the culprits waiting at one call; where one rank alone got
+// there and ranks are missing from the excerpt, nothing shows the others waiting, and an
+// excerpt that ends as its ranks print the next round of calls looks the same.
 func cutShape(g *Group, startsDiffer bool) bool {
 	ends := map[int64]int{}
 	top := g.MaxCalls()
@@ -85,7 +89,7 @@ func cutShape(g *Group, startsDiffer bool) bool {
 			ends[m.Through()]++
 		}
 	}
-	return len(ends) > 2 || (startsDiffer && ends[top] < 2)
+	return len(ends) > 2 || ends[top] < 2 && (startsDiffer || int64(len(g.Members)) < g.NRanks)
 }
 
 // inFlight returns where the pack of ranks that stop as a log ending while the job issues

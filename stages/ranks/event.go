@@ -142,18 +142,23 @@ func (l *events) internVia(c *strCache, s string) uint32 {
 	return i
 }
 
-// internHost is intern for a line's host. The parser hands out one string per host name
-// (it interns them), so a line's host is mostly the very string, the same bytes, that an
-// earlier line named: the slot of where its bytes are holds its index, checked against the
-// table (a slot of other bytes, or of a table emptied since, is passed over). A job of
-// hundreds of hosts interleaves them, and internVia's four missed to the map on most lines.
+// internHost is intern for a line's host: the slot of its name (by its length and its first
+// and last eight bytes) holds its index, checked against the table (a slot of another name,
+// or of a table emptied since, is passed over). A job of hundreds of hosts interleaves them,
+// and internVia's four missed to the map on most lines; slots found by where the name's
+// bytes are missed on two lines in five of a 4,096-rank init (each parser, and so each
+// chunk's, has its own string of a host, and 512 hosts shared 1,024 slots).
 func (l *events) internHost(s string) uint32 {
-	slot := &l.hostAt[hostSlot(s)]
-	if i := *slot; int(i) < len(l.strs) && sameBytes(l.strs[i], s) {
-		return i
+	if i := l.lastHost; int(i) < len(l.strs) && sameBytes(l.strs[i], s) {
+		return i // a process's lines mostly follow each other
 	}
-	i := l.internVia(&l.hosts, s)
-	*slot = i
+	slot := &l.hostAt[nameSlot(s)]
+	if i := *slot; int(i) < len(l.strs) && (sameBytes(l.strs[i], s) || l.strs[i] == s) {
+		l.lastHost = i
+		return i // mostly the very string (one parser's), told without a call
+	}
+	i := l.intern(s)
+	*slot, l.lastHost = i, i
 	return i
 }
 
@@ -161,7 +166,7 @@ func (l *events) internHost(s string) uint32 {
 // string per op name, and a rank's calls alternate among a few ops, which internVia's
 // comparisons of four strings paid for on every call.
 func (l *events) internOp(s string) uint32 {
-	slot := &l.opAt[hostSlot(s)%opSlots]
+	slot := &l.opAt[opSlot(s)]
 	if i := *slot; int(i) < len(l.strs) && sameBytes(l.strs[i], s) {
 		return i
 	}
@@ -173,12 +178,37 @@ func (l *events) internOp(s string) uint32 {
 // opSlots is how many slots events.opAt has: more than the ops NCCL has.
 const opSlots = 64
 
-// hostSlots is how many slots events.hostAt has: more than the hosts of a 4,096-rank job.
-const hostSlots = 1024
+// hostSlots is how many slots events.hostAt has: several times the hosts of a 4,096-rank
+// job, so that they seldom share one.
+const hostSlots = 1 << hostBits
 
-// hostSlot is the slot of hostAt for s, by the address of its bytes.
-func hostSlot(s string) uint {
-	return uint((uint64(uintptr(unsafe.Pointer(unsafe.StringData(s)))) * 0x9E3779B97F4A7C15) >> (64 - 10))
+const hostBits = 12
+
+// nameSlot is the slot of hostAt for s, by its length and its first and last eight bytes
+// (the number of a host such as gpu-node-0042 is at its end).
+func nameSlot(s string) uint {
+	n := len(s)
+	h := uint64(n)
+	if n >= 8 {
+		h ^= load64(s)*0x9E3779B97F4A7C15 ^ load64(s[n-8:])*0xC2B2AE3D27D4EB4F
+	} else {
+		for i := range n {
+			h = (h + uint64(s[i])) * 0x9E3779B97F4A7C15
+		}
+	}
+	return uint((h * 0x9E3779B97F4A7C15) >> (64 - hostBits))
+}
+
+// load64 is s's first eight bytes, little-endian.
+func load64(s string) uint64 {
+	_ = s[7]
+	return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
+		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
+}
+
+// opSlot is the slot of opAt for s, by the address of its bytes.
+func opSlot(s string) uint {
+	return uint((uint64(uintptr(unsafe.Pointer(unsafe.StringData(s))))*0x9E3779B97F4A7C15)>>(64-10)) % opSlots
 }
 
 // sameBytes reports whether a and b are the same bytes in memory (and so equal).
@@ -233,14 +263,15 @@ type events struct {
 	// of communicator set-up); it holds strs[:indexed].
 	index   map[string]uint32
 	indexed int
-	// names, hosts and ops are the strings of strs that those fields named last (internVia).
-	names, hosts, ops strCache
-	// hostAt holds hosts' indexes by where their bytes are (internHost).
-	hostAt [hostSlots]uint32
-	opAt   [opSlots]uint32 // ops' indexes by where their bytes are (internOp)
-	rare   []rareEvent
-	wide   []wideComm         // communicator lines' fields past int32 (see commFields)
-	dogs   []*parser.Watchdog // the watchdog lines' details (they are few)
+	// names and ops are the strings of strs that those fields named last (internVia).
+	names, ops strCache
+	// hostAt holds hosts' indexes by their names' slots (internHost).
+	hostAt   [hostSlots]uint32
+	lastHost uint32          // the index internHost gave last
+	opAt     [opSlots]uint32 // ops' indexes by where their bytes are (internOp)
+	rare     []rareEvent
+	wide     []wideComm         // communicator lines' fields past int32 (see commFields)
+	dogs     []*parser.Watchdog // the watchdog lines' details (they are few)
 	// comm is the communicator line rankEvent gives out last: Ranks.Add reads it and keeps
 	// no pointer to it.
 	comm parser.CommEvent
@@ -281,7 +312,7 @@ func (l *events) forget() {
 	l.strs = l.strs[:0]
 	clear(l.index)
 	l.indexed = 0
-	l.names, l.hosts, l.ops = strCache{}, strCache{}, strCache{}
+	l.names, l.ops = strCache{}, strCache{}
 }
 
 // add keeps line n (text, parsed as p); it reports false for a line Ranks takes nothing from.
@@ -395,7 +426,7 @@ func (l *events) merge(o *events) {
 		l.strs, o.strs = o.strs, l.strs
 		l.index, o.index = o.index, l.index
 		l.indexed, o.indexed = o.indexed, l.indexed
-		l.names, l.hosts, l.ops, o.names, o.hosts, o.ops = o.names, o.hosts, o.ops, l.names, l.hosts, l.ops
+		l.names, l.ops, o.names, o.ops = o.names, o.ops, l.names, l.ops
 		o.forget()
 		l.rare, o.rare = o.rare, l.rare[:0]
 		l.wide, o.wide = o.wide, l.wide[:0]

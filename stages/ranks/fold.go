@@ -96,6 +96,7 @@ func (h *heldEvent) opName() parser.Op { return parser.Op(h.l.strs[h.op]) }
 
 // Add folds one event of the input file into the state. Events of a file come in order.
 func (r *Ranks) Add(file string, e *RankEvent) {
+	r.settle()
 	// One list serves every call, emptied of the last call's event: a list of its own each
 	// call (its tables and a buffer of 64 events) was 14 KB of allocation an event.
 	l := r.added
@@ -112,8 +113,8 @@ func (r *Ranks) Add(file string, e *RankEvent) {
 	r.fold(&heldEvent{event: &l.Items[0], l: l, file: file, host: e.Host, at: e.Time.Stamp})
 }
 
-// foldHeld folds l's events into the state, in order.
-func (r *Ranks) foldHeld(l *events) {
+// foldNow folds l's events into the state, in order.
+func (r *Ranks) foldNow(l *events) {
 	// Twice the processes folded so far, in a power of two: a job of a few processes keeps
 	// a small table, one of thousands a table they seldom share a slot of.
 	if want := min(max(minProcSlots, 2<<bits.Len(uint(len(r.procs)))), maxProcSlots); len(r.recent) < want {

@@ -222,6 +222,7 @@ func (g *Group) StepOf(k int64) int64 {
 // number: the calls at each position of the reference sequence are the same on every rank, so
 // this costs no memory per rank.
 func (r *Ranks) StepBus(g *Group) map[int64]float64 {
+	r.settle()
 	out := make(map[int64]float64)
 	g.ref.each(func(_ int64, c *refCall) {
 		if c.sig == 0 || c.step == 0 {

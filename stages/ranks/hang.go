@@ -81,6 +81,7 @@ func hangEvidence() []evidence {
 // Hang returns, per communicator, how much of it the input covers and its ranks ordered by
 // how likely each is the culprit; communicators where no rank stands out have no suspects.
 func (r *Ranks) Hang() []HangFinding {
+	r.settle()
 	gs := r.Groups()
 	ctx, sctx := newAbsentCtx(gs), r.newStallCtx(gs)
 	var out []HangFinding

@@ -102,7 +102,10 @@ func (o *Overflow) merge(p *Overflow) {
 
 // Overflow returns the communicators kept without detail (none while there are at most
 // MaxComms).
-func (r *Ranks) Overflow() *Overflow { return &r.over }
+func (r *Ranks) Overflow() *Overflow {
+	r.settle()
+	return &r.over
+}
 
 // MaxCommsKept is how many communicators r keeps in detail.
 func (r *Ranks) MaxCommsKept() int { return r.maxComms }

@@ -136,6 +136,7 @@ func (r *Ranks) mergePGs(o *Ranks) {
 
 // PGRanks returns every rank of every process group the watchdog lines name, by group and rank.
 func (r *Ranks) PGRanks() []*PGRank {
+	r.settle()
 	out := make([]*PGRank, 0, len(r.pgs))
 	for _, p := range r.pgs {
 		out = append(out, p)

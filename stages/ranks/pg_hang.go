@@ -53,6 +53,7 @@ type PGFinding struct {
 // entered that work (a fault they share) has no suspects, and dump signals alone are no
 // evidence: they report no queue.
 func (r *Ranks) PGHang() []PGFinding {
+	r.settle()
 	byPG := map[PGKey][]*PGRank{}
 	var keys []PGKey
 	for _, p := range resolvePGless(r.PGRanks()) {

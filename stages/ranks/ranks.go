@@ -39,6 +39,11 @@ type Ranks struct {
 	added *events
 	// noVolume: calls are not summed into their ranks' volumes (RanksStage.NoVolume).
 	noVolume bool
+	// deferred are the events held unfolded while no call has come; folding is set once
+	// events are folded as they come (deferred.go).
+	deferred    *deferred
+	folding     bool
+	maxDeferred int // maxDeferred; tests set fewer
 }
 
 type procKey struct {
@@ -170,7 +175,7 @@ type binding struct {
 // NewRanks returns an empty Ranks.
 func NewRanks(cfg *stages.Config) *Ranks {
 	return &Ranks{cfg: cfg, sigs: newSigTable(), steps: newStepTable(), procs: make(map[procKey]*proc), groups: make(map[GroupKey]*Group),
-		pgs: make(map[pgRankKey]*PGRank), maxComms: MaxComms,
+		pgs: make(map[pgRankKey]*PGRank), maxComms: MaxComms, maxDeferred: maxDeferred,
 		overBinding: &binding{over: true}}
 }
 
@@ -406,6 +411,7 @@ func (r *Ranks) bindNew(p *proc, e *heldEvent, ptr uint64, key GroupKey, evidenc
 // Groups returns the communicators, largest first, then by key; each with its ranks sorted
 // and the last WARN of each rank's process attached.
 func (r *Ranks) Groups() []*Group {
+	r.settle()
 	for _, p := range r.procs {
 		p.members = slices.DeleteFunc(p.members, func(m *Member) bool { return m.folded })
 		p.folded = 0

@@ -34,10 +34,18 @@ func FuzzRanks(f *testing.F) {
 
 // feed turns each 4 bytes into one line: kind, process, opCount and call shape.
 func feed(r *Ranks, file string, data []byte) {
+	for _, e := range fedEvents(file, data) {
+		r.Add(file, &e)
+	}
+}
+
+// fedEvents are the lines feed makes of data, as events of file.
+func fedEvents(file string, data []byte) []RankEvent {
+	var out []RankEvent
 	ops := []parser.Op{"AllReduce", "AllGather", "Send", "Broadcast"}
 	for i := 0; i+4 <= len(data); i += 4 {
 		k, p, op, sh := data[i], int64(data[i+1]%4), uint64(data[i+2]), data[i+3]
-		e := RankEvent{Line: int64(i), Step: int64(sh%3) - 1, Host: "h" + itoa(p%2), Pid: p, Dev: int64(sh % 2), Kind: parser.KindCollective}
+		e := RankEvent{File: file, Line: int64(i), Step: int64(sh%3) - 1, Host: "h" + itoa(p%2), Pid: p, Dev: int64(sh % 2), Kind: parser.KindCollective}
 		n := int64(2 + k%3)
 		comm := &parser.CommEvent{Comm: uint64(1 + sh%2), Rank: int64(sh) % n, NRanks: n, CudaDev: -1, NNodes: 2, LocalRks: 1}
 		switch k % 5 {
@@ -54,6 +62,7 @@ func feed(r *Ranks, file string, data []byte) {
 			e.Coll = parser.Collective{Op: ops[sh%4], OpCount: op % 7, Count: int64(sh % 5), Datatype: 7, Comm: uint64(1 + sh%2),
 				NRanks: n, Root: int64(sh % 2), GlobalRank: int64(sh%3) - 1}
 		}
-		r.Add(file, &e)
+		out = append(out, e)
 	}
+	return out
 }

@@ -11,6 +11,11 @@ import (
 // past r's cap go to its overflow, in key order; one kept in detail here whose ranks o
 // counted in its overflow is marked truncated.
 func (r *Ranks) Merge(o *Ranks) {
+	if r.takeDeferred(o) {
+		return
+	}
+	r.settle()
+	o.settle()
 	if r.empty() {
 		// The first input's state: its tables become r's rather than being copied.
 		r.sigs, r.steps = o.sigs, o.steps

@@ -53,6 +53,7 @@ type ShortReport struct {
 
 // CheckReport is what check prints, from the merged ranks.
 func (r *Ranks) CheckReport() CheckReport {
+	r.settle()
 	out := CheckReport{Comms: len(r.Groups()), Coverage: []CommCoverage{}, Findings: []FindingReport{},
 		Overflow: r.OverflowReport()}
 	for _, g := range r.Groups() {

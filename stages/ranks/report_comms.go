@@ -33,6 +33,7 @@ type CommReport struct {
 
 // CommsReport is what comms prints, from the merged ranks.
 func (r *Ranks) CommsReport() CommsReport {
+	r.settle()
 	out := CommsReport{Comms: []CommReport{}, Overflow: r.OverflowReport()}
 	for _, g := range r.Groups() {
 		out.Comms = append(out.Comms, commReport(g))

@@ -53,6 +53,7 @@ type SuspectReport struct {
 
 // HangReport is what hang prints, from the merged ranks.
 func (r *Ranks) HangReport() HangReport {
+	r.settle()
 	findings, pgs := r.Hang(), r.PGHang()
 	out := HangReport{Comms: []HangComm{}, Overflow: r.OverflowReport()}
 	for _, f := range findings {

@@ -31,6 +31,7 @@ type OverflowReport struct {
 
 // OverflowReport is the overflow of r, nil where every communicator is kept in detail.
 func (r *Ranks) OverflowReport() *OverflowReport {
+	r.settle()
 	o := r.Overflow()
 	if o.Comms() == 0 {
 		return nil
@@ -51,6 +52,10 @@ func (r *Ranks) OverflowReport() *OverflowReport {
 
 // OverflowNote is the one line that says the cap was met, or "".
 func (r *Ranks) OverflowNote() string {
+	if r.over.Comms() == 0 && !r.mayOverflow() {
+		return "" // the deferred events, folded, would put none past the cap
+	}
+	r.settle()
 	o := r.Overflow()
 	if o.Comms() == 0 {
 		return ""

@@ -51,6 +51,7 @@ type RankReport struct {
 // RanksReport is what ranks prints, from the merged ranks and the time of each step (the
 // progress lines'; times that are not finite or not positive say nothing and are skipped).
 func (r *Ranks) RanksReport(stepTimes map[int64]float64) RanksReport {
+	r.settle()
 	out := RanksReport{Comms: []RankComm{}, Overflow: r.OverflowReport()}
 	for _, g := range r.Groups() {
 		need := needOf(r.StepBus(g), stepTimes)

@@ -251,6 +251,7 @@ func (p *RanksPart) Snapshot() any {
 	if p.Ranks == nil {
 		return out
 	}
+	p.Ranks.settle()
 	for _, pg := range p.Ranks.PGRanks() {
 		out.PGs = append(out.PGs, *pg)
 	}

@@ -1,0 +1,175 @@
+package ranks
+
+import (
+	"encoding/json"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/nccllog/nccllog/parser"
+	"github.com/nccllog/nccllog/stages"
+)
+
+// heldLists makes lists of events of size each, as chunks hand them to Ranks.
+func heldLists(t *testing.T, evs []RankEvent, size int) []*events {
+	var out []*events
+	for i := 0; i < len(evs); i += size {
+		l := new(events)
+		for j := i; j < min(i+size, len(evs)); j++ {
+			if err := l.addRankEvent(&evs[j]); err != nil {
+				t.Fatal(err)
+			}
+		}
+		out = append(out, l)
+	}
+	return out
+}
+
+// checkDeferred folds the lines feed makes of data, in lists of size, into a Ranks that
+// holds them while no call has come (at most limit) and into one that folds them as they
+// come: the overflow note (told without a fold where it can be), whether any rank called,
+// and the state are the same.
+func checkDeferred(t *testing.T, data []byte, size, limit, comms int) {
+	fed := fedEvents("a.log", data)
+	held, now := NewRanks(&stages.Config{}), NewRanks(&stages.Config{})
+	held.maxDeferred, held.maxComms, now.maxComms = limit, comms, comms
+	now.folding = true
+	for _, l := range heldLists(t, fed, size) {
+		held.foldHeld(l)
+	}
+	for _, l := range heldLists(t, fed, size) {
+		now.foldHeld(l)
+	}
+	if a, b := held.Called(), now.Called(); a != b {
+		t.Fatalf("called %v, folded as they came %v", a, b)
+	}
+	if a, b := held.OverflowNote(), now.OverflowNote(); a != b {
+		t.Fatalf("overflow note %q, folded as they came %q", a, b)
+	}
+	snap := func(r *Ranks) string {
+		data, err := json.Marshal((&RanksPart{cfg: r.cfg, Ranks: r}).Snapshot())
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(data)
+	}
+	if a, b := snap(held), snap(now); a != b {
+		t.Fatalf("held then folded:\n%s\nfolded as they came:\n%s", a, b)
+	}
+}
+
+// TestDeferred: a log of communicator lines only, held whole, past the cap of events held,
+// and with a call after them.
+func TestDeferred(t *testing.T) {
+	var inits, withCall []byte
+	for i := range 40 {
+		inits = append(inits, byte(5*(i%3)), byte(i), 0, byte(i/4)) // Init, layout and Abort lines
+	}
+	withCall = append(append(withCall, inits...), 3, 0, 1, 0)
+	withCall = append(withCall, inits[:16]...)
+	for _, data := range [][]byte{inits, withCall} {
+		for _, size := range []int{1, 3, 64} {
+			checkDeferred(t, data, size, maxDeferred, MaxComms)
+			checkDeferred(t, data, size, 7, MaxComms) // past the cap of held events
+			checkDeferred(t, data, size, maxDeferred, 1)
+		}
+	}
+}
+
+// FuzzDeferred is TestDeferred's check on arbitrary lines, list sizes, caps of events held
+// and of communicators kept in detail.
+func FuzzDeferred(f *testing.F) {
+	f.Add([]byte{0, 1, 2, 3, 5, 0, 0, 1, 10, 2, 0, 0, 1, 1, 0, 0, 2, 1, 0, 1}, uint8(2), uint8(40))
+	f.Add([]byte{0, 1, 2, 3, 5, 0, 0, 1, 3, 2, 0, 0, 1, 1, 0, 0, 2, 1, 0, 1}, uint8(0), uint8(5))
+	f.Fuzz(func(t *testing.T, data []byte, size, caps uint8) {
+		if len(data) > 4*256 {
+			data = data[:4*256]
+		}
+		checkDeferred(t, data, 1+int(size%8), int(caps/4), 1+int(caps%4))
+	})
+}
+
+// TestDeferredNoCallNoFold: a log without a call is not folded to answer Called and
+// OverflowNote, which is all diagnose asks of it.
+func TestDeferredNoCallNoFold(t *testing.T) {
+	var data []byte
+	for i := range 20 {
+		data = append(data, 0, byte(i), 0, byte(i))
+	}
+	r := NewRanks(&stages.Config{})
+	for _, l := range heldLists(t, fedEvents("a.log", data), 4) {
+		r.foldHeld(l)
+	}
+	if r.Called() || r.OverflowNote() != "" {
+		t.Fatalf("called %v, note %q", r.Called(), r.OverflowNote())
+	}
+	if r.folding || r.deferred == nil || r.deferred.n != 20 || len(r.procs) != 0 {
+		t.Fatalf("folded: %v, %d procs", r.folding, len(r.procs))
+	}
+	if len(r.Groups()) == 0 || r.deferred != nil {
+		t.Fatal("asked for its communicators, Ranks did not fold what it held")
+	}
+}
+
+// TestDeferredOverflowEdge: Init lines of n communicators, each on two processes (the last
+// with a commId or without), against caps either side of n: the note told without a fold is
+// the note of the fold.
+func TestDeferredOverflowEdge(t *testing.T) {
+	for _, n := range []int{1, 2, 5, 9} {
+		for _, zero := range []bool{false, true} {
+			checkOverflowEdge(t, n, zero)
+		}
+	}
+}
+
+// checkOverflowEdge is TestDeferredOverflowEdge's check of n communicators, the last
+// without a commId where zero.
+func checkOverflowEdge(t *testing.T, n int, zero bool) {
+	var evs []RankEvent
+	for c := range n {
+		for p := range int64(2) {
+			ev := &parser.CommEvent{Event: "Init START", Comm: uint64(0x100 + c), CommID: uint64(c + 1), Rank: p, NRanks: 2, CudaDev: p}
+			if zero && c == n-1 {
+				ev.CommID = 0
+			}
+			evs = append(evs, RankEvent{File: "a.log", Line: int64(len(evs) + 1), Step: -1, Kind: parser.KindComm, Host: "h", Pid: p, Dev: -1, Label: -1, Comm: ev})
+		}
+	}
+	for _, comms := range []int{n - 1, n, n + 1, 2 * n} {
+		if comms < 1 {
+			continue
+		}
+		held, now := NewRanks(&stages.Config{}), NewRanks(&stages.Config{})
+		held.maxComms, now.maxComms, now.folding = comms, comms, true
+		for _, l := range heldLists(t, evs, 3) {
+			held.foldHeld(l)
+		}
+		for _, l := range heldLists(t, evs, 3) {
+			now.foldHeld(l)
+		}
+		if a, b := held.OverflowNote(), now.OverflowNote(); a != b {
+			t.Errorf("%d communicators (the last without commId: %v), cap %d: note %q, folded %q", n, zero, comms, a, b)
+		}
+	}
+}
+
+// TestDeferredTextCap: a log of distinct WARN lines without a call holds their texts up to
+// maxDeferredText, then folds: what it holds is bounded by its strings too.
+func TestDeferredTextCap(t *testing.T) {
+	text := strings.Repeat("x", 110)
+	var evs []RankEvent
+	for i := range maxDeferredText/len(text) + 2*deferBlock {
+		evs = append(evs, RankEvent{File: "a.log", Line: int64(i + 1), Step: -1, Kind: parser.KindWarn, Host: "h",
+			Pid: int64(i % 7), Dev: -1, Label: -1, Text: text + strconv.Itoa(i)})
+	}
+	r := NewRanks(&stages.Config{})
+	for _, l := range heldLists(t, evs, 1000) {
+		r.foldHeld(l)
+		if d := r.deferred; d != nil && d.text > maxDeferredText+1000*(len(text)+8) {
+			t.Fatalf("%d bytes of text held", d.text)
+		}
+	}
+	if !r.folding {
+		t.Fatalf("%d events of %d bytes held, not folded", r.deferred.n, r.deferred.text)
+	}
+}
