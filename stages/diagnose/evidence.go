@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"math"
-	"strconv"
 
 	"github.com/nccllog/nccllog/parser"
 	"github.com/nccllog/nccllog/stages/ncclwarn"
@@ -289,12 +288,8 @@ func proxyRank(msg []byte) (int64, bool) {
 		return 0, false
 	}
 	rest := msg[len(proxyServiceHead):]
-	i := bytes.IndexByte(rest[:min(len(rest), 10)], ']')
-	if i <= 0 {
-		return 0, false
-	}
-	r, err := strconv.ParseInt(string(rest[:i]), 10, 64)
-	return r, err == nil && r >= 0
+	r, n := decimalAt(rest)
+	return r, n > 0 && n < len(rest) && rest[n] == ']'
 }
 
 // warnSite is a hash of the source file (its last path element) and line that a WARN line

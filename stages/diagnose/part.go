@@ -160,11 +160,11 @@ func (p *Part) Add(l *stages.Line) {
 }
 
 // prefixed reads a line that opens with a parenthesis or an escape: other text is read
-// without a terminal's colours (sgr.go), and a Ray worker's prefix names the worker whose
+// without a terminal's colours (csi.go), and a Ray worker's prefix names the worker whose
 // items the line's are (ray.go; keep gives them the worker).
 func (p *Part) prefixed(l *stages.Line) *stages.Line {
 	if l.Text[0] == esc && l.P.Kind == parser.KindOther {
-		l = withoutSGR(l)
+		l = withoutCSI(l)
 	}
 	if len(l.Text) > 0 && l.Text[0] == '(' {
 		p.ray = rayWorkerOf(l.N, l.Text)

@@ -1,7 +1,6 @@
 package diagnose
 
 import (
-	"strconv"
 	"strings"
 )
 
@@ -28,12 +27,8 @@ func storeSource(text string) (rank int64, why string, ok bool) {
 		return 0, "", false
 	}
 	rest := text[i+len(storeGetHead):]
-	j := strings.Index(rest, storeGetTail)
-	if j <= 0 || j > 9 {
-		return 0, "", false
-	}
-	r, err := strconv.ParseInt(rest[:j], 10, 64)
-	if err != nil || r < 0 {
+	r, n := decimalAt(rest)
+	if n == 0 || !strings.HasPrefix(rest[n:], storeGetTail) {
 		return 0, "", false
 	}
 	if k := strings.Index(rest, "got error: "); k >= 0 {

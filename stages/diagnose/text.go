@@ -51,3 +51,13 @@ func some(n int, one, many string) string {
 	}
 	return plural(n, one, many)
 }
+
+// decimalAt is the number that opens s (up to 18 digits, so that it cannot overflow) and
+// how many bytes it takes; n is 0 where s opens with no digit.
+func decimalAt[T ~string | ~[]byte](s T) (v int64, n int) {
+	for n < len(s) && n < 18 && s[n] >= '0' && s[n] <= '9' {
+		v = v*10 + int64(s[n]-'0')
+		n++
+	}
+	return v, n
+}

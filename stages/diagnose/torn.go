@@ -2,7 +2,6 @@ package diagnose
 
 import (
 	"slices"
-	"strconv"
 	"strings"
 )
 
@@ -60,11 +59,6 @@ func tornRank(text string) (int64, bool) {
 	if i < 0 {
 		return 0, false
 	}
-	s := text[i+len(pgDestroyed):]
-	j := 0
-	for j < len(s) && j < 9 && s[j] >= '0' && s[j] <= '9' {
-		j++
-	}
-	n, err := strconv.ParseInt(s[:j], 10, 64)
-	return n, err == nil
+	r, n := decimalAt(text[i+len(pgDestroyed):])
+	return r, n > 0
 }

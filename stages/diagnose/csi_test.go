@@ -21,6 +21,13 @@ func colour(line string) string {
 func TestColouredRayLines(t *testing.T) {
 	for _, chunk := range []int{0, 300} {
 		r := diagnoseBytes(t, "ray.log", []byte(colour(rayDied)+colour(rayPeerError)), chunk)
+		if chunk == 0 {
+			// 24-bit colours and a progress bar's erase-to-end read alike.
+			truecolor := "\x1b[K\x1b[38;2;0;175;255m" + strings.TrimPrefix(colour(rayDied), "\x1b[2m\x1b[36m")
+			if r2 := diagnoseBytes(t, "ray.log", []byte(truecolor), 0); r2.Status != diagnose.StatusFault {
+				t.Errorf("24-bit colours: status %s, want the raylet's fault:\n%s", r2.Status, js(r2))
+			}
+		}
 		if r.Status != diagnose.StatusFault || r.Findings[0].Kind != diagnose.KindProcessExit ||
 			!slices.Equal(r.Findings[0].Processes, []string{"10.4.0.17:5521"}) {
 			t.Errorf("chunk %d: want the coloured raylet line's process-exit of 10.4.0.17:5521 first:\n%s", chunk, js(r))
