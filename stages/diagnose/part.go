@@ -105,6 +105,9 @@ func newPart() *Part {
 
 // Add keeps a line's evidence.
 func (p *Part) Add(l *stages.Line) {
+	if readsTime(l) {
+		l = withoutTime(l) // ctime.go: other text behind a collector's time
+	}
 	if len(l.Text) > 0 && (l.Text[0] == '(' || l.Text[0] == esc) {
 		l = p.prefixed(l)
 	}
@@ -214,6 +217,9 @@ func (p *Part) addRare(l *stages.Line) {
 		t = afterRay(t)
 	}
 	t = t[srunLabel(t):]
+	if len(t) == 0 {
+		return // a prefix with nothing behind it (Ray prints one before an empty line)
+	}
 	if mayBeTestLine(t) {
 		p.addTestLine(l) // nccltests.go
 	}
