@@ -126,7 +126,7 @@ func (p *Part) Add(l *stages.Line) {
 		p.keep(warnItem(l.N, l.Text, l.P))
 	case parser.KindWatchdog:
 		if it, ok := watchdogItem(l.N, l.P); ok {
-			p.keep(it)
+			p.keep(labelled(it, l.Text)) // wdlabel.go: `[rankN]:` is the global rank
 		}
 	case parser.KindComm:
 		p.seeEnvelope(l.P)
