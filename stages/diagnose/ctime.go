@@ -1,6 +1,8 @@
 package diagnose
 
 import (
+	"bytes"
+
 	"github.com/nccllog/nccllog/parser"
 	"github.com/nccllog/nccllog/stages"
 )
@@ -87,3 +89,21 @@ func blanksEnd(t []byte, i int) int {
 
 // isDec reports whether c is a decimal digit.
 func isDec(c byte) bool { return c >= '0' && c <= '9' }
+
+// endsBlank reports whether t ends with a blank, or a blank and a CR.
+func endsBlank(t []byte) bool {
+	n := len(t)
+	if n > 1 && t[n-1] == '\r' {
+		n--
+	}
+	return n > 0 && (t[n-1] == ' ' || t[n-1] == '\t')
+}
+
+// withoutTrailingBlanks is l without the blanks its text ends with (a paste or an editor
+// leaves them), and the CR after them: readers know nccl-tests' failure line by its closing
+// quote, DeepSpeed's launcher's by its code at the end.
+func withoutTrailingBlanks(l *stages.Line) *stages.Line {
+	c := *l
+	c.Text = bytes.TrimRight(l.Text, " \t\r")
+	return &c
+}

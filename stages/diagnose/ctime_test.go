@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/nccllog/nccllog/internal/sharedtest"
@@ -106,6 +107,36 @@ func TestSharedSamplesTimed(t *testing.T) {
 			}
 			if got := firstOf(diagnoseBytes(t, name, timed(data, timeForms[form]), 0)); got != want {
 				t.Errorf("%s behind %s times: %s, plain %s", name, form, got, want)
+			}
+		}
+	}
+}
+
+// TestTrailingBlanks: blanks a paste or an editor leaves at the lines' ends change no first
+// finding; nccl-tests' failure line is known by its closing quote, DeepSpeed's launcher's by
+// the code it ends with.
+func TestTrailingBlanks(t *testing.T) {
+	logs := map[string]string{
+		"nccl-tests": "gpu-a:100:100 [0] NCCL INFO Bootstrap : Using eth0:10.0.0.1<0>\n" +
+			"gpu-b:200:200 [0] NCCL INFO Bootstrap : Using eth0:10.0.0.2<0>\n" +
+			"gpu-b: Test NCCL failure common.cu:961 'internal error - please report this issue to the NCCL developers / '\n" +
+			" .. gpu-b pid 200: Test failure common.cu:844\n" +
+			"gpu-a:100:300 [0] misc/socket.cc:49 NCCL WARN socketProgress: Connection closed by remote peer 10.0.0.2<40318>\n",
+		"deepspeed": "gpu-a:100:100 [0] NCCL INFO Bootstrap : Using eth0:10.0.0.1<0>\n" +
+			"[2024-03-05 10:11:12,345] [ERROR] [launch.py:321:sigkill_handler] ['/usr/bin/python', '-u', 'train.py', '--local_rank=3'] exits with return code = -9\n",
+	}
+	for name, log := range timedLogs {
+		logs[name] = log
+	}
+	for name, log := range logs {
+		want := firstOf(diagnoseBytes(t, name, []byte(log), 0))
+		if !strings.HasPrefix(want, "fault") {
+			t.Fatalf("%s: the plain log is no fault: %s", name, want)
+		}
+		for _, blanks := range []string{" ", "   ", "\t", " \r"} {
+			padded := strings.ReplaceAll(log, "\n", blanks+"\n")
+			if got := firstOf(diagnoseBytes(t, name, []byte(padded), 0)); got != want {
+				t.Errorf("%s with %q at the lines' ends: %s, plain %s", name, blanks, got, want)
 			}
 		}
 	}

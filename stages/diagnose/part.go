@@ -108,6 +108,9 @@ func (p *Part) Add(l *stages.Line) {
 	if readsTime(l) {
 		l = withoutTime(l) // ctime.go: other text behind a collector's time
 	}
+	if endsBlank(l.Text) {
+		l = withoutTrailingBlanks(l) // ctime.go: readers know some lines by their last bytes
+	}
 	if len(l.Text) > 0 && (l.Text[0] == '(' || l.Text[0] == esc) {
 		l = p.prefixed(l)
 	}
