@@ -343,7 +343,8 @@ chain, of the kind its ncclResult names (3, ncclInternalError, an internal-error
 does not loop back to start"); a service thread's Connect failed with "res=2" or
 "retcode 2" after the process's own "misc/socket.cc:N -> 2" chain is its network error; a WARN
 after the process's own "Abort COMPLETE" folds under the cause it named before), "Abort COMPLETE" and "Init START"
-without "Init COMPLETE" per process and communicator, PyTorch watchdog timeouts (also glued
+without "Init COMPLETE" per process and communicator, PyTorch watchdog timeouts (on the global
+rank of PyTorch's "[rank13]:" label, whatever group the message's "[Rank 1]" is of; also glued
 into other lines, or cut inside their WorkNCCL tuple: "WorkNCCL(SeqNum=4, OpTy", or wrapped after
 "timeout:" with the tuple on the next line), PyTorch's heartbeat monitor on a stuck watchdog
 ("ProcessGroupNCCL's watchdog got stuck for 480 seconds ...", "Heartbeat monitor timed out!":
@@ -356,11 +357,13 @@ failure" line names (else the one pid its header's "#  Rank  0 Group  0 Pid P on
 whose raw data it judges as NCCL's text form does), and the ranks' call sequences (a mismatch,
 a rank that aborted alone or stopped behind; where the call lines carry times, a rank behind
 whose calls stopped long before the log's later lines is a stall, and one whose calls run to
-the log's end is a cut, not a fault). Each finding names the ranks, hosts and processes
+the log's end is a cut, not a fault). All of it is read behind a collector's or logger's time
+on every line ("kubectl logs --timestamps", Python logging, syslog). Each finding names the ranks, hosts and processes
 (host:pid), the communicator, the time where the lines carry one, and its file:line evidence.
 Follow-on errors are folded under the finding they follow from: "Connection closed by remote
 peer X", a send or receive that failed with "Broken pipe" or a reset, under the finding on
-host X (or, where X shows nothing, a finding that the peer at X went away first); a peer named
+host X (or, where X shows nothing, a finding that the peer at X went away first; where X is
+the logging process's own host, another process of that host); a peer named
 by its address alone is named by the process that printed that address as its own at init
 ("NET/IB : Using ... ; OOB", "NET/Socket : Using", "Bootstrap : Using"): "host:pid (10.1.2.3)"
 where one process did, "host (10.1.2.3)" where several of one host did (none where two hosts

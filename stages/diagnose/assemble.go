@@ -387,6 +387,10 @@ func summarize(c *cand) string {
 		if lost := lostPeer(c); lost != "" && c.follows < 0 {
 			return fmt.Sprintf("The peer at %s went away first: %s (%s) lost its connection to it, as a follower: %s.", c.peerShown(), plural(len(c.procs), "process", "processes"), strings.Join(namesOf(c.procs), ", "), short(lost))
 		}
+		if h := ownHostPeer(c); h != "" && c.follows < 0 {
+			return fmt.Sprintf("Another process on %s went away first: %s of that host logged \"Connection closed by remote peer %s\", a peer on its own host (a local rank, or a proxy, that ended).",
+				h, plural(len(c.procs), "process", "processes"), c.peerPrinted())
+		}
 		if c.follows < 0 {
 			return fmt.Sprintf("A process on %s went away first: %s logged \"Connection closed by remote peer %s\".", c.peerShown(), some(len(c.procs), "process", "processes"), c.peerPrinted())
 		}

@@ -52,3 +52,21 @@ func TestConnectSystemError(t *testing.T) {
 		}
 	}
 }
+
+// TestClosedByOwnHost: "Connection closed by remote peer" naming the logging process's own
+// host (by its first label: NCCL prints the peer's full name) is a peer on that host that
+// ended, not a remote node; another host's name stays a remote node's.
+func TestClosedByOwnHost(t *testing.T) {
+	for _, c := range []struct{ peer, says string }{
+		{"gpu-a.cluster.internal<40031>", "Another process on gpu-a went away first: 1 process of that host"},
+		{"gpu-b.cluster.internal<40031>", "A process on gpu-b.cluster.internal went away first"},
+		{"gpu-a<40031>", "Another process on gpu-a went away first"},
+	} {
+		log := "gpu-a:100:100 [0] NCCL INFO Bootstrap : Using eth0:10.0.0.1<0>\n" +
+			"gpu-a:100:200 [0] misc/socket.cc:49 NCCL WARN socketProgress: Connection closed by remote peer " + c.peer + "\n"
+		r := diagnoseBytes(t, "closed.log", []byte(log), 0)
+		if len(r.Findings) == 0 || !strings.HasPrefix(r.Findings[0].Summary, c.says) {
+			t.Errorf("closed by %s: want %q:\n%s", c.peer, c.says, js(r))
+		}
+	}
+}

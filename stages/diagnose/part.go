@@ -105,6 +105,12 @@ func newPart() *Part {
 
 // Add keeps a line's evidence.
 func (p *Part) Add(l *stages.Line) {
+	if readsTime(l) {
+		l = withoutTime(l) // ctime.go: other text behind a collector's time
+	}
+	if endsBlank(l.Text) {
+		l = withoutTrailingBlanks(l) // ctime.go: readers know some lines by their last bytes
+	}
 	if len(l.Text) > 0 && (l.Text[0] == '(' || l.Text[0] == esc) {
 		l = p.prefixed(l)
 	}
@@ -123,7 +129,7 @@ func (p *Part) Add(l *stages.Line) {
 		p.keep(warnItem(l.N, l.Text, l.P))
 	case parser.KindWatchdog:
 		if it, ok := watchdogItem(l.N, l.P); ok {
-			p.keep(it)
+			p.keep(labelled(it, l.Text)) // wdlabel.go: `[rankN]:` is the global rank
 		}
 	case parser.KindComm:
 		p.seeEnvelope(l.P)
@@ -214,6 +220,9 @@ func (p *Part) addRare(l *stages.Line) {
 		t = afterRay(t)
 	}
 	t = t[srunLabel(t):]
+	if len(t) == 0 {
+		return // a prefix with nothing behind it (Ray prints one before an empty line)
+	}
 	if mayBeTestLine(t) {
 		p.addTestLine(l) // nccltests.go
 	}

@@ -126,3 +126,35 @@ func contains(ss []string, s string) bool {
 func refused(text string) bool {
 	return strings.Contains(text, "Connect to") && strings.Contains(text, "Connection refused")
 }
+
+// ownHostPeer is the host of c's processes where the peer that closed their connection is
+// that host itself (`Connection closed by remote peer gpu-a.cluster.local` logged by
+// gpu-a's process: its first label is the host's), "" otherwise: the peer was another
+// process of the same host, not a remote node that went away.
+func ownHostPeer(c *cand) string {
+	if len(c.procs) == 0 || c.peerRec != nil {
+		return ""
+	}
+	host := c.procs[0].host
+	for _, p := range c.procs {
+		if p.host != host {
+			return ""
+		}
+	}
+	peer, _, _ := strings.Cut(c.peer, "<")
+	if first, _, _ := strings.Cut(peer, "."); host == "" || !hasLetter(first) || first != firstLabel(host) {
+		return ""
+	}
+	return host
+}
+
+// firstLabel is a host name's part before its first dot.
+func firstLabel(h string) string {
+	first, _, _ := strings.Cut(h, ".")
+	return first
+}
+
+// hasLetter reports whether s holds a letter: a name's label, not an address's number.
+func hasLetter(s string) bool {
+	return strings.ContainsFunc(s, func(r rune) bool { return r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' })
+}

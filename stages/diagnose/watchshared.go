@@ -26,12 +26,12 @@ func sharedWatchSummary(c *cand) string {
 	its := watchItems(c.items)
 	works := distinctWorks(its)
 	if works <= 1 {
-		return fmt.Sprintf("Every rank (%d) timed out in the same collective with no other error", len(c.ranks)) + sharedWatchTail
+		return everyRank(c.ranks) + " timed out in the same collective with no other error" + sharedWatchTail
 	}
 	if s := sameSeqOtherOps(c, its); s != "" {
 		return s
 	}
-	s := fmt.Sprintf("Every rank (%d) timed out with no other error, but in %d different collectives, not one (", len(c.ranks), works)
+	s := everyRank(c.ranks) + fmt.Sprintf(" timed out with no other error, but in %d different collectives, not one (", works)
 	if op := oneOp(its); op != "" {
 		s += "all " + op + "; "
 	}
@@ -41,6 +41,20 @@ func sharedWatchSummary(c *cand) string {
 		s += fmt.Sprintf("; the first at %s, rank %d at %s", t, first.Rank, workName(first))
 	}
 	return s + ")" + sharedWatchTail
+}
+
+// everyRank names the ranks of a shared watchdog finding: "Every rank (4)", or, where a rank's
+// number shows the job has more ranks than the log's lines name (an excerpt, or one node's
+// lines: ranks 13 and 15), "Every rank the log shows (2 of at least 16)".
+func everyRank(ranks []int64) string {
+	top := int64(-1)
+	for _, r := range ranks {
+		top = max(top, r)
+	}
+	if top < int64(len(ranks)) {
+		return fmt.Sprintf("Every rank (%d)", len(ranks))
+	}
+	return fmt.Sprintf("Every rank the log shows (%d of at least %d)", len(ranks), top+1)
 }
 
 // watchItems are the watchdog lines that name a work.
@@ -218,7 +232,7 @@ func sameSeqOtherOps(c *cand, its []*Item) string {
 			who = append(who, fmt.Sprintf("rank %d %s", it.Rank, op))
 		}
 	}
-	return fmt.Sprintf("Every rank (%d) timed out at the same call, work %d, but in different collectives (%s): "+
+	return everyRank(c.ranks) + fmt.Sprintf(" timed out at the same call, work %d, but in different collectives (%s): "+
 		"the ranks called different collectives at one position of their calls (a mismatch in the program's order of collectives), not a network stall.",
-		len(c.ranks), its[0].Seq, strings.Join(who, ", "))
+		its[0].Seq, strings.Join(who, ", "))
 }

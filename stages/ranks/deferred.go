@@ -45,7 +45,14 @@ func (d *deferred) hold(l *events) {
 	}
 	if last == nil || len(last.Items)+len(l.Items) > cap(last.Items) {
 		last = new(events)
-		last.Items = stages.Reserve(last.Items, max(deferBlock, len(l.Items)))
+		n := max(deferBlock, len(l.Items))
+		last.Items = stages.Reserve(last.Items, n)
+		if len(l.rare) > 0 {
+			// A log of set-up holds a side entry for every third event or more: reserved
+			// once, the block's are not copied over as they grow (its fresh pages are
+			// touched only as entries fill them).
+			last.rare = stages.Reserve(last.rare, n)
+		}
 		d.lists = append(d.lists, last)
 	}
 	d.n += len(l.Items)

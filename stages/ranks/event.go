@@ -428,7 +428,7 @@ func (l *events) merge(o *events) {
 		l.indexed, o.indexed = o.indexed, l.indexed
 		l.names, l.ops, o.names, o.ops = o.names, o.ops, l.names, l.ops
 		o.forget()
-		l.rare, o.rare = o.rare, l.rare[:0]
+		l.rare, o.rare = stages.Take(l.rare, o.rare) // as Items: a list with room keeps its buffer
 		l.wide, o.wide = o.wide, l.wide[:0]
 		l.dogs, o.dogs = o.dogs, clearDogs(l.dogs)
 		return

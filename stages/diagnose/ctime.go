@@ -1,0 +1,109 @@
+package diagnose
+
+import (
+	"bytes"
+
+	"github.com/nccllog/nccllog/parser"
+	"github.com/nccllog/nccllog/stages"
+)
+
+// A collector or logger puts its time before every line it keeps (`kubectl logs
+// --timestamps`, `docker logs -t`: `2024-05-01T10:00:00.123456789Z `; Python logging's
+// `2024-05-01 10:00:00,123 `; syslog's `May  1 10:00:00 `). The parser reads
+// the time and finds NCCL's envelope and the failure lines behind it; diagnose's readers of
+// other text (a launcher's blocks, an exception's lines, Ray's prefix) read the text after
+// it, as the process printed it. The line's time stays its P.Time.
+
+// withoutTime is l without the time its text opens with, or l where it opens with none.
+func withoutTime(l *stages.Line) *stages.Line {
+	n := timeLen(l.Text)
+	if n == 0 || n == len(l.Text) {
+		return l // no time, or a time alone: the line reads as it is
+	}
+	c := *l
+	c.Text = l.Text[n:]
+	return &c
+}
+
+// readsTime reports whether l may be a line whose text withoutTime shortens: other text, a
+// failure, watchdog, WARN or malformed line whose text opens as a bare time may (a digit, a
+// month's capital). A watchdog line's own time is its glog head, and a
+// Ray prefix behind the collector's names the line's worker (see Part.prefixed).
+func readsTime(l *stages.Line) bool {
+	switch l.P.Kind {
+	case parser.KindOther, parser.KindFailure, parser.KindMalformed, parser.KindWatchdog, parser.KindWarn:
+	default:
+		return false
+	}
+	t := l.Text
+	if len(t) < 8 {
+		return false
+	}
+	return isDec(t[0]) || monthInitial[t[0]]
+}
+
+// monthInitial holds the capitals months' names open with.
+var monthInitial = [256]bool{'J': true, 'F': true, 'M': true, 'A': true, 'S': true, 'O': true, 'N': true, 'D': true}
+
+// timeLen is the length of the bare time t opens with (a date's or syslog's) and of the
+// blanks after it; 0 where it opens with none. A bracketed time is left: a logger's head
+// opens with one (DeepSpeed's launcher's `[2024-03-05 10:11:12,345] [ERROR] [launch.py:321:
+// ...`, Ray's C++ `[2024-12-24 23:47:14,381 E 3946 4620] logging.cc:101: ...`), which the
+// readers of those lines know them by.
+func timeLen(t []byte) int {
+	if !opensDate(t) && !opensMonth(t) {
+		return 0
+	}
+	// No launcher prefix opens with a date or a month's name: Unprefixed drops the time
+	// alone (and its blanks), where the parser reads one there, and leaves a prefix behind it
+	// as the process printed it.
+	return len(t) - len(parser.Unprefixed(t))
+}
+
+// opensDate reports whether t opens with a year and a date's separator (`2024-`, `2024/`).
+func opensDate(t []byte) bool {
+	return len(t) > 5 && isDec(t[0]) && isDec(t[1]) && isDec(t[2]) && isDec(t[3]) &&
+		(t[4] == '-' || t[4] == '/')
+}
+
+// opensMonth reports whether t opens with a month's name, a blank and a digit or a blank
+// (syslog's `May  1 10:00:00`).
+func opensMonth(t []byte) bool {
+	if len(t) < 6 || t[3] != ' ' || !isDec(t[4]) && t[4] != ' ' {
+		return false
+	}
+	switch string(t[:3]) {
+	case "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec":
+		return true
+	}
+	return false
+}
+
+// blanksEnd is the end of the blanks of t from i.
+func blanksEnd(t []byte, i int) int {
+	for i < len(t) && (t[i] == ' ' || t[i] == '\t') {
+		i++
+	}
+	return i
+}
+
+// isDec reports whether c is a decimal digit.
+func isDec(c byte) bool { return c >= '0' && c <= '9' }
+
+// endsBlank reports whether t ends with a blank, or a blank and a CR.
+func endsBlank(t []byte) bool {
+	n := len(t)
+	if n > 1 && t[n-1] == '\r' {
+		n--
+	}
+	return n > 0 && (t[n-1] == ' ' || t[n-1] == '\t')
+}
+
+// withoutTrailingBlanks is l without the blanks its text ends with (a paste or an editor
+// leaves them), and the CR after them: readers know nccl-tests' failure line by its closing
+// quote, DeepSpeed's launcher's by its code at the end.
+func withoutTrailingBlanks(l *stages.Line) *stages.Line {
+	c := *l
+	c.Text = bytes.TrimRight(l.Text, " \t\r")
+	return &c
+}

@@ -1,0 +1,44 @@
+package diagnose
+
+import "bytes"
+
+// PyTorch (2.2+) opens each line of its C++ log with the process's global rank,
+// `[rank13]:[E218 04:54:22.864467604 ProcessGroupNCCL.cpp:616] [Rank 1] Watchdog caught ...`,
+// while the rank in the message is the process group's: `[Rank 1]` of a group whose id the
+// line leaves out (before PyTorch 2.4) is not global rank 1. A collector's or platform's
+// prefix may come first (` 2025-02-18 12:54 [rank13]:[E218 ...`), which the parser does not
+// read as a label.
+
+// maxLabelAt bounds where a watchdog line's `[rankN]:` label may start: behind a collector's
+// time and a launcher's prefix or two, never in the message.
+const maxLabelAt = 160
+
+// globalLabel is the rank of the `[rankN]:` label, followed by a bracket (the log head),
+// that t holds before maxLabelAt; -1 where it holds none.
+func globalLabel(t []byte) int64 {
+	t = t[:min(len(t), maxLabelAt)]
+	for off := 0; ; {
+		i := bytes.Index(t[off:], []byte("[rank"))
+		if i < 0 {
+			return -1
+		}
+		off += i + len("[rank")
+		v, j := int64(0), off
+		for j < len(t) && j-off < 9 && isDec(t[j]) {
+			v = v*10 + int64(t[j]-'0')
+			j++
+		}
+		if j > off && j+2 < len(t) && t[j] == ']' && t[j+1] == ':' && t[j+2] == '[' {
+			return v
+		}
+	}
+}
+
+// labelled is the watchdog item it of a line whose text t carries PyTorch's `[rankN]:`
+// label: the label's rank is the process's global rank, whatever group the message's is.
+func labelled(it Item, t []byte) Item {
+	if g := globalLabel(t); g >= 0 {
+		it.Rank, it.RankLast, it.GroupRank = g, g, false
+	}
+	return it
+}
