@@ -14,6 +14,27 @@ import (
 // other text (a launcher's blocks, an exception's lines, Ray's prefix) read the text after
 // it, as the process printed it. The line's time stays its P.Time.
 
+// mayOpenTime is the first test of every line's text: it opens with a year's digits or a
+// month's capital and a blank after three letters (`May  1 10:00:00`). Most lines fail it.
+func mayOpenTime(t []byte) bool {
+	return isDec(t[0]) && isDec(t[3]) || t[3] == ' ' && monthInitial[t[0]]
+}
+
+// tidied is l as its readers read it: its text without the time a collector put before it
+// (of a line whose readers read its text: other text, a failure, watchdog, WARN or malformed
+// line; a watchdog line's own time is its glog head, and a Ray prefix behind the
+// collector's names the line's worker, see Part.prefixed), and without the blanks a paste
+// left at its end.
+func tidied(l *stages.Line) *stages.Line {
+	if readsTime(l.P.Kind) {
+		l = withoutTime(l)
+	}
+	if endsBlank(l.Text) {
+		l = withoutTrailingBlanks(l)
+	}
+	return l
+}
+
 // withoutTime is l without the time its text opens with, or l where it opens with none.
 func withoutTime(l *stages.Line) *stages.Line {
 	n := timeLen(l.Text)
@@ -25,21 +46,13 @@ func withoutTime(l *stages.Line) *stages.Line {
 	return &c
 }
 
-// readsTime reports whether l may be a line whose text withoutTime shortens: other text, a
-// failure, watchdog, WARN or malformed line whose text opens as a bare time may (a digit, a
-// month's capital). A watchdog line's own time is its glog head, and a
-// Ray prefix behind the collector's names the line's worker (see Part.prefixed).
-func readsTime(l *stages.Line) bool {
-	switch l.P.Kind {
+// readsTime reports whether lines of kind k have readers of their text.
+func readsTime(k parser.Kind) bool {
+	switch k {
 	case parser.KindOther, parser.KindFailure, parser.KindMalformed, parser.KindWatchdog, parser.KindWarn:
-	default:
-		return false
+		return true
 	}
-	t := l.Text
-	if len(t) < 8 {
-		return false
-	}
-	return isDec(t[0]) || monthInitial[t[0]]
+	return false
 }
 
 // monthInitial holds the capitals months' names open with.

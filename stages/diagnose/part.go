@@ -105,11 +105,8 @@ func newPart() *Part {
 
 // Add keeps a line's evidence.
 func (p *Part) Add(l *stages.Line) {
-	if readsTime(l) {
-		l = withoutTime(l) // ctime.go: other text behind a collector's time
-	}
-	if endsBlank(l.Text) {
-		l = withoutTrailingBlanks(l) // ctime.go: readers know some lines by their last bytes
+	if t := l.Text; len(t) > 4 && (mayOpenTime(t) || t[len(t)-1] <= ' ') {
+		l = tidied(l) // ctime.go: other text behind a collector's time, or before blanks
 	}
 	if len(l.Text) > 0 && (l.Text[0] == '(' || l.Text[0] == esc) {
 		l = p.prefixed(l)
