@@ -92,14 +92,6 @@ func opensMonth(t []byte) bool {
 	return false
 }
 
-// blanksEnd is the end of the blanks of t from i.
-func blanksEnd(t []byte, i int) int {
-	for i < len(t) && (t[i] == ' ' || t[i] == '\t') {
-		i++
-	}
-	return i
-}
-
 // isDec reports whether c is a decimal digit.
 func isDec(c byte) bool { return c >= '0' && c <= '9' }
 

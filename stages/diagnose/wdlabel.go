@@ -13,14 +13,16 @@ import "bytes"
 // time and a launcher's prefix or two, never in the message.
 const maxLabelAt = 160
 
-// globalLabel is the rank of the `[rankN]:` label, followed by a bracket (the log head),
-// that t holds before maxLabelAt; -1 where it holds none.
+// globalLabel is the rank of the last `[rankN]:` label, followed by a bracket (the log
+// head), that t holds before maxLabelAt; -1 where it holds none. The last: a watchdog line
+// glued behind another process's labelled line is the second label's.
 func globalLabel(t []byte) int64 {
 	t = t[:min(len(t), maxLabelAt)]
+	label := int64(-1)
 	for off := 0; ; {
 		i := bytes.Index(t[off:], []byte("[rank"))
 		if i < 0 {
-			return -1
+			return label
 		}
 		off += i + len("[rank")
 		v, j := int64(0), off
@@ -29,7 +31,7 @@ func globalLabel(t []byte) int64 {
 			j++
 		}
 		if j > off && j+2 < len(t) && t[j] == ']' && t[j+1] == ':' && t[j+2] == '[' {
-			return v
+			label = v
 		}
 	}
 }
