@@ -357,7 +357,9 @@ failure" line names (else the one pid its header's "#  Rank  0 Group  0 Pid P on
 whose raw data it judges as NCCL's text form does), and the ranks' call sequences (a mismatch,
 a rank that aborted alone or stopped behind; where the call lines carry times, a rank behind
 whose calls stopped long before the log's later lines is a stall, and one whose calls run to
-the log's end is a cut, not a fault). All of it is read behind a collector's or logger's time
+the log's end is a cut, not a fault); where nothing else is a fault, a chain without its WARN
+returning an error through NCCL's API (group.cc, init.cc) on the process's main thread: its
+call failed. All of it is read behind a collector's or logger's time
 on every line ("kubectl logs --timestamps", Python logging, syslog). Each finding names the ranks, hosts and processes
 (host:pid), the communicator, the time where the lines carry one, and its file:line evidence.
 Follow-on errors are folded under the finding they follow from: "Connection closed by remote

@@ -125,6 +125,8 @@ func (b *builder) origins(lp *proc, litems []*Item) []*cand {
 			out = append(out, c)
 		} else if c := b.unnamedExit(lp); c != nil {
 			out = append(out, c)
+		} else if c := b.apiChain(); c != nil {
+			out = append(out, c) // apichain.go: a call that failed without a WARN
 		}
 	}
 	slices.SortStableFunc(out, func(x, y *cand) int {
