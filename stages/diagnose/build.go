@@ -18,12 +18,15 @@ type builder struct {
 	conseq map[Kind]*cand  // follow-on evidence, one finding per kind
 	closed map[string]*cand
 	addrs  addrBook // whose each address is, from the processes' init lines
-	peers  []string
-	watch  *cand
-	stuck  *cand // the heartbeat monitor's lines on stuck watchdogs (stuck.go)
-	ras    *cand
-	rasRep *rasReport // what ras's lines say, read in order
-	extra  []*cand    // origins from the ranks family
+	// byLabel maps the first label of each host of the log to that host, "" where two share
+	// it (hostNamed); made on first use.
+	byLabel map[string]string
+	peers   []string
+	watch   *cand
+	stuck   *cand // the heartbeat monitor's lines on stuck watchdogs (stuck.go)
+	ras     *cand
+	rasRep  *rasReport // what ras's lines say, read in order
+	extra   []*cand    // origins from the ranks family
 	// codes and frames tie each WARN item to its chain's ncclResult and first frame (-1:
 	// none); bare are the processes' frames no WARN shown starts.
 	codes, frames []int
@@ -128,10 +131,14 @@ func (b *builder) item(it *Item, pos int) {
 		key, a := it.Peer, b.addrs.lookup(it.Peer)
 		if a != nil {
 			key = a.Host
+		} else if h := b.hostNamed(it.Peer); h != "" {
+			key = h // NCCL prints the peer's full name (`gpu-b.cluster.internal`), the log its host
 		}
 		c := b.closedPeer(key)
 		if a != nil && c.peerRec == nil {
 			c.named(a, it.Peer)
+		} else if a == nil && key != it.Peer && c.peerAddr == "" {
+			c.peerAddr = it.Peer // as the WARN printed it
 		}
 		c.add(it, pos, p)
 	case evWatchdog:

@@ -40,8 +40,9 @@ type cand struct {
 	fault  bool // the evidence proves a fault by itself
 	shared bool
 	peer   string // connection-closed: the host the peers name
-	// peerRec is the process whose init lines printed the peer's address peerAddr (as the
-	// WARN printed it), nil where the log does not say (peername.go).
+	// peerRec is the process whose init lines printed the peer's address peerAddr, nil where
+	// the log does not say (peername.go). peerAddr is the peer as the WARN printed it, where
+	// that is not peer (an address, or a host's full name).
 	peerRec  *Addr
 	peerAddr string
 	// storeRank is the rank whose communicator's unique id the peers waited for in vain,

@@ -70,3 +70,16 @@ func TestClosedByOwnHost(t *testing.T) {
 		}
 	}
 }
+
+// TestClosedPeerByFullName: a peer NCCL names by its full name is the log's host of that
+// first label: the finding names gpu-b, as the envelopes do, not a host of its own.
+func TestClosedPeerByFullName(t *testing.T) {
+	log := "gpu-a:100:100 [0] NCCL INFO Bootstrap : Using eth0:10.0.0.1<0>\n" +
+		"gpu-b:200:200 [0] NCCL INFO Bootstrap : Using eth0:10.0.0.2<0>\n" +
+		"gpu-a:100:300 [0] misc/socket.cc:49 NCCL WARN socketProgress: Connection closed by remote peer gpu-b.cluster.internal<40318>\n"
+	r := diagnoseBytes(t, "closed.log", []byte(log), 0)
+	if len(r.Findings) == 0 || !slices.Equal(r.Findings[0].Hosts, []string{"gpu-a", "gpu-b"}) ||
+		!strings.Contains(r.Findings[0].Summary, `"Connection closed by remote peer gpu-b.cluster.internal"`) {
+		t.Errorf("want the finding on gpu-b, quoting the peer as printed:\n%s", js(r))
+	}
+}

@@ -8,7 +8,8 @@ import (
 )
 
 // A collector or logger puts its time before every line it keeps (`kubectl logs
-// --timestamps`, `docker logs -t`: `2024-05-01T10:00:00.123456789Z `; Python logging's
+// --timestamps`, `docker logs -t`: `2024-05-01T10:00:00.123456789Z `; a container's log
+// file, `2024-05-01T10:00:00.123456789Z stdout F `; Python logging's
 // `2024-05-01 10:00:00,123 `; syslog's `May  1 10:00:00 `). The parser reads
 // the time and finds NCCL's envelope and the failure lines behind it; diagnose's readers of
 // other text (a launcher's blocks, an exception's lines, Ray's prefix) read the text after
@@ -70,7 +71,23 @@ func timeLen(t []byte) int {
 	// No launcher prefix opens with a date or a month's name: Unprefixed drops the time
 	// alone (and its blanks), where the parser reads one there, and leaves a prefix behind it
 	// as the process printed it.
-	return len(t) - len(parser.Unprefixed(t))
+	n := len(t) - len(parser.Unprefixed(t))
+	if n > 0 {
+		n += criTag(t[n:])
+	}
+	return n
+}
+
+// criTag is the length of the stream and tag Kubernetes' container runtime writes after its
+// time in a container's log file (`stdout F `, `stderr P `), 0 where t opens with none.
+func criTag(t []byte) int {
+	if len(t) < 9 || t[6] != ' ' || t[7] != 'F' && t[7] != 'P' || t[8] != ' ' {
+		return 0
+	}
+	if s := string(t[:6]); s != "stdout" && s != "stderr" {
+		return 0
+	}
+	return 9
 }
 
 // opensDate reports whether t opens with a year and a date's separator (`2024-`, `2024/`).

@@ -141,3 +141,19 @@ func TestTrailingBlanks(t *testing.T) {
 		}
 	}
 }
+
+// TestContainerLogTag: a container's log file puts the stream and a tag after the time
+// (`2024-05-01T10:00:00.123456789Z stdout F `); the lines diagnose reads itself (a shell's on
+// a killed child, srun's) are read behind both. (The failure lines the parser reads, an
+// exception or mpirun's notice, are not read behind them yet.)
+func TestContainerLogTag(t *testing.T) {
+	cri := func(i int) string {
+		return fmt.Sprintf("2024-05-01T10:00:%02d.%06d000Z stdout F ", i*7/1000, i*7%1000*1000)
+	}
+	for _, name := range []string{"shell kill", "srun exit"} {
+		want := firstOf(diagnoseBytes(t, name, []byte(timedLogs[name]), 0))
+		if got := firstOf(diagnoseBytes(t, name, timed([]byte(timedLogs[name]), cri), 0)); got != want {
+			t.Errorf("%s in a container's log file: %s, plain %s", name, got, want)
+		}
+	}
+}

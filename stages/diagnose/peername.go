@@ -3,6 +3,7 @@ package diagnose
 import (
 	"strconv"
 	"strings"
+	"unicode"
 )
 
 // addrBook finds the process that printed an address as its own at init.
@@ -128,33 +129,48 @@ func refused(text string) bool {
 }
 
 // ownHostPeer is the host of c's processes where the peer that closed their connection is
-// that host itself (`Connection closed by remote peer gpu-a.cluster.local` logged by
-// gpu-a's process: its first label is the host's), "" otherwise: the peer was another
-// process of the same host, not a remote node that went away.
+// that host itself (`Connection closed by remote peer gpu-a.cluster.local` logged by gpu-a's
+// process; the peer is filed by the log's host it names, see hostNamed), "" otherwise: the
+// peer was another process of the same host, not a remote node that went away.
 func ownHostPeer(c *cand) string {
 	if len(c.procs) == 0 || c.peerRec != nil {
 		return ""
 	}
-	host := c.procs[0].host
 	for _, p := range c.procs {
-		if p.host != host {
+		if p.host != c.peer {
 			return ""
 		}
 	}
-	peer, _, _ := strings.Cut(c.peer, "<")
-	if first, _, _ := strings.Cut(peer, "."); host == "" || !hasLetter(first) || first != firstLabel(host) {
-		return ""
+	return c.peer
+}
+
+// hostNamed is the log's host that a peer's name names: the host of that name, or the one
+// host whose name's first label is the name's (NCCL prints a peer's full name,
+// `gpu-b.cluster.internal`, where the envelopes have `gpu-b`); "" where none, or several,
+// is. The log's hosts are those of its processes and of the addresses they printed.
+func (b *builder) hostNamed(name string) string {
+	if b.byLabel == nil {
+		b.byLabel = map[string]string{}
+		see := func(h string) {
+			first, _, _ := strings.Cut(h, ".")
+			if o, ok := b.byLabel[first]; ok && o != h {
+				h = "" // two hosts of one first label: the name names neither
+			}
+			b.byLabel[first] = h
+		}
+		for h := range b.x.hostPid {
+			see(h)
+		}
+		for _, a := range b.addrs {
+			if !a.ManyHosts && a.Host != "" {
+				see(a.Host)
+			}
+		}
 	}
-	return host
-}
-
-// firstLabel is a host name's part before its first dot.
-func firstLabel(h string) string {
-	first, _, _ := strings.Cut(h, ".")
-	return first
-}
-
-// hasLetter reports whether s holds a letter: a name's label, not an address's number.
-func hasLetter(s string) bool {
-	return strings.ContainsFunc(s, func(r rune) bool { return r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' })
+	first, _, dotted := strings.Cut(name, ".")
+	h := b.byLabel[first]
+	if h == name || dotted && strings.ContainsFunc(first, unicode.IsLetter) {
+		return h // the host itself, or its full name (not an address's number)
+	}
+	return ""
 }

@@ -13,6 +13,9 @@ import "bytes"
 // time and a launcher's prefix or two, never in the message.
 const maxLabelAt = 160
 
+// maxLabelDigits bounds a label's rank: more digits are no rank of a job.
+const maxLabelDigits = 9
+
 // globalLabel is the rank of the last `[rankN]:` label, followed by a bracket (the log
 // head), that t holds before maxLabelAt; -1 where it holds none. The last: a watchdog line
 // glued behind another process's labelled line is the second label's.
@@ -25,12 +28,8 @@ func globalLabel(t []byte) int64 {
 			return label
 		}
 		off += i + len("[rank")
-		v, j := int64(0), off
-		for j < len(t) && j-off < 9 && isDec(t[j]) {
-			v = v*10 + int64(t[j]-'0')
-			j++
-		}
-		if j > off && j+2 < len(t) && t[j] == ']' && t[j+1] == ':' && t[j+2] == '[' {
+		v, n := decimalAt(t[off:])
+		if j := off + n; n > 0 && n <= maxLabelDigits && j+2 < len(t) && t[j] == ']' && t[j+1] == ':' && t[j+2] == '[' {
 			label = v
 		}
 	}
