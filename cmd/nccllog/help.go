@@ -337,11 +337,13 @@ peer was not listening: it likely died or never started), a failed ibv_create_qp
 ibv_modify_qp or ibv_alloc_pd (a network error without its chain), a socket-layer WARN
 ("socketFinalizeAccept: ...", "ncclSocketInit: ...": a network error where its chain or an
 exception proves it), invalid usage (also NCCL's "Mismatched collective detected", a mismatch, and "Bootstrap Root :
-rank N of M ranks has already checked in": two processes claimed rank N), /dev/shm segments;
+rank N of M ranks has already checked in": two processes claimed rank N), /dev/shm segments
+that could not be made or attached (a shm-error, with what the errno points to);
 any WARN that starts a "file:line -> N" return-code
 chain, of the kind its ncclResult names (3, ncclInternalError, an internal-error: "Error : ring 0
 does not loop back to start"); a service thread's Connect failed with "res=2" or
-"retcode 2" after the process's own "misc/socket.cc:N -> 2" chain is its network error; a WARN
+"retcode 2" after the process's own "misc/socket.cc:N -> 2" chain (or with a chain that
+begins in "transport/net_ib.cc") is its network error; a WARN
 after the process's own "Abort COMPLETE" folds under the cause it named before), "Abort COMPLETE" and "Init START"
 without "Init COMPLETE" per process and communicator, PyTorch watchdog timeouts (on the global
 rank of PyTorch's "[rank13]:" label, whatever group the message's "[Rank 1]" is of; also glued

@@ -218,7 +218,7 @@ func ownKind(it *Item) (Kind, bool) {
 	case evNetError, evBootstrap, evSystem:
 		return KindNetworkError, true
 	case evShm:
-		return KindSystemError, true
+		return KindShm, true
 	case evCuda:
 		if strings.Contains(t, "out of memory") {
 			return KindOOM, true // `Cuda failure 'out of memory'`, as the exception's OutOfMemoryError
