@@ -367,7 +367,8 @@ on every line ("kubectl logs --timestamps", Python logging, syslog). Each findin
 Follow-on errors are folded under the finding they follow from: "Connection closed by remote
 peer X", a send or receive that failed with "Broken pipe" or a reset, under the finding on
 host X (or, where X shows nothing, a finding that the peer at X went away first; where X is
-the logging process's own host, another process of that host); a peer named
+the logging process's own host, or its address on a fast network, "host-ib0", another
+process of that host); a peer named
 by its address alone is named by the process that printed that address as its own at init
 ("NET/IB : Using ... ; OOB", "NET/Socket : Using", "Bootstrap : Using"): "host:pid (10.1.2.3)"
 where one process did, "host (10.1.2.3)" where several of one host did (none where two hosts

@@ -244,7 +244,8 @@ func (b *builder) fold(out []*cand) []*cand {
 		c.follows = 0
 		for i, o := range out {
 			if o.follows < 0 && slices.Contains(hostsOf(o.procs), peer) {
-				c.follows = i
+				c.follows = i // the first finding on that host: the first fault where it is
+				break
 			}
 		}
 		out = append(out, c)
