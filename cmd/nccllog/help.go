@@ -362,7 +362,8 @@ whose calls stopped long before the log's later lines is a stall, and one whose 
 the log's end is a cut, not a fault); where nothing else is a fault, a chain without its WARN
 returning an error through NCCL's API (group.cc, init.cc) on the process's main thread: its
 call failed. All of it is read behind a collector's or logger's time
-on every line ("kubectl logs --timestamps", Python logging, syslog). Each finding names the ranks, hosts and processes
+on every line ("kubectl logs --timestamps", Python logging, syslog), a host's label (pdsh's
+"worker-1: ", DeepSpeed's multi-node launcher) or a Markdown quote's "> ". Each finding names the ranks, hosts and processes
 (host:pid), the communicator, the time where the lines carry one, and its file:line evidence.
 Follow-on errors are folded under the finding they follow from: "Connection closed by remote
 peer X", a send or receive that failed with "Broken pipe" or a reset, under the finding on
