@@ -1,8 +1,6 @@
 package diagnose
 
 import (
-	"bytes"
-
 	"github.com/nccllog/nccllog/parser"
 	"github.com/nccllog/nccllog/stages"
 )
@@ -97,11 +95,12 @@ func (p *Part) reread(l *stages.Line, skip int) *stages.Line {
 		return l
 	}
 	r.line = parser.Line{}
-	if !r.p.Scan(rest, &r.line) {
-		if !failureWords(rest) {
-			return l // the grammar's reading costs much more than the scanner's: only for text that may be one
-		}
-		r.line = r.p.Grammar().Parse(rest) // the lines the scanner leaves to the grammar
+	read := rest[:min(len(rest), parser.MaxRead)] // as the parser reads a line: a longer one by its start
+	if !r.p.Scan(read, &r.line) {
+		// The lines the scanner leaves to the grammar (which it does by what it read
+		// before, too: scan_old.go), read by the grammar alone: the reading must not
+		// depend on where a chunk began.
+		r.line = r.p.Grammar().Parse(read)
 	}
 	if k := r.line.Kind; k != parser.KindFailure && k != parser.KindWatchdog {
 		return l
@@ -132,21 +131,3 @@ func (p *Part) rereader() *rereader {
 // text starts later in the same bytes. Blanks dropped at its end alone do not count: the
 // parser reads its lines before them.
 func timeDropped(l, in *stages.Line) bool { return cap(l.Text) < cap(in.Text) }
-
-// failureWords reports whether t holds a word of the lines reread takes (a launcher's, an
-// exception's, a signal's, a watchdog's, a RAS report's): the test before the grammar reads
-// a line the scanner left to it, which other text (a paste's prose, a binary's bytes)
-// mostly fails.
-func failureWords(t []byte) bool {
-	for _, w := range failWords {
-		if bytes.Contains(t, w) {
-			return true
-		}
-	}
-	return false
-}
-
-var failWords = [][]byte{[]byte("rror"), []byte("xception"), []byte("raceback"), []byte("xit"),
-	[]byte("ail"), []byte("erminate"), []byte("ignal"), []byte("ault"), []byte("illed"),
-	[]byte("bort"), []byte("atchdog"), []byte("ank"), []byte("time"), []byte("host"),
-	[]byte("CANCEL"), []byte("RAS"), []byte("NCCL"), []byte("nccl"), []byte("what()"), []byte("mpirun")}
