@@ -247,7 +247,7 @@ func ownKind(it *Item) (Kind, bool) {
 	switch {
 	case strings.Contains(n, "OutOfMemory") || strings.Contains(t, "out of memory"):
 		return KindOOM, true
-	case strings.Contains(n, "DistBackendError") || strings.Contains(t, "NCCL error") ||
+	case strings.Contains(n, "DistBackendError") || strings.Contains(t, "NCCL error") || strings.Contains(t, numberedHead) ||
 		strings.Contains(t, "remote process") || strings.Contains(n, "DistNetworkError"):
 		return KindRemoteError, false
 	case strings.Contains(t, "CUDA error"):
