@@ -91,6 +91,9 @@ func rules() []rule {
 		// 2.4-2.6's check of the ranks' calls (NCCL_CHECK_POINTERS era): the device saw a
 		// peer issue another collective, `at and around rank N` (the reporting rank).
 		{Invalid, []string{"Mismatched collective detected"}},
+		// strongstream.cc refuses to capture NCCL in a CUDA graph where the runtime or the
+		// driver cannot (ncclInvalidUsage): the call fails.
+		{Invalid, []string{"cannot be captured in a graph"}},
 		{Invalid, []string{"invalid root"}},
 		{Invalid, []string{"invalid type"}},
 		// A library call that failed with an errno (`Call to ibv_modify_qp failed with error
