@@ -250,6 +250,11 @@ func ownKind(it *Item) (Kind, bool) {
 	case strings.Contains(n, "DistBackendError") || strings.Contains(t, "NCCL error") || strings.Contains(t, numberedHead) ||
 		strings.Contains(t, "remote process") || strings.Contains(n, "DistNetworkError"):
 		return KindRemoteError, false
+	case it.Ev == evException && ncclCallFailed(t) >= 0:
+		// A framework's report of an NCCL call that returned a result
+		// (TensorFlow's `UnknownError: ncclCommInitRank failed: unhandled system error`):
+		// the repeat of the process's own NCCL error, as the PyTorch lines above are.
+		return KindRemoteError, false
 	case strings.Contains(t, "CUDA error"):
 		return KindCudaError, true
 	}

@@ -200,7 +200,7 @@ func failureItem(n int64, l *parser.Line) (Item, bool) {
 	}
 	if f.Result != parser.ResultNone {
 		it.Code = int64(f.Result) // an NCCL exception's ncclResult
-	} else if r := numberedResult(f.Text); r > 0 && ev == evException {
+	} else if r := frameworkResult(f.Text); r > 0 && ev == evException {
 		it.Code = r
 	}
 	it.Name = f.Exception

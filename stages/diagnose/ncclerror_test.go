@@ -2,6 +2,7 @@ package diagnose_test
 
 import (
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/nccllog/nccllog/stages/diagnose"
@@ -27,5 +28,27 @@ func TestNCCLErrorRepeat(t *testing.T) {
 	r = diagnoseBytes(t, "job.log", []byte(exc), 0)
 	if r.Status != diagnose.StatusFault || !slices.Contains(r.Findings[0].Ranks, 10) {
 		t.Errorf("the exception alone: want a fault of rank 10:\n%s", js(r))
+	}
+}
+
+// TestFrameworkCallFailed: TensorFlow's and Horovod's `UnknownError: ncclCommInitRank failed:
+// unhandled system error` reports the result of the process's NCCL call: its WARN chain's
+// kind stays the finding's (a connect that timed out is a network error, not a crash), and
+// alone it is the fault, with the result its words name.
+func TestFrameworkCallFailed(t *testing.T) {
+	warn := "h1:285594:285607 [0] include/socket.h:361 NCCL WARN Call to connect failed : Connection timed out\n" +
+		"h1:285594:285607 [0] NCCL INFO transport/net_socket.cu:139 -> 2\n" +
+		"h1:285594:285607 [0] NCCL INFO init.cu:557 -> 2\n"
+	exc := "Traceback (most recent call last):\n" +
+		"  File \"session.py\", line 1322, in _do_call\n" +
+		"tensorflow.python.framework.errors_impl.UnknownError: ncclCommInitRank failed: unhandled system error\n"
+	r := diagnoseBytes(t, "job.log", []byte(warn+exc), 0)
+	if r.Status != diagnose.StatusFault || r.Findings[0].Kind != diagnose.KindNetworkError ||
+		!slices.Equal(r.Findings[0].Processes, []string{"h1:285594"}) {
+		t.Errorf("want h1:285594's network error first:\n%s", js(r))
+	}
+	r = diagnoseBytes(t, "job.log", []byte(exc), 0)
+	if r.Status != diagnose.StatusFault || !strings.Contains(r.Findings[0].Summary, "ncclSystemError") {
+		t.Errorf("the exception alone: want a fault naming ncclSystemError:\n%s", js(r))
 	}
 }
