@@ -1,13 +1,11 @@
 package diagnose_test
 
 import (
-	"bytes"
 	"os"
 	"path/filepath"
 	"testing"
 
 	"github.com/nccllog/nccllog/internal/sharedtest"
-	"github.com/nccllog/nccllog/stages/diagnose"
 )
 
 // labelForms are what a fan-out launcher or a paste puts before every line: pdsh's host
@@ -50,25 +48,9 @@ var labelledLogs = map[string]string{
 // on every line, the first finding is the one the plain log gives; a healthy log stays
 // healthy, and a program's own `prog: ` line is read as it was.
 func TestPasteLabels(t *testing.T) {
-	for name, log := range labelledLogs {
-		want := firstOf(diagnoseBytes(t, name, []byte(log), 0))
-		if !bytes.HasPrefix([]byte(want), []byte("fault")) {
-			t.Fatalf("%s: the plain log is no fault: %s", name, want)
-		}
-		for form, f := range labelForms {
-			if got := firstOf(diagnoseBytes(t, name, timed([]byte(log), f), 0)); got != want {
-				t.Errorf("%s behind %s: %s, plain %s", name, form, got, want)
-			}
-		}
-	}
-	healthy := "gpu-a:100:100 [0] NCCL INFO Bootstrap : Using eth0:10.0.0.1<0>\n" +
-		"loader: epoch 0 batch 12 tokens/s 18234.5 loss 2.318\n" +
-		"note: the error rate is fine\n"
-	for form, f := range labelForms {
-		if r := diagnoseBytes(t, "healthy", timed([]byte(healthy), f), 0); r.Status == diagnose.StatusFault {
-			t.Errorf("healthy behind %s: %s", form, js(r))
-		}
-	}
+	sameFirstBehind(t, labelledLogs, labelForms, "gpu-a:100:100 [0] NCCL INFO Bootstrap : Using eth0:10.0.0.1<0>\n"+
+		"loader: epoch 0 batch 12 tokens/s 18234.5 loss 2.318\n"+
+		"note: the error rate is fine\n")
 }
 
 // TestSharedSamplesLabelled: every shared sample behind pdsh's label or a quote on every line
