@@ -337,11 +337,13 @@ peer was not listening: it likely died or never started), a failed ibv_create_qp
 ibv_modify_qp or ibv_alloc_pd (a network error without its chain), a socket-layer WARN
 ("socketFinalizeAccept: ...", "ncclSocketInit: ...": a network error where its chain or an
 exception proves it), invalid usage (also NCCL's "Mismatched collective detected", a mismatch, and "Bootstrap Root :
-rank N of M ranks has already checked in": two processes claimed rank N), /dev/shm segments;
+rank N of M ranks has already checked in": two processes claimed rank N), /dev/shm segments
+that could not be made or attached (a shm-error, with what the errno points to);
 any WARN that starts a "file:line -> N" return-code
 chain, of the kind its ncclResult names (3, ncclInternalError, an internal-error: "Error : ring 0
 does not loop back to start"); a service thread's Connect failed with "res=2" or
-"retcode 2" after the process's own "misc/socket.cc:N -> 2" chain is its network error; a WARN
+"retcode 2" after the process's own "misc/socket.cc:N -> 2" chain (or with a chain that
+begins in "transport/net_ib.cc") is its network error; a WARN
 after the process's own "Abort COMPLETE" folds under the cause it named before), "Abort COMPLETE" and "Init START"
 without "Init COMPLETE" per process and communicator, PyTorch watchdog timeouts (on the global
 rank of PyTorch's "[rank13]:" label, whatever group the message's "[Rank 1]" is of; also glued
@@ -358,14 +360,17 @@ whose raw data it judges as NCCL's text form does), and the ranks' call sequence
 a rank that aborted alone or stopped behind; where the call lines carry times, a rank behind
 whose calls stopped long before the log's later lines is a stall, and one whose calls run to
 the log's end is a cut, not a fault); where nothing else is a fault, a chain without its WARN
-returning an error through NCCL's API (group.cc, init.cc) on the process's main thread: its
-call failed. All of it is read behind a collector's or logger's time
-on every line ("kubectl logs --timestamps", Python logging, syslog). Each finding names the ranks, hosts and processes
+returning an error through NCCL's API (group.cc, init.cc) on the process's main thread or
+from an asynchronous init ("group.cc:72 -> 3 [Async thread]"), or a system error from the
+network transport's set-up of a connection ("transport/net.cc:515 -> 2"): its call failed. All of it is read behind a collector's or logger's time
+on every line ("kubectl logs --timestamps", Python logging, syslog), a host's label (pdsh's
+"worker-1: ", DeepSpeed's multi-node launcher) or a Markdown quote's "> ". Each finding names the ranks, hosts and processes
 (host:pid), the communicator, the time where the lines carry one, and its file:line evidence.
 Follow-on errors are folded under the finding they follow from: "Connection closed by remote
 peer X", a send or receive that failed with "Broken pipe" or a reset, under the finding on
 host X (or, where X shows nothing, a finding that the peer at X went away first; where X is
-the logging process's own host, another process of that host); a peer named
+the logging process's own host, or its address on a fast network, "host-ib0", another
+process of that host); a peer named
 by its address alone is named by the process that printed that address as its own at init
 ("NET/IB : Using ... ; OOB", "NET/Socket : Using", "Bootstrap : Using"): "host:pid (10.1.2.3)"
 where one process did, "host (10.1.2.3)" where several of one host did (none where two hosts

@@ -11,6 +11,7 @@ func printCheck(w *output, r *view) error {
 		return writeJSON(w, c)
 	}
 	if noRanks(w, r.ranks.Groups()) {
+		w.printf("%s\n", diagnoseHint)
 		return nil
 	}
 	for _, cc := range c.Coverage {

@@ -16,7 +16,7 @@ func printHang(w *output, r *view) error {
 		return hangCSV(w, h)
 	}
 	if len(h.PGs) == 0 && len(h.Comms) == 0 { // a hang row per communicator: none had ranks
-		w.printf("%s\n", noRanksText)
+		w.printf("%s\n%s\n", noRanksText, diagnoseHint)
 		return nil
 	}
 	if h.Found() {

@@ -60,6 +60,10 @@ func printRanks(w *output, r *view) error {
 // noRanksText is what the commands about communicators say of a log without any.
 const noRanksText = "no collective calls or communicator lines: NCCL logs calls only when NCCL_DEBUG_SUBSYS includes COLL"
 
+// diagnoseHint follows noRanksText where hang and check judge the calls: a job that failed
+// before its first call, or a log without COLL lines, still tells what went wrong.
+const diagnoseHint = "what went wrong, from the WARNs, launcher lines, exceptions and watchdog lines: nccllog diagnose"
+
 func noRanks(w *output, groups []*ranks.Group) bool {
 	if len(groups) > 0 {
 		return false

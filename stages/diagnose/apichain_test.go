@@ -20,18 +20,39 @@ func chainOnly(main, code string) string {
 }
 
 // TestAPIChain: a chain with no WARN that returns an origin's ncclResult through NCCL's API
-// on the process's main thread is that process's failed call, where nothing else in the log
-// is a fault; the same chain on another thread alone, one that never reaches the API, one of
-// ncclRemoteError (another process's fault) or one beside a WARN of another process is not.
+// on the process's main thread, or from an asynchronous init's job (`group.cc:64 -> 2 [Async
+// thread]`), or a system error in the network transport's set-up of a connection on any
+// thread, is that process's failed call, where nothing else in the log is a fault; an API
+// return on another thread alone, a chain that never reaches the API or the network
+// transport (a probe of the network at init, a transport's frames), one of ncclRemoteError
+// (another process's fault) or one beside a WARN of another process is not.
 func TestAPIChain(t *testing.T) {
-	f, ok := firstFault(t, chainOnly("500", "2"), diagnose.KindSystemError)
+	// A chain that begins in the socket code (a bootstrap connect) is the network's.
+	f, ok := firstFault(t, chainOnly("500", "2"), diagnose.KindNetworkError)
 	if ok && (!strings.HasPrefix(f.Summary, "nd1:500's NCCL call failed first: it returned ncclSystemError (group.cc:422)") ||
 		len(f.Evidence) == 0 || f.Evidence[0].Line != 1) {
 		t.Errorf("the finding does not say the call failed, from the chain's first frame: %s", js(diagnoseBytes(t, "job.log", []byte(chainOnly("500", "2")), 0)))
 	}
+	for name, c := range map[string]struct {
+		log  string
+		kind diagnose.Kind
+		says string
+	}{
+		"async job": {"nd1:500:900 [2] NCCL INFO graph/paths.cc:312 -> 3\nnd1:500:900 [2] NCCL INFO transport/net.cc:140 -> 3\n" +
+			"nd1:500:900 [2] NCCL INFO init.cc:904 -> 3\nnd1:500:900 [2] NCCL INFO group.cc:72 -> 3 [Async thread]\n",
+			diagnose.KindInternalError, "nd1:500's NCCL call failed first: it returned ncclInternalError (group.cc:72) with no WARN; its chain begins at graph/paths.cc:312."},
+		"proxy connect": {"nd1:500:1316 [0] NCCL INFO include/net.h:25 -> 2\nnd1:500:1316 [0] NCCL INFO transport/net.cc:515 -> 2\n",
+			diagnose.KindNetworkError, "nd1:500's network connection failed first: its chain returned ncclSystemError (transport/net.cc:515) with no WARN; it begins at include/net.h:25."},
+	} {
+		r := diagnoseBytes(t, name, []byte(c.log), 0)
+		if r.Status != diagnose.StatusFault || r.Findings[0].Kind != c.kind || r.Findings[0].Summary != c.says {
+			t.Errorf("%s: want a %s: %q:\n%s", name, c.kind, c.says, js(r))
+		}
+	}
 	quiet := map[string]string{
-		"another thread":  chainOnly("901", "2"),
-		"no API frame":    "nd1:500:500 [0] NCCL INFO transport/net_ib.cc:282 -> 2\nnd1:500:500 [0] NCCL INFO transport/net.cc:687 -> 2\n",
+		"another thread":  strings.ReplaceAll(strings.ReplaceAll(chainOnly("901", "2"), " [Async thread]", ""), "group.cc:64", "init.cc:1400"),
+		"no API frame":    "nd1:500:500 [0] NCCL INFO transport/p2p.cc:282 -> 1\nnd1:500:500 [0] NCCL INFO transport.cc:40 -> 1\n",
+		"network probe":   "nd1:500:500 [0] NCCL INFO transport/net_ib.cc:282 -> 2\nnd1:500:500 [0] NCCL INFO misc/ibvwrap.cc:80 -> 2\n",
 		"ncclRemoteError": chainOnly("500", "6"),
 	}
 	for name, log := range quiet {

@@ -244,7 +244,8 @@ func (b *builder) fold(out []*cand) []*cand {
 		c.follows = 0
 		for i, o := range out {
 			if o.follows < 0 && slices.Contains(hostsOf(o.procs), peer) {
-				c.follows = i
+				c.follows = i // the first finding on that host: the first fault where it is
+				break
 			}
 		}
 		out = append(out, c)
@@ -346,11 +347,9 @@ func summarize(c *cand) string {
 	case KindInternalError:
 		return who(c) + " hit an NCCL internal error first (a check inside NCCL failed: a bug, or ranks whose topology, version or settings disagree): " + short(text)
 	case KindSystemError:
-		s := who(c) + " hit a system error first: " + short(text)
-		if slices.ContainsFunc(c.items, func(it *Item) bool { return it.Ev == evShm }) {
-			s += " (the host's /dev/shm is too small or full)"
-		}
-		return s
+		return who(c) + " hit a system error first: " + short(text)
+	case KindShm:
+		return who(c) + " could not make or attach a shared memory segment first: " + short(shmText(c, text)) + shmHint(c)
 	case KindInvalidUsage:
 		if s := dupRankSummary(c); s != "" {
 			return s

@@ -218,7 +218,7 @@ func ownKind(it *Item) (Kind, bool) {
 	case evNetError, evBootstrap, evSystem:
 		return KindNetworkError, true
 	case evShm:
-		return KindSystemError, true
+		return KindShm, true
 	case evCuda:
 		if strings.Contains(t, "out of memory") {
 			return KindOOM, true // `Cuda failure 'out of memory'`, as the exception's OutOfMemoryError
@@ -247,8 +247,13 @@ func ownKind(it *Item) (Kind, bool) {
 	switch {
 	case strings.Contains(n, "OutOfMemory") || strings.Contains(t, "out of memory"):
 		return KindOOM, true
-	case strings.Contains(n, "DistBackendError") || strings.Contains(t, "NCCL error") ||
+	case strings.Contains(n, "DistBackendError") || strings.Contains(t, "NCCL error") || strings.Contains(t, numberedHead) ||
 		strings.Contains(t, "remote process") || strings.Contains(n, "DistNetworkError"):
+		return KindRemoteError, false
+	case it.Ev == evException && ncclCallFailed(t) >= 0:
+		// A framework's report of an NCCL call that returned a result
+		// (TensorFlow's `UnknownError: ncclCommInitRank failed: unhandled system error`):
+		// the repeat of the process's own NCCL error, as the PyTorch lines above are.
 		return KindRemoteError, false
 	case strings.Contains(t, "CUDA error"):
 		return KindCudaError, true

@@ -14,7 +14,7 @@ var kindPrio = [numKinds]int{
 	KindProcessExit: 0, KindOOM: 0, KindCudaError: 0, KindCrash: 0, KindNetworkError: 1,
 	KindInvalidUsage: 2, KindInitFailure: 3, KindBehind: 4, KindMismatch: 4, KindRASReport: 4,
 	KindAbort: 5, KindWatchdogTimeout: 6, KindConnectionClosed: 7, KindRemoteError: 8, KindSystemError: 1,
-	KindInternalError: 1,
+	KindInternalError: 1, KindShm: 1,
 }
 
 // cand is a finding being put together.

@@ -79,6 +79,12 @@ func (b *builder) chainWarn(it *Item, pos int, p *proc) {
 	}
 	k, origin := resultKind(code)
 	k = netKind(k, it.Text)
+	if f := b.frames[pos]; f >= 0 && netFrame(b.e.Items[f].Name) {
+		// The chain begins in the socket or InfiniBand code (a proxy's failed Connect
+		// after `transport/net_ib.cc:664 -> 2`): the network failed, whatever the
+		// result's name.
+		k = netKind(k, "NET/")
+	}
 	// A process that already logged a peer closing or a follow-on passes that error on.
 	if !origin || (p != nil && (b.hasConsequence(p) || b.peerClosedOn(p))) {
 		b.consequence(KindRemoteError, it, pos, p)

@@ -34,7 +34,7 @@ func connectSystemError(it *Item) bool {
 }
 
 // ownSocketChain is the first frame p printed before pos of a chain with no WARN shown,
-// in its socket calls with ncclSystemError; -1 where none.
+// in its socket or InfiniBand calls with ncclSystemError; -1 where none.
 func (b *builder) ownSocketChain(p *proc, pos int) int {
 	if p == nil {
 		return -1
@@ -44,16 +44,22 @@ func (b *builder) ownSocketChain(p *proc, pos int) int {
 			break
 		}
 		f := &b.e.Items[i]
-		if f.Code == 2 && socketFrame(f.Name) && b.x.of(f) == p {
+		if f.Code == 2 && netFrame(f.Name) && b.x.of(f) == p {
 			return i
 		}
 	}
 	return -1
 }
 
-// socketFrame reports whether a frame's `file:line` is in NCCL's socket code.
-func socketFrame(where string) bool {
-	return strings.HasPrefix(where, "misc/socket.cc:") || strings.HasPrefix(where, "transport/net_socket.cc:")
+// netFrame reports whether a frame's `file:line` is in NCCL's socket or InfiniBand code
+// (`transport/net_ib.cc:664`, 2.23+'s `transport/net_ib/connect.cc:...`, the verbs wrappers).
+func netFrame(where string) bool {
+	for _, f := range []string{"misc/socket.cc:", "transport/net_socket.cc:", "transport/net_ib", "misc/ibvwrap.cc:"} {
+		if strings.HasPrefix(where, f) {
+			return true
+		}
+	}
+	return false
 }
 
 // connectOrigin files a service-thread Connect failure with ncclSystemError after p's own

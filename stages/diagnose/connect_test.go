@@ -54,13 +54,18 @@ func TestConnectSystemError(t *testing.T) {
 }
 
 // TestClosedByOwnHost: "Connection closed by remote peer" naming the logging process's own
-// host (by its first label: NCCL prints the peer's full name) is a peer on that host that
-// ended, not a remote node; another host's name stays a remote node's.
+// host (by its first label: NCCL prints the peer's full name; or that label with an
+// interface's, `gpu-a-ib0`) is a peer on that host that ended, not a remote node; another
+// host's name stays a remote node's.
 func TestClosedByOwnHost(t *testing.T) {
 	for _, c := range []struct{ peer, says string }{
 		{"gpu-a.cluster.internal<40031>", "Another process on gpu-a went away first: 1 process of that host"},
 		{"gpu-b.cluster.internal<40031>", "A process on gpu-b.cluster.internal went away first"},
 		{"gpu-a<40031>", "Another process on gpu-a went away first"},
+		// The host's address on its fast network, named by its interface.
+		{"gpu-a-ib0.cluster.internal<40031>", "Another process on gpu-a went away first"},
+		{"gpu-a-hsn1<40031>", "Another process on gpu-a went away first"},
+		{"gpu-a-node2.cluster.internal<40031>", "A process on gpu-a-node2.cluster.internal went away first"},
 	} {
 		log := "gpu-a:100:100 [0] NCCL INFO Bootstrap : Using eth0:10.0.0.1<0>\n" +
 			"gpu-a:100:200 [0] misc/socket.cc:49 NCCL WARN socketProgress: Connection closed by remote peer " + c.peer + "\n"
@@ -81,5 +86,26 @@ func TestClosedPeerByFullName(t *testing.T) {
 	if len(r.Findings) == 0 || !slices.Equal(r.Findings[0].Hosts, []string{"gpu-a", "gpu-b"}) ||
 		!strings.Contains(r.Findings[0].Summary, `"Connection closed by remote peer gpu-b.cluster.internal"`) {
 		t.Errorf("want the finding on gpu-b, quoting the peer as printed:\n%s", js(r))
+	}
+}
+
+// TestClosedFollowsFirstOnHost: peers that closed connections to a host follow the first
+// finding on that host (the first fault where it is), not a later one of another process
+// there (a chain without its WARN printed before it).
+func TestClosedFollowsFirstOnHost(t *testing.T) {
+	log := "gpu-a:200:200 [0] NCCL INFO Bootstrap : Using eth0:10.0.0.1<0>\n" +
+		"gpu-b:300:300 [0] NCCL INFO Bootstrap : Using eth0:10.0.0.2<0>\n" +
+		"gpu-a:200:210 [0] NCCL INFO group.cc:406 -> 3\n" +
+		"gpu-a:100:110 [1] include/alloc.h:48 NCCL WARN Cuda failure 'out of memory'\n" +
+		"gpu-a:100:110 [1] NCCL INFO transport/p2p.cc:200 -> 1\n" +
+		"gpu-b:300:310 [0] misc/socket.cc:49 NCCL WARN socketProgress: Connection closed by remote peer gpu-a.cluster<40001>\n"
+	r := diagnoseBytes(t, "closed.log", []byte(log), 0)
+	for _, f := range r.Findings {
+		if f.Kind == diagnose.KindConnectionClosed && (f.Follows == nil || *f.Follows != 0) {
+			t.Errorf("the closed connections follow finding %v, want 0 (the first fault on gpu-a):\n%s", f.Follows, js(r))
+		}
+	}
+	if len(r.Findings) < 3 {
+		t.Errorf("want the oom, the chain and the closed connections:\n%s", js(r))
 	}
 }

@@ -64,22 +64,28 @@ var timedLogs = map[string]string{
 // TestCollectorTimes: behind a collector's time on every line, the first finding is the one
 // the plain log gives (other text is read past the time), and a healthy log stays healthy.
 func TestCollectorTimes(t *testing.T) {
-	for name, log := range timedLogs {
+	sameFirstBehind(t, timedLogs, timeForms, "gpu-a:100:100 [0] NCCL INFO Bootstrap : Using eth0:10.0.0.1<0>\n"+
+		"2024-05-01 10:00:00 is when this run began\n")
+}
+
+// sameFirstBehind checks that each of logs, a fault, gives its plain first finding with each
+// of forms before every line, and that healthy stays no fault behind each.
+func sameFirstBehind(t *testing.T, logs map[string]string, forms map[string]func(int) string, healthy string) {
+	t.Helper()
+	for name, log := range logs {
 		want := firstOf(diagnoseBytes(t, name, []byte(log), 0))
 		if !bytes.HasPrefix([]byte(want), []byte("fault")) {
 			t.Fatalf("%s: the plain log is no fault: %s", name, want)
 		}
-		for form, f := range timeForms {
+		for form, f := range forms {
 			if got := firstOf(diagnoseBytes(t, name, timed([]byte(log), f), 0)); got != want {
-				t.Errorf("%s behind %s times: %s, plain %s", name, form, got, want)
+				t.Errorf("%s behind %s: %s, plain %s", name, form, got, want)
 			}
 		}
 	}
-	healthy := "gpu-a:100:100 [0] NCCL INFO Bootstrap : Using eth0:10.0.0.1<0>\n" +
-		"2024-05-01 10:00:00 is when this run began\n"
-	for form, f := range timeForms {
+	for form, f := range forms {
 		if r := diagnoseBytes(t, "healthy", timed([]byte(healthy), f), 0); r.Status == diagnose.StatusFault {
-			t.Errorf("healthy behind %s times: %s", form, js(r))
+			t.Errorf("healthy behind %s: %s", form, js(r))
 		}
 	}
 }

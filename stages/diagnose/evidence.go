@@ -200,6 +200,8 @@ func failureItem(n int64, l *parser.Line) (Item, bool) {
 	}
 	if f.Result != parser.ResultNone {
 		it.Code = int64(f.Result) // an NCCL exception's ncclResult
+	} else if r := frameworkResult(f.Text); r > 0 && ev == evException {
+		it.Code = r
 	}
 	it.Name = f.Exception
 	switch {
@@ -265,7 +267,11 @@ func warnItem(n int64, text []byte, l *parser.Line) Item {
 	msg := parser.Message(text, l)
 	it := newItem(classifyWarn(msg), n, l)
 	it.Text = clip(msg)
-	it.Site = warnSite(text, msg)
+	file := warnFile(text, msg)
+	it.Site = warnSite(file)
+	if (it.Ev == evSystem || it.Ev == evWarn) && shmSite(file) {
+		it.Ev = evShm // a system call of the shared memory transport (shm.go)
+	}
 	it.Code = resultCode(msg)
 	if it.Ev == evRemoteClosed {
 		it.Peer = peerHost(msg)
@@ -292,20 +298,28 @@ func proxyRank(msg []byte) (int64, bool) {
 	return r, n > 0 && n < len(rest) && rest[n] == ']'
 }
 
-// warnSite is a hash of the source file (its last path element) and line that a WARN line
-// names before `NCCL WARN ` (`paths.cc:82`), 0 where it names none; msg is the line's message,
-// a slice of text, so that where it starts is known without searching. Sites only tell WARNs
-// apart: two that hash alike share their caps.
-func warnSite(text, msg []byte) uint32 {
+// warnFile is the source file (its last path element) and line that a WARN line names
+// before `NCCL WARN ` (`paths.cc:82`), nil where it names none; msg is the line's message, a
+// slice of text, so that where it starts is known without searching.
+func warnFile(text, msg []byte) []byte {
 	const warn = " NCCL WARN "
 	start := cap(text) - cap(msg) // msg is text[start:...]
 	if msg == nil || start < len(warn) || start > len(text) || string(text[start-len(warn):start]) != warn {
-		return 0
+		return nil
 	}
 	head := text[:start-len(warn)]
 	site := head[bytes.LastIndexByte(head, ' ')+1:]
 	site = site[bytes.LastIndexByte(site, '/')+1:]
 	if len(site) == 0 || bytes.IndexByte(site, ':') < 0 {
+		return nil
+	}
+	return site
+}
+
+// warnSite is a hash of a WARN's warnFile, 0 where it names none. Sites only tell WARNs
+// apart: two that hash alike share their caps.
+func warnSite(site []byte) uint32 {
+	if site == nil {
 		return 0
 	}
 	h := uint32(2166136261) // FNV-1a

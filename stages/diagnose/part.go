@@ -97,6 +97,9 @@ type Part struct {
 	loneSeen bool
 	// ray is the Ray worker whose prefix the line being read opens with (ray.go).
 	ray rayLine
+	// again reads lines of other text again behind what a paste or launcher put before
+	// them (reread.go); nil until one needs it.
+	again *rereader
 }
 
 func newPart() *Part {
@@ -105,8 +108,14 @@ func newPart() *Part {
 
 // Add keeps a line's evidence.
 func (p *Part) Add(l *stages.Line) {
+	dropped := false
 	if t := l.Text; len(t) > 4 && (mayOpenTime(t) || t[len(t)-1] <= ' ') {
+		in := l
 		l = tidied(l) // ctime.go: other text behind a collector's time, or before blanks
+		dropped = timeDropped(l, in)
+	}
+	if t := l.Text; l.P.Kind == parser.KindOther && len(t) > 2 && (dropped || mayOpenLabel[t[0]] && mayFollowLabel[t[1]]) {
+		l = p.unlabelled(l, dropped) // reread.go: behind a host's label, a quote's `>`, a time
 	}
 	if len(l.Text) > 0 && (l.Text[0] == '(' || l.Text[0] == esc) {
 		l = p.prefixed(l)
@@ -425,7 +434,7 @@ func (p *Part) Reset() {
 	clear(p.addrIdx)
 	clear(p.pend)
 	*p = Part{items: p.items[:0], counts: p.counts, keys: p.keys[:0], comms: p.comms, states: p.states[:0], loose: p.loose[:0], ras: p.ras[:0],
-		addrs: p.addrs[:0], addrIdx: p.addrIdx, stateSlab: p.stateSlab, marks: p.marks, pend: p.pend[:0]}
+		addrs: p.addrs[:0], addrIdx: p.addrIdx, stateSlab: p.stateSlab, marks: p.marks, pend: p.pend[:0], again: p.again}
 }
 
 // Evidence is the Partial as a plain value: its items in input order, every key's count, the

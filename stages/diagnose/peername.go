@@ -169,8 +169,27 @@ func (b *builder) hostNamed(name string) string {
 	}
 	first, _, dotted := strings.Cut(name, ".")
 	h := b.byLabel[first]
-	if h == name || dotted && strings.ContainsFunc(first, unicode.IsLetter) {
+	if h != "" && (h == name || dotted && strings.ContainsFunc(first, unicode.IsLetter)) {
 		return h // the host itself, or its full name (not an address's number)
 	}
+	if base, ok := interfaceName(first); ok {
+		return b.byLabel[base]
+	}
 	return ""
+}
+
+// interfaceName reports whether label names one of a host's network interfaces, as clusters
+// name a node's address on its fast network (`qgpu2017-ib0` for node qgpu2017, `n01-hsn0`),
+// and the host's own label before it.
+func interfaceName(label string) (string, bool) {
+	i := strings.LastIndexByte(label, '-')
+	if i <= 0 {
+		return "", false
+	}
+	iface := strings.TrimRight(label[i+1:], "0123456789")
+	switch iface {
+	case "ib", "ipoib", "eth", "hsn", "opa", "roce", "en", "bond", "data":
+		return label[:i], true
+	}
+	return "", false
 }

@@ -51,14 +51,15 @@ const (
 	KindRASReport                    // an NCCL RAS report names outlier ranks
 	KindConnectionClosed             // peers logged that a host's process closed its connections
 	KindRemoteError                  // a process failed because another did (ncclRemoteError, ...)
-	KindSystemError                  // a system call or resource failed (/dev/shm, ncclSystemError)
+	KindSystemError                  // a system call or resource failed (ncclSystemError)
 	KindInternalError                // a check inside NCCL failed (ncclInternalError)
+	KindShm                          // a shared memory segment (/dev/shm) could not be made or attached
 	numKinds
 )
 
 var kindNames = [numKinds]string{"process-exit", "oom", "cuda-error", "crash", "init-failure",
 	"network-error", "invalid-usage", "abort", "behind", "mismatch", "watchdog-timeout", "ras-report",
-	"connection-closed", "remote-error", "system-error", "internal-error"}
+	"connection-closed", "remote-error", "system-error", "internal-error", "shm-error"}
 
 func (k Kind) String() string {
 	if k < numKinds {

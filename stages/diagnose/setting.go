@@ -171,6 +171,8 @@ func causeSummary(c *cand, k *cause) string {
 		lead = who(c) + " made an invalid NCCL call"
 	case KindSystemError:
 		lead = who(c) + " hit a system error first"
+	case KindShm:
+		lead = who(c) + " could not make or attach a shared memory segment first"
 	}
 	return lead + ": " + k.phrase + ": " + short(k.err.Text)
 }

@@ -12,7 +12,7 @@ import (
 // met the same one (as sharedCause asks) and every other process that shows evidence shows
 // only error chains whose WARN the log does not hold, returning the same ncclResult as the
 // origins' chains, one a process meets only by its own call: a CUDA error (1), an invalid
-// argument or usage (4, 5). Every process failed its own call the same way (an excerpt that
+// argument or usage (4, 5), from a frame below NCCL's API (where it met it). Every process failed its own call the same way (an excerpt that
 // holds one's WARN: eight ranks whose NVLS set-up fails on CUDA), not one bad process. Where
 // some process shows anything else, or a chain of another result (a system or remote error
 // is what a process meets on a peer's account), the origins stay apart. It reports whether
@@ -27,6 +27,7 @@ func (b *builder) sharedChain(lp *proc) bool {
 	}
 	var procs []*proc
 	var frames []int
+	deep := map[*proc]bool{}
 	for _, i := range b.bare {
 		it := &b.e.Items[i]
 		p := b.x.of(it)
@@ -39,9 +40,18 @@ func (b *builder) sharedChain(lp *proc) bool {
 		if !slices.Contains(procs, p) {
 			procs, frames = append(procs, p), append(frames, i)
 		}
+		deep[p] = deep[p] || !apiFrame(it.Name)
 	}
 	if len(procs) == 0 || b.othersShow(lp) {
 		return false
+	}
+	for _, p := range procs {
+		if !deep[p] {
+			// Only NCCL's API frames (`init.cc:1730 -> 1`): the log shows the process's call
+			// returned that result, not where it met it; the process whose WARN it shows
+			// stays the one that failed first.
+			return false
+		}
 	}
 	s := b.takeOwners()
 	for j, p := range procs {

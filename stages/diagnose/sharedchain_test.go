@@ -44,3 +44,20 @@ func TestSharedChain(t *testing.T) {
 		}
 	}
 }
+
+// TestSharedChainAPIOnly: where the others' chains show only NCCL's API frames (`init.cc:1730
+// -> 1`: their calls returned the result, the log does not show where they met it), the
+// process whose WARN the log holds failed first, and their chains follow it.
+func TestSharedChainAPIOnly(t *testing.T) {
+	data, ps := warnJob(t)
+	lines := chain(ps[2], "init.cc:416", "Cuda failure 'operation not supported'", 1, "init.cc:1397", "init.cc:1730")
+	for r := range 8 {
+		if r != 2 {
+			lines += frameAt(ps[r], ps[r].pid, "init.cc:1730", 1)
+		}
+	}
+	r := diagnoseBytes(t, "job.log", append(slices.Clone(data), lines...), 0)
+	if len(r.Findings) == 0 || r.Findings[0].Shared || !slices.Equal(r.Findings[0].Processes, []string{ps[2].name()}) {
+		t.Errorf("want %s alone first, not shared:\n%s", ps[2].name(), js(r))
+	}
+}

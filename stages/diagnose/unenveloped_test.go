@@ -33,6 +33,13 @@ func TestUnenvelopedLines(t *testing.T) {
 	if !slices.ContainsFunc(r.Findings[1:], func(g diagnose.Finding) bool { return g.Follows != nil && g.Kind == diagnose.KindRemoteError }) {
 		t.Errorf("the exception does not follow the WARN:\n%s", js(r))
 	}
+	devOnly := "[0] misc/socket.cc:71 NCCL WARN socketProgress: Connection closed by remote peer 10.10.1.3<36138>\n" +
+		"[0] NCCL INFO misc/socket.cc:80 -> 6\n" +
+		"[0] NCCL INFO group.cc:75 -> 6 [Async thread]\n"
+	if r := diagnoseBytes(t, "job.log", []byte(devOnly), 0); r.Status != diagnose.StatusFault || r.Findings[0].Kind != diagnose.KindConnectionClosed ||
+		!strings.Contains(r.Findings[0].Summary, "10.10.1.3") {
+		t.Errorf("heads cut to the device: want the peer 10.10.1.3 closing first:\n%s", js(r))
+	}
 	redacted := "<cluster_name>:922:1158 [3] proxy.cc:1519 NCCL WARN [Proxy Service 11] Failed to execute operation Connect from rank 11, retcode 2\n" +
 		"<cluster_name>:922:1158 [3] NCCL INFO proxy.cc:1306 -> 2\n"
 	if r := diagnoseBytes(t, "job.log", []byte(redacted), 0); r.Status != diagnose.StatusUnknown {

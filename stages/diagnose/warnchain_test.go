@@ -77,8 +77,18 @@ func TestWarnChains(t *testing.T) {
 		kind  diagnose.Kind
 	}{
 		{"shm", chain(p, "misc/shmutils.cc:95", "Error while creating shared memory segment /dev/shm/nccl-Qw3rTy (size 9437184)", 2,
-			"transport/shm.cc:120", "transport.cc:40", "init.cc:1100"), diagnose.KindSystemError},
-		{"shm-extend", warnAt(p, 7005, "misc/shmutils.cc:60", "Error: failed to extend /dev/shm/nccl-Qw3rTy to 9437188 bytes"), diagnose.KindSystemError},
+			"transport/shm.cc:120", "transport.cc:40", "init.cc:1100"), diagnose.KindShm},
+		{"shm-extend", warnAt(p, 7005, "misc/shmutils.cc:60", "Error: failed to extend /dev/shm/nccl-Qw3rTy to 9437188 bytes"), diagnose.KindShm},
+		// The system calls of the shared memory code, which the words alone file as any
+		// system call's: known by the WARN's source file.
+		{"shm-open", warnAt(p, 7005, "misc/shmutils.cc:93", "Call to open failed: No such file or directory") +
+			chain(p, "misc/shmutils.cc:129", "Error while attaching to shared memory segment /dev/shm/nccl-Qw3rTy (size 0), error: No such file or directory (2)", 2,
+				"transport/shm.cc:400", "transport.cc:180"), diagnose.KindShm},
+		// A proxy's failed Connect whose chain begins in the InfiniBand code: the network
+		// failed, though ncclSystemError alone names a system call.
+		{"proxy-connect-ib", chain(p, "proxy.cc:1040", "[Proxy Service 5] Failed to execute operation Connect from rank 5, retcode 2", 2,
+			"transport/net_ib.cc:664", "include/net.h:26", "transport/net.cc:631", "proxy.cc:914"), diagnose.KindNetworkError},
+		{"shm-h", warnAt(p, 7005, "include/shm.h:48", "Call to posix_fallocate failed : No space left on device"), diagnose.KindShm},
 		{"socket-connect", chain(p, "misc/socket.cc:480", "socketStartConnect: Connect to 10.9.8.7<40404> failed : Connection refused", 2,
 			"misc/socket.cc:560", "bootstrap.cc:280", "init.cc:1360"), diagnose.KindNetworkError},
 		{"duplicate-gpu", chain(p, "init.cc:500", "Duplicate GPU detected : rank 5 and rank 4 both on CUDA device 3b000", 5,

@@ -91,6 +91,12 @@ func rules() []rule {
 		// 2.4-2.6's check of the ranks' calls (NCCL_CHECK_POINTERS era): the device saw a
 		// peer issue another collective, `at and around rank N` (the reporting rank).
 		{Invalid, []string{"Mismatched collective detected"}},
+		// strongstream.cc refuses to capture NCCL in a CUDA graph where the runtime or the
+		// driver cannot (ncclInvalidUsage): the call fails.
+		{Invalid, []string{"cannot be captured in a graph"}},
+		// init.cc refuses a call on a communicator whose earlier operation failed or has not
+		// completed (ncclCommEnsureReady): the call, not the network, is at fault here.
+		{Invalid, []string{"Attempt to use communicator before the previous operation returned ncclSuccess"}},
 		{Invalid, []string{"invalid root"}},
 		{Invalid, []string{"invalid type"}},
 		// A library call that failed with an errno (`Call to ibv_modify_qp failed with error

@@ -40,6 +40,8 @@ func TestClassify(t *testing.T) {
 		{`Failed to CUDA calloc 1048576 bytes`, ncclwarn.Cuda},
 		{`Failed to CUDA host alloc 4096 bytes`, ncclwarn.Cuda},
 		{`Invalid root 9, nranks 8`, ncclwarn.Invalid},
+		{`Attempt to use communicator before the previous operation returned ncclSuccess`, ncclwarn.Invalid},
+		{`NCCL cannot be captured in a graph if either it wasn't built with CUDA runtime >= 11.3 or if the installed CUDA driver < R465.`, ncclwarn.Invalid},
 		{`Bootstrap Root : rank 1 of 8 ranks has already checked in`, ncclwarn.Invalid},
 		{`hipIpcGetMemHandle failed : invalid argument`, ncclwarn.Cuda},
 		{`cudaIpcGetMemHandle failed : invalid device context`, ncclwarn.Cuda},

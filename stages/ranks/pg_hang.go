@@ -88,7 +88,7 @@ func resolvePGless(ps []*PGRank) []*PGRank {
 		}
 		var into []*PGRank
 		for _, q := range out {
-			if (q.PG.ID >= 0 || q.PG.GUID != "") && q.Rank == p.Rank && q.TimedOut == p.TimedOut {
+			if (q.PG.ID >= 0 || q.PG.GUID != "") && (q.Rank == p.Rank || sameProcess(p, q)) && q.TimedOut == p.TimedOut {
 				into = append(into, q)
 			}
 		}
@@ -102,6 +102,15 @@ func resolvePGless(ps []*PGRank) []*PGRank {
 		}
 	}
 	return kept
+}
+
+// sameProcess: p and q are lines of one process, by the launcher's rank label on both in
+// one file. A timeout line that names no group gives the rank in a group other than the one
+// its process's tagged lines name (PyTorch 2.4-2.5: `[rank15]:... [Rank 1] Watchdog caught
+// ...` beside `[rank15]:... [PG ID 11 PG GUID 112 Rank 0] Exception ...` on the same work);
+// the label, not that rank, says whose it is.
+func sameProcess(p, q *PGRank) bool {
+	return p.Label >= 0 && p.Label == q.Label && p.File == q.File
 }
 
 // takeTimeout fills in what the timeout line o says where p has no timeout line of its own.

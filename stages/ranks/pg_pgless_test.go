@@ -77,3 +77,20 @@ func TestPGUntaggedTwoGroups(t *testing.T) {
 		t.Errorf("%s; want groups 1, 2 and the untagged line's", pgHangText(fs))
 	}
 }
+
+// TestPGUntaggedOtherRank: a process's untagged timeout line may give a rank other than its
+// tagged lines' in the group (PyTorch 2.4-2.5 printed `[rank15]:... [Rank 1] Watchdog caught
+// ...` beside `[rank15]:... [PG ID 11 PG GUID 112 Rank 0] Exception ...` on the same work):
+// the launcher's label says both are one process, one row of the group, not two ranks.
+func TestPGUntaggedOtherRank(t *testing.T) {
+	lines := []string{
+		"[rank15]:[E218 04:54:22.883327702 ProcessGroupNCCL.cpp:616] [Rank 1] Watchdog caught collective operation timeout: " +
+			"WorkNCCL(SeqNum=57, OpType=ALLREDUCE, NumelIn=32, NumelOut=32, Timeout(ms)=600000) ran for 600045 milliseconds before timing out.",
+		"[rank15]:[E218 04:54:22.883358915 ProcessGroupNCCL.cpp:1795] [PG ID 11 PG GUID 112 Rank 0] Exception (either an error or timeout) " +
+			"detected by watchdog at work: 57, last enqueued NCCL work: 57, last completed NCCL work: 56.",
+	}
+	fs := ranksOfLines(t, "wd.log", lines, len(lines)).PGHang()
+	if len(fs) != 1 || len(fs[0].Rows) != 1 || fs[0].Rows[0].Rank != 0 || fs[0].Rows[0].W.RanForMs != 600045 {
+		t.Errorf("want group 11 with one row, rank 0, which ran for 600045 ms:\n%s", pgHangText(fs))
+	}
+}

@@ -1,0 +1,133 @@
+package diagnose
+
+import (
+	"github.com/nccllog/nccllog/parser"
+	"github.com/nccllog/nccllog/stages"
+)
+
+// The parser finds an NCCL line's envelope behind anything before it, but reads the job's
+// other lines (a launcher's, an exception's, a watchdog's) only where they open the line or
+// follow a prefix it knows. Users bring logs with more before them: pdsh's `node1: ` (how
+// DeepSpeed's multi-node launcher shows each host's output), a Markdown quote's `> ` (an
+// issue's pasted log), a collector's time before a line the parser does not read behind
+// one (ctime.go). Diagnose reads such a line of other text again without what opens it, and
+// takes that reading where it is one of those lines.
+
+// rereader reads the text of a line again; made on first use, as most logs never need it.
+type rereader struct {
+	p    *parser.Parser
+	line parser.Line
+}
+
+// pasteLabel is the length of what a paste or a fan-out launcher put before a line: a
+// Markdown quote's `>` and its blanks, or a host's label and `: ` (lower-case letters,
+// digits, `.`, `-`, `_`: a host name, as pdsh and clush print it; an exception's name has
+// capitals, a program's own `prog: ` is read as it was); 0 where none.
+func pasteLabel(t []byte) int {
+	if len(t) > 2 && t[0] == '>' && t[1] == ' ' {
+		return 2 // the line as written follows, its own blanks too
+	}
+	const maxHost = 64
+	if !mayOpenLabel[t[0]] {
+		return 0
+	}
+	for i, c := range t[:min(len(t), maxHost+1)] {
+		if !hostByte[c] {
+			if c == ':' && i > 0 && i+2 < len(t) && t[i+1] == ' ' {
+				return i + 2
+			}
+			return 0
+		}
+	}
+	return 0
+}
+
+// hostByte holds the bytes of a host's label as pasteLabel takes it.
+var hostByte = func() (b [256]bool) {
+	for c := 'a'; c <= 'z'; c++ {
+		b[c] = true
+	}
+	for c := '0'; c <= '9'; c++ {
+		b[c] = true
+	}
+	b['.'], b['-'], b['_'] = true, true, true
+	return b
+}()
+
+// unlabelled is l, a line of other text, read again behind a label pasteLabel finds or the
+// time tidied dropped (dropped), where that reading is a line the parser reads; l otherwise.
+func (p *Part) unlabelled(l *stages.Line, dropped bool) *stages.Line {
+	if len(l.Text) < 3 {
+		return l
+	}
+	if n := pasteLabel(l.Text); n > 0 || dropped {
+		return p.reread(l, n)
+	}
+	return l
+}
+
+// mayOpenLabel holds the bytes a label pasteLabel finds opens with.
+var mayOpenLabel = func() (b [256]bool) {
+	b = hostByte
+	b['.'], b['-'], b['_'], b['>'] = false, false, false, true
+	return b
+}()
+
+// mayFollowLabel holds the bytes that may follow a label's first: its own, its colon, or a
+// quote's blank.
+var mayFollowLabel = func() (b [256]bool) {
+	b = hostByte
+	b[':'], b[' '] = true, true
+	return b
+}()
+
+// reread reads l, a line of other text, again from skip bytes on, and returns the line
+// that reading makes where it is one the parser reads (a launcher's, an exception's, a
+// watchdog's line: not other text, nor an NCCL line, whose envelope the parser found
+// already); l otherwise. The line keeps its time where the new reading has none.
+func (p *Part) reread(l *stages.Line, skip int) *stages.Line {
+	rest := l.Text[skip:]
+	if len(rest) == 0 {
+		return l
+	}
+	r := p.rereader()
+	if r == nil {
+		return l
+	}
+	r.line = parser.Line{}
+	read := rest[:min(len(rest), parser.MaxRead)] // as the parser reads a line: a longer one by its start
+	if !r.p.Scan(read, &r.line) {
+		// The lines the scanner leaves to the grammar (which it does by what it read
+		// before, too: scan_old.go), read by the grammar alone: the reading must not
+		// depend on where a chunk began.
+		r.line = r.p.Grammar().Parse(read)
+	}
+	if k := r.line.Kind; k != parser.KindFailure && k != parser.KindWatchdog {
+		return l
+	}
+	c := *l
+	c.Text = rest
+	pl := r.line
+	if pl.Time.Form == parser.StampNone {
+		pl.Time = l.P.Time
+	}
+	c.P = &pl
+	return &c
+}
+
+// rereader is p's rereader, made on first use; nil where no parser can be made.
+func (p *Part) rereader() *rereader {
+	if p.again == nil {
+		ps, err := parser.NewParser()
+		if err != nil {
+			return nil
+		}
+		p.again = &rereader{p: ps}
+	}
+	return p.again
+}
+
+// timeDropped reports whether l is in without a time its text opened with (tidied): its
+// text starts later in the same bytes. Blanks dropped at its end alone do not count: the
+// parser reads its lines before them.
+func timeDropped(l, in *stages.Line) bool { return cap(l.Text) < cap(in.Text) }
