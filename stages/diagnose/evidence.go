@@ -200,8 +200,10 @@ func failureItem(n int64, l *parser.Line) (Item, bool) {
 	}
 	if f.Result != parser.ResultNone {
 		it.Code = int64(f.Result) // an NCCL exception's ncclResult
-	} else if r := frameworkResult(f.Text); r > 0 && ev == evException {
-		it.Code = r
+	} else if ev == evException {
+		if r := frameworkResult(f.Text); r > 0 {
+			it.Code = r
+		}
 	}
 	it.Name = f.Exception
 	switch {

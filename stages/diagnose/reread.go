@@ -20,9 +20,10 @@ type rereader struct {
 }
 
 // pasteLabel is the length of what a paste or a fan-out launcher put before a line: a
-// Markdown quote's `>` and its blanks, or a host's label and `: ` (lower-case letters,
-// digits, `.`, `-`, `_`: a host name, as pdsh and clush print it; an exception's name has
-// capitals, a program's own `prog: ` is read as it was); 0 where none.
+// Markdown quote's `> `, or a host's label and `: ` (lower-case letters, digits, `.`, `-`,
+// `_`: a host name, as pdsh and clush print it; an exception's name has capitals, a
+// program's own `prog: ` is read as it was; digits alone are srun's `3: `, which the parser
+// reads with its rank); 0 where none.
 func pasteLabel(t []byte) int {
 	if len(t) > 2 && t[0] == '>' && t[1] == ' ' {
 		return 2 // the line as written follows, its own blanks too
@@ -33,7 +34,7 @@ func pasteLabel(t []byte) int {
 	}
 	for i, c := range t[:min(len(t), maxHost+1)] {
 		if !hostByte[c] {
-			if c == ':' && i > 0 && i+2 < len(t) && t[i+1] == ' ' {
+			if c == ':' && i > 0 && i+2 < len(t) && t[i+1] == ' ' && srunLabel(t) == 0 {
 				return i + 2
 			}
 			return 0

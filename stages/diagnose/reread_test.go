@@ -42,6 +42,9 @@ var labelledLogs = map[string]string{
 	"srun exit": "gpu-a:100:100 [0] NCCL INFO Bootstrap : Using eth0:10.0.0.1<0>\n" +
 		"gpu-b:200:200 [0] NCCL INFO Bootstrap : Using eth0:10.0.0.2<0>\n" +
 		"srun: error: gpu-b: task 1: Exited with exit code 1\n",
+	// srun -l's label before the host's: the line keeps srun's rank.
+	"srun label": "0: gpu-a:100:100 [0] NCCL INFO Bootstrap : Using eth0:10.0.0.1<0>\n" +
+		"3: RuntimeError: CUDA error: an illegal memory access was encountered\n",
 }
 
 // TestPasteLabels: behind a host's label, a quote's `> ` or a container log's time and tag
