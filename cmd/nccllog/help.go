@@ -285,7 +285,8 @@ process group, each rank's last enqueued/started/completed work, the work most r
 out on and when it started; a rank whose queue stops below that work never reached the
 collective (the likely straggler), ranks that enqueued it are victims, and where two or more
 timed out, ranks without a watchdog line are suspects too. Ranks that all entered the work
-give no suspect; dump signals are no evidence. Their scores: never reached the work 90, no
+give no suspect (the job hung on something they share: diagnose reads its cause); dump
+signals are no evidence. Their scores: never reached the work 90, no
 watchdog line 70, NCCL calls behind +10. The default group joins the world
 communicator (host:pid, NCCL calls). Communicators past the 16,384 kept in detail (see ranks)
 are not judged. Exit status 3 when a rank stands out.
