@@ -139,7 +139,8 @@ func TestNCCLTestsSharedResult(t *testing.T) {
 		"the job to be terminated. The first process to do so was:\n\n  Process name: [[4012,1],%d]\n  Exit code:    1\n", ps[5].rank)
 	r := diagnoseBytes(t, "job.log", append(slices.Clone(data), all+mpirun...), 0)
 	if r.Status != diagnose.StatusFault || !r.Findings[0].Shared || r.Findings[0].Kind != diagnose.KindCudaError ||
-		!strings.Contains(r.Findings[0].Summary, "Test NCCL failure common.cu:961") {
+		!strings.Contains(r.Findings[0].Summary, "Test NCCL failure common.cu:961") ||
+		!strings.Contains(r.Findings[0].Summary, "the code they all run") {
 		t.Errorf("every process's same result: want a shared cuda-error first:\n%s", js(r))
 	}
 	two := testFailure(ps[1], "NCCL", cuda, 1) + testFailure(ps[6], "CUDA", "an illegal memory access was encountered", 1)
