@@ -17,6 +17,10 @@ import (
 // The parser reports such lines as malformed (every analysis that needs their process skips
 // them), but a WARN and its chain say what failed whoever printed them: they are read as the
 // lines of one process the log does not name.
+//
+// A machine whose host name NCCL reads as empty (seen on cloud VMs and in containers) prints
+// heads without it, `:168:1228 [2] NCCL INFO ...` or `::16674:17023 [0] NCCL WARN ...`: their
+// WARNs and chains are read as the lines of the process the pid names, on a host not named.
 
 var (
 	unenvelopedWarn = []byte(" NCCL WARN ")
@@ -31,7 +35,12 @@ func (p *Part) addUnenveloped(l *stages.Line) {
 	}
 	kind := parser.KindInfo
 	msg := parser.Unprefixed(l.Text)
-	msg = msg[devHead(msg):] // a head cut to its device alone: `[0] NCCL INFO ...`
+	var env parser.Envelope
+	if h, at, n := hostlessHeadIn(msg); n > 0 {
+		env, msg = h, msg[at+n:]
+	} else {
+		msg = msg[devHead(msg):] // a head cut to its device alone: `[0] NCCL INFO ...`
+	}
 	if i := bytes.Index(msg, unenvelopedWarn); i >= 0 {
 		// Before the level, its source (`init.cc:290`) alone: a line with more there has an
 		// envelope of a form the parser does not read (a redacted `<host>:pid:tid [dev]`),
@@ -43,11 +52,20 @@ func (p *Part) addUnenveloped(l *stages.Line) {
 		return
 	}
 	pl := parser.Line{Kind: kind, Rank: l.P.Rank, Time: l.P.Time}
+	if env.Pid > 0 {
+		env.Level = parser.LevelInfo
+		if kind == parser.KindWarn {
+			env.Level = parser.LevelWarn
+		}
+		pl.Env = env
+	}
 	if kind == parser.KindWarn {
 		p.keep(warnItem(l.N, l.Text, &pl))
 		return
 	}
-	p.addFrame(l.N, l.Text, &pl)
+	if !p.addFrame(l.N, l.Text, &pl) && env.Pid > 0 {
+		p.addSetting(l.N, l.Text, &pl) // setting.go: what its errors may follow from
+	}
 }
 
 // devHead is the length of the `[dev] ` an unenveloped line's head kept (`[0] `), 0 where
@@ -61,4 +79,49 @@ func devHead(msg []byte) int {
 		return 0
 	}
 	return n + 3
+}
+
+// hostlessHeadIn finds the head of a line whose host name is empty at msg's start or after a
+// blank (behind a label or time the parser does not know: `worker-9 >> :166:1226 [0] ...`),
+// and returns it, where it starts, and its length; 0 where msg holds none.
+func hostlessHeadIn(msg []byte) (parser.Envelope, int, int) {
+	for at := 0; at < len(msg); {
+		if h, n := hostlessHead(msg[at:]); n > 0 && (at == 0 || msg[at-1] == ' ') {
+			return h, at, n
+		}
+		i := bytes.Index(msg[at+1:], []byte(" :"))
+		if i < 0 {
+			break
+		}
+		at += i + 2
+	}
+	return parser.Envelope{}, 0, 0
+}
+
+// hostlessHead reads the head of a line whose host name is empty, `:pid:tid [dev] ` (one or
+// more colons before the pid), and returns it with its length; 0 where msg opens with none.
+func hostlessHead(msg []byte) (parser.Envelope, int) {
+	i := 0
+	for i < len(msg) && i < 4 && msg[i] == ':' {
+		i++
+	}
+	if i == 0 {
+		return parser.Envelope{}, 0
+	}
+	pid, n := decimalAt(msg[i:])
+	if n == 0 || n > 10 || i+n >= len(msg) || msg[i+n] != ':' {
+		return parser.Envelope{}, 0
+	}
+	i += n + 1
+	tid, n := decimalAt(msg[i:])
+	if n == 0 || n > 10 || i+n >= len(msg) || msg[i+n] != ' ' {
+		return parser.Envelope{}, 0
+	}
+	i += n + 1
+	d := devHead(msg[i:])
+	if d == 0 || pid <= 0 {
+		return parser.Envelope{}, 0
+	}
+	dev, _ := decimalAt(msg[i+1:])
+	return parser.Envelope{Pid: pid, Tid: tid, Dev: dev}, i + d
 }

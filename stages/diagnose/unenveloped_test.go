@@ -70,3 +70,30 @@ func TestRedactedPeer(t *testing.T) {
 		}
 	}
 }
+
+// TestHostlessHeads: a machine whose host name NCCL reads as empty prints `:pid:tid [dev]`
+// heads (one colon or more, at the line's start or behind a label the parser does not know):
+// the WARN and its chain are the process the pid names, on no named host; its graph file,
+// printed as a setting, explains a channel's missing device. A head whose pid is no number,
+// or that is glued to a word, is not one.
+func TestHostlessHeads(t *testing.T) {
+	const (
+		setting = "NCCL INFO NCCL_GRAPH_FILE set by environment to /etc/nccl/graph-8gpu.xml\n"
+		warn    = "graph/search.cc:703 NCCL WARN XML Import Channel : dev 3 not found.\n"
+		frame   = "NCCL INFO graph/search.cc:733 -> 2\n"
+	)
+	for name, head := range map[string]string{"one colon": ":4410:4410 [0] ", "two colons": "::4410:4410 [0] ", "behind a label": "node-3 >> :4410:4410 [0] "} {
+		log := head + setting + head + warn + head + frame
+		r := diagnoseBytes(t, "job.log", []byte(log), 0)
+		if r.Status != diagnose.StatusFault || !slices.Equal(r.Findings[0].Processes, []string{"pid 4410"}) ||
+			r.Findings[0].Kind != diagnose.KindSystemError || !strings.Contains(r.Findings[0].Summary, "NCCL_GRAPH_FILE=/etc/nccl/graph-8gpu.xml") {
+			t.Errorf("%s: want pid 4410's system error, explained by its graph file:\n%s", name, js(r))
+		}
+	}
+	for _, head := range []string{":44x0:4410 [0] ", "node3:4410:4410x [0] ", "x:4410:4410 [0]"} {
+		if r := diagnoseBytes(t, "job.log", []byte(head+warn+head+frame), 0); r.Status == diagnose.StatusFault &&
+			slices.Contains(r.Findings[0].Processes, "pid 4410") {
+			t.Errorf("%q is read as pid 4410's head:\n%s", head, js(r))
+		}
+	}
+}
