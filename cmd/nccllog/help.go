@@ -395,7 +395,9 @@ failure, a rank behind or a mismatch, an abort, a watchdog timeout.
 The first line is the status: "fault" when the evidence proves one (then "first fault:" and its
 sentence, its consequences indented under "then:", the other findings last); "unknown" with a
 reason where the log is too thin to tell (no NCCL lines, or only malformed ones; ranks that stopped at different calls
-with nothing else wrong, as where a log was cut or a job hangs); "healthy" otherwise. Excerpts
+with nothing else wrong, as where a log was cut or a job hangs; processes still retrying a
+refused connect, "Call to connect returned ..., retrying", with no Init COMPLETE after it),
+with what made it so listed under it; "healthy" otherwise. Excerpts
 of running jobs, one node's lines, clean shutdowns and one process driving several GPUs are
 healthy. The JSON is {"status", "reason", "findings": [{"kind", "ranks", "hosts", "processes",
 "comm", "time", "time_note", "follows", "shared", "summary", "evidence": [{"file", "line",

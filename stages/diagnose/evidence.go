@@ -71,6 +71,9 @@ const (
 	// nccl-tests' header line of one rank (`#  Rank  0 Group  0 Pid 209227 on host device  0
 	// ...`): Rank, Host, Pid where printed, GPU. No finding's evidence (testhead.go).
 	evTestRank
+	// An INFO line on a socket connect that NCCL retries (`Call to connect returned
+	// Connection refused, retrying`, retry.go): Text the message. No fault alone.
+	evConnRetry
 	numEvs
 )
 
@@ -84,6 +87,7 @@ var evNames = [numEvs]string{
 	evShm: "shm", evFrame: "frame",
 	evNCCLResult: "nccl-result", evLastError: "last-error", evAgentExit: "agent-exit", evSetting: "setting",
 	evTestTrail: "test-trail", evStuck: "watchdog-stuck", evRayExit: "ray-exit", evTestRank: "test-rank",
+	evConnRetry: "connect-retry",
 }
 
 func (e Ev) String() string {
