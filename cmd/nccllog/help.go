@@ -388,8 +388,10 @@ AF_INET6(10)", "Error: network IB not found.") after the setting that selects th
 ("NCCL_SOCKET_IFNAME set by environment to eth2", NCCL_NET, NCCL_IB_HCA) names it: "... had a
 network error first: no network interface matches NCCL_SOCKET_IFNAME=eth2 (set by the
 environment): ..."; "XML Import Channel : dev 3 not found." after NCCL_GRAPH_FILE names the
-graph file; a setting alone is no evidence. WARNs and chains of heads without a host
-(":4410:4410 [0]", a machine whose host name NCCL read as empty) are pid 4410's. Origins are ordered by time where their lines carry comparable times, else by the
+graph file; a setting alone is no evidence. WARNs and chains of heads with a host the parser
+does not read are the pid's: ":4410:4410 [0]" (a machine whose host name NCCL read as empty)
+and "-:4410:4410 [0]" are pid 4410's, "<cluster_name>:922:1158 [3]" (redacted) is
+<cluster_name>:922's. Origins are ordered by time where their lines carry comparable times, else by the
 launcher's word, else a process's own error before a network error, invalid usage, an init
 failure, a rank behind or a mismatch, an abort, a watchdog timeout.
 The first line is the status: "fault" when the evidence proves one (then "first fault:" and its

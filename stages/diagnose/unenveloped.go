@@ -19,8 +19,10 @@ import (
 // lines of one process the log does not name.
 //
 // A machine whose host name NCCL reads as empty (seen on cloud VMs and in containers) prints
-// heads without it, `:168:1228 [2] NCCL INFO ...` or `::16674:17023 [0] NCCL WARN ...`: their
-// WARNs and chains are read as the lines of the process the pid names, on a host not named.
+// heads without it, `:168:1228 [2] NCCL INFO ...` or `::16674:17023 [0] NCCL WARN ...`; a
+// launcher may print `-` for it, and a user may redact it (`<cluster_name>:922:1158 [3]`):
+// their WARNs and chains are read as the lines of the process the pid names, on the host as
+// printed where it names one, else on a host not named.
 
 var (
 	unenvelopedWarn = []byte(" NCCL WARN ")
@@ -36,7 +38,7 @@ func (p *Part) addUnenveloped(l *stages.Line) {
 	kind := parser.KindInfo
 	msg := parser.Unprefixed(l.Text)
 	var env parser.Envelope
-	if h, at, n := hostlessHeadIn(msg); n > 0 {
+	if h, at, n := oddHeadIn(msg); n > 0 {
 		env, msg = h, msg[at+n:]
 	} else {
 		msg = msg[devHead(msg):] // a head cut to its device alone: `[0] NCCL INFO ...`
@@ -81,32 +83,39 @@ func devHead(msg []byte) int {
 	return n + 3
 }
 
-// hostlessHeadIn finds the head of a line whose host name is empty at msg's start or after a
-// blank (behind a label or time the parser does not know: `worker-9 >> :166:1226 [0] ...`),
-// and returns it, where it starts, and its length; 0 where msg holds none.
-func hostlessHeadIn(msg []byte) (parser.Envelope, int, int) {
+// oddHeadIn finds, at msg's start or after a blank (behind a label or time the parser does
+// not know: `worker-9 >> :166:1226 [0] ...`), the head of a line whose host the parser does
+// not read, and returns it, where it starts, and its length; 0 where msg holds none.
+func oddHeadIn(msg []byte) (parser.Envelope, int, int) {
 	for at := 0; at < len(msg); {
-		if h, n := hostlessHead(msg[at:]); n > 0 && (at == 0 || msg[at-1] == ' ') {
+		if h, n := oddHead(msg[at:]); n > 0 {
 			return h, at, n
 		}
-		i := bytes.Index(msg[at+1:], []byte(" :"))
+		i := bytes.IndexByte(msg[at:], ' ')
 		if i < 0 {
 			break
 		}
-		at += i + 2
+		at += i + 1
 	}
 	return parser.Envelope{}, 0, 0
 }
 
-// hostlessHead reads the head of a line whose host name is empty, `:pid:tid [dev] ` (one or
-// more colons before the pid), and returns it with its length; 0 where msg opens with none.
-func hostlessHead(msg []byte) (parser.Envelope, int) {
-	i := 0
-	for i < len(msg) && i < 4 && msg[i] == ':' {
-		i++
-	}
-	if i == 0 {
+// maxOddHost bounds the host of a head oddHead reads.
+const maxOddHost = 64
+
+// oddHead reads the head `host:pid:tid [dev] ` that msg opens with, whatever its host: empty
+// (`:168:1228`, `::16674:17023`: a machine whose host name NCCL read as empty), a placeholder
+// (`-:6015:6225`) or a name a user redacted (`<cluster_name>:922:1158`). The host is kept
+// where it holds a letter or a digit, else left empty. It returns the head and its length; 0
+// where msg opens with none.
+func oddHead(msg []byte) (parser.Envelope, int) {
+	i := bytes.IndexByte(msg[:min(len(msg), maxOddHost+1)], ':')
+	if i < 0 || bytes.ContainsAny(msg[:i], " \t") {
 		return parser.Envelope{}, 0
+	}
+	host := msg[:i]
+	for k := 0; k < 3 && i < len(msg) && msg[i] == ':'; k++ {
+		i++
 	}
 	pid, n := decimalAt(msg[i:])
 	if n == 0 || n > 10 || i+n >= len(msg) || msg[i+n] != ':' {
@@ -123,5 +132,9 @@ func hostlessHead(msg []byte) (parser.Envelope, int) {
 		return parser.Envelope{}, 0
 	}
 	dev, _ := decimalAt(msg[i+1:])
-	return parser.Envelope{Pid: pid, Tid: tid, Dev: dev}, i + d
+	env := parser.Envelope{Pid: pid, Tid: tid, Dev: dev}
+	if bytes.IndexFunc(host, func(r rune) bool { return r < 0x80 && (r >= '0' && r <= '9' || r|0x20 >= 'a' && r|0x20 <= 'z') }) >= 0 {
+		env.Host = string(host)
+	}
+	return env, i + d
 }
