@@ -290,7 +290,7 @@ func summarize(c *cand) string {
 			if it.Ev == evException && ncclException(it) && firstWarnText(c) != "" {
 				continue // a framework's repeat of the WARN (echoesOwn): the WARN says it first
 			}
-			if it.Ev == evException || it.Ev == evNetError || it.Ev == evCuda || it.Ev == evInvalid || it.Ev == evShm {
+			if it.Ev == evException || it.Ev == evNetError || it.Ev == evCuda || it.Ev == evInvalid || it.Ev == evShm || it.Ev == evInternal {
 				text = it.Text
 				if it.Name != "" && it.Ev == evException {
 					text = it.Name + ": " + it.Text

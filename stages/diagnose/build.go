@@ -79,7 +79,7 @@ func Build(set *stages.Set) Report {
 func (b *builder) item(it *Item, pos int) {
 	p := b.x.of(it)
 	switch it.Ev {
-	case evException, evTerminate, evSignal, evCuda, evInvalid, evNetError, evBootstrap, evSystem, evShm:
+	case evException, evTerminate, evSignal, evCuda, evInvalid, evNetError, evBootstrap, evSystem, evShm, evInternal:
 		if tornDown(it) {
 			b.addTorn(it, pos, p) // torn.go
 			return
@@ -219,6 +219,8 @@ func ownKind(it *Item) (Kind, bool) {
 		return KindNetworkError, true
 	case evShm:
 		return KindShm, true
+	case evInternal:
+		return KindInternalError, true
 	case evCuda:
 		if strings.Contains(t, "out of memory") {
 			return KindOOM, true // `Cuda failure 'out of memory'`, as the exception's OutOfMemoryError

@@ -48,6 +48,8 @@ const (
 	// an error's return-code chain (ncclResult N, not 0).
 	evShm
 	evFrame
+	// A WARN of a check inside NCCL that failed (ncclwarn.Internal).
+	evInternal
 	// The ncclResult line under an NCCL exception (`ncclRemoteError: ...`), and NCCL's last
 	// WARN message that the exception repeats after `Last error:` (exception.go).
 	evNCCLResult
@@ -84,7 +86,7 @@ var evNames = [numEvs]string{
 	evSignal: "signal", evRAS: "ras", evNetError: "net-error", evNetWeak: "net-event",
 	evBootstrap: "bootstrap", evCuda: "cuda", evInvalid: "invalid-usage", evSystem: "system",
 	evRemoteClosed: "remote-closed", evFollowOn: "follow-on", evWarn: "warn", evWatchdog: "watchdog",
-	evShm: "shm", evFrame: "frame",
+	evShm: "shm", evFrame: "frame", evInternal: "internal",
 	evNCCLResult: "nccl-result", evLastError: "last-error", evAgentExit: "agent-exit", evSetting: "setting",
 	evTestTrail: "test-trail", evStuck: "watchdog-stuck", evRayExit: "ray-exit", evTestRank: "test-rank",
 	evConnRetry: "connect-retry",
@@ -337,7 +339,7 @@ func warnSite(site []byte) uint32 {
 
 // isWarn reports whether e is the evidence of a WARN line.
 func (e Ev) isWarn() bool {
-	return e >= evNetError && e <= evWarn || e == evShm
+	return e >= evNetError && e <= evWarn || e == evShm || e == evInternal
 }
 
 // warnEvs is the evidence kind of each WARN origin.
@@ -345,6 +347,7 @@ var warnEvs = [...]Ev{
 	ncclwarn.Other: evWarn, ncclwarn.RemoteClosed: evRemoteClosed, ncclwarn.FollowOn: evFollowOn,
 	ncclwarn.NetEvent: evNetWeak, ncclwarn.NetError: evNetError, ncclwarn.Bootstrap: evBootstrap,
 	ncclwarn.Cuda: evCuda, ncclwarn.Invalid: evInvalid, ncclwarn.System: evSystem, ncclwarn.Shm: evShm,
+	ncclwarn.Internal: evInternal,
 }
 
 // classifyWarn is the evidence kind of a WARN's message, by its origin.
