@@ -35,8 +35,12 @@ func (p *Part) addRetry(n int64, msg []byte, l *parser.Line) bool {
 }
 
 // stillRetrying is the processes whose connect retries no Init COMPLETE of theirs followed
-// in the same file, in the order of their first retry, with that retry.
+// in the same file, in the order of their first retry, with that retry; none where the log
+// holds calls (its job got past its set-up, whether or not it logged Init COMPLETE).
 func (b *builder) stillRetrying() ([]*proc, []*Item) {
+	if b.calls {
+		return nil, nil
+	}
 	var ps []*proc
 	var its []*Item
 	seen := map[*proc]bool{}

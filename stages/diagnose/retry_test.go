@@ -2,6 +2,7 @@ package diagnose_test
 
 import (
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -42,5 +43,19 @@ func TestConnectRetries(t *testing.T) {
 		if r := diagnoseBytes(t, "job.log", []byte(a+near), 0); r.Status != diagnose.StatusHealthy {
 			t.Errorf("%q: status %s, want healthy", near, r.Status)
 		}
+	}
+}
+
+// TestConnectRetriesThenCalls: a log without Init COMPLETE lines (NCCL_DEBUG_SUBSYS=COLL) whose
+// processes retried a connect and then issued calls is healthy: its job got past its set-up.
+func TestConnectRetriesThenCalls(t *testing.T) {
+	const retry = "NCCL INFO Call to connect returned Connection refused, retrying\n"
+	call := func(head string, op int) string {
+		return head + "NCCL INFO AllReduce: opCount " + strconv.Itoa(op) + " sendbuff 0x7f00 recvbuff 0x7f00 count 1024 datatype 7 op 0 root 0 comm 0x11 [nranks=2] stream 0x5\n"
+	}
+	a, b := "gpu-7:310:310 [0] ", "gpu-8:410:410 [0] "
+	log := a + retry + b + retry + call(a, 0) + call(b, 0) + call(a, 1) + call(b, 1)
+	if r := diagnoseBytes(t, "job.log", []byte(log), 0); r.Status != diagnose.StatusHealthy {
+		t.Errorf("retries, then calls: status %s, want healthy:\n%s", r.Status, js(r))
 	}
 }
