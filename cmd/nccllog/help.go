@@ -285,7 +285,8 @@ process group, each rank's last enqueued/started/completed work, the work most r
 out on and when it started; a rank whose queue stops below that work never reached the
 collective (the likely straggler), ranks that enqueued it are victims, and where two or more
 timed out, ranks without a watchdog line are suspects too. Ranks that all entered the work
-give no suspect; dump signals are no evidence. Their scores: never reached the work 90, no
+give no suspect (the job hung on something they share: diagnose reads its cause); dump
+signals are no evidence. Their scores: never reached the work 90, no
 watchdog line 70, NCCL calls behind +10. The default group joins the world
 communicator (host:pid, NCCL calls). Communicators past the 16,384 kept in detail (see ranks)
 are not judged. Exit status 3 when a rank stands out.
@@ -386,13 +387,19 @@ of finding no interface, device or network ("Bootstrap : no socket interface fou
 AF_INET6(10)", "Error: network IB not found.") after the setting that selects them
 ("NCCL_SOCKET_IFNAME set by environment to eth2", NCCL_NET, NCCL_IB_HCA) names it: "... had a
 network error first: no network interface matches NCCL_SOCKET_IFNAME=eth2 (set by the
-environment): ..."; a setting alone is no evidence. Origins are ordered by time where their lines carry comparable times, else by the
+environment): ..."; "XML Import Channel : dev 3 not found." after NCCL_GRAPH_FILE names the
+graph file; a setting alone is no evidence. WARNs and chains of heads with a host the parser
+does not read are the pid's: ":4410:4410 [0]" (a machine whose host name NCCL read as empty)
+and "-:4410:4410 [0]" are pid 4410's, "<cluster_name>:922:1158 [3]" (redacted) is
+<cluster_name>:922's. Origins are ordered by time where their lines carry comparable times, else by the
 launcher's word, else a process's own error before a network error, invalid usage, an init
 failure, a rank behind or a mismatch, an abort, a watchdog timeout.
 The first line is the status: "fault" when the evidence proves one (then "first fault:" and its
 sentence, its consequences indented under "then:", the other findings last); "unknown" with a
 reason where the log is too thin to tell (no NCCL lines, or only malformed ones; ranks that stopped at different calls
-with nothing else wrong, as where a log was cut or a job hangs); "healthy" otherwise. Excerpts
+with nothing else wrong, as where a log was cut or a job hangs; processes still retrying a
+refused connect, "Call to connect returned ..., retrying", with no Init COMPLETE after it),
+with what made it so listed under it; "healthy" otherwise. Excerpts
 of running jobs, one node's lines, clean shutdowns and one process driving several GPUs are
 healthy. The JSON is {"status", "reason", "findings": [{"kind", "ranks", "hosts", "processes",
 "comm", "time", "time_note", "follows", "shared", "summary", "evidence": [{"file", "line",

@@ -200,3 +200,27 @@ func TestReportHTMLDiagnosis(t *testing.T) {
 		t.Error("a healthy job's page does not say its diagnosis plainly")
 	}
 }
+
+// TestReportHTMLUnknownDiagnosis: a diagnosis that is unknown for what a log shows (processes
+// still retrying a connect) lists it on the page as diagnose's table does, without red.
+func TestReportHTMLUnknownDiagnosis(t *testing.T) {
+	in := filepath.Join(t.TempDir(), "retry.log")
+	if err := os.WriteFile(in, []byte("node1:100:100 [0] NCCL INFO Call to connect returned Connection refused, retrying\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	page, _ := reportHTML(t, in)
+	out, _, _ := runCLI(t, "", "diagnose", in)
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if len(lines) < 2 {
+		t.Fatalf("diagnose lists nothing under its status:\n%s", out)
+	}
+	text := pageText(page)
+	for _, l := range lines[:2] {
+		if !strings.Contains(text, squash(strings.TrimSpace(l))) {
+			t.Errorf("diagnose says %q; the page does not", l)
+		}
+	}
+	if strings.Contains(page, `class="findings" id="diagnosis"`) {
+		t.Error("an unknown diagnosis opens the page in red")
+	}
+}

@@ -18,6 +18,10 @@ func printDiagnose(w *output, v *view) error {
 	}
 	if r.Status != diagnose.StatusFault {
 		w.printf("status: %s (%s)\n", r.Status.String(), r.Reason)
+		for i := range r.Findings { // what made it unknown: ranks behind, retries
+			w.printf("  %s\n", r.Findings[i].Summary)
+			printDiagnoseFacts(w, &r.Findings[i], "    ")
+		}
 		return nil
 	}
 	first, then, others := r.Chain()

@@ -75,4 +75,13 @@ func TestDiagnoseCommand(t *testing.T) {
 	if out, _, code := runCLI(t, unread, "diagnose", "-"); code != 0 || out != "status: unknown (the input's NCCL lines are in a form nccllog does not read: 2 malformed lines)\n" {
 		t.Errorf("unread NCCL lines: exit %d:\n%s", code, out)
 	}
+	// An unknown status lists what made it so, with its evidence, as the JSON does.
+	retrying := "h1:12:12 [0] NCCL INFO Call to connect returned Connection refused, retrying\n"
+	want := "status: unknown (no evidence proves a fault, but processes kept retrying a connect with no completed init after it, as where a peer never listens or where the log was cut)\n" +
+		"  h1:12 kept retrying a connect (Connection refused), with no completed init after it: the peer connected to (the bootstrap root, or another rank) was not listening or not reachable, unless the log was cut while the job waited.\n" +
+		"    [network-error, GPU 0]\n" +
+		"      <stdin>:1: Call to connect returned Connection refused, retrying\n"
+	if out, _, code := runCLI(t, retrying, "diagnose", "-"); code != 0 || out != want {
+		t.Errorf("unknown with a finding: exit %d:\n%s", code, out)
+	}
 }

@@ -33,6 +33,19 @@ func (d *Data) Chain() DiagnosisChain {
 	return DiagnosisChain{first, then, others}
 }
 
+// Unproven is what made a diagnosis without a fault unknown (ranks behind, connects still
+// retried), as diagnose's table lists it under the status; nil for a fault.
+func (d *Data) Unproven() []*diagnose.Finding {
+	if d.Diagnosis == nil || d.Fault() {
+		return nil
+	}
+	out := make([]*diagnose.Finding, len(d.Diagnosis.Findings))
+	for i := range d.Diagnosis.Findings {
+		out[i] = &d.Diagnosis.Findings[i]
+	}
+	return out
+}
+
 // maxEvidence is how many evidence lines a finding shows, as diagnose's table prints them.
 const maxEvidence = 3
 

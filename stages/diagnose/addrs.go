@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/nccllog/nccllog/parser"
 	"github.com/nccllog/nccllog/stages"
@@ -84,12 +85,49 @@ func ownAddrs(out [][]byte, msg []byte) [][]byte {
 	} else if bytes.HasPrefix(msg, []byte("NET/IB")) {
 		return out // an IB line names its NICs; the address is after OOB
 	}
+	if got, ok := asciiAddrs(out, rest); ok {
+		return got
+	}
 	for w := range bytes.FieldsSeq(rest) {
 		if a := ifaceAddr(w); a != nil && len(out) < maxOwnAddrs {
 			out = append(out, a)
 		}
 	}
 	return out
+}
+
+// asciiAddrs is ownAddrs's reading of rest's words, split where bytes.FieldsSeq splits them,
+// for a rest of ASCII bytes (false where a byte is not: FieldsSeq's spaces are Unicode's
+// then). FieldsSeq decodes each byte as a rune and yields each word through a closure, which
+// on the one or two words of a `Bootstrap : Using` line cost more than the rest of the line's
+// reading.
+func asciiAddrs(out [][]byte, rest []byte) ([][]byte, bool) {
+	n := len(out)
+	for i := 0; i < len(rest); {
+		for i < len(rest) && fieldSpace(rest[i]) {
+			i++
+		}
+		start := i
+		for ; i < len(rest); i++ {
+			if b := rest[i]; b >= utf8.RuneSelf {
+				return out[:n], false
+			} else if b <= ' ' && fieldSpace(b) {
+				break
+			}
+		}
+		if i == start {
+			break // rest ended in spaces
+		}
+		if a := ifaceAddr(rest[start:i]); a != nil && len(out) < maxOwnAddrs {
+			out = append(out, a)
+		}
+	}
+	return out, true
+}
+
+// fieldSpace reports whether b, an ASCII byte, is a space as bytes.Fields tells one.
+func fieldSpace(b byte) bool {
+	return b == ' ' || b-'\t' <= '\r'-'\t'
 }
 
 // ifaceAddr is the address of `[0]eth0:10.1.2.3<0>` or `ib0:fe80::1%ib0<0>`, without the

@@ -25,7 +25,7 @@ func (b *builder) afterAbort(p *proc, it *Item) bool {
 // warnEv reports whether ev is a kind of evidence read from an NCCL WARN.
 func warnEv(ev Ev) bool {
 	switch ev {
-	case evWarn, evInvalid, evNetError, evCuda, evBootstrap, evSystem, evShm:
+	case evWarn, evInvalid, evNetError, evCuda, evBootstrap, evSystem, evShm, evInternal:
 		return true
 	}
 	return false

@@ -11,7 +11,7 @@ import (
 func (b *builder) assemble(lp *proc, litems []*Item) Report {
 	origins := b.origins(lp, litems)
 	if !b.proven(origins) {
-		return suspects(origins)
+		return b.suspects(origins)
 	}
 	out := b.fold([]*cand{origins[0]})
 	for _, c := range origins[1:] {
@@ -54,7 +54,7 @@ func (b *builder) proven(origins []*cand) bool {
 
 // suspects is the report where no evidence proves a fault: unknown where some rank stands
 // out (behind, or aborted while the log shows no other rank ending), healthy otherwise.
-func suspects(origins []*cand) Report {
+func (b *builder) suspects(origins []*cand) Report {
 	r := Report{Status: StatusHealthy, Findings: []Finding{}}
 	for _, c := range origins {
 		if c.kind != KindBehind && c.kind != KindAbort {
@@ -68,6 +68,13 @@ func suspects(origins []*cand) Report {
 	if len(r.Findings) > 0 {
 		r.Status = StatusUnknown
 		r.Reason = "no evidence proves a fault, but ranks stopped at different calls (or one aborted) as where a job hangs or where its log was cut"
+	}
+	if ps, its := b.stillRetrying(); len(ps) > 0 { // retry.go
+		r.Findings = append(r.Findings, retryFinding(ps, its))
+		if r.Status != StatusUnknown {
+			r.Status = StatusUnknown
+			r.Reason = "no evidence proves a fault, but processes kept retrying a connect with no completed init after it, as where a peer never listens or where the log was cut"
+		}
 	}
 	return r
 }
@@ -283,7 +290,7 @@ func summarize(c *cand) string {
 			if it.Ev == evException && ncclException(it) && firstWarnText(c) != "" {
 				continue // a framework's repeat of the WARN (echoesOwn): the WARN says it first
 			}
-			if it.Ev == evException || it.Ev == evNetError || it.Ev == evCuda || it.Ev == evInvalid || it.Ev == evShm {
+			if it.Ev == evException || it.Ev == evNetError || it.Ev == evCuda || it.Ev == evInvalid || it.Ev == evShm || it.Ev == evInternal {
 				text = it.Text
 				if it.Name != "" && it.Ev == evException {
 					text = it.Name + ": " + it.Text

@@ -10,6 +10,8 @@ import (
 
 // builder puts a Report together from the evidence.
 type builder struct {
+	// calls: the log holds collective calls, so its job got past its set-up (retry.go).
+	calls  bool
 	e      *Evidence
 	x      *procIndex
 	own    map[*proc]*cand // each process's own origin evidence
@@ -50,6 +52,7 @@ func Build(set *stages.Set) Report {
 	e.Items = pairTestTrails(e.Items) // nccltests.go
 	testHeadProcs(e.Items)            // testhead.go
 	b := &builder{e: &e, x: newProcIndex(&e), own: map[*proc]*cand{}, conseq: map[Kind]*cand{}, closed: map[string]*cand{}, addrs: newAddrBook(e.Addrs)}
+	b.calls = stages.LinesOf(set).ByKind[parser.KindCollective] > 0
 	b.codes, b.frames, b.bare = chainCodes(e.Items)
 	for i := range e.Items {
 		b.item(&e.Items[i], i)
@@ -79,7 +82,7 @@ func Build(set *stages.Set) Report {
 func (b *builder) item(it *Item, pos int) {
 	p := b.x.of(it)
 	switch it.Ev {
-	case evException, evTerminate, evSignal, evCuda, evInvalid, evNetError, evBootstrap, evSystem, evShm:
+	case evException, evTerminate, evSignal, evCuda, evInvalid, evNetError, evBootstrap, evSystem, evShm, evInternal:
 		if tornDown(it) {
 			b.addTorn(it, pos, p) // torn.go
 			return
@@ -219,6 +222,8 @@ func ownKind(it *Item) (Kind, bool) {
 		return KindNetworkError, true
 	case evShm:
 		return KindShm, true
+	case evInternal:
+		return KindInternalError, true
 	case evCuda:
 		if strings.Contains(t, "out of memory") {
 			return KindOOM, true // `Cuda failure 'out of memory'`, as the exception's OutOfMemoryError

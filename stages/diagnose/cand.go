@@ -186,7 +186,25 @@ func before(a, b *cand) bool {
 	if kindPrio[a.kind] != kindPrio[b.kind] {
 		return kindPrio[a.kind] < kindPrio[b.kind]
 	}
+	if ea, eb := echoOnly(a), echoOnly(b); ea != eb {
+		return eb
+	}
 	return a.order < b.order
+}
+
+// echoOnly reports whether c's evidence is only lines that repeat the result of a process's
+// own NCCL call (ownResultKind: nccl-tests' `Test NCCL failure ... 'unhandled cuda error'`
+// with its trail, TensorFlow's OP_REQUIRES, an NCCLCHECK's what()): the process failed, but
+// its lines do not say where. Another process's error of the same priority that does (a
+// CUDA WARN naming the failure) comes first where time does not order them: processes'
+// output interleaves in any order, and the one with the cause is the one to read first.
+func echoOnly(c *cand) bool {
+	for _, it := range c.items {
+		if _, _, ok := ownResultKind(it); !ok && it.Ev != evTestTrail {
+			return false
+		}
+	}
+	return len(c.items) > 0
 }
 
 // who names a finding's processes for a sentence.

@@ -30,8 +30,8 @@ func chainCodes(items []Item) (codes, frames []int, bare []int) {
 	for i := range items {
 		it := &items[i]
 		codes[i], frames[i] = -1, -1
-		if it.Host == "" || it.Pid < 0 {
-			continue
+		if it.Pid < 0 {
+			continue // no process (a head cut to its device): no thread to follow
 		}
 		th := threadKey{it.Host, it.Pid, it.Tid}
 		switch {

@@ -48,6 +48,8 @@ const (
 	// an error's return-code chain (ncclResult N, not 0).
 	evShm
 	evFrame
+	// A WARN of a check inside NCCL that failed (ncclwarn.Internal).
+	evInternal
 	// The ncclResult line under an NCCL exception (`ncclRemoteError: ...`), and NCCL's last
 	// WARN message that the exception repeats after `Last error:` (exception.go).
 	evNCCLResult
@@ -71,6 +73,9 @@ const (
 	// nccl-tests' header line of one rank (`#  Rank  0 Group  0 Pid 209227 on host device  0
 	// ...`): Rank, Host, Pid where printed, GPU. No finding's evidence (testhead.go).
 	evTestRank
+	// An INFO line on a socket connect that NCCL retries (`Call to connect returned
+	// Connection refused, retrying`, retry.go): Text the message. No fault alone.
+	evConnRetry
 	numEvs
 )
 
@@ -81,9 +86,10 @@ var evNames = [numEvs]string{
 	evSignal: "signal", evRAS: "ras", evNetError: "net-error", evNetWeak: "net-event",
 	evBootstrap: "bootstrap", evCuda: "cuda", evInvalid: "invalid-usage", evSystem: "system",
 	evRemoteClosed: "remote-closed", evFollowOn: "follow-on", evWarn: "warn", evWatchdog: "watchdog",
-	evShm: "shm", evFrame: "frame",
+	evShm: "shm", evFrame: "frame", evInternal: "internal",
 	evNCCLResult: "nccl-result", evLastError: "last-error", evAgentExit: "agent-exit", evSetting: "setting",
 	evTestTrail: "test-trail", evStuck: "watchdog-stuck", evRayExit: "ray-exit", evTestRank: "test-rank",
+	evConnRetry: "connect-retry",
 }
 
 func (e Ev) String() string {
@@ -333,7 +339,7 @@ func warnSite(site []byte) uint32 {
 
 // isWarn reports whether e is the evidence of a WARN line.
 func (e Ev) isWarn() bool {
-	return e >= evNetError && e <= evWarn || e == evShm
+	return e >= evNetError && e <= evWarn || e == evShm || e == evInternal
 }
 
 // warnEvs is the evidence kind of each WARN origin.
@@ -341,6 +347,7 @@ var warnEvs = [...]Ev{
 	ncclwarn.Other: evWarn, ncclwarn.RemoteClosed: evRemoteClosed, ncclwarn.FollowOn: evFollowOn,
 	ncclwarn.NetEvent: evNetWeak, ncclwarn.NetError: evNetError, ncclwarn.Bootstrap: evBootstrap,
 	ncclwarn.Cuda: evCuda, ncclwarn.Invalid: evInvalid, ncclwarn.System: evSystem, ncclwarn.Shm: evShm,
+	ncclwarn.Internal: evInternal,
 }
 
 // classifyWarn is the evidence kind of a WARN's message, by its origin.

@@ -59,6 +59,23 @@ func (p *Part) addTestLine(l *stages.Line) {
 	}
 }
 
+// testLine reports whether t, other text of line l, is an nccl-tests line diagnose reads:
+// its failure's result line or a trail line, or a rank line of its header (testhead.go).
+func testLine(t []byte, l *stages.Line) bool {
+	if mayBeTestRank(t) {
+		return true
+	}
+	if !mayBeTestLine(t) {
+		return false
+	}
+	msg := bytes.TrimRight(parser.Unprefixed(t), " \r")
+	if _, ok := testResultItem(msg, l); ok {
+		return true
+	}
+	_, ok := testTrailItem(msg, l)
+	return ok
+}
+
 // testResultItem reads `<host>: Test NCCL failure <file>:<line> '<result> / <last error>'`
 // (or `Test CUDA failure ... '<error>'`), and nccl-tests 1.x's `NCCL failure all_reduce.cu:95
 // 'unhandled cuda error'`, which names no host.

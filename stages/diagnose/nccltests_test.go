@@ -139,7 +139,8 @@ func TestNCCLTestsSharedResult(t *testing.T) {
 		"the job to be terminated. The first process to do so was:\n\n  Process name: [[4012,1],%d]\n  Exit code:    1\n", ps[5].rank)
 	r := diagnoseBytes(t, "job.log", append(slices.Clone(data), all+mpirun...), 0)
 	if r.Status != diagnose.StatusFault || !r.Findings[0].Shared || r.Findings[0].Kind != diagnose.KindCudaError ||
-		!strings.Contains(r.Findings[0].Summary, "Test NCCL failure common.cu:961") {
+		!strings.Contains(r.Findings[0].Summary, "Test NCCL failure common.cu:961") ||
+		!strings.Contains(r.Findings[0].Summary, "the code they all run") {
 		t.Errorf("every process's same result: want a shared cuda-error first:\n%s", js(r))
 	}
 	two := testFailure(ps[1], "NCCL", cuda, 1) + testFailure(ps[6], "CUDA", "an illegal memory access was encountered", 1)
@@ -147,6 +148,23 @@ func TestNCCLTestsSharedResult(t *testing.T) {
 	for _, f := range r.Findings {
 		if f.Shared {
 			t.Errorf("two different results are shared: %s", f.Summary)
+		}
+	}
+}
+
+// TestNCCLTestsEchoAfterCause: one process's result line only repeats its call's result
+// ('unhandled cuda error'); another process's WARN names a CUDA failure. Without time to
+// order them, the WARN's process is the first fault, whichever line the paste shows first;
+// the result line stays a finding of its own.
+func TestNCCLTestsEchoAfterCause(t *testing.T) {
+	data, ps := warnJob(t)
+	echo := testFailure(ps[1], "NCCL", "unhandled cuda error (run with NCCL_DEBUG=INFO for details) / ", 1)
+	cause := warnAt(ps[6], 7200, "enqueue.cc:1672", "Cuda failure 'unspecified launch failure'")
+	for name, lines := range map[string]string{"echo first": echo + cause, "cause first": cause + echo} {
+		r := diagnoseBytes(t, "job.log", append(slices.Clone(data), lines...), 0)
+		if r.Status != diagnose.StatusFault || len(r.Findings) < 2 || r.Findings[0].Kind != diagnose.KindCudaError ||
+			!slices.Equal(r.Findings[0].Processes, []string{ps[6].name()}) {
+			t.Errorf("%s: want %s's CUDA WARN first, then %s's result:\n%s", name, ps[6].name(), ps[1].name(), js(r))
 		}
 	}
 }

@@ -42,6 +42,13 @@ var labelledLogs = map[string]string{
 	"srun exit": "gpu-a:100:100 [0] NCCL INFO Bootstrap : Using eth0:10.0.0.1<0>\n" +
 		"gpu-b:200:200 [0] NCCL INFO Bootstrap : Using eth0:10.0.0.2<0>\n" +
 		"srun: error: gpu-b: task 1: Exited with exit code 1\n",
+	// nccl-tests' header, result and trail lines, which diagnose reads itself; a lower-case
+	// host's own `gpu-a: Test NCCL failure` is not taken for a label.
+	"nccl-tests": "#  Rank  0 Group  0 Pid  41001 on      gpu-a device  0 [0x07] NVIDIA H100 80GB HBM3\n" +
+		"#  Rank  1 Group  0 Pid  41002 on      gpu-a device  1 [0x08] NVIDIA H100 80GB HBM3\n" +
+		"gpu-a:41002:41002 [1] NCCL INFO Bootstrap : Using eth0:10.0.0.1<0>\n" +
+		"gpu-a: Test NCCL failure common.cu:961 'unhandled cuda error (run with NCCL_DEBUG=INFO for details) / '\n" +
+		" .. gpu-a pid 41002: Test failure common.cu:844\n",
 	// srun -l's label before the host's: the line keeps srun's rank.
 	"srun label": "0: gpu-a:100:100 [0] NCCL INFO Bootstrap : Using eth0:10.0.0.1<0>\n" +
 		"3: RuntimeError: CUDA error: an illegal memory access was encountered\n",

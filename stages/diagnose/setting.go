@@ -18,8 +18,10 @@ import (
 // finding takes as evidence: a healthy job sets these too. A finding whose error is one of
 // those messages names the setting (configCause).
 
-// settingNames are the variables that select interfaces, devices or the network.
-var settingNames = [...]string{"NCCL_SOCKET_IFNAME", "NCCL_OOB_NET_IFNAME", "NCCL_IB_HCA", "NCCL_NET"}
+// settingNames are the variables that select interfaces, devices or the network, and the
+// graph file that gives the channels' devices (a file made for another machine names GPUs
+// this one lacks: `XML Import Channel : dev 1 not found.`).
+var settingNames = [...]string{"NCCL_SOCKET_IFNAME", "NCCL_OOB_NET_IFNAME", "NCCL_IB_HCA", "NCCL_NET", "NCCL_GRAPH_FILE"}
 
 // addSetting keeps an INFO line that prints one of settingNames' values; false where the
 // line is none. The item is made only then: this runs on every INFO line.
@@ -108,6 +110,8 @@ func settingsFor(text string) []string {
 		return []string{"NCCL_SOCKET_IFNAME"}
 	case strings.Contains(t, "failed to initialize any net plugin") || (strings.HasPrefix(t, "error: network ") && strings.HasSuffix(t, " not found.")):
 		return []string{"NCCL_NET", "NCCL_IB_HCA"}
+	case strings.HasPrefix(t, "xml import channel"):
+		return []string{"NCCL_GRAPH_FILE"}
 	}
 	return nil
 }
@@ -146,6 +150,9 @@ func (b *builder) causePhrase(s *Item, c *cand) string {
 	set := "set by the environment"
 	if s.Host != "" && s.Pid >= 0 && !slicesContainsProc(c.procs, s.Host, s.Pid) {
 		set += ", as " + s.Host + ":" + strconv.FormatInt(s.Pid, 10) + " logged"
+	}
+	if s.Name == "NCCL_GRAPH_FILE" {
+		return "the graph file " + s.Name + "=" + s.Text + " (" + set + ") names a GPU this machine lacks"
 	}
 	return what + " " + s.Name + "=" + s.Text + " (" + set + ")"
 }

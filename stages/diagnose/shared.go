@@ -147,5 +147,10 @@ func sharedTail(k Kind) string {
 		// differ across ranks, which no one process's state explains.
 		return "the ranks issued different collectives (check the calls at and around the ranks these lines name), not one bad process."
 	}
+	if k == KindCudaError || k == KindOOM {
+		// A device error every process met (a device-side assert, a misaligned address, no
+		// memory) is most often the program they all run, with the data it is given.
+		return "a cause they share (the code they all run, its data, or a driver or library common to them), not one bad process."
+	}
 	return "a cause they share (the fabric, a setting or a library common to them), not one bad process."
 }

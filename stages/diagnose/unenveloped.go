@@ -17,6 +17,12 @@ import (
 // The parser reports such lines as malformed (every analysis that needs their process skips
 // them), but a WARN and its chain say what failed whoever printed them: they are read as the
 // lines of one process the log does not name.
+//
+// A machine whose host name NCCL reads as empty (seen on cloud VMs and in containers) prints
+// heads without it, `:168:1228 [2] NCCL INFO ...` or `::16674:17023 [0] NCCL WARN ...`; a
+// launcher may print `-` for it, and a user may redact it (`<cluster_name>:922:1158 [3]`):
+// their WARNs and chains are read as the lines of the process the pid names, on the host as
+// printed where it names one, else on a host not named.
 
 var (
 	unenvelopedWarn = []byte(" NCCL WARN ")
@@ -31,7 +37,12 @@ func (p *Part) addUnenveloped(l *stages.Line) {
 	}
 	kind := parser.KindInfo
 	msg := parser.Unprefixed(l.Text)
-	msg = msg[devHead(msg):] // a head cut to its device alone: `[0] NCCL INFO ...`
+	var env parser.Envelope
+	if h, at, n := oddHeadIn(msg); n > 0 {
+		env, msg = h, msg[at+n:]
+	} else {
+		msg = msg[devHead(msg):] // a head cut to its device alone: `[0] NCCL INFO ...`
+	}
 	if i := bytes.Index(msg, unenvelopedWarn); i >= 0 {
 		// Before the level, its source (`init.cc:290`) alone: a line with more there has an
 		// envelope of a form the parser does not read (a redacted `<host>:pid:tid [dev]`),
@@ -43,11 +54,20 @@ func (p *Part) addUnenveloped(l *stages.Line) {
 		return
 	}
 	pl := parser.Line{Kind: kind, Rank: l.P.Rank, Time: l.P.Time}
+	if env.Pid > 0 {
+		env.Level = parser.LevelInfo
+		if kind == parser.KindWarn {
+			env.Level = parser.LevelWarn
+		}
+		pl.Env = env
+	}
 	if kind == parser.KindWarn {
 		p.keep(warnItem(l.N, l.Text, &pl))
 		return
 	}
-	p.addFrame(l.N, l.Text, &pl)
+	if !p.addFrame(l.N, l.Text, &pl) && env.Pid > 0 {
+		p.addSetting(l.N, l.Text, &pl) // setting.go: what its errors may follow from
+	}
 }
 
 // devHead is the length of the `[dev] ` an unenveloped line's head kept (`[0] `), 0 where
@@ -61,4 +81,60 @@ func devHead(msg []byte) int {
 		return 0
 	}
 	return n + 3
+}
+
+// oddHeadIn finds, at msg's start or after a blank (behind a label or time the parser does
+// not know: `worker-9 >> :166:1226 [0] ...`), the head of a line whose host the parser does
+// not read, and returns it, where it starts, and its length; 0 where msg holds none.
+func oddHeadIn(msg []byte) (parser.Envelope, int, int) {
+	for at := 0; at < len(msg); {
+		if h, n := oddHead(msg[at:]); n > 0 {
+			return h, at, n
+		}
+		i := bytes.IndexByte(msg[at:], ' ')
+		if i < 0 {
+			break
+		}
+		at += i + 1
+	}
+	return parser.Envelope{}, 0, 0
+}
+
+// maxOddHost bounds the host of a head oddHead reads.
+const maxOddHost = 64
+
+// oddHead reads the head `host:pid:tid [dev] ` that msg opens with, whatever its host: empty
+// (`:168:1228`, `::16674:17023`: a machine whose host name NCCL read as empty), a placeholder
+// (`-:6015:6225`) or a name a user redacted (`<cluster_name>:922:1158`). The host is kept
+// where it holds a letter or a digit, else left empty. It returns the head and its length; 0
+// where msg opens with none.
+func oddHead(msg []byte) (parser.Envelope, int) {
+	i := bytes.IndexByte(msg[:min(len(msg), maxOddHost+1)], ':')
+	if i < 0 || bytes.ContainsAny(msg[:i], " \t") {
+		return parser.Envelope{}, 0
+	}
+	host := msg[:i]
+	for k := 0; k < 3 && i < len(msg) && msg[i] == ':'; k++ {
+		i++
+	}
+	pid, n := decimalAt(msg[i:])
+	if n == 0 || n > 10 || i+n >= len(msg) || msg[i+n] != ':' {
+		return parser.Envelope{}, 0
+	}
+	i += n + 1
+	tid, n := decimalAt(msg[i:])
+	if n == 0 || n > 10 || i+n >= len(msg) || msg[i+n] != ' ' {
+		return parser.Envelope{}, 0
+	}
+	i += n + 1
+	d := devHead(msg[i:])
+	if d == 0 || pid <= 0 {
+		return parser.Envelope{}, 0
+	}
+	dev, _ := decimalAt(msg[i+1:])
+	env := parser.Envelope{Pid: pid, Tid: tid, Dev: dev}
+	if bytes.IndexFunc(host, func(r rune) bool { return r < 0x80 && (r >= '0' && r <= '9' || r|0x20 >= 'a' && r|0x20 <= 'z') }) >= 0 {
+		env.Host = string(host)
+	}
+	return env, i + d
 }

@@ -18,9 +18,9 @@ const strippedChain = "get_req_from_imm_data:1411 NCCL WARN NET/OFI Unexpected s
 
 // TestUnenvelopedLines: an NCCL WARN and its chain whose envelopes the user cut off are read
 // as one unnamed process's: the WARN is the first fault (a network plugin's: a network
-// error) and the exception follows it. A line whose envelope is there in a form the parser
-// does not read (a redacted host) stays malformed, and a notice without an envelope is no
-// fault.
+// error) and the exception follows it. A line whose envelope is there with a host the parser
+// does not read (a redacted host) is the pid's process on that host, and a notice without an
+// envelope is no fault.
 func TestUnenvelopedLines(t *testing.T) {
 	r := diagnoseBytes(t, "job.log", []byte(strippedChain), 0)
 	if r.Status != diagnose.StatusFault || len(r.Findings) < 2 {
@@ -42,8 +42,9 @@ func TestUnenvelopedLines(t *testing.T) {
 	}
 	redacted := "<cluster_name>:922:1158 [3] proxy.cc:1519 NCCL WARN [Proxy Service 11] Failed to execute operation Connect from rank 11, retcode 2\n" +
 		"<cluster_name>:922:1158 [3] NCCL INFO proxy.cc:1306 -> 2\n"
-	if r := diagnoseBytes(t, "job.log", []byte(redacted), 0); r.Status != diagnose.StatusUnknown {
-		t.Errorf("a redacted envelope: status %s, want unknown (malformed lines):\n%s", r.Status, js(r))
+	if r := diagnoseBytes(t, "job.log", []byte(redacted), 0); r.Status != diagnose.StatusFault ||
+		!slices.Equal(r.Findings[0].Processes, []string{"<cluster_name>:922"}) || !slices.Equal(r.Findings[0].Ranks, []int64{11}) {
+		t.Errorf("a redacted envelope: want rank 11 of <cluster_name>:922 first, as printed:\n%s", js(r))
 	}
 	data, _ := warnJob(t)
 	notice := "NCCL WARN NET/Plugin : No plugin found (libnccl-net.so), using internal implementation\n"
@@ -67,6 +68,35 @@ func TestRedactedPeer(t *testing.T) {
 	for _, f := range r.Findings {
 		if f.Kind == diagnose.KindConnectionClosed {
 			t.Errorf("a closed connection of no peer is a finding of its own: %q", f.Summary)
+		}
+	}
+}
+
+// TestHostlessHeads: a machine whose host name NCCL reads as empty prints `:pid:tid [dev]`
+// heads (one colon or more; a launcher may print `-` for the host; at the line's start or
+// behind a label or quote the parser does not know):
+// the WARN and its chain are the process the pid names, on no named host; its graph file,
+// printed as a setting, explains a channel's missing device. A head whose pid is no number,
+// or that is glued to a word, is not one.
+func TestHostlessHeads(t *testing.T) {
+	const (
+		setting = "NCCL INFO NCCL_GRAPH_FILE set by environment to /etc/nccl/graph-8gpu.xml\n"
+		warn    = "graph/search.cc:703 NCCL WARN XML Import Channel : dev 3 not found.\n"
+		frame   = "NCCL INFO graph/search.cc:733 -> 2\n"
+	)
+	for name, head := range map[string]string{"one colon": ":4410:4410 [0] ", "two colons": "::4410:4410 [0] ",
+		"behind a label": "node-3 >> :4410:4410 [0] ", "a placeholder": "-:4410:4410 [0] ", "quoted placeholder": "> -:4410:4410 [0] "} {
+		log := head + setting + head + warn + head + frame
+		r := diagnoseBytes(t, "job.log", []byte(log), 0)
+		if r.Status != diagnose.StatusFault || !slices.Equal(r.Findings[0].Processes, []string{"pid 4410"}) ||
+			r.Findings[0].Kind != diagnose.KindSystemError || !strings.Contains(r.Findings[0].Summary, "NCCL_GRAPH_FILE=/etc/nccl/graph-8gpu.xml") {
+			t.Errorf("%s: want pid 4410's system error, explained by its graph file:\n%s", name, js(r))
+		}
+	}
+	for _, head := range []string{":44x0:4410 [0] ", "node3:4410:4410x [0] ", "x:4410:4410 [0]"} {
+		if r := diagnoseBytes(t, "job.log", []byte(head+warn+head+frame), 0); r.Status == diagnose.StatusFault &&
+			slices.Contains(r.Findings[0].Processes, "pid 4410") {
+			t.Errorf("%q is read as pid 4410's head:\n%s", head, js(r))
 		}
 	}
 }

@@ -2,8 +2,11 @@ package diagnose_test
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/nccllog/nccllog/stages/diagnose"
 )
 
 // TestWarnFloodKeepsChainWarn: a process's flood of one notice WARN (RCCL's `Could not read
@@ -24,5 +27,19 @@ func TestWarnFloodKeepsChainWarn(t *testing.T) {
 	}
 	if f := r.Findings[0]; !strings.Contains(f.Summary, "Failed to find reverse path") {
 		t.Errorf("first finding: %s; want the reverse path WARN that starts the chain", f.Summary)
+	}
+}
+
+// TestRingCheckWarn: graph/rings.cc's WARN on a ring that does not close (ranks whose
+// topology or NCCL_HOSTID disagree) is an internal error of its process even where the
+// paste shows no chain after it.
+func TestRingCheckWarn(t *testing.T) {
+	data, ps := warnJob(t)
+	p := ps[3]
+	w := warnAt(p, 7300, "graph/rings.cc:38", "Error : ring 0 does not loop back to start (14 != 0)")
+	r := diagnoseBytes(t, "job.log", append(data, w...), 0)
+	if r.Status != diagnose.StatusFault || r.Findings[0].Kind != diagnose.KindInternalError ||
+		!slices.Equal(r.Findings[0].Processes, []string{p.name()}) {
+		t.Errorf("want %s's internal error first:\n%s", p.name(), js(r))
 	}
 }

@@ -33,10 +33,14 @@ const (
 	// Shm: a shared memory segment (/dev/shm) could not be created or extended: the host's
 	// /dev/shm is too small or full (a container's default 64 MB).
 	Shm
+	// Internal: a check inside NCCL failed (its set-up met a state it cannot build on: the
+	// rings of `Error : ring 0 does not loop back to start`, from ranks whose topology or
+	// settings, NCCL_HOSTID among them, disagree).
+	Internal
 )
 
 // Origins count the origins.
-const Origins = int(Shm) + 1
+const Origins = int(Internal) + 1
 
 // rule is a set of phrases that together make a WARN one origin; the first that matches wins.
 type rule struct {
@@ -79,6 +83,8 @@ func rules() []rule {
 		// The bootstrap root met a rank a second time: two processes claimed one rank (the
 		// launcher's rank settings), not a network failure.
 		{Invalid, []string{"has already checked in"}},
+		// graph/rings.cc on a ring that does not close or lacks a rank (ncclInternalError).
+		{Internal, []string{"Error : ring "}},
 		{Shm, []string{"shared memory segment"}},
 		{Shm, []string{"/dev/shm"}},
 		{Bootstrap, []string{"bootstrap"}},

@@ -35,6 +35,8 @@ func TestClassify(t *testing.T) {
 		{`communicator encountered a fatal error (detected in ncclIbIrecv)`, ncclwarn.NetError},
 		{`NET/Socket : socket progress error`, ncclwarn.NetError},
 		{`Bootstrap : no socket interface found`, ncclwarn.Bootstrap},
+		{`Error : ring 0 does not loop back to start (14 != 0)`, ncclwarn.Internal},
+		{`Error : ring 1 does not contain rank 0`, ncclwarn.Internal},
 		{`Cuda failure 'out of memory'`, ncclwarn.Cuda},
 		{`Cuda failure 2 'out of memory'`, ncclwarn.Cuda},
 		{`Failed to CUDA calloc 1048576 bytes`, ncclwarn.Cuda},

@@ -119,8 +119,19 @@ func (l *events) putComm(e *event, c *parser.CommEvent) {
 	e.rare = l.addRare(r)
 }
 
-// internName is intern for a communicator line's event and API, whose values are few.
-func (l *events) internName(s string) uint32 { return l.internVia(&l.names, s) }
+// internName is intern for a communicator line's event and API, whose values are few: as
+// internOp, by where the string's bytes are (the parser's event names are constants and its
+// APIs interned, one string each), then internVia, whose comparisons of up to four strings
+// paid for two fields of every communicator line.
+func (l *events) internName(s string) uint32 {
+	slot := &l.nameAt[opSlot(s)]
+	if i := *slot; int(i) < len(l.strs) && sameBytes(l.strs[i], s) {
+		return i
+	}
+	i := l.internVia(&l.names, s)
+	*slot = i
+	return i
+}
 
 // internVia is intern for a field whose values are mostly few (a line's host, a call's op,
 // a communicator line's event and API): c's strings are compared first, and a string not
@@ -269,6 +280,7 @@ type events struct {
 	hostAt   [hostSlots]uint32
 	lastHost uint32          // the index internHost gave last
 	opAt     [opSlots]uint32 // ops' indexes by where their bytes are (internOp)
+	nameAt   [opSlots]uint32 // communicator lines' event and API names' indexes, so (internName)
 	rare     []rareEvent
 	wide     []wideComm         // communicator lines' fields past int32 (see commFields)
 	dogs     []*parser.Watchdog // the watchdog lines' details (they are few)

@@ -139,10 +139,23 @@ func (h *HangReport) Closing() string {
 	switch {
 	case h.Found():
 		return ""
+	case h.timedOut() > 0:
+		// The job did hang: the watchdogs say so, though no rank stands out.
+		return plural(int64(h.timedOut()), "rank") + " timed out and none stands out (see above): the job hung; " +
+			"what caused it: nccllog diagnose"
 	case h.Refused > 0:
 		return fmt.Sprintf("no verdict for %s (see above); nothing else points to a hang.", plural(int64(h.Refused), "communicator"))
 	case len(h.Comms) == 0:
 		return "nothing points to a hang in any process group."
 	}
 	return "nothing points to a hang in any communicator."
+}
+
+// timedOut is how many ranks of the process groups timed out.
+func (h *HangReport) timedOut() int {
+	n := 0
+	for _, g := range h.PGs {
+		n += g.TimedOut
+	}
+	return n
 }
