@@ -85,8 +85,13 @@ func devHead(msg []byte) int {
 
 // oddHeadIn finds, at msg's start or after a blank (behind a label or time the parser does
 // not know: `worker-9 >> :166:1226 [0] ...`), the head of a line whose host the parser does
-// not read, and returns it, where it starts, and its length; 0 where msg holds none.
+// not read, and returns it, where it starts, and its length; 0 where msg holds none. Only
+// the text before the first `NCCL ` is searched: a head precedes its level, and a message's
+// own words are not one.
 func oddHeadIn(msg []byte) (parser.Envelope, int, int) {
+	if end := bytes.Index(msg, []byte("NCCL ")); end >= 0 {
+		msg = msg[:end]
+	}
 	for at := 0; at < len(msg); {
 		if h, n := oddHead(msg[at:]); n > 0 {
 			return h, at, n

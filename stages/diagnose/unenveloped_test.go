@@ -93,6 +93,11 @@ func TestHostlessHeads(t *testing.T) {
 			t.Errorf("%s: want pid 4410's system error, explained by its graph file:\n%s", name, js(r))
 		}
 	}
+	// A head's shape inside a WARN's message is the message's: the WARN is read, of no process.
+	inMessage := "[0] enqueue.cc:12 NCCL WARN Cuda failure 'peer :4410:4410 [0] gone'\n"
+	if r := diagnoseBytes(t, "job.log", []byte(inMessage), 0); r.Status != diagnose.StatusFault || len(r.Findings[0].Processes) != 0 {
+		t.Errorf("a head in a WARN's message: want the WARN read, of no process:\n%s", js(r))
+	}
 	for _, head := range []string{":44x0:4410 [0] ", "node3:4410:4410x [0] ", "x:4410:4410 [0]"} {
 		if r := diagnoseBytes(t, "job.log", []byte(head+warn+head+frame), 0); r.Status == diagnose.StatusFault &&
 			slices.Contains(r.Findings[0].Processes, "pid 4410") {

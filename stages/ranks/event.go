@@ -123,15 +123,7 @@ func (l *events) putComm(e *event, c *parser.CommEvent) {
 // internOp, by where the string's bytes are (the parser's event names are constants and its
 // APIs interned, one string each), then internVia, whose comparisons of up to four strings
 // paid for two fields of every communicator line.
-func (l *events) internName(s string) uint32 {
-	slot := &l.nameAt[opSlot(s)]
-	if i := *slot; int(i) < len(l.strs) && sameBytes(l.strs[i], s) {
-		return i
-	}
-	i := l.internVia(&l.names, s)
-	*slot = i
-	return i
-}
+func (l *events) internName(s string) uint32 { return l.internAt(&l.nameAt, &l.names, s) }
 
 // internVia is intern for a field whose values are mostly few (a line's host, a call's op,
 // a communicator line's event and API): c's strings are compared first, and a string not
@@ -176,12 +168,16 @@ func (l *events) internHost(s string) uint32 {
 // internOp is intern for a call's op, as internHost is for a host: the parser hands out one
 // string per op name, and a rank's calls alternate among a few ops, which internVia's
 // comparisons of four strings paid for on every call.
-func (l *events) internOp(s string) uint32 {
-	slot := &l.opAt[opSlot(s)]
+func (l *events) internOp(s string) uint32 { return l.internAt(&l.opAt, &l.ops, s) }
+
+// internAt is intern by where s's bytes are: slots remembers the index each address gave,
+// and a string met anew goes through internVia with c.
+func (l *events) internAt(slots *[opSlots]uint32, c *strCache, s string) uint32 {
+	slot := &slots[opSlot(s)]
 	if i := *slot; int(i) < len(l.strs) && sameBytes(l.strs[i], s) {
 		return i
 	}
-	i := l.internVia(&l.ops, s)
+	i := l.internVia(c, s)
 	*slot = i
 	return i
 }
