@@ -148,7 +148,7 @@ func (p *Part) Add(l *stages.Line) {
 		if may&mayFrame != 0 && p.addFrame(l.N, l.Text, l.P) {
 			return
 		}
-		if len(msg) > 1 && msg[0] == 'C' && msg[1] == 'a' && p.addRetry(l.N, msg, l.P) {
+		if len(msg) > 1 && (msg[0] == 'C' && msg[1] == 'a' || msg[0] == 's' && msg[1] == 'o') && p.addRetry(l.N, msg, l.P) {
 			return // retry.go; tested inline: the init's many `Channel ...` lines fail on the 'a'
 		}
 		if may&maySetting == 0 || bytes.IndexByte(l.Text, '_') < 0 || !p.addSetting(l.N, l.Text, l.P) {
