@@ -131,6 +131,7 @@ func (p *Part) Add(l *stages.Line) {
 			p.excHeader(l, false)
 		}
 	case parser.KindWarn:
+		l = unredacted(l) // redacted.go: a head whose pid a user redacted
 		p.seeEnvelope(l.P)
 		p.keep(warnItem(l.N, l.Text, l.P))
 	case parser.KindWatchdog:
