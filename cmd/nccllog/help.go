@@ -391,14 +391,21 @@ environment): ..."; "XML Import Channel : dev 3 not found." after NCCL_GRAPH_FIL
 graph file; a setting alone is no evidence. WARNs and chains of heads with a host the parser
 does not read are the pid's: ":4410:4410 [0]" (a machine whose host name NCCL read as empty)
 and "-:4410:4410 [0]" are pid 4410's, "<cluster_name>:922:1158 [3]" (redacted) is
-<cluster_name>:922's. Origins are ordered by time where their lines carry comparable times, else by the
+<cluster_name>:922's, "host-01:XXXXXX [5]" (pid redacted) is host-01's; a head cut to its
+device, "[1] misc/shmutils.cc:103 NCCL WARN ...", is the process on GPU 1's. A chain without
+its WARN proves a fault where it returns through NCCL's API (group.cc, init.cc, enqueue.cc,
+collectives.cc) on the process's main thread. Behind a collector's or logger's time, a host's
+label or a quote, mpirun's "[1,2]<stdout>:" still gives a line's rank and Ray's "(pid=N)" its
+worker. Origins are ordered by time where their lines carry comparable times, else by the
 launcher's word, else a process's own error before a network error, invalid usage, an init
 failure, a rank behind or a mismatch, an abort, a watchdog timeout.
 The first line is the status: "fault" when the evidence proves one (then "first fault:" and its
 sentence, its consequences indented under "then:", the other findings last); "unknown" with a
 reason where the log is too thin to tell (no NCCL lines, or only malformed ones; ranks that stopped at different calls
 with nothing else wrong, as where a log was cut or a job hangs; processes still retrying a
-refused connect, "Call to connect returned ..., retrying", with no Init COMPLETE after it),
+refused connect, "Call to connect returned ..., retrying" or "connect returned ..., retrying
+(3/34)", with no Init COMPLETE after it; one that reached the last retry, "(34/34)", with no
+Init COMPLETE or call after it, is a network fault),
 with what made it so listed under it; "healthy" otherwise. Excerpts
 of running jobs, one node's lines, clean shutdowns and one process driving several GPUs are
 healthy. The JSON is {"status", "reason", "findings": [{"kind", "ranks", "hosts", "processes",

@@ -10,7 +10,7 @@ import (
 // NCCL has paths that fail without a WARN (a bootstrap connect in 2.18 among them): the log
 // then holds only the return-code chain, `misc/socket.cc:564 -> 2` up to `group.cc:106 -> 2`
 // on the thread that called NCCL. A chain without its WARN proves nothing alone where an
-// excerpt may start inside it, but one that reaches NCCL's API (group.cc, init.cc) on the
+// excerpt may start inside it, but one that reaches NCCL's API (apiFiles) on the
 // process's own main thread (tid = pid) is a call that returned the error to the program.
 // Where the log shows no other fault, that is the finding: the process's call failed. So is
 // a chain that reaches group.cc on the thread of an asynchronous init (`group.cc:72 -> 3
@@ -19,8 +19,11 @@ import (
 // (`include/net.h:25 -> 2`, `transport/net.cc:515 -> 2` on a proxy thread: NCCL gives up a
 // connection that failed).
 
-// apiFiles are NCCL's sources whose frames are its API's returns.
-var apiFiles = map[string]bool{"group.cc": true, "init.cc": true}
+// apiFiles are NCCL's sources whose frames are its API's returns: group.cc and init.cc, and
+// the sources of a collective's call on the caller's thread, collectives.cc and enqueue.cc
+// (ncclEnqueueCheck, and the launch group.cc's ncclGroupEnd runs there: `enqueue.cc:2432 -> 1`
+// on the main thread, before the program's traceback, is its call's unhandled CUDA error).
+var apiFiles = map[string]bool{"group.cc": true, "init.cc": true, "collectives.cc": true, "enqueue.cc": true}
 
 // apiChain is the finding of the first process whose chain without a WARN returns an origin's
 // ncclResult through NCCL's API on its main thread, with that process's chain as evidence;

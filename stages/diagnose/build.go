@@ -62,6 +62,7 @@ func Build(set *stages.Set) Report {
 	b.rasDone()
 	lp, litems := launcherFirst(&e, b.x)
 	b.aborts()
+	b.retriesSpent() // retry.go
 	b.initFailures()
 	b.extra = ranksFindings(set, b.x)
 	b.exceptionOrigins(lp != nil)

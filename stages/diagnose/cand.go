@@ -234,5 +234,8 @@ func who(c *cand) string {
 	if hs := hostsOf(c.procs); len(hs) > 0 {
 		return "processes on " + strings.Join(hs, ", ")
 	}
+	if g := c.gpus(); len(c.procs) == 0 && len(g) == 1 {
+		return "the process on GPU " + itoa(g[0]) // its lines kept their `[dev]` alone
+	}
 	return "a process"
 }

@@ -72,10 +72,25 @@ func timeLen(t []byte) int {
 	// alone (and its blanks), where the parser reads one there, and leaves a prefix behind it
 	// as the process printed it.
 	n := len(t) - len(parser.Unprefixed(t))
-	if n > 0 {
-		n += criTag(t[n:])
+	if n == 0 {
+		return 0
 	}
-	return n
+	n = ownIndent(t, n)
+	return n + criTag(t[n:])
+}
+
+// ownIndent is n, the length of a time and the blanks after it, less the blanks past the
+// first: the collector puts one blank after its time, and those after it are the line's own
+// (a torchrun root cause block's fields, a traceback's frames are known by their indent).
+func ownIndent(t []byte, n int) int {
+	end := n
+	for end > 0 && (t[end-1] == ' ' || t[end-1] == '\t') {
+		end--
+	}
+	if end < n {
+		end++ // the collector's blank
+	}
+	return end
 }
 
 // criTag is the length of the stream and tag Kubernetes' container runtime writes after its

@@ -114,8 +114,8 @@ func (p *Part) Add(l *stages.Line) {
 		l = tidied(l) // ctime.go: other text behind a collector's time, or before blanks
 		dropped = timeDropped(l, in)
 	}
-	if t := l.Text; l.P.Kind == parser.KindOther && len(t) > 2 && (dropped || mayOpenLabel[t[0]] && mayFollowLabel[t[1]]) {
-		l = p.unlabelled(l, dropped) // reread.go: behind a host's label, a quote's `>`, a time
+	if t := l.Text; len(t) > 2 && readsLead[l.P.Kind] && (dropped || mayOpenLabel[t[0]] && mayFollowLabel[t[1]] || t[0] == '[') {
+		l = p.afterLead(l, dropped) // behind.go: behind a label, a quote's `>`, a time
 	}
 	if len(l.Text) > 0 && (l.Text[0] == '(' || l.Text[0] == esc) {
 		l = p.prefixed(l)
@@ -131,6 +131,7 @@ func (p *Part) Add(l *stages.Line) {
 			p.excHeader(l, false)
 		}
 	case parser.KindWarn:
+		l = unredacted(l) // redacted.go: a head whose pid a user redacted
 		p.seeEnvelope(l.P)
 		p.keep(warnItem(l.N, l.Text, l.P))
 	case parser.KindWatchdog:
@@ -145,10 +146,15 @@ func (p *Part) Add(l *stages.Line) {
 		// One look at where the message opens tells which readers may take the line
 		// (infoGate, addrs.go): most INFO lines are none's.
 		may, msg := infoGate(l.Text)
-		if may&mayFrame != 0 && p.addFrame(l.N, l.Text, l.P) {
-			return
+		if may&mayFrame != 0 {
+			if n := leadLen(l.Text); n > 0 && l.P.Rank < 0 {
+				l = p.behindLead(l, n) // a frame's rank, where a lead hides its prefix
+			}
+			if p.addFrame(l.N, l.Text, l.P) {
+				return
+			}
 		}
-		if len(msg) > 1 && msg[0] == 'C' && msg[1] == 'a' && p.addRetry(l.N, msg, l.P) {
+		if len(msg) > 1 && (msg[0] == 'C' && msg[1] == 'a' || msg[0] == 's' && msg[1] == 'o') && p.addRetry(l.N, msg, l.P) {
 			return // retry.go; tested inline: the init's many `Channel ...` lines fail on the 'a'
 		}
 		if may&maySetting == 0 || bytes.IndexByte(l.Text, '_') < 0 || !p.addSetting(l.N, l.Text, l.P) {

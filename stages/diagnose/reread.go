@@ -1,6 +1,8 @@
 package diagnose
 
 import (
+	"bytes"
+
 	"github.com/nccllog/nccllog/parser"
 	"github.com/nccllog/nccllog/stages"
 )
@@ -131,6 +133,32 @@ func (p *Part) rereader() *rereader {
 		p.again = &rereader{p: ps}
 	}
 	return p.again
+}
+
+// bracketed is l, a line of other text that opens with a bracketed time the parser read
+// (a logger's `[2024-05-01 10:00:00,123] `), read again behind it (and the prefixes after it)
+// where that reading is a line the parser reads; l otherwise. Only the blank after the time
+// is dropped: the line's own indent (a root cause block's fields) stays.
+func (p *Part) bracketed(l *stages.Line) *stages.Line {
+	t := l.Text
+	n := len(t) - len(parser.Unprefixed(t))
+	if n == 0 || n == len(t) {
+		return l
+	}
+	return p.reread(l, ownIndent(t, n))
+}
+
+// opensBracketed reports whether l opens with a bracketed date: a logger's time, which the
+// parser reads as a prefix (the line's time is the one it reads, maybe its own later).
+func opensBracketed(l *stages.Line) bool { return l.Text[0] == '[' && opensDate(l.Text[1:]) }
+
+// bracketLen is the length of the bracketed time t opens with and of the blank after it.
+func bracketLen(t []byte) int {
+	n := bytes.IndexByte(t, ']') + 1
+	if n > 0 && n < len(t) && t[n] == ' ' {
+		n++
+	}
+	return n
 }
 
 // timeDropped reports whether l is in without a time its text opened with (tidied): its

@@ -3,29 +3,75 @@ package diagnose
 import (
 	"bytes"
 	"fmt"
-	"strings"
 
 	"github.com/nccllog/nccllog/parser"
 )
 
-// NCCL retries a socket connect the peer refuses (or that times out) for about 20 seconds
-// before it gives up with a WARN, and prints one INFO line every thousand tries:
+// NCCL retries a socket connect the peer refuses (or that times out, or finds no route to)
+// before it gives up with a WARN. Up to 2.18 it prints one INFO line every thousand tries;
+// later versions one a try, counted against the retries it allows (NCCL_SOCKET_RETRY_CNT,
+// 34 by default), and from 2.2x with the address:
 //
 //	worker-0:16:63 [0] NCCL INFO Call to connect returned Connection refused, retrying
+//	zgiot:1183664:1184669 [0] NCCL INFO socketPollConnect: connect returned No route to host, retrying (26/34) after sleep for 2600 msec
+//	n1:77:90 [0] NCCL INFO socketPollConnect: connect to 10.0.0.1<29500> returned Connection refused, retrying (3/34) after sleep for 300 msec
 //
 // A job whose root comes up a little late prints a few and goes on; one whose peer never
 // listens prints them until NCCL gives up, or until the job is killed. Retries alone prove
 // no fault (a log cut while the job waits shows the same lines), but where a process's
 // retries are not followed by its Init COMPLETE, and nothing else proves a fault, diagnose
-// says so: status unknown, with the processes that were still retrying.
+// says so: status unknown, with the processes that were still retrying. A process that
+// reached the last retry NCCL allows (34/34) has a single try left after a minute of
+// failing ones, and a log that shows nothing of it after (no Init COMPLETE, no call) is
+// read as NCCL giving up: a network fault of that process.
 
-// retryHead opens the message of such a line.
+// retryHead opens the message of the first form; the counted forms open with the function's
+// name (socketPollConnect, socketStartConnect) and `: connect `.
 var retryHead = []byte("Call to connect returned ")
+
+// retry is what a connect retry's message says: the error, and for the counted forms the
+// try and the tries allowed (0 where not counted).
+type retry struct {
+	err     string
+	try, of int64
+}
+
+// readRetry reads a connect retry's message; false where msg is none.
+func readRetry(msg []byte) (retry, bool) {
+	msg = bytes.TrimRight(msg, " \r")
+	if rest, ok := bytes.CutPrefix(msg, retryHead); ok {
+		err, ok := bytes.CutSuffix(rest, []byte(", retrying"))
+		return retry{err: string(err)}, ok && len(err) > 0
+	}
+	fn, rest, ok := bytes.Cut(msg, []byte(": connect "))
+	if !ok || len(fn) == 0 || bytes.ContainsAny(fn, " \t") {
+		return retry{}, false
+	}
+	_, rest, ok = bytes.Cut(rest, []byte("returned ")) // past `to <address> ` where printed
+	if !ok {
+		return retry{}, false
+	}
+	err, count, ok := bytes.Cut(rest, []byte(", retrying ("))
+	if !ok || len(err) == 0 {
+		return retry{}, false
+	}
+	try, n := decimalAt(count)
+	if n == 0 || n >= len(count) || count[n] != '/' {
+		return retry{}, false
+	}
+	of, m := decimalAt(count[n+1:])
+	if m == 0 || n+1+m >= len(count) || count[n+1+m] != ')' || try <= 0 || try > of {
+		return retry{}, false
+	}
+	return retry{err: string(err), try: try, of: of}, true
+}
+
+// spent reports whether r is the last retry NCCL allows.
+func (r retry) spent() bool { return r.of > 0 && r.try == r.of }
 
 // addRetry keeps an INFO line whose message, msg, is a connect retry; false where it is not.
 func (p *Part) addRetry(n int64, msg []byte, l *parser.Line) bool {
-	rest, ok := bytes.CutPrefix(msg, retryHead)
-	if !ok || !bytes.HasSuffix(bytes.TrimRight(rest, " \r"), []byte(", retrying")) {
+	if _, ok := readRetry(msg); !ok {
 		return false
 	}
 	it := newItem(evConnRetry, n, l)
@@ -79,10 +125,44 @@ func retryFinding(ps []*proc, its []*Item) Finding {
 	for i, p := range ps {
 		c.add(its[i], -1, p)
 	}
-	words := strings.TrimPrefix(its[0].Text, string(retryHead))
-	words = strings.TrimSuffix(words, ", retrying")
+	r, _ := readRetry([]byte(its[0].Text))
 	c.summary = fmt.Sprintf("%s kept retrying a connect (%s), with no completed init after it: "+
 		"the peer connected to (the bootstrap root, or another rank) was not listening or not reachable, "+
-		"unless the log was cut while the job waited.", who(c), words)
+		"unless the log was cut while the job waited.", who(c), r.err)
 	return c.finding()
+}
+
+// retriesSpent files, as its own fault, each process that reached the last connect retry
+// NCCL allows with no Init COMPLETE of its after it, in a log without calls: the retry's
+// line and its process's first.
+func (b *builder) retriesSpent() {
+	if b.calls {
+		return
+	}
+	first := map[*proc]int{}
+	for i := range b.e.Items {
+		it := &b.e.Items[i]
+		if it.Ev != evConnRetry {
+			continue
+		}
+		p := b.x.of(it)
+		if p == nil {
+			continue
+		}
+		if _, ok := first[p]; !ok {
+			first[p] = i
+		}
+		r, _ := readRetry([]byte(it.Text))
+		if !r.spent() || b.completedAfter(p, it) || b.own[p] != nil {
+			continue
+		}
+		c := newCand(KindNetworkError, true)
+		if j := first[p]; j != i {
+			c.add(&b.e.Items[j], j, p)
+		}
+		c.add(it, i, p)
+		c.summary = fmt.Sprintf("%s reached the last of the %d connect retries NCCL allows (%s), with no completed init after it: "+
+			"the peer connected to (the bootstrap root, or another rank) was not listening or not reachable.", who(c), r.of, r.err)
+		b.ownAdd(p, c)
+	}
 }

@@ -38,11 +38,14 @@ func (p *Part) addUnenveloped(l *stages.Line) {
 	kind := parser.KindInfo
 	msg := parser.Unprefixed(l.Text)
 	var env parser.Envelope
+	gpu := int64(-1)
 	if h, at, n := oddHeadIn(msg); n > 0 {
 		env, msg = h, msg[at+n:]
-	} else {
-		msg = msg[devHead(msg):] // a head cut to its device alone: `[0] NCCL INFO ...`
+	} else if d := devHead(msg); d > 0 {
+		gpu, _ = decimalAt(msg[1:]) // a head cut to its device alone: `[0] NCCL INFO ...`
+		msg = msg[d:]
 	}
+	text := l.Text
 	if i := bytes.Index(msg, unenvelopedWarn); i >= 0 {
 		// Before the level, its source (`init.cc:290`) alone: a line with more there has an
 		// envelope of a form the parser does not read (a redacted `<host>:pid:tid [dev]`),
@@ -50,6 +53,10 @@ func (p *Part) addUnenveloped(l *stages.Line) {
 		if kind = parser.KindWarn; bytes.ContainsAny(msg[:i], " \t") {
 			return
 		}
+	} else if bytes.HasPrefix(msg, unenvelopedWarn[1:]) {
+		// The level alone opens it (`NCCL WARN NET/OFI ...`: a plugin's WARN pasted without
+		// its head, or printed so): read as the message behind a head is.
+		kind, text = parser.KindWarn, append([]byte{' '}, msg...)
 	} else if !bytes.HasPrefix(msg, unenvelopedInfo) {
 		return
 	}
@@ -62,7 +69,11 @@ func (p *Part) addUnenveloped(l *stages.Line) {
 		pl.Env = env
 	}
 	if kind == parser.KindWarn {
-		p.keep(warnItem(l.N, l.Text, &pl))
+		it := warnItem(l.N, text, &pl)
+		if it.GPU < 0 {
+			it.GPU = gpu // the device its head kept: the process is the one on that GPU
+		}
+		p.keep(it)
 		return
 	}
 	if !p.addFrame(l.N, l.Text, &pl) && env.Pid > 0 {
