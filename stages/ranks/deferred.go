@@ -9,10 +9,12 @@ import (
 // a log cut before its first step) needs no call sequence: diagnose asks Ranks only whether
 // any rank called (Called), and the fold of its communicator lines (a process found by its
 // file and host, a Member and a binding for each rank) was most of what the ranks family
-// cost diagnose there. Ranks holds such events unfolded, as their lists hold them, until the
-// first call comes, maxDeferred of them (or maxDeferredText of their strings) are held, or
-// its state is asked for; they are then folded in order, as they would have been as they
-// came.
+// cost diagnose there. Where the run asks that first (RanksStage.AsksCalledFirst), Ranks
+// holds such events unfolded, as their lists hold them, until the first call comes,
+// maxDeferred of them (or maxDeferredText of their strings) are held, or its state is asked
+// for; they are then folded in order, as they would have been as they came. The other
+// commands ask for the state at their end: holding the events only added their copy to the
+// fold.
 
 // maxDeferred bounds the events held unfolded: about 50 MB of them at most (an event and a
 // communicator line's side entry are under 200 bytes).
@@ -63,9 +65,9 @@ func (d *deferred) hold(l *events) {
 	}
 }
 
-// foldHeld folds l's events into the state, in order, or holds them while deferring.
+// foldHeld folds l's events into the state, in order, or holds them while r defers.
 func (r *Ranks) foldHeld(l *events) {
-	if !r.folding && !l.calls {
+	if r.defers && !l.calls {
 		if r.deferred == nil {
 			r.deferred = new(deferred)
 		}
@@ -81,7 +83,7 @@ func (r *Ranks) foldHeld(l *events) {
 // settle folds the events held unfolded, and from then on folds events as they come: a
 // call, more than maxDeferred events, or a question about the state ends the deferring.
 func (r *Ranks) settle() {
-	r.folding = true
+	r.defers = false
 	if d := r.deferred; d != nil {
 		r.deferred = nil // its buffers go with it
 		for i, l := range d.lists {
@@ -91,11 +93,12 @@ func (r *Ranks) settle() {
 	}
 }
 
-// takeDeferred makes o's state r's where r holds nothing and o nothing but deferred events
-// (a run's total and its one input): they stay unfolded. It reports whether it did.
+// takeDeferred makes o's state r's where both defer, r holds nothing and o nothing but
+// deferred events (a run's total and its one input): they stay unfolded. It reports whether
+// it did.
 func (r *Ranks) takeDeferred(o *Ranks) bool {
-	if r.folding || r.deferred != nil || !r.empty() || len(r.files) > 0 ||
-		o.folding || !o.empty() || len(o.files) > 0 {
+	if !r.defers || r.deferred != nil || !r.empty() || len(r.files) > 0 ||
+		!o.defers || !o.empty() || len(o.files) > 0 {
 		return false
 	}
 	r.deferred, o.deferred = o.deferred, nil

@@ -32,8 +32,7 @@ func heldLists(t *testing.T, evs []RankEvent, size int) []*events {
 func checkDeferred(t *testing.T, data []byte, size, limit, comms int) {
 	fed := fedEvents("a.log", data)
 	held, now := NewRanks(&stages.Config{}), NewRanks(&stages.Config{})
-	held.maxDeferred, held.maxComms, now.maxComms = limit, comms, comms
-	now.folding = true
+	held.maxDeferred, held.maxComms, now.maxComms, held.defers = limit, comms, comms, true
 	for _, l := range heldLists(t, fed, size) {
 		held.foldHeld(l)
 	}
@@ -97,14 +96,15 @@ func TestDeferredNoCallNoFold(t *testing.T) {
 		data = append(data, 0, byte(i), 0, byte(i))
 	}
 	r := NewRanks(&stages.Config{})
+	r.defers = true
 	for _, l := range heldLists(t, fedEvents("a.log", data), 4) {
 		r.foldHeld(l)
 	}
 	if r.Called() || r.OverflowNote() != "" {
 		t.Fatalf("called %v, note %q", r.Called(), r.OverflowNote())
 	}
-	if r.folding || r.deferred == nil || r.deferred.n != 20 || len(r.procs) != 0 {
-		t.Fatalf("folded: %v, %d procs", r.folding, len(r.procs))
+	if !r.defers || r.deferred == nil || r.deferred.n != 20 || len(r.procs) != 0 {
+		t.Fatalf("folded: %v, %d procs", !r.defers, len(r.procs))
 	}
 	if len(r.Groups()) == 0 || r.deferred != nil {
 		t.Fatal("asked for its communicators, Ranks did not fold what it held")
@@ -140,7 +140,7 @@ func checkOverflowEdge(t *testing.T, n int, zero bool) {
 			continue
 		}
 		held, now := NewRanks(&stages.Config{}), NewRanks(&stages.Config{})
-		held.maxComms, now.maxComms, now.folding = comms, comms, true
+		held.maxComms, now.maxComms, held.defers = comms, comms, true
 		for _, l := range heldLists(t, evs, 3) {
 			held.foldHeld(l)
 		}
@@ -163,13 +163,39 @@ func TestDeferredTextCap(t *testing.T) {
 			Pid: int64(i % 7), Dev: -1, Label: -1, Text: text + strconv.Itoa(i)})
 	}
 	r := NewRanks(&stages.Config{})
+	r.defers = true
 	for _, l := range heldLists(t, evs, 1000) {
 		r.foldHeld(l)
 		if d := r.deferred; d != nil && d.text > maxDeferredText+1000*(len(text)+8) {
 			t.Fatalf("%d bytes of text held", d.text)
 		}
 	}
-	if !r.folding {
+	if r.defers {
 		t.Fatalf("%d events of %d bytes held, not folded", r.deferred.n, r.deferred.text)
+	}
+}
+
+// TestDefersWhereAskedFirst: only a ranks stage whose run asks first whether any rank called
+// holds a log without a call unfolded, through an input's state merged into the run's;
+// another folds the events as they come.
+func TestDefersWhereAskedFirst(t *testing.T) {
+	var data []byte
+	for i := range 20 {
+		data = append(data, 0, byte(i), 0, byte(i))
+	}
+	for _, asks := range []bool{false, true} {
+		s := RanksStage{NoVolume: true, AsksCalledFirst: asks}
+		total, in := s.New(&stages.Config{}).(*RanksPart), s.New(&stages.Config{}).(*RanksPart)
+		for _, l := range heldLists(t, fedEvents("a.log", data), 4) {
+			in.ranks().foldHeld(l)
+		}
+		total.Merge(in)
+		r := total.Ranks
+		if held := r.deferred != nil; held != asks || r.defers != asks || (len(r.procs) == 0) != asks {
+			t.Fatalf("asks first %v: held %v, defers %v, %d procs", asks, held, r.defers, len(r.procs))
+		}
+		if r.Called() || len(r.Groups()) == 0 || r.deferred != nil {
+			t.Fatalf("asks first %v: called %v, %d communicators", asks, r.Called(), len(r.Groups()))
+		}
 	}
 }
