@@ -2,6 +2,7 @@ package ranks
 
 import (
 	"encoding/json"
+	"reflect"
 	"strconv"
 	"strings"
 	"testing"
@@ -76,7 +77,7 @@ func TestDeferred(t *testing.T) {
 }
 
 // FuzzDeferred is TestDeferred's check on arbitrary lines, list sizes, caps of events held
-// and of communicators kept in detail.
+// and of communicators kept in detail, and TestPacked's on arbitrary events.
 func FuzzDeferred(f *testing.F) {
 	f.Add([]byte{0, 1, 2, 3, 5, 0, 0, 1, 10, 2, 0, 0, 1, 1, 0, 0, 2, 1, 0, 1}, uint8(2), uint8(40))
 	f.Add([]byte{0, 1, 2, 3, 5, 0, 0, 1, 3, 2, 0, 0, 1, 1, 0, 0, 2, 1, 0, 1}, uint8(0), uint8(5))
@@ -85,6 +86,7 @@ func FuzzDeferred(f *testing.F) {
 			data = data[:4*256]
 		}
 		checkDeferred(t, data, 1+int(size%8), int(caps/4), 1+int(caps%4))
+		checkPacked(t, packedEvents(data), 1+int(size%8))
 	})
 }
 
@@ -196,6 +198,96 @@ func TestDefersWhereAskedFirst(t *testing.T) {
 		}
 		if r.Called() || len(r.Groups()) == 0 || r.deferred != nil {
 			t.Fatalf("asks first %v: called %v, %d communicators", asks, r.Called(), len(r.Groups()))
+		}
+	}
+}
+
+// packedEvents makes events of every kind of data, their values small or past 32 bits
+// (a byte's bits choose which), for checkPacked.
+func packedEvents(data []byte) []RankEvent {
+	var out []RankEvent
+	for i := 0; i+2 <= len(data); i += 2 {
+		k, wide := data[i], data[i+1]
+		v := func(j int) int64 {
+			x := int64(data[(i+j)%len(data)]) - 64
+			if wide&(1<<(j%8)) != 0 {
+				x = x<<40 ^ x<<17 ^ int64(j)<<56
+			}
+			return x
+		}
+		e := RankEvent{File: []string{"a.log", "b.log"}[k%2], Line: v(0), Step: v(1), Kind: parser.KindInfo,
+			Host: "h" + strconv.Itoa(int(k%3)), Pid: v(2), Dev: v(3), Label: v(4),
+			Time: At{Stamp: parser.Stamp{Nanos: v(5), Form: parser.StampForm(k % 3), Digits: k % 10, Zoned: k&8 != 0}}}
+		switch k % 6 {
+		case 0, 1:
+			e.Kind = parser.KindComm
+			e.Comm = &parser.CommEvent{Event: []string{"Init START", parser.EventLayout, "Abort COMPLETE"}[k%3],
+				API: []string{"", "ncclCommInitRank", "ncclCommSplit"}[wide%3], Comm: uint64(v(6)), Rank: v(7),
+				NRanks: v(8), CudaDev: v(9), NvmlDev: v(10), BusID: uint64(v(11)), CommID: uint64(v(12)),
+				Parent: uint64(v(13)), Color: v(14), Key: v(15), Split: v(16), NNodes: v(17), LocalRks: v(18), LocalRk: v(19)}
+		case 2:
+			e.Kind, e.Text, e.Advice = parser.KindWarn, "warn "+strconv.Itoa(int(wide%4)), wide&1 != 0
+		case 3:
+			e.Kind, e.Watchdog = parser.KindWatchdog, &parser.Watchdog{Rank: v(6), PG: v(7)}
+		case 4:
+			e.Kind = parser.KindCollective
+			e.Coll = parser.Collective{Op: "AllReduce", OpCount: uint64(v(6)), Count: v(7), Datatype: parser.Datatype(v(8)),
+				RedOp: parser.RedOp(v(9)), Root: v(10), Comm: uint64(v(11)), NRanks: v(12), GlobalRank: v(13)}
+		case 5:
+			e.Kind = parser.KindFailure
+		}
+		out = append(out, e)
+	}
+	return out
+}
+
+// checkPacked holds evs, in lists of size, and unpacks them: each is the event it was. It
+// returns how many buffers held them.
+func checkPacked(t *testing.T, evs []RankEvent, size int) int {
+	var want, got []RankEvent
+	each := func(out *[]RankEvent) func(*events) {
+		return func(l *events) {
+			for i := range l.Items {
+				e := l.rankEvent(i)
+				if e.Comm != nil {
+					c := *e.Comm // l.comm, which the next event's overwrites
+					e.Comm = &c
+				}
+				*out = append(*out, e)
+			}
+		}
+	}
+	d := new(deferred)
+	for _, l := range heldLists(t, evs, size) {
+		each(&want)(l)
+		d.hold(l, MaxComms)
+	}
+	if d.n != len(evs) {
+		t.Fatalf("%d events held of %d", d.n, len(evs))
+	}
+	blocks := len(d.blocks)
+	d.unpack(each(&got))
+	if len(got) != len(want) {
+		t.Fatalf("%d events unpacked of %d", len(got), len(want))
+	}
+	for i := range want {
+		if !reflect.DeepEqual(got[i], want[i]) {
+			t.Fatalf("event %d unpacked as\n%+v\n%+v\nheld", i, got[i], want[i])
+		}
+	}
+	return blocks
+}
+
+// TestPacked: events of every kind, with values small and wide, in lists of a few sizes,
+// across a buffer's end.
+func TestPacked(t *testing.T) {
+	data := make([]byte, 2*8000)
+	for i := range data {
+		data[i] = byte(i*7 + i/13)
+	}
+	for _, size := range []int{1, 5, 64, 8000} {
+		if n := checkPacked(t, packedEvents(data), size); n < 2 {
+			t.Fatalf("lists of %d: %d buffers, none filled", size, n)
 		}
 	}
 }
