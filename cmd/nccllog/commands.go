@@ -47,9 +47,14 @@ func (c *command) registry() *stages.Registry {
 // count per distinct (op, count, datatype).
 var perOp = []stages.Stage{agg.AggStage{PerOp: true}}
 
-// verdictRanks is the ranks stage of commands that print verdicts (hang, check, diagnose):
+// verdictRanks is the ranks stage of commands that print verdicts (hang, check):
 // they read each rank's call sequence, not its bytes or bus volume, which it leaves unsummed.
 var verdictRanks = []stages.Stage{ranks.RanksStage{NoVolume: true}}
+
+// diagnoseRanks is diagnose's ranks stage: verdictRanks' that asks first whether any rank
+// called, and holds a log of communicator set-up without a call unfolded (see
+// RanksStage.AsksCalledFirst).
+var diagnoseRanks = []stages.Stage{ranks.RanksStage{NoVolume: true, AsksCalledFirst: true}}
 
 var commands = []*command{
 	{name: "report", summary: "all analyses in one pass, with how every line was read",
@@ -75,7 +80,7 @@ var commands = []*command{
 	{name: "check", summary: "the first call where the ranks of a communicator disagree",
 		stages: []string{"ranks"}, formats: []string{"table", "json", "csv"}, print: printCheck, found: checkFound, configured: verdictRanks},
 	{name: "diagnose", summary: "what went wrong first, where, and which errors only follow from it",
-		stages: []string{"ranks", "diagnose"}, formats: []string{"table", "json"}, print: printDiagnose, found: diagnoseFound, configured: verdictRanks},
+		stages: []string{"ranks", "diagnose"}, formats: []string{"table", "json"}, print: printDiagnose, found: diagnoseFound, configured: diagnoseRanks},
 	{name: "stragglers", summary: "which rank's calls arrive late against its host's other ranks, from the lines' times",
 		stages: []string{"stragglers"}, formats: []string{"table", "json"}, print: printStragglers},
 	{name: "info", summary: "set-up: versions, network, transports, env, tuning, WARNs, and the ranks that differ",

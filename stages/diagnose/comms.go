@@ -114,15 +114,21 @@ type commLine struct {
 	File              string // "" until anchored
 	Line              int64  // in its chunk until anchored
 	Rank, NRanks, GPU int64
-	Time              parser.Stamp
-	Ev                lifeEvent
-	anchored          bool
+	// Its time is its Stamp's fields, whose padding Ev and anchored share: 96 bytes a line
+	// rather than 104 (a chunk of a log of set-up lists thousands).
+	Nanos    int64
+	Form     parser.StampForm
+	Digits   uint8
+	Zoned    bool
+	Ev       lifeEvent
+	anchored bool
 }
 
 // commLineOf is line n, l, a communicator line of lifecycle event ev (not lifeNone).
 func commLineOf(ev lifeEvent, n int64, l *parser.Line) commLine {
 	return commLine{commKey: commKey{l.Env.Host, l.Env.Pid, l.Comm.Comm}, Line: n, Rank: l.Comm.Rank,
-		NRanks: l.Comm.NRanks, GPU: l.Comm.CudaDev, Time: l.Time, Ev: ev}
+		NRanks: l.Comm.NRanks, GPU: l.Comm.CudaDev, Nanos: l.Time.Nanos, Form: l.Time.Form, Digits: l.Time.Digits,
+		Zoned: l.Time.Zoned, Ev: ev}
 }
 
 // commEvent folds c into st, and returns the mark it made, nil where st had that event's
@@ -140,7 +146,7 @@ func commEvent(st *commState, c *commLine, marks *slab[Mark]) *Mark {
 	var m *Mark
 	if *to == nil {
 		m = marks.new()
-		*m = Mark{File: c.File, Line: c.Line, Time: When{Stamp: c.Time}}
+		*m = Mark{File: c.File, Line: c.Line, Time: When{Stamp: parser.Stamp{Nanos: c.Nanos, Form: c.Form, Digits: c.Digits, Zoned: c.Zoned}}}
 		*to = m
 	}
 	if c.Rank >= 0 && st.Rank < 0 {

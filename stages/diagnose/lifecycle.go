@@ -50,7 +50,9 @@ func (b *builder) indexComms() {
 	if b.byProc != nil {
 		return
 	}
-	b.byProc = map[*proc][]*commState{}
+	// At most one process a communicator: made that large at once rather than grown through
+	// its splits (16,384 communicators on a log of set-up).
+	b.byProc = make(map[*proc][]*commState, len(b.e.Comms))
 	for i, c := range b.e.Comms {
 		var p *proc
 		if i < len(b.x.commProcs) {

@@ -39,10 +39,10 @@ type Ranks struct {
 	added *events
 	// noVolume: calls are not summed into their ranks' volumes (RanksStage.NoVolume).
 	noVolume bool
-	// deferred are the events held unfolded while no call has come; folding is set once
-	// events are folded as they come (deferred.go).
+	// deferred are the events held unfolded while no call has come, where defers is set
+	// (RanksStage.AsksCalledFirst) until events are folded as they come (deferred.go).
 	deferred    *deferred
-	folding     bool
+	defers      bool
 	maxDeferred int // maxDeferred; tests set fewer
 }
 

@@ -17,6 +17,12 @@ type RanksStage struct {
 	// or bus volume enter: they are not summed, which on a log of calls was a tenth of what
 	// following the ranks cost a call. Member.ByOp and FirstStep stay empty.
 	NoVolume bool
+	// AsksCalledFirst: the run asks first whether any rank called (Ranks.Called) and wants
+	// the rest of the state only where one did (diagnose). Ranks then holds the events of a
+	// log without a call unfolded (deferred.go); without it, it folds them as they come,
+	// which every other command, asking for the state at its end, would have paid for twice
+	// (held, then folded anyway).
+	AsksCalledFirst bool
 }
 
 func (RanksStage) Name() string        { return "ranks" }
@@ -27,7 +33,7 @@ func (RanksStage) Kinds() stages.KindSet {
 }
 
 func (s RanksStage) New(cfg *stages.Config) stages.Partial {
-	return &RanksPart{cfg: cfg, noVolume: s.NoVolume}
+	return &RanksPart{cfg: cfg, noVolume: s.NoVolume, defers: s.AsksCalledFirst}
 }
 
 // RanksPart is the ranks stage's Partial: the events of its stretch until they are
@@ -35,6 +41,7 @@ func (s RanksStage) New(cfg *stages.Config) stages.Partial {
 type RanksPart struct {
 	cfg      *stages.Config
 	noVolume bool   // see RanksStage.NoVolume
+	defers   bool   // see RanksStage.AsksCalledFirst
 	Ranks    *Ranks // nil until something is folded or merged
 	events   events
 }
@@ -115,7 +122,7 @@ func (p *RanksPart) Reserve(n int) { p.events.Items = stages.Reserve(p.events.It
 func (p *RanksPart) ranks() *Ranks {
 	if p.Ranks == nil {
 		p.Ranks = NewRanks(p.cfg)
-		p.Ranks.noVolume = p.noVolume
+		p.Ranks.noVolume, p.Ranks.defers = p.noVolume, p.defers
 	}
 	return p.Ranks
 }
