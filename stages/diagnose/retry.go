@@ -84,27 +84,33 @@ func (p *Part) addRetry(n int64, msg []byte, l *parser.Line) bool {
 // in the same file, in the order of their first retry, with that retry; none where the log
 // holds calls (its job got past its set-up, whether or not it logged Init COMPLETE).
 func (b *builder) stillRetrying() ([]*proc, []*Item) {
-	if b.calls {
-		return nil, nil
-	}
 	var ps []*proc
 	var its []*Item
 	seen := map[*proc]bool{}
+	b.eachRetry(func(_ int, it *Item, p *proc) {
+		if !seen[p] {
+			seen[p] = true
+			if !b.completedAfter(p, it) {
+				ps, its = append(ps, p), append(its, it)
+			}
+		}
+	})
+	return ps, its
+}
+
+// eachRetry calls f with each connect retry of a process the log names, in order, and its
+// position; none where the log holds calls (its job got past its set-up).
+func (b *builder) eachRetry(f func(i int, it *Item, p *proc)) {
+	if b.calls {
+		return
+	}
 	for i := range b.e.Items {
-		it := &b.e.Items[i]
-		if it.Ev != evConnRetry {
-			continue
-		}
-		p := b.x.of(it)
-		if p == nil || seen[p] {
-			continue
-		}
-		seen[p] = true
-		if !b.completedAfter(p, it) {
-			ps, its = append(ps, p), append(its, it)
+		if it := &b.e.Items[i]; it.Ev == evConnRetry {
+			if p := b.x.of(it); p != nil {
+				f(i, it, p)
+			}
 		}
 	}
-	return ps, its
 }
 
 // completedAfter reports whether one of p's communicators completed its init after it, a
@@ -136,25 +142,14 @@ func retryFinding(ps []*proc, its []*Item) Finding {
 // NCCL allows with no Init COMPLETE of its after it, in a log without calls: the retry's
 // line and its process's first.
 func (b *builder) retriesSpent() {
-	if b.calls {
-		return
-	}
 	first := map[*proc]int{}
-	for i := range b.e.Items {
-		it := &b.e.Items[i]
-		if it.Ev != evConnRetry {
-			continue
-		}
-		p := b.x.of(it)
-		if p == nil {
-			continue
-		}
+	b.eachRetry(func(i int, it *Item, p *proc) {
 		if _, ok := first[p]; !ok {
 			first[p] = i
 		}
 		r, _ := readRetry([]byte(it.Text))
 		if !r.spent() || b.completedAfter(p, it) || b.own[p] != nil {
-			continue
+			return
 		}
 		c := newCand(KindNetworkError, true)
 		if j := first[p]; j != i {
@@ -164,5 +159,5 @@ func (b *builder) retriesSpent() {
 		c.summary = fmt.Sprintf("%s reached the last of the %d connect retries NCCL allows (%s), with no completed init after it: "+
 			"the peer connected to (the bootstrap root, or another rank) was not listening or not reachable.", who(c), r.of, r.err)
 		b.ownAdd(p, c)
-	}
+	})
 }
