@@ -404,8 +404,9 @@ sentence, its consequences indented under "then:", the other findings last); "un
 reason where the log is too thin to tell (no NCCL lines, or only malformed ones; ranks that stopped at different calls
 with nothing else wrong, as where a log was cut or a job hangs; processes still retrying a
 refused connect, "Call to connect returned ..., retrying" or "connect returned ..., retrying
-(3/34)", with no Init COMPLETE after it; one that reached the last retry, "(34/34)", with no
-Init COMPLETE or call after it, is a network fault),
+(3/34)", with no Init COMPLETE after it; one that reached the last retry, "(34/34)" or a
+thread's second "Connection timed out, retrying", with no Init COMPLETE or call after it, is a
+network fault),
 with what made it so listed under it; "healthy" otherwise. Excerpts
 of running jobs, one node's lines, clean shutdowns and one process driving several GPUs are
 healthy. The JSON is {"status", "reason", "findings": [{"kind", "ranks", "hosts", "processes",

@@ -21,8 +21,9 @@ import (
 // no fault (a log cut while the job waits shows the same lines), but where a process's
 // retries are not followed by its Init COMPLETE, and nothing else proves a fault, diagnose
 // says so: status unknown, with the processes that were still retrying. A process that
-// reached the last retry NCCL allows (34/34) has a single try left after a minute of
-// failing ones, and a log that shows nothing of it after (no Init COMPLETE, no call) is
+// reached the last retry NCCL allows (34/34; in the first form, a thread's second
+// `Connection timed out` line) has a single try left after
+// many failing ones, and a log that shows nothing of it after (no Init COMPLETE, no call) is
 // read as NCCL giving up: a network fault of that process.
 
 // retryHead opens the message of the first form; the counted forms open with the function's
@@ -67,7 +68,27 @@ func readRetry(msg []byte) (retry, bool) {
 }
 
 // spent reports whether r is the last retry NCCL allows.
-func (r retry) spent() bool { return r.of > 0 && r.try == r.of }
+func (r retry) spent() bool { return r.of > 0 && r.try >= r.of }
+
+// uncountedLimit is how many of the first form's lines a connect that NCCL gives up on
+// prints before its WARN, 0 where that is not read: a timed-out connect is tried 3 times
+// (RETRY_TIMEDOUT_TIMES), each retry printed. (A refused one is tried 20,000 times in 20
+// seconds, a line every thousand: 19 lines, more than diagnose keeps of one process's same
+// line, and a root a little late prints a few.)
+func uncountedLimit(err string) int64 {
+	if err == "Connection timed out" {
+		return 2
+	}
+	return 0
+}
+
+// retryThread is one process's thread's retries of one error, counted where NCCL's lines
+// do not count them.
+type retryThread struct {
+	p   *proc
+	tid int64
+	err string
+}
 
 // addRetry keeps an INFO line whose message, msg, is a connect retry; false where it is not.
 func (p *Part) addRetry(n int64, msg []byte, l *parser.Line) bool {
@@ -143,11 +164,17 @@ func retryFinding(ps []*proc, its []*Item) Finding {
 // line and its process's first.
 func (b *builder) retriesSpent() {
 	first := map[*proc]int{}
+	seen := map[retryThread]int64{}
 	b.eachRetry(func(i int, it *Item, p *proc) {
 		if _, ok := first[p]; !ok {
 			first[p] = i
 		}
 		r, _ := readRetry([]byte(it.Text))
+		if r.of == 0 { // the first form: its lines counted on their thread
+			k := retryThread{p, it.Tid, r.err}
+			seen[k]++
+			r.try, r.of = seen[k], uncountedLimit(r.err)
+		}
 		if !r.spent() || b.completedAfter(p, it) || b.own[p] != nil {
 			return
 		}
@@ -156,8 +183,8 @@ func (b *builder) retriesSpent() {
 			c.add(&b.e.Items[j], j, p)
 		}
 		c.add(it, i, p)
-		c.summary = fmt.Sprintf("%s reached the last of the %d connect retries NCCL allows (%s), with no completed init after it: "+
-			"the peer connected to (the bootstrap root, or another rank) was not listening or not reachable.", who(c), r.of, r.err)
+		c.summary = fmt.Sprintf("%s reached the last of the connect retries NCCL allows (%s: retry %d of %d), with no completed init after it: "+
+			"the peer connected to (the bootstrap root, or another rank) was not listening or not reachable.", who(c), r.err, r.try, r.of)
 		b.ownAdd(p, c)
 	})
 }

@@ -35,7 +35,7 @@ func TestConnectRetriesCounted(t *testing.T) {
 		r = diagnoseBytes(t, "retry.log", []byte(tries(26, 34)), 0)
 		if r.Status != diagnose.StatusFault || r.Findings[0].Kind != diagnose.KindNetworkError ||
 			!slices.Equal(r.Findings[0].Processes, []string{"zgiot:1183664"}) ||
-			!strings.Contains(r.Findings[0].Summary, "reached the last of the 34 connect retries") {
+			!strings.Contains(r.Findings[0].Summary, "reached the last of the connect retries NCCL allows") {
 			t.Errorf("%q, retries to 34/34: want zgiot:1183664's network fault:\n%s", form, js(r))
 		}
 		done := tries(26, 34) + head + "comm 0x11 rank 0 nranks 2 cudaDev 0 busId 1000 - Init COMPLETE\n"
@@ -54,6 +54,32 @@ func TestConnectRetriesCounted(t *testing.T) {
 	} {
 		if r := diagnoseBytes(t, "retry.log", []byte(head+near), 0); r.Status != diagnose.StatusHealthy {
 			t.Errorf("%q: status %s, want healthy", near, r.Status)
+		}
+	}
+}
+
+// TestConnectRetriesUncounted: the first form's lines are counted on their thread: a
+// timed-out connect's second retry is the last NCCL prints before it gives up; one, or one
+// on each of two threads, stays unknown, and so do refused connects, however many.
+func TestConnectRetriesUncounted(t *testing.T) {
+	line := func(tid, err string) string {
+		return "worker:101542:" + tid + " [0] NCCL INFO Call to connect returned " + err + ", retrying\n"
+	}
+	cases := []struct {
+		name  string
+		log   string
+		fault bool
+	}{
+		{"timed out twice", line("101934", "Connection timed out") + line("101934", "Connection timed out"), true},
+		{"timed out once", line("101934", "Connection timed out"), false},
+		{"timed out once on two threads", line("101934", "Connection timed out") + line("101935", "Connection timed out"), false},
+		{"refused 19 times", strings.Repeat(line("101934", "Connection refused"), 19), false},
+	}
+	for _, c := range cases {
+		r := diagnoseBytes(t, "retry.log", []byte(c.log), 0)
+		if got := r.Status == diagnose.StatusFault; got != c.fault ||
+			c.fault && !slices.Equal(r.Findings[0].Processes, []string{"worker:101542"}) {
+			t.Errorf("%s: status %s, want fault %v naming worker:101542:\n%s", c.name, r.Status, c.fault, js(r))
 		}
 	}
 }
