@@ -24,6 +24,18 @@ func TestHeadlessWarns(t *testing.T) {
 		!strings.HasPrefix(r.Findings[0].Summary, "the process on GPU 1 ") {
 		t.Errorf("heads cut to their device: want GPU 1's first:\n%s", js(r))
 	}
+	for _, lead := range []string{"node1: ", "> "} {
+		var b strings.Builder
+		for _, l := range strings.SplitAfter(lines, "\n") {
+			if l != "" {
+				b.WriteString(lead + l)
+			}
+		}
+		r := diagnoseBytes(t, "dev.log", []byte(b.String()), 0)
+		if r.Status != diagnose.StatusFault || !slices.Equal(r.Findings[0].GPUs, []int64{1}) {
+			t.Errorf("heads cut to their device behind %q: want GPU 1's first:\n%s", lead, js(r))
+		}
+	}
 	for _, near := range []string{"NCCL WARNING: something\n", "see NCCL WARN lines below\n"} {
 		if r := diagnoseBytes(t, "near.log", []byte(near), 0); r.Status == diagnose.StatusFault {
 			t.Errorf("%q: status fault, want none", near)

@@ -37,6 +37,11 @@ func (p *Part) addUnenveloped(l *stages.Line) {
 	}
 	kind := parser.KindInfo
 	msg := parser.Unprefixed(l.Text)
+	if len(msg) > 2 {
+		if n := pasteLabel(msg); n > 0 {
+			msg = parser.Unprefixed(msg[n:]) // behind a host's label or a quote, as reread.go reads
+		}
+	}
 	var env parser.Envelope
 	gpu := int64(-1)
 	if h, at, n := oddHeadIn(msg); n > 0 {
