@@ -71,12 +71,21 @@ func timeLen(t []byte) int {
 	// No launcher prefix opens with a date or a month's name: Unprefixed drops the time
 	// alone (and its blanks), where the parser reads one there, and leaves a prefix behind it
 	// as the process printed it.
+	n := leadEnd(t)
+	if n == 0 {
+		return 0
+	}
+	return n + criTag(t[n:])
+}
+
+// leadEnd is where t's text begins behind the launcher prefixes and time it opens with, as
+// the parser reads them, with its own indent kept (ownIndent); 0 where it opens with none.
+func leadEnd(t []byte) int {
 	n := len(t) - len(parser.Unprefixed(t))
 	if n == 0 {
 		return 0
 	}
-	n = ownIndent(t, n)
-	return n + criTag(t[n:])
+	return ownIndent(t, n)
 }
 
 // ownIndent is n, the length of a time and the blanks after it, less the blanks past the

@@ -147,8 +147,10 @@ func (p *Part) Add(l *stages.Line) {
 		// (infoGate, addrs.go): most INFO lines are none's.
 		may, msg := infoGate(l.Text)
 		if may&mayFrame != 0 {
-			if n := leadLen(l.Text); n > 0 && l.P.Rank < 0 {
-				l = p.behindLead(l, n) // a frame's rank, where a lead hides its prefix
+			if l.P.Rank < 0 {
+				if n := leadLen(l.Text); n > 0 {
+					l = p.behindLead(l, n) // a frame's rank, where a lead hides its prefix
+				}
 			}
 			if p.addFrame(l.N, l.Text, l.P) {
 				return

@@ -39,20 +39,7 @@ func unredacted(l *stages.Line) *stages.Line {
 
 // hostBeforeDev is where host starts in t followed by ` [`, as the device follows a head's
 // host; -1 where it is nowhere so.
-func hostBeforeDev(t []byte, host string) int {
-	for from := 0; from < len(t); {
-		i := bytes.Index(t[from:], []byte(host))
-		if i < 0 {
-			return -1
-		}
-		at := from + i
-		if end := at + len(host); end+1 < len(t) && t[end] == ' ' && t[end+1] == '[' {
-			return at
-		}
-		from = at + 1
-	}
-	return -1
-}
+func hostBeforeDev(t []byte, host string) int { return bytes.Index(t, []byte(host+" [")) }
 
 // headStop holds the bytes a head does not hold, which end the walk back to its start: a
 // blank, and the brackets and `>` of what may come before it (a time, a label, a quote).

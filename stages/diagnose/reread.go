@@ -140,12 +140,11 @@ func (p *Part) rereader() *rereader {
 // where that reading is a line the parser reads; l otherwise. Only the blank after the time
 // is dropped: the line's own indent (a root cause block's fields) stays.
 func (p *Part) bracketed(l *stages.Line) *stages.Line {
-	t := l.Text
-	n := len(t) - len(parser.Unprefixed(t))
-	if n == 0 || n == len(t) {
+	n := leadEnd(l.Text)
+	if n == 0 || n >= len(l.Text) {
 		return l
 	}
-	return p.reread(l, ownIndent(t, n))
+	return p.reread(l, n)
 }
 
 // opensBracketed reports whether l opens with a bracketed date: a logger's time, which the
