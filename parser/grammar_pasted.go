@@ -88,9 +88,10 @@ func opCut(before, word string) int {
 // text: the number it ends with, run straight into the host name, which then starts with a
 // letter (`-1gpu1`, `0gpu1` and `N/Agpu1` from an nccl-tests row, `0x7f0c74002f00gpu1` from
 // a record's stream). A host of its own that starts with digits (a container id) loses them
-// only where other text stands before its envelope.
+// only where a row or a record stands before its envelope (runOnText), never where a time, a
+// label or a quote does.
 func gluedHostCut(before, host string) int {
-	if !gluedText(before) {
+	if !gluedText(before) || !runOnText(before) {
 		return 0
 	}
 	n := numberEnd(before, host)
@@ -98,6 +99,21 @@ func gluedHostCut(before, host string) int {
 		return 0
 	}
 	return n
+}
+
+// runOnText reports whether before, the text ahead of a host on its line, is what a number
+// run into that host can end: text running straight into it (the `-` of nccl-tests' -1 root,
+// its N/A), or two words or more, the last neither a time nor a label (no ':') and ending in a
+// letter or digit (`sum`, `0.00`, a record's `stream`). A time, a label or a quote alone
+// before a container id that starts with digits is not.
+func runOnText(before string) bool {
+	t := strings.TrimRight(before, spChars)
+	if len(t) < len(before) {
+		k := strings.LastIndexAny(t, spChars)
+		w := t[k+1:]
+		return k >= 0 && strings.Trim(t[:k], spChars) != "" && !strings.Contains(w, ":") && isAlnum(w[len(w)-1])
+	}
+	return strings.HasSuffix(t, "-") || strings.HasSuffix(t, "N/")
 }
 
 // numberEnd returns the length of the longest number-like text that opens s.

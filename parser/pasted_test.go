@@ -177,6 +177,39 @@ var pastedCases = []lineCase{
 		want: Line{Kind: KindCollective, Rank: -1, Env: envInfo("3f4e5d6c7b8a", 13135, 13135, 0), Coll: tfColl},
 	},
 	{
+		// Nor does it lose them behind a time, a label or a quote that is not a prefix.
+		name: "digit_host_after_time",
+		in:   "12:00:00.123 " + strings.Replace(tfLine, "gpu1:", "3f4e5d6c7b8a:", 1),
+		want: Line{Kind: KindCollective, Rank: -1, Env: envInfo("3f4e5d6c7b8a", 13135, 13135, 0), Coll: tfColl},
+	},
+	{
+		name: "digit_host_after_stamp",
+		in:   "2024-05-01 12:00:00 " + strings.Replace(tfLine, "gpu1:", "3f4e5d6c7b8a:", 1),
+		want: Line{Kind: KindCollective, Rank: -1, Env: envInfo("3f4e5d6c7b8a", 13135, 13135, 0), Coll: tfColl},
+		time: Stamp{Nanos: 1714564800000000000, Form: StampISO},
+	},
+	{
+		name: "digit_host_after_epoch",
+		in:   "1714567890.123 " + strings.Replace(tfLine, "gpu1:", "3f4e5d6c7b8a:", 1),
+		want: Line{Kind: KindCollective, Rank: -1, Env: envInfo("3f4e5d6c7b8a", 13135, 13135, 0), Coll: tfColl},
+	},
+	{
+		name: "digit_host_after_label",
+		in:   "worker-1: " + strings.Replace(tfLine, "gpu1:", "3f4e5d6c7b8a:", 1),
+		want: Line{Kind: KindCollective, Rank: -1, Env: envInfo("3f4e5d6c7b8a", 13135, 13135, 0), Coll: tfColl},
+	},
+	{
+		name: "digit_host_after_quote",
+		in:   `"` + strings.Replace(tfLine, "gpu1:", "3f4e5d6c7b8a:", 1),
+		want: Line{Kind: KindCollective, Rank: -1, Env: envInfo("3f4e5d6c7b8a", 13135, 13135, 0), Coll: tfColl},
+	},
+	{
+		// A row's number run into a host does not stay with it.
+		name: "number_run_into_host",
+		in:   "    12.10    0.00    0.00      0" + tfLine,
+		want: Line{Kind: KindCollective, Rank: -1, Env: envInfo("gpu1", 13135, 13135, 0), Coll: tfColl},
+	},
+	{
 		name: "digit_host_after_prefix",
 		in:   "[1,0]<stdout>: " + strings.Replace(tfLine, "gpu1:", "0gpu1:", 1),
 		want: Line{Kind: KindCollective, Rank: 0, Env: envInfo("0gpu1", 13135, 13135, 0), Coll: tfColl},
