@@ -49,10 +49,19 @@ func verbsSetup(msg string) bool {
 // pluginNotice reports whether it is a network plugin's notice rather than its error: a
 // `NET/OFI` WARN with no error chain after it (code <= 0) and no word of an error, such as
 // aws-ofi-nccl's `NET/OFI Only EFA provider is supported`, printed at init where the
-// provider it found is not EFA and NCCL goes on with another network. It names the kind of
-// a fault something else proves, and proves none alone.
+// provider it found is not EFA and NCCL goes on with another network; or the plugin's own
+// report that its initialization failed (`NET/OFI aws-ofi-nccl initialization failed`, on an
+// instance without EFA), after which NCCL loads its own network (`NET/IB : No device found`,
+// `Using network Socket`) and goes on. It names the kind of a fault something else proves,
+// and proves none alone: where NCCL cannot go on, its own error chain follows.
 func pluginNotice(it *Item, code int) bool {
-	return it.Ev == evNetError && strings.HasPrefix(it.Text, "NET/OFI") && code <= 0 && !errorWords(it.Text)
+	return it.Ev == evNetError && code <= 0 && (strings.HasPrefix(it.Text, "NET/OFI") && !errorWords(it.Text) || pluginInitFailed(it.Text))
+}
+
+// pluginInitFailed reports whether msg is a network plugin's WARN that its initialization
+// failed.
+func pluginInitFailed(msg string) bool {
+	return (strings.HasPrefix(msg, "NET/OFI") || strings.HasPrefix(msg, "NET/Plugin")) && strings.Contains(msg, "initializ")
 }
 
 // errorWords reports whether msg says something failed.

@@ -9,15 +9,18 @@ import (
 )
 
 // TestPluginNotice: a network plugin's WARN that says nothing failed and starts no error
-// chain (aws-ofi-nccl's notice where the provider is not EFA) is no fault; one that says
-// something failed, or that a chain follows, is that process's network error.
+// chain (aws-ofi-nccl's notice where the provider is not EFA), or that says only that the
+// plugin's initialization failed (NCCL goes on with its own network), is no fault; one that
+// says something else failed, or that a chain follows, is that process's network error.
 func TestPluginNotice(t *testing.T) {
 	data, ps := warnJob(t)
 	p := ps[3]
-	quietIn(t, warnAt(p, 8159, "ofi_init:700", "NET/OFI Only EFA provider is supported"))
+	quietIn(t, warnAt(p, 8159, "ofi_init:700", "NET/OFI Only EFA provider is supported"),
+		warnAt(p, 8159, "ofi_init:1355", "NET/OFI aws-ofi-nccl initialization failed"))
 	for name, lines := range map[string]string{
 		"error words": warnAt(p, 8159, "nccl_ofi_net.c:1411", "NET/OFI Unable to register memory (type = 2) for device 4. RC: -22, Error: Invalid argument"),
 		"chain":       chain(p, "ofi_init:700", "NET/OFI Only EFA provider is supported", 2, "net.cc:120", "init.cc:1500"),
+		"init chain":  chain(p, "ofi_init:1355", "NET/OFI aws-ofi-nccl initialization failed", 2, "net.cc:120", "init.cc:1500"),
 	} {
 		r := diagnoseBytes(t, "job.log", append(slices.Clone(data), lines...), 0)
 		if r.Status != diagnose.StatusFault || r.Findings[0].Kind != diagnose.KindNetworkError || !slices.Equal(r.Findings[0].Processes, []string{p.name()}) {
