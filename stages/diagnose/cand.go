@@ -97,6 +97,7 @@ func (c *cand) absorb(o *cand) {
 	if o.onlyRanks { // the rank the root saw twice stays named
 		c.ranks, c.onlyRanks = append(c.ranks, o.ranks...), true
 	}
+	cFirst := c.order < o.order
 	c.order = min(c.order, o.order)
 	c.fault = c.fault || o.fault
 	if c.at.IsZero() {
@@ -104,9 +105,20 @@ func (c *cand) absorb(o *cand) {
 	}
 	switch {
 	case oTest && !cTest:
+	case appException(o) && cFirst && kindPrio[c.kind] <= kindPrio[KindInitFailure]:
+	case appException(c) && !cFirst && kindPrio[o.kind] <= kindPrio[KindInitFailure]:
+		c.kind = o.kind
 	case cTest && !oTest || kindPrio[o.kind] < kindPrio[c.kind]:
 		c.kind = o.kind
 	}
+}
+
+// appException reports whether c is an application's exception alone (Python's `Exception:`,
+// a RuntimeError that names no NCCL or CUDA error): the program's word that something
+// failed. Where the process's own error of a named kind came first (`Connect to ... failed :
+// Connection refused`), that kind says what failed; the exception is how the program ended.
+func appException(c *cand) bool {
+	return c.kind == KindCrash && !slices.ContainsFunc(c.items, func(it *Item) bool { return it.Ev != evException })
 }
 
 // gpus are the devices c's evidence lines name, sorted, each once.
@@ -177,8 +189,8 @@ const maxRefs = 8
 // before orders origins: by time where both have one that compares, else the launcher's word,
 // else kind priority, else input order.
 func before(a, b *cand) bool {
-	if comparable(a.at, b.at) && a.at.Nanos != b.at.Nanos {
-		return a.at.Nanos < b.at.Nanos
+	if less, ok := timeOrder(a.at, b.at); ok {
+		return less
 	}
 	if a.launcher != b.launcher {
 		return a.launcher
@@ -190,6 +202,15 @@ func before(a, b *cand) bool {
 		return eb
 	}
 	return a.order < b.order
+}
+
+// timeOrder reports whether time a is before time b, and whether the two order at all
+// (comparable, and not the same).
+func timeOrder(a, b parser.Stamp) (less, ok bool) {
+	if comparable(a, b) && a.Nanos != b.Nanos {
+		return a.Nanos < b.Nanos, true
+	}
+	return false, false
 }
 
 // echoOnly reports whether c's evidence is only lines that repeat the result of a process's

@@ -206,8 +206,8 @@ func addBare(out []*cand, it *Item, pos int, p *proc, early bool) []*cand {
 // precedes reports whether item it (at input position pos) came before the first fault: by
 // time where both carry comparable ones, else by its place in the input.
 func precedes(it *Item, pos int, first *cand) bool {
-	if comparable(it.Time.Stamp, first.at) && it.Time.Nanos != first.at.Nanos {
-		return it.Time.Nanos < first.at.Nanos
+	if less, ok := timeOrder(it.Time.Stamp, first.at); ok {
+		return less
 	}
 	return pos < first.order
 }
