@@ -2,6 +2,7 @@ package diagnose
 
 import (
 	"path"
+	"slices"
 	"strings"
 
 	"github.com/nccllog/nccllog/parser"
@@ -87,7 +88,10 @@ func netChainFrame(where string) bool { return netFrame(where) || netTransportFr
 // apiSummary says that c's process's call returned an error with no WARN, where its chain
 // began and which ncclResult it returned.
 func apiSummary(c *cand, api *Item) string {
-	first, last := c.items[0], c.items[len(c.items)-1]
+	// The chain is the frames of the call's result; the process's other chains (a proxy
+	// thread's, of another result) stay evidence.
+	same := slices.DeleteFunc(slices.Clone(c.items), func(it *Item) bool { return it.Code != api.Code })
+	first, last := same[0], same[len(same)-1]
 	if c.kind == KindNetworkError && !apiFrame(last.Name) {
 		return who(c) + "'s network connection failed first: its chain returned " + parser.NCCLResult(api.Code).String() +
 			" (" + last.Name + ") with no WARN; it begins at " + first.Name + "."

@@ -1,6 +1,7 @@
 package diagnose_test
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -64,5 +65,38 @@ func TestAPIChain(t *testing.T) {
 	if r := diagnoseBytes(t, "job.log", []byte(warn+chainOnly("500", "2")), 0); len(r.Findings) > 0 &&
 		strings.Contains(r.Findings[0].Summary, "NCCL call failed") {
 		t.Errorf("beside another process's fault, the chain is not the first fault:\n%s", js(r))
+	}
+}
+
+// TestAPIChainBeforeClosed: a local rank whose call failed without a WARN, and then a
+// process of its host that logged a connection closed by a peer on that host: the failed
+// call is the first fault (its process is the peer that went away), the closed connection
+// follows it. Where the closed connection comes first, it stays the first fault.
+func TestAPIChainBeforeClosed(t *testing.T) {
+	closed := "nd1:501:950 [1] misc/socket.cc:50 NCCL WARN socketProgress: Connection closed by remote peer nd1<55133>\n"
+	r := diagnoseBytes(t, "job.log", []byte(chainOnly("500", "2")+closed), 0)
+	if r.Status != diagnose.StatusFault || len(r.Findings) < 2 || !slices.Equal(r.Findings[0].Processes, []string{"nd1:500"}) ||
+		!slices.ContainsFunc(r.Findings[1:], func(f diagnose.Finding) bool {
+			return f.Kind == diagnose.KindConnectionClosed && f.Follows != nil && *f.Follows == 0
+		}) {
+		t.Errorf("chain, then closed: want nd1:500's failed call first and the closed connection after it:\n%s", js(r))
+	}
+	r = diagnoseBytes(t, "job.log", []byte(closed+chainOnly("500", "2")), 0)
+	if r.Status != diagnose.StatusFault || r.Findings[0].Kind != diagnose.KindConnectionClosed {
+		t.Errorf("closed, then chain: want the closed connection first:\n%s", js(r))
+	}
+}
+
+// TestExceptionAfterOwnError: a process's WARN of a named kind (a refused connect), then the
+// program's bare exception: the finding keeps the WARN's kind; the exception alone, first,
+// keeps its own.
+func TestExceptionAfterOwnError(t *testing.T) {
+	warn := "nd1:500:900 [7] include/socket.h:387 NCCL WARN Connect to 10.0.0.2<52473> failed : Connection refused\n"
+	exc := "Traceback (most recent call last):\n  File \"train.py\", line 306, in <module>\n    main()\nException: \n"
+	if _, ok := firstFault(t, warn+exc, diagnose.KindNetworkError); !ok {
+		t.Errorf("WARN, then exception: want the WARN's network-error")
+	}
+	if _, ok := firstFault(t, exc+warn, diagnose.KindCrash); !ok {
+		t.Errorf("exception, then WARN: want the exception's crash")
 	}
 }

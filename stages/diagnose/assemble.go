@@ -121,7 +121,12 @@ func (b *builder) origins(lp *proc, litems []*Item) []*cand {
 		b.stuck = nil // the only evidence: the hang's first sign the log holds
 		out = append(out, s)
 	}
+	var api *cand
 	if len(out) == 0 {
+		api = b.apiChain() // apichain.go: a call that failed without a WARN
+		if api != nil && b.closedAfter(api) {
+			return []*cand{api} // the peer that went away: the connections closed follow it
+		}
 		for _, peer := range b.peers {
 			out = append(out, b.closed[peer])
 			delete(b.closed, peer)
@@ -132,8 +137,8 @@ func (b *builder) origins(lp *proc, litems []*Item) []*cand {
 			out = append(out, c)
 		} else if c := b.unnamedExit(lp); c != nil {
 			out = append(out, c)
-		} else if c := b.apiChain(); c != nil {
-			out = append(out, c) // apichain.go: a call that failed without a WARN
+		} else if api != nil {
+			out = append(out, api)
 		}
 	}
 	slices.SortStableFunc(out, func(x, y *cand) int {
@@ -146,6 +151,30 @@ func (b *builder) origins(lp *proc, litems []*Item) []*cand {
 		return 0
 	})
 	return out
+}
+
+// closedAfter reports whether a connection closed by a peer on the host of api's process,
+// api's failed call, comes after that call: the process whose call failed is the peer that
+// went away (a local rank's init that failed, its proxy then gone), and the closed
+// connections are what its peers saw of it.
+func (b *builder) closedAfter(api *cand) bool {
+	hosts := hostsOf(api.procs)
+	for _, peer := range b.peers {
+		c := b.closed[peer]
+		if c != nil && slices.Contains(hosts, peer) && earlier(api, c) {
+			return true
+		}
+	}
+	return false
+}
+
+// earlier reports whether a's first evidence came before b's: by time where both carry
+// comparable ones, else by their places in the input.
+func earlier(a, b *cand) bool {
+	if less, ok := timeOrder(a.at, b.at); ok {
+		return less
+	}
+	return a.order < b.order
 }
 
 // rasNames reports whether a RAS report that proves a fault names c's ranks (a rank
