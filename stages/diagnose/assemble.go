@@ -200,6 +200,9 @@ func (b *builder) launcherCand(lp *proc, litems []*Item) {
 		}
 	}
 	if c == nil {
+		c = b.loneOwn(lp)
+	}
+	if c == nil {
 		c = newCand(KindProcessExit, true)
 		c.procs = []*proc{lp}
 		b.own[lp] = c
@@ -224,6 +227,22 @@ func (b *builder) launcherCand(lp *proc, litems []*Item) {
 			c2.ranks = taskRange(c2.ranks, it, lp.rank)
 		}
 	}
+}
+
+// loneOwn is the finding of the one process the NCCL lines show, where the launcher names
+// its first process by rank alone (mpirun's `Process name: [[25545,1],0]`), the log knows
+// that process's rank by no line, and that process has an error of its own (nccl-tests'
+// `Test failure`): the process that failed is the one that exited. Nil otherwise.
+func (b *builder) loneOwn(lp *proc) *cand {
+	l := b.x.lone
+	if l == nil || lp.host != "" || lp.pid >= 0 || lp.rank < 0 || b.x.byRank[lp.rank] != nil {
+		return nil
+	}
+	q := b.x.get(l.Host, l.Pid)
+	if q.rank >= 0 {
+		return nil
+	}
+	return b.own[q]
 }
 
 // otherExitNotices are Open MPI's notices of a non-zero exit other than those among litems:
@@ -457,7 +476,10 @@ func lastWords(c *cand) string {
 	w, warn := "", ""
 	for _, it := range c.items {
 		if it.Ev == evException || it.Ev == evTerminate {
-			w = it.Name + ": " + it.Text
+			w = it.Text
+			if it.Name != "" { // nccl-tests' `Test failure common.cu:893` has no exception type
+				w = it.Name + ": " + it.Text
+			}
 		}
 		if warn == "" && it.Ev.isWarn() && it.Ev != evNetWeak {
 			warn = it.Text // the NCCL error its own chain started

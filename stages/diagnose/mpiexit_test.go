@@ -39,3 +39,30 @@ func TestMPIExitUnnamed(t *testing.T) {
 		t.Errorf("a CUDA error then the notice: want the exit to follow the first fault:\n%s", js(r))
 	}
 }
+
+// TestMPIExitLoneProcess: mpirun names the first process to exit by its rank alone, and the
+// NCCL lines show one process whose rank no line gives, with an error of its own (nccl-tests'
+// `Test failure`): the exit is that process's. Where its rank is another, or the lines show
+// a second process, the launcher's rank stays unjoined.
+func TestMPIExitLoneProcess(t *testing.T) {
+	named := "  Process name: [[25545,1],0]\n  Exit code:    3\n" + strings.Repeat("-", 74) + "\n"
+	block := strings.Repeat("-", 74) + "\nmpirun detected that one or more processes exited with non-zero status, thus causing\n" +
+		"the job to be terminated. The first process to do so was:\n\n" + named
+	own := " .. 8h200-2 pid 6831: Test failure common.cu:893\n\n" +
+		"8h200-2:6831:6848 [0] nccl_net_ofi_closeSend:816 NCCL WARN NET/OFI Invalid communicator object provided\n" +
+		"8h200-2:6831:6848 [0] NCCL INFO transport/net.cc:985 -> 3\n"
+	r := diagnoseBytes(t, "job.log", []byte(own+mpiBanner+block), 0)
+	if r.Status != diagnose.StatusFault || r.Findings[0].Kind != diagnose.KindProcessExit ||
+		!slices.Equal(r.Findings[0].Processes, []string{"8h200-2:6831"}) ||
+		!strings.HasPrefix(r.Findings[0].Summary, "8h200-2:6831 exited first, as the launcher reports, after Test failure common.cu:893;") {
+		t.Errorf("the lone process: want its process-exit first:\n%s", js(r))
+	}
+	other := "8h200-3:6310:6310 [0] NCCL INFO comm 0x55 rank 1 nranks 2 cudaDev 0 busId 1000 - Init COMPLETE\n"
+	ranked := "8h200-2:6831:6831 [0] NCCL INFO comm 0x56 rank 1 nranks 2 cudaDev 0 busId 1000 - Init COMPLETE\n"
+	for name, log := range map[string]string{"second process": other + own + mpiBanner + block, "another rank": ranked + own + mpiBanner + block} {
+		r := diagnoseBytes(t, "job.log", []byte(log), 0)
+		if len(r.Findings) > 0 && r.Findings[0].Kind == diagnose.KindProcessExit && slices.Contains(r.Findings[0].Processes, "8h200-2:6831") {
+			t.Errorf("%s: the exit of rank 0 joined to 8h200-2:6831:\n%s", name, js(r))
+		}
+	}
+}
