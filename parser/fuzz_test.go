@@ -137,8 +137,8 @@ func lineRuns(lines [][]byte) [][]byte {
 // pastedSeeds are runs of lines as people paste them and as processes glue them: one
 // thread's records with their pointers redacted and then not (the scanner keeps a thread's
 // tails), an nccl-tests row with records run on from its columns, records run on from
-// records, container ids behind times and labels, and records without an envelope, so that
-// the fuzzer mutates whole such runs.
+// records, container ids behind times and labels, redacted hosts (`<host>`, none), and records
+// without an envelope, so that the fuzzer mutates whole such runs.
 func pastedSeeds() [][]byte {
 	red := redacted("<PTR>")
 	tagged := strings.Replace(tfLine, "INFO AllReduce", "INFO [2] AllReduce", 1)
@@ -150,6 +150,7 @@ func pastedSeeds() [][]byte {
 		{"           8             2     float     sum      -1" + tfLine, tfLine, "    12.10    0.00    0.00    N/A" + tfLine, "    12.10    0.00    0.00      0" + tfRecord},
 		{tfLine + tfLine, tfLine + tfRecord, tfLine + " " + tfRecord, strings.Replace(tfLine, "gpu1", "0x7f0c74002f00gpu1", 1)},
 		{"12:00:00.123 " + digitHost, "worker-1: " + digitHost, `"` + digitHost, "2024-05-01 12:00:00 " + digitHost},
+		{strings.Replace(tfLine, "gpu1:", "<gpu-host>:", 1), strings.Replace(tfLine, "gpu1:", ":", 1), "x >> " + strings.Replace(tfLine, "gpu1:", ":", 1), strings.Replace(tfLine, "gpu1:", "::", 1)},
 		{tfRecord, "3: " + tfRecord, "NCCL INFO " + strings.TrimSuffix(tfRecord, " stream 0x7f0c74002f00"), "[2] " + tfRecord},
 	}
 	var out [][]byte

@@ -47,13 +47,50 @@ type text interface{ ~string | ~[]byte }
 // hptAt returns the end of the HPT token starting at i (`host:pid:tid`), or -1.
 func hptAt[T text](b T, i int) int {
 	n := len(b)
-	if i >= n || class[b[i]]&clsAlnum == 0 {
+	if i >= n {
 		return -1
+	}
+	if class[b[i]]&clsAlnum == 0 {
+		return redactedHPTAt(b, i)
 	}
 	j := i + 1
 	for j < n && class[b[j]]&clsHost != 0 {
 		j++
 	}
+	return pidTidEnd(b, j)
+}
+
+// redactedHPTAt returns the end of an HPT token whose host a user redacted, starting at i, or
+// -1 where none starts there: a host in angle brackets (`<merlin-training>:255200:255473`) or
+// none at all (`:168:1228`, where the host's name is empty, after a byte that cannot be in a
+// host's name). Either is an HPT only where an envelope's ` [` follows it, so that text such
+// as a time after a label keeps its tokens.
+func redactedHPTAt[T text](b T, i int) int {
+	j := i
+	switch {
+	case b[i] == '<':
+		j++
+		for j < len(b) && class[b[j]]&clsHost != 0 {
+			j++
+		}
+		if j == i+1 || j >= len(b) || b[j] != '>' {
+			return -1
+		}
+		j++
+	case b[i] == ':' && (i == 0 || class[b[i-1]]&clsHost == 0):
+	default:
+		return -1
+	}
+	e := pidTidEnd(b, j)
+	if e < 0 || e+1 >= len(b) || b[e] != ' ' || b[e+1] != '[' {
+		return -1
+	}
+	return e
+}
+
+// pidTidEnd returns the end of the `:pid:tid` that follows a host ending at j, or -1.
+func pidTidEnd[T text](b T, j int) int {
+	n := len(b)
 	for k := 0; k < 2; k++ {
 		if j+1 >= n || b[j] != ':' || class[b[j+1]]&clsDigit == 0 {
 			return -1

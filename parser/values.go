@@ -142,7 +142,7 @@ func (h *hptWord) Capture(values []string) error {
 	s := strings.Join(values, "")
 	j := strings.LastIndexByte(s, ':')
 	i := strings.LastIndexByte(s[:max(j, 0)], ':')
-	if i <= 0 {
+	if i < 0 { // i == 0: a host the line printed empty (`:168:1228`)
 		return errNumber
 	}
 	pid, err1 := parseDec(s[i+1 : j])
