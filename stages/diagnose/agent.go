@@ -75,10 +75,12 @@ func signalOf(its []*Item) string {
 }
 
 // child is the launcher's child an agent line names by its local rank and pid (torchrun), or
-// by its local rank alone (DeepSpeed's launcher, which prints no pid).
+// by its local rank alone (DeepSpeed's launcher, which prints no pid). The agent's line names
+// no host; where the log shows processes on one host only, the child is on it (the agent
+// runs beside its children).
 func (x *procIndex) child(it *Item) *proc {
 	if it.Pid >= 0 {
-		p := x.get("", it.Pid)
+		p := x.get(x.oneHost(), it.Pid)
 		p.label = "local rank " + strconv.FormatInt(it.Local, 10) + " (pid " + strconv.FormatInt(it.Pid, 10) + ")"
 		return p
 	}
@@ -87,4 +89,16 @@ func (x *procIndex) child(it *Item) *proc {
 		label = "local rank " + strconv.FormatInt(it.Local, 10)
 	}
 	return &proc{pid: -1, rank: -1, gpu: -1, label: label}
+}
+
+// oneHost is the host of every process the log names by host and pid, "" where it names
+// none or several.
+func (x *procIndex) oneHost() string {
+	if len(x.hostPid) != 1 {
+		return ""
+	}
+	for h := range x.hostPid {
+		return h
+	}
+	return ""
 }

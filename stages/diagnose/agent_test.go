@@ -47,3 +47,25 @@ func TestAgentExitWithRootCause(t *testing.T) {
 		t.Errorf("first finding ranks %v: %s, want rank 10 with the agent's line as evidence:\n%s", f.Ranks, f.Summary, js(r))
 	}
 }
+
+// TestAgentExitOneHost: the agent's line names no host; where the log's processes are all on
+// one host, its child is on that host too. Where they are on two, the child names none.
+func TestAgentExitOneHost(t *testing.T) {
+	closed := func(host string) string {
+		return host + ":4241:4300 [1] misc/socket.cc:538 NCCL WARN Net : Connection closed by remote peer " + host + "<40048>\n" +
+			host + ":4241:4300 [1] NCCL INFO transport/net_socket.cc:493 -> 6\n"
+	}
+	for name, c := range map[string]struct {
+		log   string
+		hosts []string
+	}{
+		"one host":  {closed("node-a") + agentLine + "\n", []string{"node-a"}},
+		"two hosts": {closed("node-a") + strings.ReplaceAll(closed("node-b"), ":4241:", ":4243:") + agentLine + "\n", nil},
+	} {
+		r := diagnoseBytes(t, "job.log", []byte(c.log), 0)
+		if r.Status != diagnose.StatusFault || r.Findings[0].Kind != diagnose.KindProcessExit ||
+			!slices.Equal(r.Findings[0].Processes, []string{"local rank 2 (pid 4242)"}) || !slices.Equal(r.Findings[0].Hosts, c.hosts) {
+			t.Errorf("%s: want local rank 2's exit first, on hosts %v:\n%s", name, c.hosts, js(r))
+		}
+	}
+}
