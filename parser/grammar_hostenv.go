@@ -1,6 +1,10 @@
 package parser
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/alecthomas/participle/v2/lexer"
+)
 
 // gHostLine is an NCCL line whose envelope names the host and device but no pid:tid:
 // `parser:"host [dev] NCCL LEVEL message"`, with a WARN location before NCCL as in gEnvelope.
@@ -19,6 +23,7 @@ type gHostLine struct {
 // gHostEnvelope is `parser:"host [dev] NCCL LEVEL"`, the location of a WARN or TRACE line
 // between the device and NCCL.
 type gHostEnvelope struct {
+	Pos   lexer.Position
 	Host  hostName `parser:"@(Word ( '-' Word )*)"`
 	Dev   decNum   `parser:"Sp '[' @('-'? Word) ']' Sp"`
 	Loc   []string `parser:"( (?! 'NCCL' Sp ('INFO' | 'WARN' | 'TRACE' | 'ABORT') | HPT ) @(Sp | Punct | Word) )*"`
@@ -65,8 +70,20 @@ func (g *Grammar) parseHostLine(text string) (Line, bool) {
 		return Line{}, false
 	}
 	e := tree.Env
+	if !hostStarts(text, prefixEnd(tree.Prefix), e.Pos.Offset) {
+		return Line{}, false
+	}
 	l := Line{Rank: prefixRank(tree.Prefix)}
 	l.Env = Envelope{Host: string(e.Host), Pid: -1, Tid: -1, Dev: int64(e.Dev), Level: levelFromWord(e.Level)}
 	l.Kind = kindOfLevel(l.Env.Level)
 	return l, true
+}
+
+// hostStarts reports whether a host-only envelope's host, at i in its line whose prefixes end
+// at start, starts a name of its own: right after the prefixes or after a byte no host name
+// holds (white space, `:` as in a head whose pid a user redacted, `host:XXXXXX [5]`). A word
+// run on from a host byte is the tail of the text before it (the `Z` of a collector's
+// `2024-05-01T10:00:00Z [3] NCCL INFO ...` before a head cut to its device), no host.
+func hostStarts[T text](b T, start, i int) bool {
+	return i == start || i > 0 && !isHostByte(b[i-1])
 }

@@ -66,6 +66,14 @@ var hostEnvCases = []lineCase{
 		in:   "[1] NCCL INFO misc/socket.cc:64 -> 6",
 		want: Line{Kind: KindMalformed, Rank: -1, Reason: reasonNoEnvelope},
 	},
+	{
+		// The tail of a time glued to it is no host: a head cut to its device behind a
+		// collector's time stays without an envelope.
+		name: "device_head_behind_time_is_no_host",
+		in:   "2024-05-01T10:00:00Z [1] misc/shmutils.cc:103 NCCL WARN Cuda failure 'invalid argument'",
+		time: Stamp{Nanos: 1714557600000000000, Form: StampISO, Zoned: true},
+		want: Line{Kind: KindMalformed, Rank: -1, Reason: reasonNoEnvelope},
+	},
 }
 
 func TestHostOnlyEnvelope(t *testing.T) { checkLines(t, hostEnvCases) }

@@ -33,6 +33,17 @@ var redactedHostCases = []lineCase{
 		want: Line{Kind: KindInfo, Rank: -1, Env: envInfo("", 168, 1228, 2)},
 	},
 	{
+		// The ':' that ends torchrun's label is the label's, not an empty host's.
+		name: "label_colon_is_no_empty_host",
+		in:   "[default0]:48211:48211 [0] NCCL INFO cudaDriverVersion 12020",
+		want: Line{Kind: KindMalformed, Rank: 0, Reason: reasonNoEnvelope},
+	},
+	{
+		name: "label_then_empty_host",
+		in:   "[default0]::48211:48211 [0] NCCL INFO cudaDriverVersion 12020",
+		want: Line{Kind: KindInfo, Rank: 0, Env: envInfo("", 48211, 48211, 0)},
+	},
+	{
 		// No envelope follows: a time after a label keeps its tokens.
 		name: "label_then_time_is_no_envelope",
 		in:   "[default0]:12:34:56 NCCL INFO Init COMPLETE",

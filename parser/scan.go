@@ -204,10 +204,15 @@ func (s *scanner) scan(line []byte, l *Line) (shape uint64, ok bool) {
 // scanHeadInfo is the common case: an INFO envelope right after the prefixes. It answers only
 // where scanEnvelope would answer the same: the first token is the envelope's HPT.
 func (s *scanner) scanHeadInfo(b []byte, i int, l *Line, h shape) (uint64, bool) {
-	if i >= len(b) || class[b[i]]&clsAlnum == 0 {
+	if i >= len(b) {
 		return 0, false
 	}
-	if m, ok := s.knownHead(b, i, l); ok {
+	if class[b[i]]&clsAlnum == 0 {
+		if b[i] != '<' && b[i] != ':' {
+			return 0, false
+		}
+		// A redacted host (scan_tokens.go): read in full, as any new head.
+	} else if m, ok := s.knownHead(b, i, l); ok {
 		return s.scanMsg(b, m, l, h)
 	}
 	end := hptAt(b, i)

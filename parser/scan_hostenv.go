@@ -18,6 +18,9 @@ func (s *scanner) scanHostLine(b []byte, start int, l *Line, h shape) (uint64, b
 		end, isHPT := tokenEnd(b, i)
 		if !isHPT && isWordByte(b[i]) && !isSp(b[i]) && !isPunct(b[i]) {
 			if env, ok := hostEnvAt(b, i, end); ok {
+				if !hostStarts(b, start, i) {
+					return 0, false // as gHostLine's first host, glued: no host line
+				}
 				return s.hostLine(b, i, env, l, h)
 			}
 		}
