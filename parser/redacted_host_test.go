@@ -44,6 +44,12 @@ var redactedHostCases = []lineCase{
 		want: Line{Kind: KindInfo, Rank: 0, Env: envInfo("", 48211, 48211, 0)},
 	},
 	{
+		// mpirun's tag is no angle placeholder.
+		name: "mpirun_tag_is_no_placeholder",
+		in:   "[1,0]<stdout>:20311:20311 [0] NCCL INFO Connected all rings",
+		want: Line{Kind: KindMalformed, Rank: 0, Reason: reasonNoEnvelope},
+	},
+	{
 		// No envelope follows: a time after a label keeps its tokens.
 		name: "label_then_time_is_no_envelope",
 		in:   "[default0]:12:34:56 NCCL INFO Init COMPLETE",

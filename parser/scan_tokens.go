@@ -62,11 +62,14 @@ func hptAt[T text](b T, i int) int {
 
 // redactedHPTAt returns the end of an HPT token whose host a user redacted, starting at i, or
 // -1 where none starts there: a host in angle brackets (`<merlin-training>:255200:255473`) or
-// none at all (`:168:1228`, where the host's name is empty: at the line's start, after white
-// space or after another ':', never the ':' that ends a label such as `[default0]:`). Either
-// is an HPT only where an envelope's ` [` follows it, so that text such as a time after a
-// label keeps its tokens.
+// none at all (`:168:1228`, where the host's name is empty). Either starts only at the line's
+// start, after white space or after another ':' (never mpirun's `<stdout>:` nor the ':' that
+// ends torchrun's `[default0]:`), and is an HPT only where an envelope's ` [` follows it, so
+// that text such as a time after a label keeps its tokens.
 func redactedHPTAt[T text](b T, i int) int {
+	if i > 0 && b[i-1] != ':' && !isSp(b[i-1]) {
+		return -1 // `[1,0]<stdout>:` is mpirun's tag, `[default0]:` torchrun's label
+	}
 	j := i
 	switch {
 	case b[i] == '<':
@@ -78,7 +81,7 @@ func redactedHPTAt[T text](b T, i int) int {
 			return -1
 		}
 		j++
-	case b[i] == ':' && (i == 0 || b[i-1] == ':' || isSp(b[i-1])):
+	case b[i] == ':':
 	default:
 		return -1
 	}
