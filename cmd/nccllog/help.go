@@ -303,12 +303,14 @@ failure evidence: the launcher's word on the process that ended first (Slurm "sr
 ... task N: Exited"; a line of a range, "tasks 2-7: Exited", names a set in no order, none of
 it first: "tasks 2-15 on 2 nodes exited with exit code 1" where nothing else says; torchrun's "Root Cause (first observed failure)" block, its agent's
 "failed (exitcode: -6) local_rank: 3 (pid: 26026)" ("local rank 3 (pid 26026) exited first
-with exit code -6 (SIGABRT)"; the root cause block is preferred where both name it), Open MPI's first
+with exit code -6 (SIGABRT)", on the log's one host where it shows one; the root cause block is
+preferred where both name it), Open MPI's first
 process ("Process name: [[j,1],R]", or "mpirun noticed that process rank 3 with PID 1167 on node n7
 exited on signal 11 (Segmentation fault)." from mpirun, mpiexec, orterun, prterun or oshrun: "rank 3
 (n7:1167) was killed by signal 11 (Segmentation fault) first, as the launcher reports"; its
 "Primary job terminated normally, but 1 process returned a non-zero exit code" alone is a
-process-exit that names none; Ray's raylet on a worker that died, "A worker died or was killed
+process-exit that names none; a rank the block names alone is the process the NCCL lines show,
+where they show one whose rank no line gives and that failed on its own; Ray's raylet on a worker that died, "A worker died or was killed
 ... Worker IP address: A ... Worker PID: P Worker exit type: SYSTEM_ERROR", and Ray's memory
 monitor on the node whose workers it killed, "N Workers (tasks / actors) killed due to memory
 pressure (OOM)"; DeepSpeed's launcher's "['python', ..., '--local_rank=3'] exits with return code
@@ -330,7 +332,9 @@ a destroyed process group aborted, a follow-on of what ended the process; a line
 nccl_ops.cc:104 : UNKNOWN: unhandled cuda error" on an NCCL op (the process's own ncclResult:
 unhandled cuda error is a cuda-error, unhandled system error a system-error; on the log's one
 process), NCCL WARNs (NET/IB completion errors, an IB async event of a queue pair, completion
-queue or device ("Got async event : local access violation work queue error"), NET/OFI and NET/Socket failures, libmlx5's
+queue or device ("Got async event : local access violation work queue error"), NET/OFI and NET/Socket failures
+(a plugin's own "NET/OFI aws-ofi-nccl initialization failed" with no chain after it is a notice: NCCL
+goes on with its own network), libmlx5's
 "mlx5: host: got completion with error:" (evidence of that host's NET/IB error where one is logged), bootstrap, Cuda
 failure (oom where it says 'out of memory'), "Failed to CUDA calloc", a CUDA or HIP call
 "failed" ("cudaIpcGetMemHandle failed : ...", "hipIpcGetMemHandle failed"), a connect refused (the
