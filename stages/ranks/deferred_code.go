@@ -200,6 +200,13 @@ func putRange(buf []byte, end *int, v, prev *[fieldSlots]uint64, from, to int) u
 		ps[i] = x
 		mask |= 1 << ((from + i) & 31)
 		z := d<<1 ^ uint64(int64(d)>>63)
+		if z < 1<<7 {
+			// One byte, the most common length (a line's step, a device, a rank's
+			// neighbour): no length to count.
+			buf[at] = byte(z<<1 | 1)
+			at++
+			continue
+		}
 		if z >= 1<<56 {
 			buf[at] = 0
 			binary.LittleEndian.PutUint64(buf[at+1:], z)
