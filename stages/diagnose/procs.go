@@ -14,6 +14,8 @@ type proc struct {
 	// label names a process known by neither host nor rank: torchrun's agent's child by its
 	// local rank and pid.
 	label string
+	// n is the process's place in procIndex.order, from 1; 0 for a process not listed there.
+	n int
 }
 
 func (p *proc) name() string {
@@ -98,9 +100,9 @@ func (x *procIndex) get(host string, pid int64) *proc {
 		return p
 	}
 	p := x.procs.new()
-	*p = proc{host: host, pid: pid, rank: -1, gpu: -1}
-	x.byKey[k] = p
 	x.order = append(x.order, p)
+	*p = proc{host: host, pid: pid, rank: -1, gpu: -1, n: len(x.order)}
+	x.byKey[k] = p
 	return p
 }
 
