@@ -298,6 +298,11 @@ func (p *Part) addComm(n int64, l *parser.Line) {
 // fold folds the lines p lists into its states, in order. Those of communicators past
 // maxComms are counted in commsLeft.
 func (p *Part) fold() {
+	if len(p.states) == 0 && len(p.pend) >= minCommsHint {
+		// Each line names one communicator at most: the map is made for as many at once,
+		// not grown from empty a doubling at a time through thousands (a log of set-up).
+		p.comms = make(map[commKey]*commState, min(len(p.pend), maxComms))
+	}
 	for i := range p.pend {
 		c := &p.pend[i]
 		st := p.comms[c.commKey]
@@ -319,6 +324,10 @@ func (p *Part) fold() {
 	clear(p.pend) // their strings
 	p.pend, p.pendAnchored = p.pend[:0], 0
 }
+
+// minCommsHint is the fewest lines fold makes its empty map of states for at once: below
+// it, growing the map costs less than the room a hint may leave unused.
+const minCommsHint = 256
 
 func (p *Part) Settle(int64, bool) {}
 
