@@ -336,7 +336,13 @@ func infoGate(text []byte) (infoReads, []byte) {
 	}
 	m := text[q+len(" INFO "):]
 	var r infoReads
-	if s := bytes.IndexByte(m, ' '); s > 0 && bytes.HasPrefix(m[s:], []byte(" -> ")) {
+	// The first word is short (`Channel`, `Trees`, a frame's `file:line`): a loop finds its
+	// end for less than a call to IndexByte, and the arrow is compared as one word.
+	s := 0
+	for s < len(m) && m[s] != ' ' {
+		s++
+	}
+	if s > 0 && len(m)-s >= len(" -> ") && string(m[s:s+len(" -> ")]) == " -> " {
 		r |= mayFrame
 	}
 	if len(m) > 0 {
