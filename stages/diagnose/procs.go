@@ -36,10 +36,15 @@ func (p *proc) name() string {
 // procIndex ties ranks, hosts and pids together from the communicators' lines and the
 // launcher labels on NCCL lines.
 type procIndex struct {
-	byKey  map[commKeyProc]*proc
-	byRank map[int64]*proc
-	order  []*proc
-	world  int64 // the widest communicator's size
+	// pidFirst is the first process get made of each pid (0 or more); byKey the others, and
+	// those without a pid and the launcher's (hostRank). A process is looked up for each of
+	// thousands of communicators (a log of set-up): by its pid, the map's path for 64-bit
+	// keys, where a key with its host's string took the generic path, hashed field by field.
+	pidFirst map[int64]*proc
+	byKey    map[commKeyProc]*proc
+	byRank   map[int64]*proc
+	order    []*proc
+	world    int64 // the widest communicator's size
 	// lone is the one process the NCCL lines showed (lone.go), nil where none or several.
 	lone *LoneProc
 	// hostPid is the one pid the log shows on each host, -1 where it shows several.
@@ -59,7 +64,8 @@ func newProcIndex(e *Evidence) *procIndex {
 	// Each communicator line names one process at most: the maps are sized for them, not
 	// grown a doubling at a time (a 4,096-rank init's thousands of processes).
 	n := min(len(e.Comms), maxComms)
-	x := &procIndex{byKey: make(map[commKeyProc]*proc, n), byRank: make(map[int64]*proc, n), lone: e.Lone()}
+	x := &procIndex{pidFirst: make(map[int64]*proc, n), byKey: map[commKeyProc]*proc{}, byRank: make(map[int64]*proc, n),
+		lone: e.Lone()}
 	for _, c := range e.Comms {
 		x.world = max(x.world, c.NRanks)
 	}
@@ -95,14 +101,31 @@ func newProcIndex(e *Evidence) *procIndex {
 }
 
 func (x *procIndex) get(host string, pid int64) *proc {
-	k := commKeyProc{host, pid}
-	if p := x.byKey[k]; p != nil {
+	if pid >= 0 {
+		p := x.pidFirst[pid]
+		if p == nil {
+			return x.add(host, pid, true)
+		}
+		if p.host == host {
+			return p
+		}
+	}
+	if p := x.byKey[commKeyProc{host, pid}]; p != nil {
 		return p
 	}
+	return x.add(host, pid, false)
+}
+
+// add makes host's process pid, the first of its pid where first.
+func (x *procIndex) add(host string, pid int64, first bool) *proc {
 	p := x.procs.new()
 	x.order = append(x.order, p)
 	*p = proc{host: host, pid: pid, rank: -1, gpu: -1, n: len(x.order)}
-	x.byKey[k] = p
+	if first {
+		x.pidFirst[pid] = p
+	} else {
+		x.byKey[commKeyProc{host, pid}] = p
+	}
 	return p
 }
 
