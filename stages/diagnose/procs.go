@@ -83,7 +83,7 @@ func newProcIndex(e *Evidence) *procIndex {
 			}
 		}
 	}
-	x.hostPid = hostPids(e)
+	x.hostPid = hostPids(x.order, e.Items) // x.order: the communicators' processes, once each
 	for i := range e.Items {
 		it := &e.Items[i]
 		if it.Host == "" || it.Pid < 0 || it.Rank < 0 || it.Ev == evSetting {
@@ -220,10 +220,12 @@ func hostHasPid(ps []*proc, host string) bool {
 	return slices.ContainsFunc(ps, func(p *proc) bool { return p.host == host && p.pid >= 0 })
 }
 
-// hostPids maps each host the communicators' lines and the evidence name with a pid to that
-// pid where they name one, -1 where several: a line that names only its host (nccl-tests'
-// `gpu5: Test NCCL failure ...`, libmlx5's) is that process's where it is the host's only one.
-func hostPids(e *Evidence) map[string]int64 {
+// hostPids maps each host the communicators' processes, procs, and the evidence, items, name
+// with a pid to that pid where they name one, -1 where several: a line that names only its
+// host (nccl-tests' `gpu5: Test NCCL failure ...`, libmlx5's) is that process's where it is
+// the host's only one. The processes are read rather than the communicators: each once,
+// where a process has several communicators (a set-up's splits).
+func hostPids(procs []*proc, items []Item) map[string]int64 {
 	m := map[string]int64{}
 	see := func(host string, pid int64) {
 		if host == "" || pid < 0 {
@@ -235,11 +237,11 @@ func hostPids(e *Evidence) map[string]int64 {
 			m[host] = -1
 		}
 	}
-	for _, c := range e.Comms {
-		see(c.Host, c.Pid)
+	for _, p := range procs {
+		see(p.host, p.pid)
 	}
-	for i := range e.Items {
-		see(e.Items[i].Host, e.Items[i].Pid)
+	for i := range items {
+		see(items[i].Host, items[i].Pid)
 	}
 	return m
 }
