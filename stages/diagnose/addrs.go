@@ -122,6 +122,14 @@ func ownAddrHead(msg []byte) int {
 // on the one or two words of a `Bootstrap : Using` line cost more than the rest of the line's
 // reading.
 func asciiAddrs(out [][]byte, rest []byte) ([][]byte, bool) {
+	if len(rest) > 0 && oneWord(rest) {
+		// The common case (`Bootstrap : Using ib0:10.1.2.3<0>`, an IB line's OOB): the
+		// loop below would find that one word a byte at a time, with two tests a byte.
+		if a := ifaceAddr(rest); a != nil && len(out) < maxOwnAddrs {
+			out = append(out, a)
+		}
+		return out, true
+	}
 	n := len(out)
 	for i := 0; i < len(rest); {
 		for i < len(rest) && fieldSpace(rest[i]) {
@@ -143,6 +151,17 @@ func asciiAddrs(out [][]byte, rest []byte) ([][]byte, bool) {
 		}
 	}
 	return out, true
+}
+
+// oneWord reports whether every byte of b is ASCII and no space, nor a control byte (those
+// the loop of asciiAddrs tells apart): b is then one word of its reading.
+func oneWord(b []byte) bool {
+	for _, c := range b {
+		if c-'!' > 0x7f-'!' {
+			return false
+		}
+	}
+	return true
 }
 
 // fieldSpace reports whether b, an ASCII byte, is a space as bytes.Fields tells one.
