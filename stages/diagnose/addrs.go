@@ -32,7 +32,8 @@ type Addr struct {
 	Text      string `json:"text"`
 }
 
-// ownAddrPrefixes are the messages that print a process's own addresses.
+// ownAddrPrefixes are the messages that print a process's own addresses: the three NET/
+// ones first, then Bootstrap's (ownAddrHead picks them by their first byte).
 var ownAddrPrefixes = [...]string{"NET/IB : Using ", "NET/IBext : Using ", "NET/Socket : Using ", "Bootstrap : Using ",
 	"Bootstrap: Using "}
 
@@ -69,21 +70,17 @@ const maxOwnAddrs = 8
 // own (up to maxOwnAddrs). addAddrs looks no further than a line that holds `Using ` (most
 // INFO lines do not), and lends out from its stack.
 func ownAddrs(out [][]byte, msg []byte) [][]byte {
-	head := -1
-	for _, p := range ownAddrPrefixes {
-		if bytes.HasPrefix(msg, []byte(p)) {
-			head = len(p)
-			break
-		}
-	}
+	head := ownAddrHead(msg)
 	if head < 0 {
 		return out
 	}
 	rest := msg[head:]
-	if i := bytes.Index(rest, []byte("OOB ")); i >= 0 && bytes.HasPrefix(msg, []byte("NET/IB")) {
+	if bytes.HasPrefix(msg, []byte("NET/IB")) {
+		i := bytes.Index(rest, []byte("OOB "))
+		if i < 0 {
+			return out // an IB line names its NICs; the address is after OOB
+		}
 		rest = rest[i+len("OOB "):]
-	} else if bytes.HasPrefix(msg, []byte("NET/IB")) {
-		return out // an IB line names its NICs; the address is after OOB
 	}
 	if got, ok := asciiAddrs(out, rest); ok {
 		return got
@@ -96,12 +93,43 @@ func ownAddrs(out [][]byte, msg []byte) [][]byte {
 	return out
 }
 
+// ownAddrHead is the length of the one of ownAddrPrefixes msg opens with, -1 where none:
+// told by msg's first byte, where a walk through the prefixes compared msg with each.
+func ownAddrHead(msg []byte) int {
+	if len(msg) == 0 {
+		return -1
+	}
+	var ps []string
+	switch msg[0] {
+	case 'N':
+		ps = ownAddrPrefixes[:3] // the NET/ lines'
+	case 'B':
+		ps = ownAddrPrefixes[3:] // Bootstrap's
+	default:
+		return -1
+	}
+	for _, p := range ps {
+		if bytes.HasPrefix(msg, []byte(p)) {
+			return len(p)
+		}
+	}
+	return -1
+}
+
 // asciiAddrs is ownAddrs's reading of rest's words, split where bytes.FieldsSeq splits them,
 // for a rest of ASCII bytes (false where a byte is not: FieldsSeq's spaces are Unicode's
 // then). FieldsSeq decodes each byte as a rune and yields each word through a closure, which
 // on the one or two words of a `Bootstrap : Using` line cost more than the rest of the line's
 // reading.
 func asciiAddrs(out [][]byte, rest []byte) ([][]byte, bool) {
+	if len(rest) > 0 && oneWord(rest) {
+		// The common case (`Bootstrap : Using ib0:10.1.2.3<0>`, an IB line's OOB): the
+		// loop below would find that one word a byte at a time, with two tests a byte.
+		if a := ifaceAddr(rest); a != nil && len(out) < maxOwnAddrs {
+			out = append(out, a)
+		}
+		return out, true
+	}
 	n := len(out)
 	for i := 0; i < len(rest); {
 		for i < len(rest) && fieldSpace(rest[i]) {
@@ -123,6 +151,17 @@ func asciiAddrs(out [][]byte, rest []byte) ([][]byte, bool) {
 		}
 	}
 	return out, true
+}
+
+// oneWord reports whether every byte of b is ASCII and no space, nor a control byte (those
+// the loop of asciiAddrs tells apart): b is then one word of its reading.
+func oneWord(b []byte) bool {
+	for _, c := range b {
+		if c-'!' > 0x7f-'!' {
+			return false
+		}
+	}
+	return true
 }
 
 // fieldSpace reports whether b, an ASCII byte, is a space as bytes.Fields tells one.
@@ -267,7 +306,7 @@ func infoMessage(text []byte, l *parser.Line) []byte {
 	}
 	if i := infoAt(t); i >= 0 {
 		msg := t[i+len(info):]
-		if infoAt(msg) < 0 && !bytes.HasSuffix(bytes.TrimRight(msg, " \r"), []byte(ray)) {
+		if infoAt(msg) < 0 && !bytes.HasSuffix(trimSpCR(msg), []byte(ray)) {
 			return msg
 		}
 	}
@@ -316,7 +355,13 @@ func infoGate(text []byte) (infoReads, []byte) {
 	}
 	m := text[q+len(" INFO "):]
 	var r infoReads
-	if s := bytes.IndexByte(m, ' '); s > 0 && bytes.HasPrefix(m[s:], []byte(" -> ")) {
+	// The first word is short (`Channel`, `Trees`, a frame's `file:line`): a loop finds its
+	// end for less than a call to IndexByte, and the arrow is compared as one word.
+	s := 0
+	for s < len(m) && m[s] != ' ' {
+		s++
+	}
+	if s > 0 && len(m)-s >= len(" -> ") && string(m[s:s+len(" -> ")]) == " -> " {
 		r |= mayFrame
 	}
 	if len(m) > 0 {
@@ -344,10 +389,20 @@ func gateMessage(m, text []byte, l *parser.Line) []byte {
 	if n := len(m); n > 0 && m[n-1] == '\r' {
 		m = m[:n-1]
 	}
-	if bytes.HasSuffix(bytes.TrimRight(m, " \r"), []byte(ray)) {
+	if bytes.HasSuffix(trimSpCR(m), []byte(ray)) {
 		return parser.Message(text, l)
 	}
 	return m
+}
+
+// trimSpCR is bytes.TrimRight(b, " \r"), without the set of bytes TrimRight makes of its
+// cutset at every call.
+func trimSpCR(b []byte) []byte {
+	n := len(b)
+	for n > 0 && (b[n-1] == ' ' || b[n-1] == '\r') {
+		n--
+	}
+	return b[:n]
 }
 
 // addGatedAddrs is addAddrs of a line infoGate told may print its process's own addresses,

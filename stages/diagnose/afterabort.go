@@ -13,8 +13,7 @@ func (b *builder) afterAbort(p *proc, it *Item) bool {
 	if p == nil || it.Host == "" || !warnEv(it.Ev) {
 		return false
 	}
-	b.indexComms()
-	for _, c := range b.byProc[p] {
+	for _, c := range b.commsOf(p) {
 		if a := c.Abort; a != nil && a.File == it.File && a.Line < it.Line {
 			return true
 		}

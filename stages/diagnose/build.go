@@ -33,8 +33,8 @@ type builder struct {
 	// none); bare are the processes' frames no WARN shown starts.
 	codes, frames []int
 	bare          []int
-	byProc        map[*proc][]*commState
-	cprocs        []*proc // byProc's keys in input order
+	byProc        procComms
+	cprocs        []*proc // the processes byProc lists, in input order
 	// lastErrs are the NCCL exceptions' ncclResult lines and `Last error:` messages
 	// (excorigin.go).
 	lastErrs []excRef

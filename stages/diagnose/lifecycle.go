@@ -45,34 +45,72 @@ func (b *builder) commProcs() []*proc {
 	return b.cprocs
 }
 
+// procComms are the communicators of each process that has any, in input order: one list,
+// grouped by process, process n's from ends[n-1] to ends[n] (n, the process's place in the
+// procIndex, from 1). A map of a list for each process took a lookup and an append (the
+// first of them an allocation) a communicator, and allocations for each of thousands of
+// processes (a 4,096-rank init), once more than the communicators' own.
+type procComms struct {
+	comms []*commState
+	ends  []int32
+}
+
+// of is p's communicators, nil where it has none.
+func (c *procComms) of(p *proc) []*commState {
+	if p == nil || p.n <= 0 || p.n >= len(c.ends) {
+		return nil
+	}
+	return c.comms[c.ends[p.n-1]:c.ends[p.n]]
+}
+
 // indexComms lists each process's communicators, once.
 func (b *builder) indexComms() {
-	if b.byProc != nil {
+	if b.byProc.ends != nil {
 		return
 	}
-	// At most one process a communicator: made that large at once rather than grown through
-	// its splits (16,384 communicators on a log of set-up).
-	b.byProc = make(map[*proc][]*commState, len(b.e.Comms))
-	for i, c := range b.e.Comms {
-		var p *proc
-		if i < len(b.x.commProcs) {
-			p = b.x.commProcs[i] // newProcIndex's, of the same communicators
-		} else {
-			p = b.x.get(c.Host, c.Pid)
+	ps := b.x.commProcs // newProcIndex's, of the same communicators
+	if len(ps) != len(b.e.Comms) {
+		ps = make([]*proc, len(b.e.Comms))
+		for i, c := range b.e.Comms {
+			if i < len(b.x.commProcs) {
+				ps[i] = b.x.commProcs[i]
+			} else {
+				ps[i] = b.x.get(c.Host, c.Pid)
+			}
 		}
-		if b.byProc[p] == nil {
+	}
+	// A counting sort by process: each process's count, then where its list ends.
+	ends := make([]int32, len(b.x.order)+1)
+	for _, p := range ps {
+		if ends[p.n] == 0 {
 			b.cprocs = append(b.cprocs, p)
 		}
-		b.byProc[p] = append(b.byProc[p], c)
+		ends[p.n]++
 	}
+	for n := 1; n < len(ends); n++ {
+		ends[n] += ends[n-1]
+	}
+	comms := make([]*commState, len(ps))
+	for i := len(ps) - 1; i >= 0; i-- { // backwards: each list fills from its end
+		n := ps[i].n
+		ends[n]--
+		comms[ends[n]] = b.e.Comms[i]
+	}
+	// ends[n] is now where process n's list starts, which is where n-1's ends.
+	b.byProc = procComms{comms: comms, ends: append(ends[1:], int32(len(comms)))}
+}
+
+// commsOf is p's communicators, in input order.
+func (b *builder) commsOf(p *proc) []*commState {
+	b.indexComms()
+	return b.byProc.of(p)
 }
 
 // ends is p's first Abort COMPLETE, and whether it destroyed a communicator.
 func (b *builder) ends(p *proc) (*Mark, bool) {
-	b.indexComms()
 	var a *Mark
 	d := false
-	for _, c := range b.byProc[p] {
+	for _, c := range b.commsOf(p) {
 		if a == nil {
 			a = c.Abort
 		}
@@ -83,8 +121,7 @@ func (b *builder) ends(p *proc) (*Mark, bool) {
 
 // pendingInit is p's first communicator whose Init START has no Init COMPLETE (nor an end).
 func (b *builder) pendingInit(p *proc) *commState {
-	b.indexComms()
-	for _, c := range b.byProc[p] {
+	for _, c := range b.commsOf(p) {
 		if c.Start != nil && c.Complete == nil && c.Abort == nil && c.Destroy == nil {
 			return c
 		}

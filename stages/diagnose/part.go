@@ -55,7 +55,7 @@ type Part struct {
 	anchored int
 	counts   map[capKey]int64
 	keys     []capKey
-	comms    map[commKey]*commState
+	comms    commIndex
 	states   []*commState // comms' values in the order first seen, so a merge reads no map
 	loose    []*Mark      // comm marks not anchored yet
 	// pend are the lifecycle lines not folded into states yet, the first pendAnchored of
@@ -103,7 +103,7 @@ type Part struct {
 }
 
 func newPart() *Part {
-	return &Part{counts: map[capKey]int64{}, comms: map[commKey]*commState{}, addrIdx: map[string]int{}}
+	return &Part{counts: map[capKey]int64{}, comms: commIndex{byWord: map[uint64]*commState{}}, addrIdx: map[string]int{}}
 }
 
 // Add keeps a line's evidence.
@@ -298,9 +298,14 @@ func (p *Part) addComm(n int64, l *parser.Line) {
 // fold folds the lines p lists into its states, in order. Those of communicators past
 // maxComms are counted in commsLeft.
 func (p *Part) fold() {
+	if len(p.states) == 0 && len(p.pend) >= minCommsHint {
+		// Each line names one communicator at most: the map is made for as many at once,
+		// not grown from empty a doubling at a time through thousands (a log of set-up).
+		p.comms.byWord = make(map[uint64]*commState, min(len(p.pend), maxComms))
+	}
 	for i := range p.pend {
 		c := &p.pend[i]
-		st := p.comms[c.commKey]
+		st := p.comms.get(&c.commKey)
 		if st == nil {
 			if len(p.states) >= maxComms {
 				p.commsLeft++
@@ -308,7 +313,7 @@ func (p *Part) fold() {
 			}
 			st = p.stateSlab.new()
 			*st = commState{commKey: c.commKey, Rank: -1, NRanks: -1, GPU: -1}
-			p.comms[c.commKey] = st
+			p.comms.put(st)
 			p.states = append(p.states, st)
 		}
 		st.lines++
@@ -319,6 +324,10 @@ func (p *Part) fold() {
 	clear(p.pend) // their strings
 	p.pend, p.pendAnchored = p.pend[:0], 0
 }
+
+// minCommsHint is the fewest lines fold makes its empty map of states for at once: below
+// it, growing the map costs less than the room a hint may leave unused.
+const minCommsHint = 256
 
 func (p *Part) Settle(int64, bool) {}
 
@@ -422,7 +431,7 @@ func (p *Part) mergeStates(op *Part) {
 		return
 	}
 	for _, oc := range op.states {
-		if c := p.comms[oc.commKey]; c != nil {
+		if c := p.comms.get(&oc.commKey); c != nil {
 			c.merge(oc)
 			continue
 		}
@@ -432,7 +441,7 @@ func (p *Part) mergeStates(op *Part) {
 		}
 		// o's state is taken, not copied: o's Reset only forgets it, and new lines make new
 		// states.
-		p.comms[oc.commKey] = oc
+		p.comms.put(oc)
 		p.states = append(p.states, oc)
 	}
 	p.loose = append(p.loose, op.loose...)
@@ -441,7 +450,7 @@ func (p *Part) mergeStates(op *Part) {
 func (p *Part) Reset() {
 	clear(p.states) // the states went to the Partial this one merged into
 	clear(p.counts)
-	clear(p.comms)
+	p.comms.reset()
 	clear(p.addrIdx)
 	clear(p.pend)
 	*p = Part{items: p.items[:0], counts: p.counts, keys: p.keys[:0], comms: p.comms, states: p.states[:0], loose: p.loose[:0], ras: p.ras[:0],

@@ -14,6 +14,8 @@ type proc struct {
 	// label names a process known by neither host nor rank: torchrun's agent's child by its
 	// local rank and pid.
 	label string
+	// n is the process's place in procIndex.order, from 1; 0 for a process not listed there.
+	n int
 }
 
 func (p *proc) name() string {
@@ -34,10 +36,15 @@ func (p *proc) name() string {
 // procIndex ties ranks, hosts and pids together from the communicators' lines and the
 // launcher labels on NCCL lines.
 type procIndex struct {
-	byKey  map[commKeyProc]*proc
-	byRank map[int64]*proc
-	order  []*proc
-	world  int64 // the widest communicator's size
+	// pidFirst is the first process get made of each pid (0 or more); byKey the others, and
+	// those without a pid and the launcher's (hostRank). A process is looked up for each of
+	// thousands of communicators (a log of set-up): by its pid, the map's path for 64-bit
+	// keys, where a key with its host's string took the generic path, hashed field by field.
+	pidFirst map[int64]*proc
+	byKey    map[commKeyProc]*proc
+	byRank   map[int64]*proc
+	order    []*proc
+	world    int64 // the widest communicator's size
 	// lone is the one process the NCCL lines showed (lone.go), nil where none or several.
 	lone *LoneProc
 	// hostPid is the one pid the log shows on each host, -1 where it shows several.
@@ -57,7 +64,8 @@ func newProcIndex(e *Evidence) *procIndex {
 	// Each communicator line names one process at most: the maps are sized for them, not
 	// grown a doubling at a time (a 4,096-rank init's thousands of processes).
 	n := min(len(e.Comms), maxComms)
-	x := &procIndex{byKey: make(map[commKeyProc]*proc, n), byRank: make(map[int64]*proc, n), lone: e.Lone()}
+	x := &procIndex{pidFirst: make(map[int64]*proc, n), byKey: map[commKeyProc]*proc{}, byRank: make(map[int64]*proc, n),
+		lone: e.Lone()}
 	for _, c := range e.Comms {
 		x.world = max(x.world, c.NRanks)
 	}
@@ -75,7 +83,7 @@ func newProcIndex(e *Evidence) *procIndex {
 			}
 		}
 	}
-	x.hostPid = hostPids(e)
+	x.hostPid = hostPids(x.order, e.Items) // x.order: the communicators' processes, once each
 	for i := range e.Items {
 		it := &e.Items[i]
 		if it.Host == "" || it.Pid < 0 || it.Rank < 0 || it.Ev == evSetting {
@@ -93,14 +101,31 @@ func newProcIndex(e *Evidence) *procIndex {
 }
 
 func (x *procIndex) get(host string, pid int64) *proc {
-	k := commKeyProc{host, pid}
-	if p := x.byKey[k]; p != nil {
+	if pid >= 0 {
+		p := x.pidFirst[pid]
+		if p == nil {
+			return x.add(host, pid, true)
+		}
+		if p.host == host {
+			return p
+		}
+	}
+	if p := x.byKey[commKeyProc{host, pid}]; p != nil {
 		return p
 	}
+	return x.add(host, pid, false)
+}
+
+// add makes host's process pid, the first of its pid where first.
+func (x *procIndex) add(host string, pid int64, first bool) *proc {
 	p := x.procs.new()
-	*p = proc{host: host, pid: pid, rank: -1, gpu: -1}
-	x.byKey[k] = p
 	x.order = append(x.order, p)
+	*p = proc{host: host, pid: pid, rank: -1, gpu: -1, n: len(x.order)}
+	if first {
+		x.pidFirst[pid] = p
+	} else {
+		x.byKey[commKeyProc{host, pid}] = p
+	}
 	return p
 }
 
@@ -195,10 +220,12 @@ func hostHasPid(ps []*proc, host string) bool {
 	return slices.ContainsFunc(ps, func(p *proc) bool { return p.host == host && p.pid >= 0 })
 }
 
-// hostPids maps each host the communicators' lines and the evidence name with a pid to that
-// pid where they name one, -1 where several: a line that names only its host (nccl-tests'
-// `gpu5: Test NCCL failure ...`, libmlx5's) is that process's where it is the host's only one.
-func hostPids(e *Evidence) map[string]int64 {
+// hostPids maps each host the communicators' processes, procs, and the evidence, items, name
+// with a pid to that pid where they name one, -1 where several: a line that names only its
+// host (nccl-tests' `gpu5: Test NCCL failure ...`, libmlx5's) is that process's where it is
+// the host's only one. The processes are read rather than the communicators: each once,
+// where a process has several communicators (a set-up's splits).
+func hostPids(procs []*proc, items []Item) map[string]int64 {
 	m := map[string]int64{}
 	see := func(host string, pid int64) {
 		if host == "" || pid < 0 {
@@ -210,11 +237,11 @@ func hostPids(e *Evidence) map[string]int64 {
 			m[host] = -1
 		}
 	}
-	for _, c := range e.Comms {
-		see(c.Host, c.Pid)
+	for _, p := range procs {
+		see(p.host, p.pid)
 	}
-	for i := range e.Items {
-		see(e.Items[i].Host, e.Items[i].Pid)
+	for i := range items {
+		see(items[i].Host, items[i].Pid)
 	}
 	return m
 }

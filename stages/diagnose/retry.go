@@ -137,8 +137,7 @@ func (b *builder) eachRetry(f func(i int, it *Item, p *proc)) {
 // completedAfter reports whether one of p's communicators completed its init after it, a
 // line of p's.
 func (b *builder) completedAfter(p *proc, it *Item) bool {
-	b.indexComms()
-	for _, c := range b.byProc[p] {
+	for _, c := range b.commsOf(p) {
 		if m := c.Complete; m != nil && m.File == it.File && m.Line > it.Line {
 			return true
 		}

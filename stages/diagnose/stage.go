@@ -47,7 +47,7 @@ func (p *Part) Restore(dec *json.Decoder, _ *stages.Limits) error {
 	}
 	for _, c := range e.Comms {
 		c.marks(func(*Mark) { c.lines++ })
-		p.comms[c.commKey] = c
+		p.comms.put(c)
 		p.states = append(p.states, c)
 	}
 	if e.Procs != nil {

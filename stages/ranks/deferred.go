@@ -52,7 +52,15 @@ type deferred struct {
 	last  GroupKey // the key added last: a job's ranks' Init lines mostly follow each other
 	zeros int
 	over  bool
+	// recent are keys added lately, in a ring that next writes: the Init lines of a
+	// split's communicators interleave (a communicator a color), and a key in keys
+	// already cost as much to add again as a new one.
+	recent [recentKeys]GroupKey
+	next   uint8
 }
+
+// recentKeys is how many keys deferred.recent holds.
+const recentKeys = 16
 
 // hold packs l's events after those held: l keeps its buffers (a chunk's, which its next use
 // fills again). maxComms is the cap of communicators kept in detail (see initLines).
@@ -113,16 +121,28 @@ func (d *deferred) initLines(l *events, maxComms int) {
 		if e.opCount == 0 { // the commId (see putComm)
 			d.zeros++
 		} else if k := (GroupKey{CommID: e.opCount, NRanks: e.nranks}); k != d.last || len(d.keys) == 0 {
-			if d.keys == nil {
-				d.keys = make(map[GroupKey]struct{})
-			}
-			d.keys[k], d.last = struct{}{}, k
+			d.addKey(k)
 		}
 		if len(d.keys)+d.zeros > maxComms {
 			d.over, d.keys = true, nil
 			return
 		}
 	}
+}
+
+// addKey adds k, an Init line's key (its commId is not 0), to keys.
+func (d *deferred) addKey(k GroupKey) {
+	d.last = k
+	for _, r := range d.recent {
+		if r == k {
+			return // in keys: a key in recent was added (the zero key is no Init line's)
+		}
+	}
+	if d.keys == nil {
+		d.keys = make(map[GroupKey]struct{})
+	}
+	d.keys[k] = struct{}{}
+	d.recent[d.next%recentKeys], d.next = k, d.next+1
 }
 
 // unpack hands the held events to fold, in order, deferBlock of them at a time, in a list

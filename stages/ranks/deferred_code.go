@@ -89,8 +89,9 @@ const (
 )
 
 // fields puts e's fields (and r's, where r is not nil; zero where it is) in v, e's strings'
-// indexes as x translates them.
-func fields(v *[fieldSlots]uint64, e *event, r *rareEvent, x []uint32) {
+// indexes as x translates them, r's dog and wide entries offset by dogs and wide (see
+// deferred.hold; read in place, where a copy of r to offset them cost as much as the rest).
+func fields(v *[fieldSlots]uint64, e *event, r *rareEvent, x []uint32, dogs, wide int32) {
 	v[fLine], v[fPid], v[fHost], v[fComm] = uint64(e.line), uint64(e.pid), uint64(x[e.host]), e.comm
 	v[fGlobal], v[fCount], v[fDev], v[fOpCount] = uint64(e.global), uint64(e.count), uint64(e.dev), e.opCount
 	v[fNRanks], v[fLabel], v[fFile], v[fStep] = uint64(e.nranks), uint64(e.label), uint64(x[e.file]), uint64(e.step)
@@ -112,7 +113,14 @@ func fields(v *[fieldSlots]uint64, e *event, r *rareEvent, x []uint32) {
 	}
 	v[fPacked] = p
 	v[fEvent], v[fAPI], v[fText] = uint64(x[r.event]), uint64(x[r.api]), uint64(x[r.text])
-	v[fDog], v[fWide] = uint64(int64(r.dog)), uint64(int64(r.wide))
+	dog, wd := r.dog, r.wide
+	if dog >= 0 {
+		dog += dogs
+	}
+	if wd >= 0 {
+		wd += wide
+	}
+	v[fDog], v[fWide] = uint64(int64(dog)), uint64(int64(wd))
 	c := &r.comm // commFields' order; a loop through a table of their fields cost half of the rest
 	v[fCudaDev], v[fNvmlDev], v[fColor], v[fKey] = uint64(int64(c[0])), uint64(int64(c[1])), uint64(int64(c[2])), uint64(int64(c[3]))
 	v[fSplit], v[fNNodes], v[fLocalRks], v[fLocalRk] = uint64(int64(c[4])), uint64(int64(c[5])), uint64(int64(c[6])), uint64(int64(c[7]))
@@ -151,16 +159,9 @@ func (p *packer) put(buf []byte, at int, l *events, i, n int, x []uint32, dogs, 
 	for ; i < n; i++ {
 		e := &l.Items[i]
 		if e.rare >= 0 {
-			r := l.rare[e.rare]
-			if r.dog >= 0 {
-				r.dog += dogs
-			}
-			if r.wide >= 0 {
-				r.wide += wide
-			}
-			fields(&v, e, &r, x)
+			fields(&v, e, &l.rare[e.rare], x, dogs, wide)
 		} else {
-			fields(&v, e, nil, x)
+			fields(&v, e, nil, x, 0, 0)
 		}
 		s := p.slot(shapeOf(&v))
 		at = putFields(buf, at, s, &v, &p.prev[s])
@@ -200,6 +201,13 @@ func putRange(buf []byte, end *int, v, prev *[fieldSlots]uint64, from, to int) u
 		ps[i] = x
 		mask |= 1 << ((from + i) & 31)
 		z := d<<1 ^ uint64(int64(d)>>63)
+		if z < 1<<7 {
+			// One byte, the most common length (a line's step, a device, a rank's
+			// neighbour): no length to count.
+			buf[at] = byte(z<<1 | 1)
+			at++
+			continue
+		}
 		if z >= 1<<56 {
 			buf[at] = 0
 			binary.LittleEndian.PutUint64(buf[at+1:], z)
