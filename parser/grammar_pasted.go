@@ -1,6 +1,9 @@
 package parser
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // Records as people paste them and as processes glue them together. A collective record
 // without the `host:pid:tid [dev] NCCL LEVEL` head (a pasted excerpt, a test harness's
@@ -103,18 +106,22 @@ func gluedHostCut(before, host string) int {
 
 // runOnText reports whether before, the text ahead of a host on its line, is what a number
 // run into that host can end: text running straight into it (the `-` of nccl-tests' -1 root,
-// its N/A), or two words or more, the last neither a time nor a label (no ':') and ending in a
-// letter or digit (`sum`, `0.00`, a record's `stream`). A time, a label or a quote alone
-// before a container id that starts with digits is not.
+// its N/A), or two words or more whose last is a number (a table's column, `0.00`) or the
+// name of a record's field (`stream`, or `count` where a record was cut short). A time, a
+// label, a quote, a container log's `stdout F` or a logger's level before a container id
+// that starts with digits is not.
 func runOnText(before string) bool {
 	t := strings.TrimRight(before, spChars)
 	if len(t) < len(before) {
 		k := strings.LastIndexAny(t, spChars)
 		w := t[k+1:]
-		return k >= 0 && strings.Trim(t[:k], spChars) != "" && !strings.Contains(w, ":") && isAlnum(w[len(w)-1])
+		return k >= 0 && strings.Trim(t[:k], spChars) != "" && (numberLike("", w) || slices.Contains(recordFields[:], w))
 	}
 	return strings.HasSuffix(t, "-") || strings.HasSuffix(t, "N/")
 }
+
+// recordFields are the names of a collective record's fields, each followed by its value.
+var recordFields = [...]string{"opCount", "sendbuff", "recvbuff", "count", "datatype", "op", "root", "comm", "stream"}
 
 // numberEnd returns the length of the longest number-like text that opens s.
 func numberEnd(before, s string) int {

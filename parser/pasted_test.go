@@ -199,6 +199,23 @@ var pastedCases = []lineCase{
 		want: Line{Kind: KindCollective, Rank: -1, Env: envInfo("3f4e5d6c7b8a", 13135, 13135, 0), Coll: tfColl},
 	},
 	{
+		name: "digit_host_after_container_stream",
+		in:   "2024-05-01T12:00:00.123456789Z stdout F " + strings.Replace(tfLine, "gpu1:", "3f4e5d6c7b8a:", 1),
+		want: Line{Kind: KindCollective, Rank: -1, Env: envInfo("3f4e5d6c7b8a", 13135, 13135, 0), Coll: tfColl},
+		time: Stamp{Nanos: 1714564800123456789, Form: StampISO, Digits: 9, Zoned: true},
+	},
+	{
+		name: "digit_host_after_level",
+		in:   "worker INFO " + strings.Replace(tfLine, "gpu1:", "3f4e5d6c7b8a:", 1),
+		want: Line{Kind: KindCollective, Rank: -1, Env: envInfo("3f4e5d6c7b8a", 13135, 13135, 0), Coll: tfColl},
+	},
+	{
+		// A record cut short before another process's head gives it its last value back.
+		name: "record_value_run_into_host",
+		in:   strings.TrimSuffix(tfLine, " [nranks=2] stream 0x7f0c74002f00")[:strings.Index(tfLine, " datatype")] + tfLine,
+		want: Line{Kind: KindCollective, Rank: -1, Env: envInfo("gpu1", 13135, 13135, 0), Coll: tfColl, Spliced: true},
+	},
+	{
 		name: "digit_host_after_quote",
 		in:   `"` + strings.Replace(tfLine, "gpu1:", "3f4e5d6c7b8a:", 1),
 		want: Line{Kind: KindCollective, Rank: -1, Env: envInfo("3f4e5d6c7b8a", 13135, 13135, 0), Coll: tfColl},
