@@ -84,6 +84,20 @@ func (g *Grammar) parseHostLine(text string) (Line, bool) {
 // holds (white space, `:` as in a head whose pid a user redacted, `host:XXXXXX [5]`). A word
 // run on from a host byte is the tail of the text before it (the `Z` of a collector's
 // `2024-05-01T10:00:00Z [3] NCCL INFO ...` before a head cut to its device), no host.
+//
+// Nor is a container log's stream tag: a CRI runtime writes `TIME stdout F ` (F a full line,
+// P a part of one) before each line, so behind it a head cut to its device
+// (`stdout F [3] NCCL INFO ...`) would read as host `F`.
 func hostStarts[T text](b T, start, i int) bool {
-	return i == start || i > 0 && !isHostByte(b[i-1])
+	return (i == start || i > 0 && !isHostByte(b[i-1])) && !criTagAt(b, i)
+}
+
+// criTagAt reports whether b[i] is the `F` or `P` of a CRI stream tag: one letter after
+// `stdout ` or `stderr `, white space after it.
+func criTagAt[T text](b T, i int) bool {
+	if i < 7 || i+1 >= len(b) || b[i] != 'F' && b[i] != 'P' || !isSp(b[i+1]) {
+		return false
+	}
+	w := b[i-7 : i]
+	return string(w) == "stdout " || string(w) == "stderr "
 }

@@ -74,6 +74,25 @@ var hostEnvCases = []lineCase{
 		time: Stamp{Nanos: 1714557600000000000, Form: StampISO, Zoned: true},
 		want: Line{Kind: KindMalformed, Rank: -1, Reason: reasonNoEnvelope},
 	},
+	{
+		// A container log's stream tag is no host: behind it a head cut to its device stays
+		// without an envelope (the F of `stdout F` is the CRI's full-line tag).
+		name: "device_head_behind_cri_tag_is_no_host",
+		in:   "2024-05-01T10:00:00Z stdout F [3] NCCL INFO Channel 00/0 : 3[3] -> 0[0] via P2P/IPC",
+		time: Stamp{Nanos: 1714557600000000000, Form: StampISO, Zoned: true},
+		want: Line{Kind: KindMalformed, Rank: -1, Reason: reasonNoEnvelope},
+	},
+	{
+		name: "device_head_behind_cri_partial_tag_is_no_host",
+		in:   "stderr P [0] misc/socket.cc:46 NCCL WARN socketProgressOpt: Call to recv failed : Connection reset by peer",
+		want: Line{Kind: KindMalformed, Rank: -1, Reason: reasonNoEnvelope},
+	},
+	{
+		// A host of one letter elsewhere is still a host.
+		name: "one_letter_host_not_after_a_stream_name",
+		in:   "output F [3] NCCL INFO misc/socket.cc:64 -> 6",
+		want: Line{Kind: KindInfo, Rank: -1, Env: Envelope{Host: "F", Pid: -1, Tid: -1, Dev: 3, Level: LevelInfo}},
+	},
 }
 
 func TestHostOnlyEnvelope(t *testing.T) { checkLines(t, hostEnvCases) }
