@@ -131,6 +131,9 @@ func (b *builder) origins(lp *proc, litems []*Item) []*cand {
 			out = append(out, b.closed[peer])
 			delete(b.closed, peer)
 		}
+		if c := b.localGone(); c != nil && len(out) == 0 {
+			out = append(out, c) // localgone.go
+		}
 	}
 	if len(out) == 0 {
 		if c := b.taskSet(lp); c != nil {
@@ -405,6 +408,8 @@ func summarize(c *cand) string {
 		return who(c) + " hit a system error first: " + short(text)
 	case KindShm:
 		return who(c) + " could not make or attach a shared memory segment first: " + short(shmText(c, text)) + shmHint(c)
+	case KindTopology:
+		return who(c) + " could not read the machine's topology first (NCCL's topology detection at init: sysfs, NVML, a topology or graph file): " + short(text)
 	case KindInvalidUsage:
 		if s := dupRankSummary(c); s != "" {
 			return s

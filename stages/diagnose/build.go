@@ -40,6 +40,9 @@ type builder struct {
 	lastErrs []excRef
 	// torn are the exceptions of work a destroyed process group aborted (torn.go).
 	torn []excRef
+	// localClosed are the items of the proxy services' closed local connections
+	// (localgone.go).
+	localClosed []int
 }
 
 // Build returns the Report of the evidence in set, joined with the ranks family's verdicts
@@ -123,6 +126,8 @@ func (b *builder) item(it *Item, pos int) {
 		if !b.connectOrigin(it, pos, p) {
 			b.consequence(KindRemoteError, it, pos, p)
 		}
+	case evLocalClosed:
+		b.localClosed = append(b.localClosed, pos)
 	case evLastError, evNCCLResult:
 		b.lastErrs = append(b.lastErrs, excRef{it, pos, p})
 	case evRemoteClosed:

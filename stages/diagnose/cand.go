@@ -14,7 +14,7 @@ var kindPrio = [numKinds]int{
 	KindProcessExit: 0, KindOOM: 0, KindCudaError: 0, KindCrash: 0, KindNetworkError: 1,
 	KindInvalidUsage: 2, KindInitFailure: 3, KindBehind: 4, KindMismatch: 4, KindRASReport: 4,
 	KindAbort: 5, KindWatchdogTimeout: 6, KindConnectionClosed: 7, KindRemoteError: 8, KindSystemError: 1,
-	KindInternalError: 1, KindShm: 1,
+	KindInternalError: 1, KindShm: 1, KindTopology: 1,
 }
 
 // cand is a finding being put together.
@@ -49,6 +49,9 @@ type cand struct {
 	// storeProc its process where the log places it (store.go); -1 and nil where none.
 	storeRank int64
 	storeProc *proc
+	// localGone is the local rank plus one whose connections several processes of its
+	// host (peer) logged closing (localgone.go); 0 otherwise.
+	localGone int64
 	comm      string
 	summary   string
 	follows   int  // index among the findings, -1: none
@@ -123,6 +126,9 @@ func appException(c *cand) bool {
 
 // gpus are the devices c's evidence lines name, sorted, each once.
 func (c *cand) gpus() []int64 {
+	if c.localGone > 0 {
+		return nil // the witnesses' devices, not the local rank's that went away
+	}
 	var out []int64
 	for _, it := range c.items {
 		if it.GPU >= 0 && !slices.Contains(out, it.GPU) {
@@ -195,13 +201,24 @@ func before(a, b *cand) bool {
 	if a.launcher != b.launcher {
 		return a.launcher
 	}
-	if kindPrio[a.kind] != kindPrio[b.kind] {
-		return kindPrio[a.kind] < kindPrio[b.kind]
+	if pa, pb := prio(a), prio(b); pa != pb {
+		return pa < pb
 	}
 	if ea, eb := echoOnly(a), echoOnly(b); ea != eb {
 		return eb
 	}
 	return a.order < b.order
+}
+
+// prio is c's place among the kinds where time does not order two findings (kindPrio). A
+// shared memory segment that could not be made or grown for want of room in /dev/shm is a
+// resource its host lacked, never what another process's failure left behind: it ranks with
+// a process's own end (a CUDA error its peers hit after it is no cause of it).
+func prio(c *cand) int {
+	if c.kind == KindShm && shmNoSpace(c) {
+		return 0
+	}
+	return kindPrio[c.kind]
 }
 
 // timeOrder reports whether time a is before time b, and whether the two order at all

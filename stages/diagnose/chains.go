@@ -78,7 +78,7 @@ func (b *builder) chainWarn(it *Item, pos int, p *proc) {
 		return
 	}
 	k, origin := resultKind(code)
-	k = netKind(k, it.Text)
+	k = topoKind(netKind(k, it.Text), it.Text)
 	if f := b.frames[pos]; f >= 0 && netFrame(b.e.Items[f].Name) {
 		// The chain begins in the socket or InfiniBand code (a proxy's failed Connect
 		// after `transport/net_ib.cc:664 -> 2`): the network failed, whatever the

@@ -76,6 +76,10 @@ const (
 	// An INFO line on a socket connect that NCCL retries (`Call to connect returned
 	// Connection refused, retrying`, retry.go): Text the message. No fault alone.
 	evConnRetry
+	// The proxy service's INFO on a local rank's connection that closed without its close
+	// message (`[Service thread] Connection closed by localRank 7`, localgone.go): Local the
+	// local rank. No fault alone.
+	evLocalClosed
 	numEvs
 )
 
@@ -89,7 +93,7 @@ var evNames = [numEvs]string{
 	evShm: "shm", evFrame: "frame", evInternal: "internal",
 	evNCCLResult: "nccl-result", evLastError: "last-error", evAgentExit: "agent-exit", evSetting: "setting",
 	evTestTrail: "test-trail", evStuck: "watchdog-stuck", evRayExit: "ray-exit", evTestRank: "test-rank",
-	evConnRetry: "connect-retry",
+	evConnRetry: "connect-retry", evLocalClosed: "local-closed",
 }
 
 func (e Ev) String() string {
@@ -143,8 +147,8 @@ type Item struct {
 	Seq  int64 `json:"seq"`
 	// Name is an exception's or signal's name, a torchrun field's name, a RAS part.
 	Name string `json:"name,omitempty"`
-	// Local is the local rank (the child's index on its node) torchrun's agent names; read
-	// only for evAgentExit.
+	// Local is the local rank (the child's index on its node) torchrun's agent names, or the
+	// proxy service's closed connection names; read only for evAgentExit and evLocalClosed.
 	Local int64 `json:"local_rank,omitempty"`
 	// Site is a hash of a WARN's source file and line (`paths.cc:82`; warnSite), which keeps
 	// the WARNs of each site apart under the caps (keyOf).

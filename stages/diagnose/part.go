@@ -39,6 +39,8 @@ func keyOf(it *Item) capKey {
 		k.Tid = it.Tid
 	case it.Ev.isWarn():
 		k.Site = it.Site
+	case it.Ev == evLocalClosed:
+		k.Tid = it.Local // each local rank's count its own: a proxy names each that closed
 	}
 	return k
 }
@@ -155,6 +157,9 @@ func (p *Part) Add(l *stages.Line) {
 			if p.addFrame(l.N, l.Text, l.P) {
 				return
 			}
+		}
+		if len(msg) > 0 && msg[0] == '[' && p.addLocalClosed(l.N, msg, l.P) {
+			return // localgone.go
 		}
 		if len(msg) > 1 && (msg[0] == 'C' && msg[1] == 'a' || msg[0] == 's' && msg[1] == 'o') && p.addRetry(l.N, msg, l.P) {
 			return // retry.go; tested inline: the init's many `Channel ...` lines fail on the 'a'

@@ -54,12 +54,13 @@ const (
 	KindSystemError                  // a system call or resource failed (ncclSystemError)
 	KindInternalError                // a check inside NCCL failed (ncclInternalError)
 	KindShm                          // a shared memory segment (/dev/shm) could not be made or attached
+	KindTopology                     // NCCL could not read the machine's topology (sysfs, NVML, a topology or graph file)
 	numKinds
 )
 
 var kindNames = [numKinds]string{"process-exit", "oom", "cuda-error", "crash", "init-failure",
 	"network-error", "invalid-usage", "abort", "behind", "mismatch", "watchdog-timeout", "ras-report",
-	"connection-closed", "remote-error", "system-error", "internal-error", "shm-error"}
+	"connection-closed", "remote-error", "system-error", "internal-error", "shm-error", "topology-error"}
 
 func (k Kind) String() string {
 	if k < numKinds {

@@ -180,6 +180,8 @@ func causeSummary(c *cand, k *cause) string {
 		lead = who(c) + " hit a system error first"
 	case KindShm:
 		lead = who(c) + " could not make or attach a shared memory segment first"
+	case KindTopology:
+		lead = who(c) + " could not read the machine's topology first"
 	}
 	return lead + ": " + k.phrase + ": " + short(k.err.Text)
 }

@@ -2,6 +2,7 @@ package diagnose
 
 import (
 	"bytes"
+	"slices"
 	"strings"
 )
 
@@ -19,16 +20,25 @@ func shmSite(file []byte) bool {
 // made or grown (no space: the host's or container's /dev/shm is too small or full, 64 MB
 // by default in a container), or one its peer made that is not there to attach.
 func shmHint(c *cand) string {
+	if shmNoSpace(c) {
+		return " (the host's /dev/shm is too small or full)"
+	}
 	for _, it := range c.items {
-		switch t := it.Text; {
-		case strings.Contains(t, "No space left") || strings.Contains(t, "fallocate") ||
-			strings.Contains(t, "to extend") || strings.Contains(t, "while creating"):
-			return " (the host's /dev/shm is too small or full)"
-		case strings.Contains(t, "attaching") && strings.Contains(t, "No such file"):
+		if t := it.Text; strings.Contains(t, "attaching") && strings.Contains(t, "No such file") {
 			return " (the segment its peer made was not found in /dev/shm)"
 		}
 	}
 	return ""
+}
+
+// shmNoSpace reports whether a shared memory finding's WARNs say a segment could not be made
+// or grown: no space left, a failed fallocate or extension, an error while creating one.
+func shmNoSpace(c *cand) bool {
+	return slices.ContainsFunc(c.items, func(it *Item) bool {
+		t := it.Text
+		return strings.Contains(t, "No space left") || strings.Contains(t, "fallocate") ||
+			strings.Contains(t, "to extend") || strings.Contains(t, "while creating")
+	})
 }
 
 // shmText is the WARN of a shared memory finding that names the segment (`Error while

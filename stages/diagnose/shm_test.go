@@ -47,3 +47,24 @@ func TestShmHint(t *testing.T) {
 		t.Errorf("a system call outside the shared memory code is a shm-error:\n%s", js(r))
 	}
 }
+
+// TestShmNoSpaceFirst: a segment that could not be made for want of room in /dev/shm comes
+// before a CUDA error printed after it where neither names a process or a time: the host
+// lacked the room, and the peers' kernels failed after it; a CUDA error printed first still
+// comes first.
+func TestShmNoSpaceFirst(t *testing.T) {
+	shm := "misc/shmutils.cc:87 NCCL WARN Error: failed to extend /dev/shm/nccl-nyj24T to 10486116 bytes, error: No space left on device (28)\n"
+	cuda := "terminate called after throwing an instance of 'EPException'\n  what():  Failed: CUDA error deep_ep.cpp:89 'an illegal memory access was encountered'\n"
+	for _, c := range []struct {
+		name, log string
+		want      diagnose.Kind
+	}{
+		{"shm then cuda", shm + cuda, diagnose.KindShm},
+		{"cuda then shm", cuda + shm, diagnose.KindCudaError},
+	} {
+		r := diagnoseBytes(t, "job.log", []byte(c.log), 0)
+		if r.Status != diagnose.StatusFault || r.Findings[0].Kind != c.want {
+			t.Errorf("%s: want a %s first:\n%s", c.name, c.want, js(r))
+		}
+	}
+}

@@ -75,7 +75,8 @@ func TestRedactedPeer(t *testing.T) {
 // TestHostlessHeads: a machine whose host name NCCL reads as empty prints `:pid:tid [dev]`
 // heads (one colon or more; a launcher may print `-` for the host; at the line's start or
 // behind a label or quote the parser does not know):
-// the WARN and its chain are the process the pid names, on no named host; its graph file,
+// the WARN and its chain are the process the pid names, on no named host (a topology-error:
+// the graph file names a device the machine lacks); its graph file,
 // printed as a setting, explains a channel's missing device. A head whose pid is no number,
 // or that is glued to a word, is not one.
 func TestHostlessHeads(t *testing.T) {
@@ -89,8 +90,8 @@ func TestHostlessHeads(t *testing.T) {
 		log := head + setting + head + warn + head + frame
 		r := diagnoseBytes(t, "job.log", []byte(log), 0)
 		if r.Status != diagnose.StatusFault || !slices.Equal(r.Findings[0].Processes, []string{"pid 4410"}) ||
-			r.Findings[0].Kind != diagnose.KindSystemError || !strings.Contains(r.Findings[0].Summary, "NCCL_GRAPH_FILE=/etc/nccl/graph-8gpu.xml") {
-			t.Errorf("%s: want pid 4410's system error, explained by its graph file:\n%s", name, js(r))
+			r.Findings[0].Kind != diagnose.KindTopology || !strings.Contains(r.Findings[0].Summary, "NCCL_GRAPH_FILE=/etc/nccl/graph-8gpu.xml") {
+			t.Errorf("%s: want pid 4410's topology-error, explained by its graph file:\n%s", name, js(r))
 		}
 	}
 	// A head's shape inside a WARN's message is the message's: the WARN is read, of no process.
