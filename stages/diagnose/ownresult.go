@@ -35,10 +35,10 @@ func ownResultKind(it *Item) (k Kind, origin, ok bool) {
 const ncclFailureHead = "NCCL failure"
 
 // soleProc is the process of an exception, a signal or a terminate that names none
-// (TensorFlow's `OP_REQUIRES failed
-// at ...`, a `CUDA error: ...` line, a Python exception without a launcher label): the log's
-// one process where its NCCL lines show one (a single TensorFlow process drives every GPU of
-// its node; a user pastes one process's output). Any other line keeps p.
+// (TensorFlow's `OP_REQUIRES failed at ...`, a `CUDA error: ...` line, a Python exception
+// without a launcher label, `Fatal Python error: Segmentation fault`): the log's one process
+// where its NCCL lines show one (a single TensorFlow process drives every GPU of its node; a
+// user pastes one process's output). Any other line keeps p.
 func soleProc(x *procIndex, it *Item, p *proc) *proc {
 	if p != nil || it.Ev != evException && it.Ev != evSignal && it.Ev != evTerminate || it.Rank >= 0 || it.Under != 0 {
 		return p
