@@ -343,7 +343,12 @@ ibv_modify_qp or ibv_alloc_pd (a network error without its chain), a socket-laye
 ("socketFinalizeAccept: ...", "ncclSocketInit: ...": a network error where its chain or an
 exception proves it), invalid usage (also NCCL's "Mismatched collective detected", a mismatch, and "Bootstrap Root :
 rank N of M ranks has already checked in": two processes claimed rank N), /dev/shm segments
-that could not be made or attached (a shm-error, with what the errno points to);
+that could not be made or attached (a shm-error, with what the errno points to; one made
+for want of room ranks before a CUDA error printed after it), a WARN of NCCL's topology
+detection whose chain returns a system error ("Could not find real path of /sys/...",
+"nvmlDeviceGetHandleByPciBusId() failed", "XML Import Channel : dev 1 not found.": a
+topology-error), a proxy's "[Service thread] Connection closed by localRank 7" from three or
+more processes of a host that name no other local rank (that local rank went away);
 any WARN that starts a "file:line -> N" return-code
 chain, of the kind its ncclResult names (3, ncclInternalError, an internal-error: "Error : ring 0
 does not loop back to start"); a service thread's Connect failed with "res=2" or
