@@ -131,8 +131,10 @@ func (b *builder) origins(lp *proc, litems []*Item) []*cand {
 			out = append(out, b.closed[peer])
 			delete(b.closed, peer)
 		}
-		if c := b.localGone(); c != nil && len(out) == 0 {
-			out = append(out, c) // localgone.go
+		if len(out) == 0 {
+			if c := b.localGone(); c != nil {
+				out = append(out, c) // localgone.go
+			}
 		}
 	}
 	if len(out) == 0 {
