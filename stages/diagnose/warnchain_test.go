@@ -266,3 +266,15 @@ func TestFaultWarnWithAdviceWordsStartsChain(t *testing.T) {
 		t.Fatalf("status %s, want a fault naming the failed call:\n%s", r.Status, js(r))
 	}
 }
+
+// TestIBCollectiveMismatch: net_ib.cc's `collective mismatch error` (a send larger than the
+// receive its peer posted: the ranks called different sizes) is the process's invalid usage
+// alone, as a pasted line without the chain NCCL prints after it.
+func TestIBCollectiveMismatch(t *testing.T) {
+	const line = "n136-081-017:201805:201927 [0] transport/net_ib.cc:667 NCCL WARN NET/IB : collective mismatch error local size 32768 remote 1048576 addr 0 rkey 3beac3 seq adf/adf\n"
+	r := diagnoseBytes(t, "job.log", []byte(line), 0)
+	if r.Status != diagnose.StatusFault || r.Findings[0].Kind != diagnose.KindInvalidUsage ||
+		!slices.Equal(r.Findings[0].Processes, []string{"n136-081-017:201805"}) {
+		t.Errorf("want n136-081-017:201805's invalid usage first:\n%s", js(r))
+	}
+}

@@ -73,6 +73,10 @@ func rules() []rule {
 		{NetEvent, []string{"Got async event"}},
 		{NetEvent, []string{"NET/IB", "Got async error event"}},
 		{NetEvent, []string{"NET/IB", "unknown event type"}},
+		// net_ib.cc's check of a send against the receive its peer posted (`NET/IB : req 0/1
+		// tag 0 peer 10.0.0.6<58683> collective mismatch error, local size 496640 remote size
+		// 65536`, ncclInvalidUsage): the ranks called different sizes; the transport fails.
+		{Invalid, []string{"NET/IB", "collective mismatch"}},
 		{NetError, []string{"NET/IB", "completion"}},
 		{NetError, []string{"NET/IB", "port"}},
 		{NetError, []string{"NET/OFI"}},

@@ -33,6 +33,8 @@ func TestClassify(t *testing.T) {
 		{`NET/IB : mlx5_2:1 Got async error event: port active`, ncclwarn.NetEvent},
 		{`NET/IB : mlx5_2:1 unknown event type (19)`, ncclwarn.NetEvent},
 		{`communicator encountered a fatal error (detected in ncclIbIrecv)`, ncclwarn.NetError},
+		{`NET/IB : collective mismatch error local size 32768 remote 1048576 addr 0 rkey 3beac3 seq adf/adf`, ncclwarn.Invalid},
+		{`NET/IB : req 0/1 tag 0 peer 10.0.0.6<58683> collective mismatch error, local size 496640 remote size 65536`, ncclwarn.Invalid},
 		{`NET/Socket : socket progress error`, ncclwarn.NetError},
 		{`Bootstrap : no socket interface found`, ncclwarn.Bootstrap},
 		{`Error : ring 0 does not loop back to start (14 != 0)`, ncclwarn.Internal},
