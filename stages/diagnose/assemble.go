@@ -76,6 +76,15 @@ func (b *builder) suspects(origins []*cand) Report {
 			r.Reason = "no evidence proves a fault, but processes kept retrying a connect with no completed init after it, as where a peer never listens or where the log was cut"
 		}
 	}
+	if r.Status != StatusUnknown {
+		if cs := b.bareSuspects(); len(cs) > 0 { // chains.go
+			for _, c := range cs {
+				r.Findings = append(r.Findings, c.finding())
+			}
+			r.Status = StatusUnknown
+			r.Reason = "no evidence proves a fault, but processes printed NCCL error chains (`file:line -> N`) without the WARN that starts them: the log does not show what failed"
+		}
+	}
 	return r
 }
 

@@ -203,6 +203,24 @@ func addBare(out []*cand, it *Item, pos int, p *proc, early bool) []*cand {
 	return append(out, c)
 }
 
+// bareSuspects are the chains whose WARN the log does not show, where nothing proves a
+// fault: one finding of each ncclResult, with the processes that printed it. A chain alone
+// proves nothing (an excerpt can start inside one), but a log of them is no healthy job's:
+// NCCL prints `file:line -> N` only as an error returns.
+func (b *builder) bareSuspects() []*cand {
+	var out []*cand
+	for _, i := range b.bare {
+		it := &b.e.Items[i]
+		out = addBare(out, it, i, b.x.of(it), true)
+	}
+	for _, c := range out {
+		it := c.items[0]
+		c.summary = who(c) + " printed an error chain without its WARN (" + it.Text + ", " +
+			parser.NCCLResult(it.Code).String() + "): the log does not show what started it."
+	}
+	return out
+}
+
 // precedes reports whether item it (at input position pos) came before the first fault: by
 // time where both carry comparable ones, else by its place in the input.
 func precedes(it *Item, pos int, first *cand) bool {
