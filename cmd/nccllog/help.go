@@ -415,7 +415,8 @@ with nothing else wrong, as where a log was cut or a job hangs; processes still 
 refused connect, "Call to connect returned ..., retrying" or "connect returned ..., retrying
 (3/34)", with no Init COMPLETE after it; one that reached the last retry, "(34/34)" or a
 thread's second "Connection timed out, retrying", with no Init COMPLETE or call after it, is a
-network fault),
+network fault; error chains "file:line -> N" whose WARN the log does not show, with nothing
+that proves a fault),
 with what made it so listed under it; "healthy" otherwise. Excerpts
 of running jobs, one node's lines, clean shutdowns and one process driving several GPUs are
 healthy. The JSON is {"status", "reason", "findings": [{"kind", "ranks", "hosts", "processes",
