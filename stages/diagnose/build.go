@@ -135,6 +135,10 @@ func (b *builder) item(it *Item, pos int) {
 			b.consequence(KindRemoteError, it, pos, p) // no peer to blame: a follow-on only
 			return
 		}
+		if l := b.x.lone; p != nil && l != nil && l.Host == p.host && l.Pid == p.pid && loopback(it.Peer) {
+			b.ownLoopback(it, pos, p) // peername.go
+			return
+		}
 		// The peers' closed connections are filed by host where the log says whose the
 		// address is, so that they fold under that host's finding.
 		key, a := it.Peer, b.addrs.lookup(it.Peer)

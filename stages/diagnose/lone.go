@@ -24,13 +24,19 @@ func (p *Part) seeEnvelope(l *parser.Line) {
 	}
 }
 
-// seeProc notes a process the NCCL lines show.
+// seeProc notes a process the NCCL lines show. A head without its host (`:70918:70918 [0]`,
+// a machine whose name NCCL read as empty, or `NAME :70918` with a space in it) is the
+// process of that pid whose host another line names.
 func (p *Part) seeProc(host string, pid int64) {
 	switch {
 	case p.lone.Many:
 	case !p.loneSeen:
 		p.lone, p.loneSeen = LoneProc{Host: host, Pid: pid}, true
-	case p.lone.Host != host || p.lone.Pid != pid:
+	case p.lone.Pid != pid:
+		p.lone = LoneProc{Many: true}
+	case p.lone.Host == "":
+		p.lone.Host = host
+	case host != "" && p.lone.Host != host:
 		p.lone = LoneProc{Many: true}
 	}
 }

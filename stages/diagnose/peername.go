@@ -193,3 +193,19 @@ func interfaceName(label string) (string, bool) {
 	}
 	return "", false
 }
+
+// loopback reports whether a peer a WARN names is the host itself: `localhost`, an address
+// of 127.0.0.0/8, or ::1.
+func loopback(peer string) bool {
+	return peer == "localhost" || strings.HasPrefix(peer, "127.") || peer == "::1"
+}
+
+// ownLoopback files a connection closed by a peer on the loopback where the log shows one
+// process: no other process of the job is there to have gone away (a one-GPU nccl-tests run
+// over lo, a single process's paste), so the closed socket is that process's own network
+// error, which its proxy or bootstrap thread met.
+func (b *builder) ownLoopback(it *Item, pos int, p *proc) {
+	c := newCand(KindNetworkError, true)
+	c.add(it, pos, p)
+	b.ownAdd(p, c)
+}
