@@ -348,7 +348,8 @@ for want of room ranks before a CUDA error printed after it), a WARN of NCCL's t
 detection whose chain returns a system error ("Could not find real path of /sys/...",
 "nvmlDeviceGetHandleByPciBusId() failed", "XML Import Channel : dev 1 not found.": a
 topology-error), a proxy's "[Service thread] Connection closed by localRank 7" from three or
-more processes of a host that name no other local rank (that local rank went away);
+more processes of a host that name no other local rank (that local rank went away), a peer
+on the loopback that closed the connection of the log's one process (its own network error);
 any WARN that starts a "file:line -> N" return-code
 chain, of the kind its ncclResult names (3, ncclInternalError, an internal-error: "Error : ring 0
 does not loop back to start"); a service thread's Connect failed with "res=2" or
