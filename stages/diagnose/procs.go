@@ -70,17 +70,15 @@ func newProcIndex(e *Evidence) *procIndex {
 		x.world = max(x.world, c.NRanks)
 	}
 	x.commProcs = make([]*proc, len(e.Comms))
+	var several []*proc // processes of several ranks (below)
 	for i, c := range e.Comms {
 		p := x.get(c.Host, c.Pid)
 		x.commProcs[i] = p
 		if p.gpu < 0 {
 			p.gpu = c.GPU
 		}
-		if c.NRanks == x.world && c.Rank >= 0 && p.rank < 0 {
-			p.rank = c.Rank
-			if _, ok := x.byRank[c.Rank]; !ok {
-				x.byRank[c.Rank] = p
-			}
+		if c.NRanks == x.world && c.Rank >= 0 {
+			several = x.rankOf(p, c.Rank, several)
 		}
 	}
 	x.hostPid = hostPids(x.order, e.Items) // x.order: the communicators' processes, once each
@@ -90,6 +88,10 @@ func newProcIndex(e *Evidence) *procIndex {
 			continue // a setting: no evidence, so no process of the findings
 		}
 		p := x.get(it.Host, it.Pid)
+		if it.Ev == evTestRank {
+			several = x.rankOf(p, it.Rank, several)
+			continue
+		}
 		if p.rank < 0 {
 			p.rank = it.Rank
 		}
@@ -97,7 +99,28 @@ func newProcIndex(e *Evidence) *procIndex {
 			x.byRank[it.Rank] = p
 		}
 	}
+	for _, p := range several {
+		p.rank = -1
+	}
 	return x
+}
+
+// rankOf gives p rank r, one of the NCCL ranks its lines or nccl-tests' header list: a
+// process that drives several GPUs (nccl-tests -g 8, ncclCommInitAll) has one rank for each,
+// and is named by none (a finding on its GPU 7 is not rank 0's); each rank still names it.
+// several lists those processes, to be told so once all are read.
+func (x *procIndex) rankOf(p *proc, r int64, several []*proc) []*proc {
+	if _, ok := x.byRank[r]; !ok {
+		x.byRank[r] = p
+	}
+	switch {
+	case p.rank < 0 && !slices.Contains(several, p):
+		p.rank = r
+	case p.rank >= 0 && p.rank != r:
+		several = append(several, p)
+		p.rank = -1
+	}
+	return several
 }
 
 func (x *procIndex) get(host string, pid int64) *proc {

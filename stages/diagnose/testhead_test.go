@@ -1,6 +1,7 @@
 package diagnose_test
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -35,4 +36,19 @@ func TestNCCLTestsHeader(t *testing.T) {
 		t.Errorf("the header alone: status %s:\n%s", r.Status, js(r))
 	}
 	quietIn(t, head, "# Rank on node: see the table below\n")
+}
+
+// TestTestHeadSeveralRanks: a process nccl-tests' header lists with several ranks (one for
+// each GPU it drives, -g 8) is named by none of them: a WARN on its GPU 7 is not rank 0's.
+func TestTestHeadSeveralRanks(t *testing.T) {
+	var b strings.Builder
+	for r := 0; r < 8; r++ {
+		fmt.Fprintf(&b, "#   Rank %2d Pid  47863 on node-a device %2d [0x1a] Tesla V100-SXM2-32GB\n", r, r)
+	}
+	b.WriteString("node-a:47863:47884 [7] misc/ibvwrap.cc:284 NCCL WARN Call to ibv_modify_qp failed with error No such device\n")
+	r := diagnoseBytes(t, "job.log", []byte(b.String()), 0)
+	if r.Status != diagnose.StatusFault || len(r.Findings[0].Ranks) != 0 || !slices.Equal(r.Findings[0].Processes, []string{"node-a:47863"}) ||
+		!slices.Equal(r.Findings[0].GPUs, []int64{7}) {
+		t.Errorf("want node-a:47863's fault on GPU 7, of no one rank:\n%s", js(r))
+	}
 }
