@@ -206,12 +206,16 @@ func addBare(out []*cand, it *Item, pos int, p *proc, early bool) []*cand {
 // bareSuspects are the chains whose WARN the log does not show, where nothing proves a
 // fault: one finding of each ncclResult, with the processes that printed it. A chain alone
 // proves nothing (an excerpt can start inside one), but a log of them is no healthy job's:
-// NCCL prints `file:line -> N` only as an error returns.
+// NCCL prints `file:line -> N` only as an error returns. A process that aborted its
+// communicators is left out: an abort unwinds its sockets through such chains
+// (`misc/socket.cc:47 -> 3` after `Abort COMPLETE`), as a clean shutdown by abort does.
 func (b *builder) bareSuspects() []*cand {
 	var out []*cand
 	for _, i := range b.bare {
 		it := &b.e.Items[i]
-		out = addBare(out, it, i, b.x.of(it), true)
+		if p := b.x.of(it); !b.aborted(p) {
+			out = addBare(out, it, i, p, true)
+		}
 	}
 	for _, c := range out {
 		it := c.items[0]
@@ -219,6 +223,14 @@ func (b *builder) bareSuspects() []*cand {
 			parser.NCCLResult(it.Code).String() + "): the log does not show what started it."
 	}
 	return out
+}
+
+// aborted reports whether p logged an Abort COMPLETE of one of its communicators.
+func (b *builder) aborted(p *proc) bool {
+	if p == nil {
+		return false
+	}
+	return slices.ContainsFunc(b.commsOf(p), func(c *commState) bool { return c.Abort != nil })
 }
 
 // precedes reports whether item it (at input position pos) came before the first fault: by

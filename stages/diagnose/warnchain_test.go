@@ -285,3 +285,15 @@ func TestIBCollectiveMismatch(t *testing.T) {
 		t.Errorf("want n136-081-017:201805's invalid usage first:\n%s", js(r))
 	}
 }
+
+// TestBareChainsAfterAbort: an abort unwinds its sockets through chains without a WARN
+// (`misc/socket.cc:47 -> 3` after `Abort COMPLETE`): a process that aborted and printed them,
+// with nothing else wrong, is a clean shutdown by abort, healthy.
+func TestBareChainsAfterAbort(t *testing.T) {
+	const log = "kasago:1001461:1009571 [1] NCCL INFO comm 0x5575bbed4480 rank 0 nranks 1 cudaDev 1 busId 2d000 - Abort COMPLETE\n" +
+		"kasago:1001461:1009778 [1] NCCL INFO misc/socket.cc:47 -> 3\n" +
+		"kasago:1001461:1009778 [1] NCCL INFO misc/socket.cc:550 -> 3\n"
+	if r := diagnoseBytes(t, "job.log", []byte(log), 0); r.Status != diagnose.StatusHealthy {
+		t.Errorf("chains of an abort's unwinding: status %s, want healthy:\n%s", r.Status, js(r))
+	}
+}
