@@ -248,11 +248,10 @@ func (b *builder) launcherCand(lp *proc, litems []*Item) {
 // that process's rank by no line, and that process has an error of its own (nccl-tests'
 // `Test failure`): the process that failed is the one that exited. Nil otherwise.
 func (b *builder) loneOwn(lp *proc) *cand {
-	l := b.x.lone
-	if l == nil || lp.host != "" || lp.pid >= 0 || lp.rank < 0 || b.x.byRank[lp.rank] != nil {
+	if b.x.lone == nil || lp.host != "" || lp.pid >= 0 || lp.rank < 0 || b.x.byRank[lp.rank] != nil {
 		return nil
 	}
-	q := b.x.get(l.Host, l.Pid)
+	q := b.x.loneProc()
 	if q.rank >= 0 {
 		return nil
 	}

@@ -135,7 +135,7 @@ func (b *builder) item(it *Item, pos int) {
 			b.consequence(KindRemoteError, it, pos, p) // no peer to blame: a follow-on only
 			return
 		}
-		if l := b.x.lone; p != nil && l != nil && l.Host == p.host && l.Pid == p.pid && loopback(it.Peer) {
+		if loopback(it.Peer) && p != nil && p == b.x.loneProc() {
 			b.ownLoopback(it, pos, p) // peername.go
 			return
 		}

@@ -218,9 +218,7 @@ func (b *builder) bareSuspects() []*cand {
 		}
 	}
 	for _, c := range out {
-		it := c.items[0]
-		c.summary = who(c) + " printed an error chain without its WARN (" + it.Text + ", " +
-			parser.NCCLResult(it.Code).String() + "): the log does not show what started it."
+		c.summary = bareHead(c) + ": the log does not show what started it."
 	}
 	return out
 }
@@ -245,13 +243,18 @@ func precedes(it *Item, pos int, first *cand) bool {
 // bareSummary says what a finding of chains without their WARN holds: the processes, the
 // first chain's frame and ncclResult, and where it stands to the first fault.
 func bareSummary(c *cand) string {
-	it := c.items[0]
-	s := who(c) + " printed an error chain without its WARN (" +
-		it.Text + ", " + parser.NCCLResult(it.Code).String() + ")"
+	s := bareHead(c)
 	if c.follows >= 0 {
 		return s + " after it."
 	}
 	return s + " before the first fault: the log does not show what started it."
+}
+
+// bareHead opens the sentence of a finding of chains without their WARN: its processes, and
+// the first chain's frame and ncclResult.
+func bareHead(c *cand) string {
+	it := c.items[0]
+	return who(c) + " printed an error chain without its WARN (" + it.Text + ", " + parser.NCCLResult(it.Code).String() + ")"
 }
 
 // firstWarn is the text of c's first WARN where c's last item, which a finding's sentence

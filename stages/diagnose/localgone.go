@@ -31,8 +31,11 @@ func (p *Part) addLocalClosed(n int64, msg []byte, l *parser.Line) bool {
 	if !ok {
 		return false
 	}
-	r, ok := localRankOf(rest)
-	if !ok {
+	if i := bytes.IndexAny(rest, " \r"); i >= 0 {
+		rest = rest[:i] // a Ray repeat's tail, a CR
+	}
+	r, ok := leadingInt(rest) // evidence.go: a local rank has at most 4 digits
+	if !ok || len(rest) > 4 || len(bytes.TrimLeft(rest, "0123456789")) > 0 {
 		return false
 	}
 	it := newItem(evLocalClosed, n, l)
@@ -41,26 +44,11 @@ func (p *Part) addLocalClosed(n int64, msg []byte, l *parser.Line) bool {
 	return true
 }
 
-// localRankOf reads the local rank that b opens with (digits, then the line's end or white
-// space).
-func localRankOf(b []byte) (int64, bool) {
-	var r int64
-	i := 0
-	for ; i < len(b) && i < 6 && b[i] >= '0' && b[i] <= '9'; i++ {
-		r = r*10 + int64(b[i]-'0')
-	}
-	if i == 0 || i < len(b) && b[i] != ' ' && b[i] != '\r' {
-		return 0, false
-	}
-	return r, true
-}
-
 // localGone is the finding of a local rank whose closed connections several processes of its
 // host logged, where they name no other: nil where the lines name several local ranks (or
 // hosts), or fewer than minLocalWitnesses processes name it.
 func (b *builder) localGone() *cand {
 	var first *Item
-	pos := -1
 	var pids []int64
 	for _, i := range b.localClosed {
 		it := &b.e.Items[i]
@@ -68,7 +56,7 @@ func (b *builder) localGone() *cand {
 			return nil // a process the line does not name may be the rank itself
 		}
 		if first == nil {
-			first, pos = it, i
+			first = it
 		} else if it.Host != first.Host || it.Local != first.Local {
 			return nil
 		}
@@ -84,7 +72,6 @@ func (b *builder) localGone() *cand {
 	for _, i := range b.localClosed {
 		c.add(&b.e.Items[i], i, nil) // the witnesses are not the finding's processes
 	}
-	c.order = pos
 	c.summary = localGoneSummary(c, len(pids))
 	return c
 }

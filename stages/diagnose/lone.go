@@ -58,3 +58,12 @@ func (e *Evidence) Lone() *LoneProc {
 	}
 	return e.Procs
 }
+
+// loneProc is the process of the one envelope the NCCL lines showed (Evidence.Lone), nil where
+// they showed none or several.
+func (x *procIndex) loneProc() *proc {
+	if x.lone == nil {
+		return nil
+	}
+	return x.get(x.lone.Host, x.lone.Pid)
+}

@@ -46,8 +46,10 @@ func soleProc(x *procIndex, it *Item, p *proc) *proc {
 	if len(x.order) == 1 {
 		return x.order[0]
 	}
-	if len(x.order) == 0 && x.lone != nil {
-		return x.get(x.lone.Host, x.lone.Pid)
+	if len(x.order) == 0 {
+		if q := x.loneProc(); q != nil {
+			return q
+		}
 	}
 	return p
 }
