@@ -23,8 +23,9 @@ const (
 )
 
 // partialPlans are the plans of commands that read partial results: report, stats (per-op
-// sums), and summarize, whose stages are every stage a partial holds (those of ranks, comms,
-// hang, check and info too; each reads its stage as summarize does). The last is summarize's.
+// sums), and summarize, whose stages are every stage a partial holds (cmd/nccllog's
+// summarized: those of ranks, comms, hang, check, info, diagnose and steps --by-call too;
+// each reads its stage as summarize does). The last is summarize's.
 func partialPlans(t testing.TB) []*stages.Plan {
 	t.Helper()
 	var out []*stages.Plan
@@ -37,7 +38,7 @@ func partialPlans(t testing.TB) []*stages.Plan {
 	}{
 		{stages.Config{}, all.Registry(), []string{"agg", "steps"}},
 		{stages.Config{}, perOp, []string{"agg"}},
-		{stages.Config{Portable: true}, all.Registry(), []string{"agg", "steps", "ranks", "info"}},
+		{stages.Config{Portable: true}, all.Registry(), []string{"agg", "steps", "ranks", "info", "diagnose", "callsteps"}},
 	} {
 		plan, err := stages.NewPlan(p.cfg, p.reg, p.names...)
 		if err != nil {
@@ -80,6 +81,9 @@ func FuzzPartial(f *testing.F) {
 		{Seed: 41, Ranks: 2, RanksPerHost: 1, Steps: 1},
 		{Seed: 42, Ranks: 2, RanksPerHost: 2, Steps: 2, Noise: true, StopRank: gen.Rank(1), StopAfter: 9},
 		{Seed: 43, Ranks: 2, RanksPerHost: 2, Steps: 1, MismatchRank: gen.Rank(1), MismatchCall: 3, MismatchKind: "dtype"},
+		// Diagnose's evidence: items of several kinds, communicators, a RAS report.
+		{Seed: 44, Ranks: 4, RanksPerHost: 2, Steps: 2, Failure: "ib-error"},
+		{Seed: 45, Ranks: 8, RanksPerHost: 4, Steps: 1, Failure: "ras", NCCLVersion: "2.29.2", RASFormat: "json"},
 	} {
 		f.Add(summarizedSeed(f, cfg))
 	}
