@@ -408,6 +408,9 @@ func summarize(c *cand) string {
 		}
 		return who(c) + " failed first: " + short(text)
 	case KindNetworkError:
+		if s := portDownSummary(c, after); s != "" {
+			return s
+		}
 		if refused(text) {
 			return who(c) + " could not connect to its peer, which was not listening (it likely died or never started): " + short(text)
 		}

@@ -43,6 +43,8 @@ type builder struct {
 	// localClosed are the items of the proxy services' closed local connections
 	// (localgone.go).
 	localClosed []int
+	// down marks the NET/IB port errors no port active follows (portdown.go).
+	down []bool
 }
 
 // Build returns the Report of the evidence in set, joined with the ranks family's verdicts
@@ -57,6 +59,9 @@ func Build(set *stages.Set) Report {
 	b := &builder{e: &e, x: newProcIndex(&e), own: map[*proc]*cand{}, conseq: map[Kind]*cand{}, closed: map[string]*cand{}, addrs: newAddrBook(e.Addrs)}
 	b.calls = stages.LinesOf(set).ByKind[parser.KindCollective] > 0
 	b.codes, b.frames, b.bare = chainCodes(e.Items)
+	if b.down = portsDown(e.Items); b.down != nil {
+		keptCalling(set, e.Items, b.down)
+	}
 	for i := range e.Items {
 		b.item(&e.Items[i], i)
 	}
@@ -85,7 +90,11 @@ func Build(set *stages.Set) Report {
 // item files one item of evidence.
 func (b *builder) item(it *Item, pos int) {
 	p := b.x.of(it)
-	switch it.Ev {
+	ev := it.Ev
+	if ev == evNetWeak && pos < len(b.down) && b.down[pos] && !b.endedBefore(p, it) {
+		ev = evNetError // a port that went down for good: the host's link (portdown.go)
+	}
+	switch ev {
 	case evException, evTerminate, evSignal, evCuda, evInvalid, evNetError, evBootstrap, evSystem, evShm, evInternal:
 		if tornDown(it) {
 			b.addTorn(it, pos, p) // torn.go
@@ -228,7 +237,7 @@ func echoesOwn(it *Item, own *cand) bool {
 func ownKind(it *Item) (Kind, bool) {
 	t, n := it.Text, it.Name
 	switch it.Ev {
-	case evNetError, evBootstrap, evSystem:
+	case evNetError, evBootstrap, evSystem, evNetWeak: // evNetWeak: a port down (portdown.go)
 		return KindNetworkError, true
 	case evShm:
 		return KindShm, true

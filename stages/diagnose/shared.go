@@ -116,6 +116,9 @@ func (b *builder) othersShow(lp *proc) bool {
 }
 
 func sharedSummary(c *cand) string {
+	if s := portDownSummary(c, ""); s != "" {
+		return s // one host's link: its processes share the port (portdown.go)
+	}
 	return fmt.Sprintf("Every process that logged an error (%s, on %s) met the same %s first: %s; %s",
 		plural(len(c.procs), "process", "processes"), strings.Join(hostsOf(c.procs), ", "), strings.ReplaceAll(c.kind.String(), "-", " "), short(causeText(c)), sharedTail(c.kind))
 }
