@@ -332,10 +332,13 @@ a destroyed process group aborted, a follow-on of what ended the process; a line
 nccl_ops.cc:104 : UNKNOWN: unhandled cuda error" on an NCCL op (the process's own ncclResult:
 unhandled cuda error is a cuda-error, unhandled system error a system-error; on the log's one
 process), NCCL WARNs (NET/IB completion errors, an IB async event of a queue pair, completion
-queue or device ("Got async event : local access violation work queue error"), NET/OFI and NET/Socket failures
+queue or device ("Got async event : local access violation work queue error"), a "port error" that no
+"port active" of its host follows and after which its process issued no call (the host's link lost),
+NET/OFI and NET/Socket failures
 (a plugin's own "NET/OFI aws-ofi-nccl initialization failed" with no chain after it is a notice: NCCL
 goes on with its own network), libmlx5's
-"mlx5: host: got completion with error:" (evidence of that host's NET/IB error where one is logged), bootstrap, Cuda
+"mlx5: host: got completion with error:" (evidence of that host's NET/IB error where one is logged), libfabric's
+"libfabric:PID:...::efa:cq:...<warn> err: N, message: ..." (a network error of process PID), bootstrap, Cuda
 failure (oom where it says 'out of memory'), "Failed to CUDA calloc", a CUDA or HIP call
 "failed" ("cudaIpcGetMemHandle failed : ...", "hipIpcGetMemHandle failed"), a connect refused (the
 peer was not listening: it likely died or never started), a failed ibv_create_qp, ibv_create_cq,

@@ -44,7 +44,8 @@ func withAgent(e *Evidence, litems, items []*Item) []*Item {
 }
 
 // byPid is the one process the NCCL lines know by pid on some host, nil where none or
-// several (pids repeat across nodes).
+// several (pids repeat across nodes). The log's one process (Evidence.Lone) counts where no
+// item named it.
 func (x *procIndex) byPid(pid int64) *proc {
 	var found *proc
 	for _, p := range x.order {
@@ -54,6 +55,9 @@ func (x *procIndex) byPid(pid int64) *proc {
 			}
 			found = p
 		}
+	}
+	if found == nil && x.lone != nil && x.lone.Pid == pid && x.lone.Host != "" {
+		return x.loneProc()
 	}
 	return found
 }

@@ -177,6 +177,8 @@ func (p *Part) Add(l *stages.Line) {
 		p.addOther(l)
 		if cudaLead(l.Text, l.P.Rank >= 0) && mayBeCudaLine(l.Text) {
 			p.addCudaLine(l) // cudaline.go
+		} else if fabricLead(l.Text) {
+			p.addFabric(l, l.Text) // fabric.go
 		}
 		if l.P.Rank >= 0 {
 			p.excHeader(l, true) // exchead.go: a header has a [rankN]: prefix
@@ -259,6 +261,11 @@ func (p *Part) addRare(l *stages.Line) {
 	}
 	if mayBeCQE(t) {
 		p.addCQE(l, t)
+	}
+	if t[0] == ' ' {
+		if u := bytes.TrimLeft(t, " \t"); fabricLead(u) {
+			p.addFabric(l, u) // fabric.go: a paste's indent
+		}
 	}
 	if t[0] == '[' && t[1] >= '0' && t[1] <= '9' && mayBeDSExit(t) { // its head opens with a date
 		p.addDSExit(l, t) // dslaunch.go

@@ -1,0 +1,73 @@
+package diagnose
+
+import (
+	"bytes"
+
+	"github.com/nccllog/nccllog/stages"
+)
+
+// libfabric (the provider library under NCCL's OFI plugin: AWS EFA, and others) logs on the
+// process's standard error, with FI_LOG_LEVEL=warn or finer, as
+//
+//	libfabric:451707:1708520807::efa:cq:efa_rdm_txe_handle_error():737<warn> err: 5, message: Invalid address My EFA addr: ... Peer host id: i-0ce6d3d57139f053c (7)
+//
+// (pid, seconds since the epoch, provider, subsystem, function and line, level, message). A
+// warning of the completion queue's subsystem (`cq`) is a transfer that completed in error:
+// the provider's own word on a network error of that process, which NCCL's plugin may pass
+// on late or not at all (the job then hangs). Other subsystems' warnings (a setting, a
+// fork-safety notice) are set-up notices and are not read.
+
+var (
+	fabricHead = []byte("libfabric:")
+	fabricWarn = []byte("<warn>")
+)
+
+// fabricLead reports whether t, other text, may open with libfabric's head: one compare of
+// its first and fourth bytes, inline, as every line of other text takes it.
+func fabricLead(t []byte) bool {
+	return len(t) > len(fabricHead)+len(fabricWarn) && t[0] == 'l' && t[3] == 'f'
+}
+
+// addFabric keeps t, the text of line l past its indent, where it is a libfabric warning of
+// a completion queue: a network error of the process of its pid.
+func (p *Part) addFabric(l *stages.Line, t []byte) {
+	rest, ok := bytes.CutPrefix(t, fabricHead)
+	if !ok {
+		return
+	}
+	pid, n := leadingDigits(rest)
+	if n == 0 || n >= len(rest) || rest[n] != ':' {
+		return
+	}
+	fields := rest[n+1:]
+	w := bytes.Index(fields, fabricWarn)
+	if w < 0 {
+		return
+	}
+	// `<secs>::<prov>:<subsys>:<function>():<line>`: the provider is the third field, the
+	// subsystem the fourth.
+	parts := bytes.SplitN(fields[:w], []byte(":"), 5)
+	if len(parts) < 5 || len(parts[1]) != 0 || !bytes.Equal(parts[3], []byte("cq")) {
+		return
+	}
+	msg := bytes.TrimSpace(fields[w+len(fabricWarn):])
+	if len(msg) == 0 {
+		return
+	}
+	it := newItem(evNetError, l.N, l.P)
+	it.Pid = pid
+	it.Text = clip(append(append([]byte("libfabric "), parts[2]...), append([]byte(": "), msg...)...))
+	p.keep(it)
+}
+
+// leadingDigits is the decimal number t opens with (up to 9 digits) and its length, 0 where
+// t opens with no digit.
+func leadingDigits(t []byte) (int64, int) {
+	var v int64
+	n := 0
+	for n < len(t) && n < 9 && t[n] >= '0' && t[n] <= '9' {
+		v = v*10 + int64(t[n]-'0')
+		n++
+	}
+	return v, n
+}
