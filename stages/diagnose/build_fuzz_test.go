@@ -32,6 +32,12 @@ var buildLines = append(append([]string{}, fuzzLines...),
 	"h0:1:1 [0] NCCL INFO init.cc:516 -> 3",
 	"torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB.",
 	"[h0:1] *** Process received signal ***",
+	// NET/IB's port events (portdown.go) and libfabric's failed completions (fabric.go).
+	"h1:2:2 [1] transport/net_ib.cc:101 NCCL WARN NET/IB : mlx5_0:1 Got async event : port error",
+	"h1:2:2 [1] transport/net_ib.cc:101 NCCL WARN NET/IB : mlx5_0:1 Got async event : port active",
+	"h0:1:1 [0] transport/net_ib.cc:93 NCCL WARN NET/IB : Got async event : port error",
+	"libfabric:1:1708520807::efa:cq:efa_rdm_txe_handle_error():737<warn> err: 5, message: Invalid address",
+	"    libfabric:2:1708520807::efa:cq:efa_rdm_rxe_handle_error():700<warn> err: 12, message: Receiver not ready",
 )
 
 // FuzzBuild: whatever evidence a log holds, in any order, diagnose's Report is well formed: a
@@ -43,6 +49,7 @@ func FuzzBuild(f *testing.F) {
 	f.Add([]byte{0, 2, 46, 48, 47, 49, 35, 36, 37, 38, 39}, uint8(0)) // one failure on both, Open MPI's rank alone
 	f.Add([]byte{40, 41, 42, 43, 44, 45, 6, 7}, uint8(0))             // torchrun's root cause, an IB error
 	f.Add([]byte{32, 6, 7, 5, 33, 34, 50, 51}, uint8(0))              // srun's exits, a peer closing, OOM, a signal
+	f.Add([]byte{0, 2, 52, 9, 54, 53, 55, 56, 4}, uint8(0))           // port events, libfabric's completions
 	p, err := parser.NewParser()
 	if err != nil {
 		f.Fatal(err)
