@@ -423,6 +423,10 @@ func summarize(c *cand) string {
 		return who(c) + " could not make or attach a shared memory segment first: " + short(shmText(c, text)) + shmHint(c)
 	case KindTopology:
 		return who(c) + " could not read the machine's topology first (NCCL's topology detection at init: sysfs, NVML, a topology or graph file): " + short(text)
+	case KindMismatch:
+		if s := devMismatchSummary(c); s != "" {
+			return s
+		}
 	case KindInvalidUsage:
 		if s := dupRankSummary(c); s != "" {
 			return s

@@ -124,6 +124,8 @@ func (b *builder) item(it *Item, pos int) {
 		c.add(it, pos, p)
 		if r, _, ok := dupRank(it); ok {
 			c.ranks, c.onlyRanks = append(c.ranks, r), true
+		} else if r, _, ok := devMismatch(it); ok && !slices.Contains(c.ranks, r) {
+			c.ranks = append(c.ranks, r) // the rank whose device saw it (devcheck.go)
 		}
 		if b.foldAfterAbort(p, c, pos) {
 			return
@@ -249,8 +251,8 @@ func ownKind(it *Item) (Kind, bool) {
 		}
 		return KindCudaError, true
 	case evInvalid:
-		if strings.Contains(t, "Mismatched collective") {
-			return KindMismatch, true // NCCL's own check of the ranks' calls (2.4-2.6)
+		if _, _, ok := devMismatch(it); ok {
+			return KindMismatch, true // NCCL's own check of the ranks' calls (2.4-2.7; devcheck.go)
 		}
 		return KindInvalidUsage, true
 	case evSignal:

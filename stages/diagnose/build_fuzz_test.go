@@ -37,7 +37,7 @@ var buildLines = append(append([]string{}, fuzzLines...),
 	"h1:2:2 [1] transport/net_ib.cc:101 NCCL WARN NET/IB : mlx5_0:1 Got async event : port active",
 	"h0:1:1 [0] transport/net_ib.cc:93 NCCL WARN NET/IB : Got async event : port error",
 	"libfabric:1:1708520807::efa:cq:efa_rdm_txe_handle_error():737<warn> err: 5, message: Invalid address",
-	"    libfabric:2:1708520807::efa:cq:efa_rdm_rxe_handle_error():700<warn> err: 12, message: Receiver not ready",
+	"libfabric:2:1708520807::efa:cq:efa_rdm_rxe_handle_error():700<warn> err: 12, message: Receiver not ready",
 )
 
 // FuzzBuild: whatever evidence a log holds, in any order, diagnose's Report is well formed: a

@@ -22,14 +22,14 @@ var (
 	fabricWarn = []byte("<warn>")
 )
 
-// fabricLead reports whether t, other text, may open with libfabric's head: one compare of
-// its first and fourth bytes, inline, as every line of other text takes it.
+// fabricLead reports whether t, other text that mayBeRare let through, may open with
+// libfabric's head: a compare of its first and fourth bytes.
 func fabricLead(t []byte) bool {
 	return len(t) > len(fabricHead)+len(fabricWarn) && t[0] == 'l' && t[3] == 'f'
 }
 
-// addFabric keeps t, the text of line l past its indent, where it is a libfabric warning of
-// a completion queue: a network error of the process of its pid.
+// addFabric keeps t, the text of line l past a launcher's label, where it is a libfabric
+// warning of a completion queue: a network error of the process of its pid.
 func (p *Part) addFabric(l *stages.Line, t []byte) {
 	rest, ok := bytes.CutPrefix(t, fabricHead)
 	if !ok {

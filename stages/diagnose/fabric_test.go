@@ -13,13 +13,12 @@ const fabricCQ = "libfabric:451707:1708520807::efa:cq:efa_rdm_txe_handle_error()
 
 // TestFabricCQError: libfabric's warning of a failed completion is a network error of the
 // process of its pid, named by its host where the NCCL lines show that pid once, read at a
-// line's start, behind a paste's indent and behind a collector's time; the library's other
+// line's start and behind a collector's time; the library's other
 // lines (its settings at info, a warning of another subsystem) are no fault.
 func TestFabricCQError(t *testing.T) {
 	nccl := "ip-172-31-69-127:451707:453373 [4] NCCL INFO Channel 00/0 : 0[4] -> 8[4] [send] via NET/AWS Libfabric/4/GDRDMA\n"
 	for _, c := range []struct{ name, log string }{
 		{"at the start", nccl + fabricCQ},
-		{"indented", "    " + fabricCQ + nccl},
 		{"behind a time", "2024-02-21T12:00:07.123Z " + fabricCQ + nccl},
 	} {
 		f, ok := firstFault(t, c.log, diagnose.KindNetworkError)

@@ -177,8 +177,6 @@ func (p *Part) Add(l *stages.Line) {
 		p.addOther(l)
 		if cudaLead(l.Text, l.P.Rank >= 0) && mayBeCudaLine(l.Text) {
 			p.addCudaLine(l) // cudaline.go
-		} else if fabricLead(l.Text) {
-			p.addFabric(l, l.Text) // fabric.go
 		}
 		if l.P.Rank >= 0 {
 			p.excHeader(l, true) // exchead.go: a header has a [rankN]: prefix
@@ -203,10 +201,10 @@ func (p *Part) prefixed(l *stages.Line) *stages.Line {
 }
 
 // mayBeRare reports whether other text t may be an nccl-tests failure line (nccltests.go),
-// the heartbeat monitor's (stuck.go), a Ray line (ray.go), libmlx5's (netcqe.go), DeepSpeed's
-// launcher's (dslaunch.go) or a shell's on a killed child (shellkill.go): it ends with a
-// quote, or opens with a bracket, a parenthesis, a blank, a dot, a slash, an E, an m, a b or
-// srun's `3: ` label. Every
+// the heartbeat monitor's (stuck.go), a Ray line (ray.go), libmlx5's (netcqe.go), libfabric's
+// (fabric.go), DeepSpeed's launcher's (dslaunch.go) or a shell's on a killed child
+// (shellkill.go): it ends with a quote, or opens with a bracket, a parenthesis, a blank, a
+// dot, a slash, an E, an m, an l, a b or srun's `3: ` label. Every
 // line of other text takes this test, inline; most fail it.
 func mayBeRare(t []byte) bool {
 	n := len(t)
@@ -218,7 +216,7 @@ func mayBeRare(t []byte) bool {
 }
 
 // rareFirst are the bytes mayBeRare lets a line open with (a digit only before a colon).
-var rareFirst = [256]bool{'[': true, '(': true, ' ': true, '.': true, 'E': true, 'm': true, '/': true, 'b': true, '#': true,
+var rareFirst = [256]bool{'[': true, '(': true, ' ': true, '.': true, 'E': true, 'm': true, 'l': true, '/': true, 'b': true, '#': true,
 	'0': true, '1': true, '2': true, '3': true, '4': true, '5': true, '6': true, '7': true, '8': true, '9': true}
 
 // srunLabel is the length of `srun -l`'s `12: ` label that opens t, 0 where none.
@@ -262,10 +260,8 @@ func (p *Part) addRare(l *stages.Line) {
 	if mayBeCQE(t) {
 		p.addCQE(l, t)
 	}
-	if t[0] == ' ' {
-		if u := bytes.TrimLeft(t, " \t"); fabricLead(u) {
-			p.addFabric(l, u) // fabric.go: a paste's indent
-		}
+	if fabricLead(t) {
+		p.addFabric(l, t) // fabric.go
 	}
 	if t[0] == '[' && t[1] >= '0' && t[1] <= '9' && mayBeDSExit(t) { // its head opens with a date
 		p.addDSExit(l, t) // dslaunch.go

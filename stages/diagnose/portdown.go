@@ -158,19 +158,8 @@ func keptCalling(set *stages.Set, items []Item, down []bool) {
 	if !r.Called() {
 		return
 	}
-	type at struct {
-		host, file string
-		pid        int64
-	}
-	last := map[at]int64{}
-	for _, g := range r.Groups() {
-		for _, m := range g.Members {
-			k := at{m.Host, m.File, m.Pid}
-			last[k] = max(last[k], m.LastLine())
-		}
-	}
 	for i, d := range down {
-		if it := &items[i]; d && last[at{it.Host, it.File, it.Pid}] > it.Line {
+		if it := &items[i]; d && r.LastCallLine(it.File, it.Host, it.Pid) > it.Line {
 			down[i] = false
 		}
 	}

@@ -52,10 +52,10 @@ func (p *Part) addUnenveloped(l *stages.Line) {
 	}
 	text := l.Text
 	if i := bytes.Index(msg, unenvelopedWarn); i >= 0 {
-		// Before the level, its source (`init.cc:290`) alone: a line with more there has an
-		// envelope of a form the parser does not read (a redacted `<host>:pid:tid [dev]`),
-		// not one cut off, and is left as malformed.
-		if kind = parser.KindWarn; bytes.ContainsAny(msg[:i], " \t") {
+		// Before the level, its source (`init.cc:290`, 2.30's `register.cc:42 (ncclRegister)`)
+		// alone: a line with more there has an envelope of a form the parser does not read (a
+		// redacted `<host>:pid:tid [dev]`), not one cut off, and is left as malformed.
+		if kind = parser.KindWarn; !warnSource(msg[:i]) {
 			return
 		}
 	} else if bytes.HasPrefix(msg, unenvelopedWarn[1:]) {
@@ -84,6 +84,17 @@ func (p *Part) addUnenveloped(l *stages.Line) {
 	if !p.addFrame(l.N, l.Text, &pl) && env.Pid > 0 {
 		p.addSetting(l.N, l.Text, &pl) // setting.go: what its errors may follow from
 	}
+}
+
+// warnSource reports whether src, what precedes ` NCCL WARN ` in a line without a head, is a
+// WARN's source alone: one word (`init.cc:290`), or, from NCCL 2.30, that word and its
+// function in parentheses (`register.cc:42 (ncclRegister)`).
+func warnSource(src []byte) bool {
+	word, fn, two := bytes.Cut(src, []byte(" "))
+	if len(word) == 0 || bytes.IndexByte(word, '\t') >= 0 {
+		return false
+	}
+	return !two || len(fn) > 2 && fn[0] == '(' && fn[len(fn)-1] == ')' && !bytes.ContainsAny(fn, " \t")
 }
 
 // devHead is the length of the `[dev] ` an unenveloped line's head kept (`[0] `), 0 where

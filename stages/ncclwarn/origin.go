@@ -101,6 +101,13 @@ func rules() []rule {
 		// 2.4-2.6's check of the ranks' calls (NCCL_CHECK_POINTERS era): the device saw a
 		// peer issue another collective, `at and around rank N` (the reporting rank).
 		{Invalid, []string{"Mismatched collective detected"}},
+		// The same check where it could only suspect it (the LL protocols): the peer moved
+		// twenty operations past the one this rank waits on. NCCL sets no error; the job
+		// hangs there.
+		{Invalid, []string{"may be caused by a collective mismatch around rank"}},
+		// ncclCommDestroy or ncclCommAbort on a communicator already destroyed (a double
+		// free the user's code made, ncclInvalidArgument).
+		{Invalid, []string{"has already been destroyed"}},
 		// strongstream.cc refuses to capture NCCL in a CUDA graph where the runtime or the
 		// driver cannot (ncclInvalidUsage): the call fails.
 		{Invalid, []string{"cannot be captured in a graph"}},

@@ -444,3 +444,19 @@ func (r *Ranks) Groups() []*Group {
 	})
 	return out
 }
+
+// LastCallLine is the line of the last call process pid of host issued in file, on any
+// communicator, 0 where it issued none there: whether a process went on calling after a line
+// of its own (diagnose's port events). Cheaper than Groups, which sorts and realigns them all.
+func (r *Ranks) LastCallLine(file, host string, pid int64) int64 {
+	r.settle()
+	p := r.procs[procKey{file: file, host: host, pid: pid}]
+	if p == nil {
+		return 0
+	}
+	var last int64
+	for _, m := range p.members {
+		last = max(last, m.LastLine())
+	}
+	return last
+}
