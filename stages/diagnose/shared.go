@@ -119,8 +119,12 @@ func sharedSummary(c *cand) string {
 	if s := portDownSummary(c, ""); s != "" {
 		return s // one host's link: its processes share the port (portdown.go)
 	}
-	return fmt.Sprintf("Every process that logged an error (%s, on %s) met the same %s first: %s; %s",
-		plural(len(c.procs), "process", "processes"), strings.Join(hostsOf(c.procs), ", "), strings.ReplaceAll(c.kind.String(), "-", " "), short(causeText(c)), sharedTail(c.kind))
+	where := plural(len(c.procs), "process", "processes")
+	if hosts := hostsOf(c.procs); len(hosts) > 0 {
+		where += ", on " + strings.Join(hosts, ", ") // lines whose head has no host name none
+	}
+	return fmt.Sprintf("Every process that logged an error (%s) met the same %s first: %s; %s",
+		where, strings.ReplaceAll(c.kind.String(), "-", " "), short(causeText(c)), sharedTail(c.kind))
 }
 
 // causeText is the text of the line causeKey reads: c's first WARN or nccl-tests result.

@@ -80,6 +80,9 @@ func rules() []rule {
 		{NetError, []string{"NET/IB", "completion"}},
 		{NetError, []string{"NET/IB", "port"}},
 		{NetError, []string{"NET/OFI"}},
+		// 2.30's GPU-initiated networking (GIN over DOCA GPUNetIO) setting up its queue
+		// pairs: `(gdakiConnectQp) NCCL WARN DOCA failure 21` (ncclSystemError).
+		{NetError, []string{"DOCA failure"}},
 		{NetError, []string{"NET/Socket"}},
 		{NetError, []string{"NET/Plugin", "fail"}},
 		{NetError, []string{"socketStartConnect", "fail"}},
@@ -89,6 +92,9 @@ func rules() []rule {
 		{Invalid, []string{"has already checked in"}},
 		// graph/rings.cc on a ring that does not close or lacks a rank (ncclInternalError).
 		{Internal, []string{"Error : ring "}},
+		// enqueue.cc where the tuner left a call no algorithm and protocol (NCCL_ALGO or
+		// NCCL_PROTO set to ones the communicator cannot run: ncclInternalError).
+		{Internal, []string{"no algorithm/protocol available"}},
 		{Shm, []string{"shared memory segment"}},
 		{Shm, []string{"/dev/shm"}},
 		{Bootstrap, []string{"bootstrap"}},
