@@ -344,15 +344,21 @@ failure (oom where it says 'out of memory'), "Failed to CUDA calloc", a CUDA or 
 peer was not listening: it likely died or never started), a failed ibv_create_qp, ibv_create_cq,
 ibv_modify_qp or ibv_alloc_pd (a network error without its chain), a socket-layer WARN
 ("socketFinalizeAccept: ...", "ncclSocketInit: ...": a network error where its chain or an
-exception proves it), invalid usage (also NCCL's "Mismatched collective detected", a mismatch, and "Bootstrap Root :
-rank N of M ranks has already checked in": two processes claimed rank N), /dev/shm segments
+exception proves it), invalid usage (also "comm 0x... has already been destroyed", NCCL's "Mismatched
+collective detected" and "Your program may be hanging, this may be caused by a collective mismatch
+around rank N", a mismatch of rank N, and "Bootstrap Root : rank N of M ranks has already checked in":
+two processes claimed rank N), "Error : no algorithm/protocol available" (an internal-error: NCCL_ALGO
+or NCCL_PROTO set to ones it cannot run), "DOCA failure N" (a network error), /dev/shm segments
 that could not be made or attached (a shm-error, with what the errno points to; one made
 for want of room ranks before a CUDA error printed after it), a WARN of NCCL's topology
 detection whose chain returns a system error ("Could not find real path of /sys/...",
 "nvmlDeviceGetHandleByPciBusId() failed", "XML Import Channel : dev 1 not found.": a
 topology-error), a proxy's "[Service thread] Connection closed by localRank 7" from three or
 more processes of a host that name no other local rank (that local rank went away), a peer
-on the loopback that closed the connection of the log's one process (its own network error);
+on the loopback that closed the connection of the log's one process (its own network error), a
+connection reset or closed by a peer the line does not name ("Connection reset by peer",
+"[Service thread] Error encountered progressing ...") where the log shows no other fault (the
+processes that printed it lost a peer first);
 any WARN that starts a "file:line -> N" return-code
 chain, of the kind its ncclResult names (3, ncclInternalError, an internal-error: "Error : ring 0
 does not loop back to start"); a service thread's Connect failed with "res=2" or

@@ -153,6 +153,8 @@ func (b *builder) origins(lp *proc, litems []*Item) []*cand {
 			out = append(out, c)
 		} else if api != nil {
 			out = append(out, api)
+		} else if c := b.lostUnnamed(); c != nil {
+			out = append(out, c) // unnamedpeer.go
 		}
 	}
 	slices.SortStableFunc(out, func(x, y *cand) int {

@@ -54,7 +54,8 @@ func TestUnenvelopedLines(t *testing.T) {
 }
 
 // TestRedactedPeer: a peer whose name the user redacted in brackets is named as printed, and
-// a closed connection that names no peer blames none: it follows the first fault.
+// a closed connection that names no peer blames none: where the log shows no other fault, the
+// process that printed it lost a peer the log does not name (unnamedpeer.go).
 func TestRedactedPeer(t *testing.T) {
 	data, ps := warnJob(t)
 	p := ps[2]
@@ -65,10 +66,9 @@ func TestRedactedPeer(t *testing.T) {
 	}
 	noPeer := warnAt(p, 7200, "misc/socket.cc:49", "socketProgress: Connection closed by remote peer <53735>")
 	r = diagnoseBytes(t, "job.log", append(slices.Clone(data), noPeer...), 0)
-	for _, f := range r.Findings {
-		if f.Kind == diagnose.KindConnectionClosed {
-			t.Errorf("a closed connection of no peer is a finding of its own: %q", f.Summary)
-		}
+	if r.Status != diagnose.StatusFault || r.Findings[0].Kind != diagnose.KindConnectionClosed || r.Findings[0].Peer != "" ||
+		!slices.Equal(r.Findings[0].Hosts, []string{p.host}) || !strings.Contains(r.Findings[0].Summary, "lost its connection to a peer first") {
+		t.Errorf("a closed connection of no peer: want its process's lost peer, naming no other host:\n%s", js(r))
 	}
 }
 
