@@ -353,7 +353,7 @@ that could not be made or attached (a shm-error, with what the errno points to; 
 for want of room ranks before a CUDA error printed after it), a WARN of NCCL's topology
 detection whose chain returns a system error ("Could not find real path of /sys/...",
 "nvmlDeviceGetHandleByPciBusId() failed", "XML Import Channel : dev 1 not found.": a
-topology-error), a proxy's "[Service thread] Connection closed by localRank 7" from three or
+topology-error; NVML's "Driver/library version mismatch" is a system-error), a proxy's "[Service thread] Connection closed by localRank 7" from three or
 more processes of a host that name no other local rank (that local rank went away), a peer
 on the loopback that closed the connection of the log's one process (its own network error), a
 connection reset or closed by a peer the line does not name ("Connection reset by peer",

@@ -420,6 +420,9 @@ func summarize(c *cand) string {
 	case KindInternalError:
 		return who(c) + " hit an NCCL internal error first (a check inside NCCL failed: a bug, or ranks whose topology, version or settings disagree): " + short(text)
 	case KindSystemError:
+		if driverMismatch(text) {
+			return who(c) + " could not start NVML first: the GPU driver and its library differ (a driver upgraded without a reboot, or a container's library not the host's): " + short(text)
+		}
 		return who(c) + " hit a system error first: " + short(text)
 	case KindShm:
 		return who(c) + " could not make or attach a shared memory segment first: " + short(shmText(c, text)) + shmHint(c)

@@ -28,9 +28,18 @@ func topoWarn(msg string) bool {
 
 // topoKind is the kind of a system error whose chain a topology WARN starts: a
 // topology-error, which names the step that failed rather than the result's class.
+//
+// NVML that cannot start because the GPU driver and its library differ (`nvmlInit_v2()
+// failed: Driver/library version mismatch`: a driver upgraded without a reboot, a container
+// whose library is not the host's) is the driver's fault, not the topology's: it stays a
+// system error, whose sentence says so (driverMismatch).
 func topoKind(k Kind, msg string) Kind {
-	if k == KindSystemError && topoWarn(msg) {
+	if k == KindSystemError && topoWarn(msg) && !driverMismatch(msg) {
 		return KindTopology
 	}
 	return k
 }
+
+// driverMismatch reports whether msg is NVML's word that the driver and its library differ.
+func driverMismatch(msg string) bool { return strings.Contains(msg, "Driver/library version mismatch") }
+
