@@ -348,7 +348,8 @@ exception proves it), invalid usage (also "comm 0x... has already been destroyed
 collective detected" and "Your program may be hanging, this may be caused by a collective mismatch
 around rank N", a mismatch of rank N, and "Bootstrap Root : rank N of M ranks has already checked in":
 two processes claimed rank N), "Error : no algorithm/protocol available" (an internal-error: NCCL_ALGO
-or NCCL_PROTO set to ones it cannot run), "DOCA failure N" (a network error), /dev/shm segments
+or NCCL_PROTO set to ones it cannot run) and "Attribute arch of node cpu not found" (an internal-error
+of a topology file), "DOCA failure N" (a network error), /dev/shm segments
 that could not be made or attached (a shm-error, with what the errno points to; one made
 for want of room ranks before a CUDA error printed after it), a WARN of NCCL's topology
 detection whose chain returns a system error ("Could not find real path of /sys/...",

@@ -95,6 +95,9 @@ func rules() []rule {
 		// enqueue.cc where the tuner left a call no algorithm and protocol (NCCL_ALGO or
 		// NCCL_PROTO set to ones the communicator cannot run: ncclInternalError).
 		{Internal, []string{"no algorithm/protocol available"}},
+		// graph/xml.h's read of an attribute the topology needs (`Attribute arch of node cpu
+		// not found`: a topology file that lacks it), ncclInternalError.
+		{Internal, []string{"Attribute ", " of node ", " not found"}},
 		{Shm, []string{"shared memory segment"}},
 		{Shm, []string{"/dev/shm"}},
 		{Bootstrap, []string{"bootstrap"}},

@@ -41,6 +41,7 @@ func TestClassify(t *testing.T) {
 		{`Error : ring 1 does not contain rank 0`, ncclwarn.Internal},
 		{`Error : no algorithm/protocol available`, ncclwarn.Internal},
 		{`DOCA failure 21`, ncclwarn.NetError},
+		{`Attribute arch of node cpu not found`, ncclwarn.Internal},
 		{`Your program may be hanging, this may be caused by a collective mismatch around rank 1. Please check your collective calls at and around this rank.`, ncclwarn.Invalid},
 		{`comm 0x55ec10690820 has already been destroyed`, ncclwarn.Invalid},
 		{`Cuda failure 'out of memory'`, ncclwarn.Cuda},
