@@ -42,4 +42,3 @@ func topoKind(k Kind, msg string) Kind {
 
 // driverMismatch reports whether msg is NVML's word that the driver and its library differ.
 func driverMismatch(msg string) bool { return strings.Contains(msg, "Driver/library version mismatch") }
-
