@@ -276,10 +276,17 @@ func (b *builder) otherExitNotices(litems []*Item) []*Item {
 }
 
 // everyRank reports whether rs is every rank of the job that the log shows.
+//
+// Where no communicator line gives the job's size, the processes the NCCL lines name by host
+// and pid count instead: four processes on a host whose watchdogs name three ranks are not
+// every rank.
 func (b *builder) everyRank(rs []int64) bool {
 	n := b.x.world
 	if n == 0 {
 		n = int64(len(b.commProcs()))
+	}
+	if n == 0 {
+		n = b.x.enveloped()
 	}
 	return len(rs) >= 2 && (n == 0 || int64(len(rs)) >= n)
 }

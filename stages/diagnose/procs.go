@@ -268,3 +268,14 @@ func hostPids(procs []*proc, items []Item) map[string]int64 {
 	}
 	return m
 }
+
+// enveloped is how many processes the index knows by host and pid (an NCCL line's head).
+func (x *procIndex) enveloped() int64 {
+	var n int64
+	for _, p := range x.order {
+		if p.host != "" && p.pid >= 0 {
+			n++
+		}
+	}
+	return n
+}

@@ -72,3 +72,22 @@ func TestSameSeqOtherOps(t *testing.T) {
 		t.Errorf("same SeqNum in two groups: %q, want two works", s)
 	}
 }
+
+// TestWatchdogNotEveryRank: where no communicator line gives the job's size, the processes
+// the NCCL lines name count: three ranks' timeouts among four processes of a host are not
+// every rank's, and are not said to be shared.
+func TestWatchdogNotEveryRank(t *testing.T) {
+	var closed strings.Builder
+	for pid := 6726; pid <= 6729; pid++ {
+		fmt.Fprintf(&closed, "node9:%d:%d [%d] NCCL INFO [Service thread] Connection closed by localRank 2\n", pid, pid+440, pid-6726)
+	}
+	log := watchLine(2, -1, 305, 21) + closed.String() + watchLine(0, -1, 305, 22) + watchLine(1, -1, 305, 23)
+	f, ok := firstFault(t, log, diagnose.KindWatchdogTimeout, 0, 1, 2)
+	if ok && (f.Shared || strings.HasPrefix(f.Summary, "Every rank")) {
+		t.Errorf("three ranks of four processes: %+v", f)
+	}
+	// Without the processes' lines, the three are all the log shows: shared.
+	if f, ok := firstFault(t, watchLine(2, -1, 305, 21)+watchLine(0, -1, 305, 22)+watchLine(1, -1, 305, 23), diagnose.KindWatchdogTimeout, 0, 1, 2); ok && !f.Shared {
+		t.Errorf("three ranks alone: not shared: %+v", f)
+	}
+}
