@@ -35,7 +35,7 @@ func (p *Part) addFabric(l *stages.Line, t []byte) {
 	if !ok {
 		return
 	}
-	pid, n := leadingDigits(rest)
+	pid, n := decimalAt(rest)
 	if n == 0 || n >= len(rest) || rest[n] != ':' {
 		return
 	}
@@ -58,16 +58,4 @@ func (p *Part) addFabric(l *stages.Line, t []byte) {
 	it.Pid = pid
 	it.Text = clip(append(append([]byte("libfabric "), parts[2]...), append([]byte(": "), msg...)...))
 	p.keep(it)
-}
-
-// leadingDigits is the decimal number t opens with (up to 9 digits) and its length, 0 where
-// t opens with no digit.
-func leadingDigits(t []byte) (int64, int) {
-	var v int64
-	n := 0
-	for n < len(t) && n < 9 && t[n] >= '0' && t[n] <= '9' {
-		v = v*10 + int64(t[n]-'0')
-		n++
-	}
-	return v, n
 }

@@ -62,46 +62,53 @@ func portDev(t string) string {
 
 // portsDown marks the port errors among items that no port active of their host follows.
 // A port active in another file follows a port error where the two lines' times say so, and
-// where either has no time it is taken to (a link that may have come back is no fault).
+// where either has no time it is taken to (a link that may have come back is no fault). A log
+// of more than maxPortEvents port events of either sort (a fabric that flaps all day) makes no
+// claim: its other lines decide.
 func portsDown(items []Item) []bool {
-	var downs, ups []int
+	var downs, ups []portRef
 	for i := range items {
-		if _, up, ok := portEvent(&items[i]); ok && up {
-			ups = append(ups, i)
+		if dev, up, ok := portEvent(&items[i]); ok && up {
+			ups = append(ups, portRef{i, dev})
 		} else if ok {
-			downs = append(downs, i)
+			downs = append(downs, portRef{i, dev})
 		}
 	}
-	if len(downs) == 0 {
+	if len(downs) == 0 || len(downs) > maxPortEvents || len(ups) > maxPortEvents {
 		return nil
 	}
 	out := make([]bool, len(items))
-	for _, i := range downs {
-		out[i] = !cameBack(items, i, ups)
+	for _, d := range downs {
+		out[d.pos] = !cameBack(items, d, ups)
 	}
 	return out
 }
 
-// cameBack reports whether one of the port active events ups follows the port error i on its
+// maxPortEvents bounds the port events portsDown weighs against each other.
+const maxPortEvents = 4096
+
+// portRef is a port event: its item's place and the device it names.
+type portRef struct {
+	pos int
+	dev string
+}
+
+// cameBack reports whether one of the port active events ups follows the port error d on its
 // host and device.
-func cameBack(items []Item, i int, ups []int) bool {
-	d := &items[i]
-	dev, _, _ := portEvent(d)
-	for _, j := range ups {
-		u := &items[j]
-		if u.Host != d.Host {
+func cameBack(items []Item, d portRef, ups []portRef) bool {
+	di := &items[d.pos]
+	for _, u := range ups {
+		ui := &items[u.pos]
+		if ui.Host != di.Host || d.dev != "" && u.dev != "" && u.dev != d.dev {
 			continue
 		}
-		if udev, _, _ := portEvent(u); dev != "" && udev != "" && udev != dev {
-			continue
-		}
-		if u.File == d.File {
-			if u.Line > d.Line {
+		if ui.File == di.File {
+			if ui.Line > di.Line {
 				return true
 			}
 			continue
 		}
-		if less, ok := timeOrder(u.Time.Stamp, d.Time.Stamp); !ok || !less {
+		if less, ok := timeOrder(ui.Time.Stamp, di.Time.Stamp); !ok || !less {
 			return true
 		}
 	}

@@ -138,3 +138,26 @@ func TestPortDownKeptCalling(t *testing.T) {
 		t.Errorf("cut after the port error: want its network-error:\n%s", js(r))
 	}
 }
+
+// TestPortEventsBounded: more port events than portsDown weighs (a fabric that flaps all day)
+// make no claim, and weighing those it does stays quick: every port error against every port
+// active of a log at the bound.
+func TestPortEventsBounded(t *testing.T) {
+	var over strings.Builder
+	for pid := 0; pid < 4097; pid++ {
+		over.WriteString(portLine("2.21", fmt.Sprintf("n%d", pid/8), 1000+pid, "port error"))
+	}
+	if r := diagnoseBytes(t, "job.log", []byte(over.String()), 0); r.Status == diagnose.StatusFault {
+		t.Errorf("4,097 port errors: a fault claimed:\n%.400s", js(r))
+	}
+	var at strings.Builder
+	for pid := 0; pid < 2048; pid++ {
+		at.WriteString(portLine("2.21", "n0", 1000+pid, "port error"))
+	}
+	for pid := 0; pid < 2048; pid++ {
+		at.WriteString(strings.Replace(portLine("2.21", "n0", 1000+pid, "port active"), "mlx5_0:1", "mlx5_1:1", 1))
+	}
+	if _, ok := firstFault(t, at.String(), diagnose.KindNetworkError); !ok {
+		t.Error("2,048 port errors, 2,048 port actives of another device: want the port errors' fault")
+	}
+}
