@@ -117,11 +117,15 @@ func (c *cand) absorb(o *cand) {
 }
 
 // appException reports whether c is an application's exception alone (Python's `Exception:`,
-// a RuntimeError that names no NCCL or CUDA error): the program's word that something
+// a RuntimeError that names no NCCL or CUDA error), or how the program ended (a terminate, a
+// signal: `Aborted (core dumped)` after an uncaught error): the program's word that something
 // failed. Where the process's own error of a named kind came first (`Connect to ... failed :
-// Connection refused`), that kind says what failed; the exception is how the program ended.
+// Connection refused`, `Reduce : invalid root 0`), that kind says what failed; the exception
+// or the signal is how the program ended.
 func appException(c *cand) bool {
-	return c.kind == KindCrash && !slices.ContainsFunc(c.items, func(it *Item) bool { return it.Ev != evException })
+	return c.kind == KindCrash && !slices.ContainsFunc(c.items, func(it *Item) bool {
+		return it.Ev != evException && it.Ev != evSignal && it.Ev != evTerminate
+	})
 }
 
 // gpus are the devices c's evidence lines name, sorted, each once.
