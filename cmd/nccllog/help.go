@@ -342,7 +342,8 @@ goes on with its own network), libmlx5's
 failure (oom where it says 'out of memory'), "Failed to CUDA calloc", a CUDA or HIP call
 "failed" ("cudaIpcGetMemHandle failed : ...", "hipIpcGetMemHandle failed"), a connect refused (the
 peer was not listening: it likely died or never started), a failed ibv_create_qp, ibv_create_cq,
-ibv_modify_qp or ibv_alloc_pd (a network error without its chain), a socket-layer WARN
+ibv_modify_qp or ibv_alloc_pd, and the socket layer's "Call to bind failed" (a network error without
+its chain; RAS's client socket's is a notice), a socket-layer WARN
 ("socketFinalizeAccept: ...", "ncclSocketInit: ...": a network error where its chain or an
 exception proves it), invalid usage (also "comm 0x... has already been destroyed", NCCL's "Mismatched
 collective detected" and "Your program may be hanging, this may be caused by a collective mismatch

@@ -119,7 +119,8 @@ func (b *builder) item(it *Item, pos int) {
 		}
 		p = soleProc(b.x, it, p)
 		// A failed system call proves a fault where an error chain follows it, or where it
-		// is a verbs call of a connection's set-up (netwarn.go).
+		// is a verbs call of a connection's set-up (netwarn.go; a listening socket's bind is
+		// read as a network error where it is kept: socketBind).
 		c := newCand(k, (it.Ev != evSystem || b.codes[pos] > 0 || verbsSetup(it.Text)) && !pluginNotice(it, b.codes[pos]))
 		c.add(it, pos, p)
 		if r, _, ok := dupRank(it); ok {

@@ -283,6 +283,8 @@ func warnItem(n int64, text []byte, l *parser.Line) Item {
 	it.Site = warnSite(file)
 	if (it.Ev == evSystem || it.Ev == evWarn) && shmSite(file) {
 		it.Ev = evShm // a system call of the shared memory transport (shm.go)
+	} else if it.Ev == evSystem && socketBind(file, msg) {
+		it.Ev = evNetError // a listening socket NCCL gave up (netwarn.go)
 	}
 	it.Code = resultCode(msg)
 	if it.Ev == evRemoteClosed {

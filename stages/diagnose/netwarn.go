@@ -1,6 +1,9 @@
 package diagnose
 
-import "strings"
+import (
+	"bytes"
+	"strings"
+)
 
 // socketWarn reports whether msg is a WARN of NCCL's socket layer: it starts with the name of
 // the socket function that failed (`socketFinalizeAccept: wrong type 2 != 1`,
@@ -44,6 +47,17 @@ func verbsSetup(msg string) bool {
 		return true
 	}
 	return false
+}
+
+// socketBind reports whether msg, a WARN of source file (`socket.h:347`), is NCCL's socket
+// layer failing to bind or listen on a socket it listens on (the bootstrap's, a proxy's,
+// NET/Socket's: `Call to bind failed : Address already in use`): NCCL gives the socket up and
+// returns ncclSystemError, so the WARN proves a fault without the error chain an excerpt may
+// end before. RAS's client socket (`client_support.cc`), which every process of a host but one
+// fails to bind on 2.24+, is a notice NCCL runs on without.
+func socketBind(file, msg []byte) bool {
+	return (bytes.HasPrefix(file, []byte("socket.h:")) || bytes.HasPrefix(file, []byte("socket.cc:"))) &&
+		(bytes.Contains(msg, []byte("Call to bind failed")) || bytes.Contains(msg, []byte("Call to listen failed")))
 }
 
 // pluginNotice reports whether it is a network plugin's notice rather than its error: a

@@ -66,3 +66,38 @@ func TestVerbsSetupWarnAlone(t *testing.T) {
 		}
 	}
 }
+
+// TestBindFailed: the socket layer's failed bind proves a fault without its chain (an
+// excerpt that ends on the WARN): a network-error of its process. Another failed call of the
+// system layer, and RAS's client socket's bind (a notice), still need their chains.
+func TestBindFailed(t *testing.T) {
+	const bind = "gpu2:1653:1695 [0] include/socket.h:347 NCCL WARN Call to bind failed : Address already in use\n"
+	if f, ok := firstFault(t, bind, diagnose.KindNetworkError); ok && f.Processes[0] != "gpu2:1653" {
+		t.Errorf("processes %v", f.Processes)
+	}
+	if f, ok := firstFault(t, "h:7:9 [1] misc/socket.cc:409 NCCL WARN Call to bind failed: Address already in use\n", diagnose.KindNetworkError); ok && f.Processes[0] != "h:7" {
+		t.Errorf("2.27's form: processes %v", f.Processes)
+	}
+	for _, line := range []string{
+		"gpu2:1653:1695 [0] misc/utils.cc:120 NCCL WARN Call to getifaddrs failed : Resource temporarily unavailable\n",
+		// RAS's client socket, which all but one process of a host fail to bind (2.24+).
+		"gpu2:1653:1695 [0] ras/client_support.cc:181 NCCL WARN Call to bind failed: Address already in use\n",
+	} {
+		if r := diagnoseBytes(t, "job.log", []byte(line), 0); r.Status == diagnose.StatusFault {
+			t.Errorf("%.60q without its chain: %s", line, js(r))
+		}
+	}
+}
+
+// TestAbortAfterOwnError: `Aborted (core dumped)` after an uncaught NCCL error is how the
+// program ended: the process's own error keeps its kind.
+func TestAbortAfterOwnError(t *testing.T) {
+	log := "YYY:2396:2428 [0] misc/argcheck.cc:40 NCCL WARN Reduce : invalid root 0 (root should be in the 0..0 range)\n" +
+		"YYY:2396:2428 [0] NCCL INFO enqueue.cc:447 -> 4\n" +
+		"terminate called after throwing an instance of 'std::runtime_error'\n" +
+		"  what():  NCCL Error 4: invalid argument\n" +
+		"Aborted (core dumped)\n"
+	if f, ok := firstFault(t, log, diagnose.KindInvalidUsage); ok && f.Processes[0] != "YYY:2396" {
+		t.Errorf("processes %v", f.Processes)
+	}
+}
