@@ -61,6 +61,7 @@ func Build(set *stages.Set) Report {
 	b.codes, b.frames, b.bare = chainCodes(e.Items)
 	if b.down = portsDown(e.Items); b.down != nil {
 		keptCalling(set, e.Items, b.down)
+		seenAlone(e.Items, b.down, b.x)
 	}
 	for i := range e.Items {
 		b.item(&e.Items[i], i)

@@ -28,17 +28,30 @@ func (discard) Call(*stages.Call) error { return nil }
 // named name, read in chunks of chunk bytes (0: the default).
 func diagnoseBytes(t testing.TB, name string, data []byte, chunk int) diagnose.Report {
 	t.Helper()
-	path := filepath.Join(t.TempDir(), name)
-	if err := os.WriteFile(path, data, 0o644); err != nil {
-		t.Fatal(err)
+	return diagnoseFiles(t, chunk, name, string(data))
+}
+
+// diagnoseFiles runs diagnose (with ranks) over files written in order, each a name and its
+// text (nameAndText: name, text, name, text, ...), read in chunks of chunk bytes (0: the
+// default), as one run reads the files of a job.
+func diagnoseFiles(t testing.TB, chunk int, nameAndText ...string) diagnose.Report {
+	t.Helper()
+	dir := t.TempDir()
+	var ins []pipeline.Input
+	for i := 0; i+1 < len(nameAndText); i += 2 {
+		path := filepath.Join(dir, nameAndText[i])
+		if err := os.WriteFile(path, []byte(nameAndText[i+1]), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		ins = append(ins, pipeline.Input{Name: path})
 	}
 	plan := stages.MustPlan(stages.Config{}, all.Registry(), "ranks", "diagnose")
-	res, err := pipeline.RunAll(context.Background(), []pipeline.Input{{Name: path}}, pipeline.Options{Plan: plan, ChunkSize: chunk, Parsers: goldentest.Parsers()}, discard{})
+	res, err := pipeline.RunAll(context.Background(), ins, pipeline.Options{Plan: plan, ChunkSize: chunk, Parsers: goldentest.Parsers()}, discard{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	r := diagnose.Build(res.Set)
-	checkTexts(t, name, r)
+	checkTexts(t, nameAndText[0], r)
 	for i := range r.Findings {
 		for j := range r.Findings[i].Evidence {
 			r.Findings[i].Evidence[j].File = filepath.Base(r.Findings[i].Evidence[j].File)

@@ -2,6 +2,7 @@ package diagnose
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/nccllog/nccllog/stages"
@@ -19,9 +20,10 @@ import (
 // went down and did not come back is the host's link lost: the connections through it fail
 // (a peer's completions end with status 12, retry exceeded, naming that host), and it is
 // that host's network fault. A `port error` is read so where no `port active` of the same
-// host (and device, where both name one) follows it in the log, and its process issued no
+// host (and device, where both name one) follows it in the log, its process issued no
 // collective call after it (a job that went on calling through a lost port would say so in
-// its other lines: a timeout, a failed completion).
+// its other lines: a timeout, a failed completion), and it is not one process's alone among
+// several the log shows on its host (seenAlone).
 
 const (
 	portDownWord = ": port error"
@@ -154,6 +156,30 @@ func (b *builder) endedBefore(p *proc, it *Item) bool {
 
 // markBefore reports whether m is a line of it's file above it.
 func markBefore(m *Mark, it *Item) bool { return m != nil && m.File == it.File && m.Line < it.Line }
+
+// seenAlone clears the port errors of a host where the log shows several of its processes and
+// only one printed one: every process NCCL runs on a host opens its NICs and hears their
+// ports' events (36/08's eight processes each printed the error), so one process's error
+// among several is no port the host lost, and a cut right after a healthy job's stray WARN
+// must not read as one.
+func seenAlone(items []Item, down []bool, x *procIndex) {
+	pids := map[string][]int64{}
+	for i, d := range down {
+		if it := &items[i]; d && !slices.Contains(pids[it.Host], it.Pid) {
+			pids[it.Host] = append(pids[it.Host], it.Pid)
+		}
+	}
+	shown := x.onHosts()
+	alone := map[string]bool{}
+	for host, ps := range pids {
+		alone[host] = len(ps) == 1 && shown[host] > 1
+	}
+	for i, d := range down {
+		if d && alone[items[i].Host] {
+			down[i] = false
+		}
+	}
+}
 
 // keptCalling clears the port errors of down after which their process issued a collective
 // call, in the same file (the ranks family's calls).

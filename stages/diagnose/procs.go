@@ -279,3 +279,14 @@ func (x *procIndex) enveloped() int64 {
 	}
 	return n
 }
+
+// onHosts is how many processes the index knows by pid on each host.
+func (x *procIndex) onHosts() map[string]int {
+	n := map[string]int{}
+	for _, p := range x.order {
+		if p.pid >= 0 {
+			n[p.host]++
+		}
+	}
+	return n
+}
