@@ -13,15 +13,20 @@ const fabricCQ = "libfabric:451707:1708520807::efa:cq:efa_rdm_txe_handle_error()
 
 // TestFabricCQError: libfabric's warning of a failed completion is a network error of the
 // process of its pid, named by its host where the NCCL lines show that pid once, read at a
-// line's start and behind a collector's time; the library's other
+// line's start, behind a collector's time and behind a launcher's label the parser reads
+// (a pdsh host label before it is not read); the library's other
 // lines (its settings at info, a warning of another subsystem) are no fault.
 func TestFabricCQError(t *testing.T) {
 	nccl := "ip-172-31-69-127:451707:453373 [4] NCCL INFO Channel 00/0 : 0[4] -> 8[4] [send] via NET/AWS Libfabric/4/GDRDMA\n"
-	for _, c := range []struct{ name, log string }{
-		{"at the start", nccl + fabricCQ},
-		{"behind a time", "2024-02-21T12:00:07.123Z " + fabricCQ + nccl},
+	for _, c := range []struct {
+		name, log string
+		ranks     []int64
+	}{
+		{"at the start", nccl + fabricCQ, nil},
+		{"behind a time", "2024-02-21T12:00:07.123Z " + fabricCQ + nccl, nil},
+		{"behind mpirun's label", nccl + "[1,3]<stderr>:" + fabricCQ, []int64{3}}, // the label's rank
 	} {
-		f, ok := firstFault(t, c.log, diagnose.KindNetworkError)
+		f, ok := firstFault(t, c.log, diagnose.KindNetworkError, c.ranks...)
 		if ok && (!slices.Equal(f.Processes, []string{"ip-172-31-69-127:451707"}) || !strings.Contains(f.Summary, "libfabric efa: err: 5, message: Invalid address")) {
 			t.Errorf("%s: %+v", c.name, f)
 		}

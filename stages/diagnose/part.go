@@ -262,6 +262,10 @@ func (p *Part) addRare(l *stages.Line) {
 	}
 	if fabricLead(t) {
 		p.addFabric(l, t) // fabric.go
+	} else if t[0] == '[' && l.P.Rank >= 0 {
+		if u := parser.Unprefixed(t); fabricLead(u) {
+			p.addFabric(l, u) // behind the label the parser read (`[1,3]<stderr>:`)
+		}
 	}
 	if t[0] == '[' && t[1] >= '0' && t[1] <= '9' && mayBeDSExit(t) { // its head opens with a date
 		p.addDSExit(l, t) // dslaunch.go
