@@ -59,3 +59,6 @@ func (p *Part) addFabric(l *stages.Line, t []byte) {
 	it.Text = clip(append(append([]byte("libfabric "), parts[2]...), append([]byte(": "), msg...)...))
 	p.keep(it)
 }
+
+// fabricLabel bounds the launcher's label before libfabric's head (`[1,1023]<stderr>:`).
+const fabricLabel = 24

@@ -263,8 +263,11 @@ func (p *Part) addRare(l *stages.Line) {
 	if fabricLead(t) {
 		p.addFabric(l, t) // fabric.go
 	} else if t[0] == '[' && l.P.Rank >= 0 {
-		if u := parser.Unprefixed(t); fabricLead(u) {
-			p.addFabric(l, u) // behind the label the parser read (`[1,3]<stderr>:`)
+		// Behind the label the parser read (`[1,3]<stderr>:`, `[rank3]:`), which ends at its
+		// first colon: a look there, where parser.Unprefixed on each of a job's labelled lines
+		// cost diagnose 2.3% of the job mix.
+		if i := bytes.IndexByte(t[:min(len(t), fabricLabel)], ':'); i > 0 && fabricLead(t[i+1:]) {
+			p.addFabric(l, t[i+1:])
 		}
 	}
 	if t[0] == '[' && t[1] >= '0' && t[1] <= '9' && mayBeDSExit(t) { // its head opens with a date
