@@ -443,6 +443,9 @@ func summarize(c *cand) string {
 		if s := dupRankSummary(c); s != "" {
 			return s
 		}
+		if s := dupGPUSummary(c); s != "" {
+			return s
+		}
 		return who(c) + " made an invalid NCCL call: " + short(text)
 	case KindInitFailure:
 		if s := joinSummary(c, text); s != "" {

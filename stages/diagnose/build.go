@@ -124,11 +124,7 @@ func (b *builder) item(it *Item, pos int) {
 		// read as a network error where it is kept: socketBind).
 		c := newCand(k, (it.Ev != evSystem || b.codes[pos] > 0 || verbsSetup(it.Text)) && !pluginNotice(it, b.codes[pos]))
 		c.add(it, pos, p)
-		if r, _, ok := dupRank(it); ok {
-			c.ranks, c.onlyRanks = append(c.ranks, r), true
-		} else if r, _, ok := devMismatch(it); ok && !slices.Contains(c.ranks, r) {
-			c.ranks = append(c.ranks, r) // the rank whose device saw it (devcheck.go)
-		}
+		namedRanks(c, it) // dupgpu.go
 		if b.foldAfterAbort(p, c, pos) {
 			return
 		}

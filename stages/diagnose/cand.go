@@ -85,6 +85,13 @@ func (c *cand) mark(m *Mark, text string, p *proc) {
 	}
 }
 
+// addRank names rank r among c's ranks, once.
+func (c *cand) addRank(r int64) {
+	if !slices.Contains(c.ranks, r) {
+		c.ranks = append(c.ranks, r)
+	}
+}
+
 // absorb takes o's evidence into c (o's process is c's).
 func (c *cand) absorb(o *cand) {
 	// nccl-tests' result line says only what the process's NCCL call returned: another

@@ -106,6 +106,7 @@ func (b *builder) lastErrorOrigin(r excRef) {
 	}
 	c := newCand(k, fault)
 	c.add(r.it, r.pos, r.p)
+	namedRanks(c, r.it)
 	c.peer = r.it.Peer
 	b.ownAdd(r.p, c)
 }
@@ -240,6 +241,9 @@ func resultName(c *cand) string {
 // excSummary is the sentence of an origin made of NCCL exceptions: what NCCL's last message
 // says (and the peer it names), or the ncclResult alone.
 func excSummary(c *cand) string {
+	if s := dupGPUSummary(c); s != "" {
+		return s
+	}
 	s := who(c)
 	switch c.kind {
 	case KindNetworkError:
