@@ -1,6 +1,7 @@
 package diagnose_test
 
 import (
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -33,6 +34,12 @@ func TestAPIChain(t *testing.T) {
 	if ok && (!strings.HasPrefix(f.Summary, "nd1:500's NCCL call failed first: it returned ncclSystemError (group.cc:422)") ||
 		len(f.Evidence) == 0 || f.Evidence[0].Line != 1) {
 		t.Errorf("the finding does not say the call failed, from the chain's first frame: %s", js(diagnoseBytes(t, "job.log", []byte(chainOnly("500", "2")), 0)))
+	}
+	// A paste that made each `.cc` place a markdown link (`.cc` is a top-level domain) reads
+	// as the chain NCCL printed.
+	linked := regexp.MustCompile(`([a-z]+\.cc:[0-9]+)`).ReplaceAllString(chainOnly("500", "2"), "[$1](http://$1/)")
+	if f, ok := firstFault(t, linked, diagnose.KindNetworkError); ok && !strings.HasPrefix(f.Summary, "nd1:500's NCCL call failed first: it returned ncclSystemError (group.cc:422)") {
+		t.Errorf("a chain of markdown links: %q", f.Summary)
 	}
 	for name, c := range map[string]struct {
 		log  string

@@ -453,10 +453,29 @@ func (p *Part) addFrame(n int64, text []byte, l *parser.Line) bool {
 	}
 	it := newItem(evFrame, n, l)
 	it.Code = code
-	it.Name = clip(where)
-	it.Text = clip(text[j+1:])
+	if u := unlinked(where); len(u) < len(where) {
+		it.Name, it.Text = clip(u), clip(append(append([]byte(nil), u...), text[i:]...))
+	} else {
+		it.Name, it.Text = clip(where), clip(text[j+1:])
+	}
 	p.keep(it)
 	return true
+}
+
+// unlinked is a frame's place as NCCL printed it where a paste made it a markdown link:
+// `.cc` is a top-level domain, so a page that links addresses turns `shm.cc:634` into
+// `[shm.cc:634](http://shm.cc:634/)`, and copying it back as markdown keeps the link
+// (`transport/[shm.cc:634](http://shm.cc:634/) -> 2`). Elsewhere it is where itself.
+func unlinked(where []byte) []byte {
+	i := bytes.Index(where, []byte("]("))
+	if i < 0 || where[len(where)-1] != ')' {
+		return where
+	}
+	open := bytes.IndexByte(where[:i], '[')
+	if open < 0 {
+		return where
+	}
+	return append(append([]byte(nil), where[:open]...), where[open+1:i]...)
 }
 
 // digits is how many digits v (not negative) has in base 10, as strconv.FormatInt writes it.
