@@ -123,7 +123,7 @@ func (b *builder) origins(lp *proc, litems []*Item) []*cand {
 	}
 	if w := b.watch; w != nil && len(out) == 0 {
 		b.watch = nil
-		w.shared = b.everyRank(w.ranks)
+		w.shared = b.everyRank(w.ranks, watchRepeats(w))
 		out = append(out, w)
 	}
 	if s := b.stuck; s != nil && len(out) == 0 {
@@ -280,7 +280,7 @@ func (b *builder) otherExitNotices(litems []*Item) []*Item {
 // Where no communicator line gives the job's size, the processes the NCCL lines name by host
 // and pid count instead: four processes on a host whose watchdogs name three ranks are not
 // every rank.
-func (b *builder) everyRank(rs []int64) bool {
+func (b *builder) everyRank(rs []int64, more int64) bool {
 	n := b.x.world
 	if n == 0 {
 		n = int64(len(b.commProcs()))
@@ -288,7 +288,8 @@ func (b *builder) everyRank(rs []int64) bool {
 	if n == 0 {
 		n = b.x.enveloped()
 	}
-	return len(rs) >= 2 && (n == 0 || int64(len(rs)) >= n)
+	all := int64(len(rs)) + more // more: processes Ray folded into the lines (rayrepeat.go)
+	return all >= 2 && (n == 0 || all >= n)
 }
 
 // fold puts the consequences under the first fault: other processes' aborts, watchdog

@@ -167,6 +167,9 @@ func (b *builder) item(it *Item, pos int) {
 		if b.watch == nil {
 			b.watch = newCand(KindWatchdogTimeout, true)
 		}
+		if sameTakenDown(b.watch, it) {
+			return // takendown.go
+		}
 		b.watch.add(it, pos, p)
 		if !slices.Contains(b.watch.ranks, it.Rank) && it.Rank >= 0 {
 			b.watch.ranks = append(b.watch.ranks, it.Rank)

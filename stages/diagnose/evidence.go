@@ -150,6 +150,9 @@ type Item struct {
 	// Local is the local rank (the child's index on its node) torchrun's agent names, or the
 	// proxy service's closed connection names; read only for evAgentExit and evLocalClosed.
 	Local int64 `json:"local_rank,omitempty"`
+	// Also is how many more workers printed the line, where Ray folded theirs into it
+	// (rayrepeat.go).
+	Also int64 `json:"also,omitempty"`
 	// Site is a hash of a WARN's source file and line (`paths.cc:82`; warnSite), which keeps
 	// the WARNs of each site apart under the caps (keyOf).
 	Site uint32 `json:"site,omitempty"`

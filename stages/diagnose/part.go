@@ -129,7 +129,9 @@ func (p *Part) Add(l *stages.Line) {
 		} else if l.P.Fail != nil && excContinues(l.P) {
 			p.addExcLine(l.N, l.P)
 		} else if l.P.Fail != nil {
+			from := len(p.items)
 			p.addFailure(l.N, l.P)
+			p.repeated(from, l.Text)
 			p.excHeader(l, false)
 		}
 	case parser.KindWarn:
@@ -139,6 +141,7 @@ func (p *Part) Add(l *stages.Line) {
 	case parser.KindWatchdog:
 		if it, ok := watchdogItem(l.N, l.P); ok {
 			p.keep(labelled(it, l.Text)) // wdlabel.go: `[rankN]:` is the global rank
+			p.repeated(len(p.items)-1, l.Text)
 		}
 	case parser.KindComm:
 		p.seeEnvelope(l.P)

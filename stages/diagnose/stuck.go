@@ -72,7 +72,9 @@ func labelledErrorHead(t []byte) bool {
 
 // addStuck keeps other text that is the heartbeat monitor's line (see above).
 func (p *Part) addStuck(l *stages.Line) {
+	from := len(p.items)
 	if p.addWatchdogException(l) || p.addTakenDown(l) { // exception.go's family, in its ERROR form
+		p.repeated(from, l.Text) // rayrepeat.go
 		return
 	}
 	if l.P.Rank < 0 { // a labelled line's async exception is read with its header (exchead.go)

@@ -14,19 +14,26 @@ import (
 //	[rank6]:[E624 04:14:29.228 ProcessGroupNCCL.cpp:1664] [Rank 6] Some NCCL operations have failed or timed out. Due to the asynchronous nature of CUDA kernels, subsequent GPU operations might run on corrupted/incomplete data.
 //	[rank6]:[E624 04:14:29.228 ProcessGroupNCCL.cpp:1670] [Rank 6] To avoid data inconsistency, we are taking the entire process down.
 //
-// The first proves the rank's fault even where the timeout's own line is not in the log: a
-// watchdog item with no work (Seq -1), named takenDown, which joins the ranks' timeouts.
+// Either proves the rank's fault even where the timeout's own line is not in the log (an
+// excerpt may keep only the second: 2.4+ prints it alone on its line): a watchdog item with
+// no work (Seq -1), named takenDown, which joins the ranks' timeouts. A rank that printed both
+// counts once (sameTakenDown).
 
-var takenDownHead = []byte("Some NCCL operations have failed or timed out")
+var (
+	takenDownHead = []byte("Some NCCL operations have failed or timed out")
+	takenDownTail = []byte("we are taking the entire process down")
+)
 
 // takenDown names the watchdog item of such a line.
 const takenDown = "taken-down"
 
-// addTakenDown keeps l where it is the first sentence's line; it reports whether it was.
+// addTakenDown keeps l where it is either sentence's line; it reports whether it was.
 func (p *Part) addTakenDown(l *stages.Line) bool {
 	i := bytes.Index(l.Text, takenDownHead)
 	if i < 0 {
-		return false
+		if i = bytes.Index(l.Text, takenDownTail); i < 0 {
+			return false
+		}
 	}
 	it := newItem(evWatchdog, l.N, l.P)
 	if r := headRankBefore(l.Text, i); it.Rank < 0 && r >= 0 {
@@ -42,4 +49,12 @@ func (p *Part) addTakenDown(l *stages.Line) bool {
 // named collective.
 func onlyTakenDown(c *cand) bool {
 	return !slices.ContainsFunc(c.items, func(it *Item) bool { return it.Ev == evWatchdog && it.Name != takenDown })
+}
+
+// sameTakenDown reports whether c already holds a takenDown item of it's process and rank:
+// the second sentence of a rank whose first was read.
+func sameTakenDown(c *cand, it *Item) bool {
+	return it.Name == takenDown && slices.ContainsFunc(c.items, func(o *Item) bool {
+		return o.Name == takenDown && o.Rank == it.Rank && o.Host == it.Host && o.Pid == it.Pid
+	})
 }

@@ -26,12 +26,12 @@ func sharedWatchSummary(c *cand) string {
 	its := watchItems(c.items)
 	works := distinctWorks(its)
 	if works <= 1 {
-		return everyRank(c.ranks) + " timed out in the same collective with no other error" + sharedWatchTail
+		return everyRankOf(c) + " timed out in the same collective with no other error" + sharedWatchTail
 	}
 	if s := sameSeqOtherOps(c, its); s != "" {
 		return s
 	}
-	s := everyRank(c.ranks) + fmt.Sprintf(" timed out with no other error, but in %d different collectives, not one (", works)
+	s := everyRankOf(c) + fmt.Sprintf(" timed out with no other error, but in %d different collectives, not one (", works)
 	if op := oneOp(its); op != "" {
 		s += "all " + op + "; "
 	}
@@ -41,6 +41,15 @@ func sharedWatchSummary(c *cand) string {
 		s += fmt.Sprintf("; the first at %s, rank %d at %s", t, first.Rank, workName(first))
 	}
 	return s + ")" + sharedWatchTail
+}
+
+// everyRankOf names the ranks of a shared watchdog finding c, and the processes Ray folded
+// into its lines where there are some.
+func everyRankOf(c *cand) string {
+	if s := repeatsNote(c); s != "" {
+		return "Every rank the log shows (" + s + ")"
+	}
+	return everyRank(c.ranks)
 }
 
 // everyRank names the ranks of a shared watchdog finding: "Every rank (4)", or, where a rank's
@@ -232,7 +241,7 @@ func sameSeqOtherOps(c *cand, its []*Item) string {
 			who = append(who, fmt.Sprintf("rank %d %s", it.Rank, op))
 		}
 	}
-	return everyRank(c.ranks) + fmt.Sprintf(" timed out at the same call, work %d, but in different collectives (%s): "+
+	return everyRankOf(c) + fmt.Sprintf(" timed out at the same call, work %d, but in different collectives (%s): "+
 		"the ranks called different collectives at one position of their calls (a mismatch in the program's order of collectives), not a network stall.",
 		its[0].Seq, strings.Join(who, ", "))
 }
