@@ -452,6 +452,9 @@ func summarize(c *cand) string {
 		if s := joinSummary(c, text); s != "" {
 			return s
 		}
+		if s := c10dSummary(c, text); s != "" {
+			return s
+		}
 		return who(c) + ": communicator init never completed, after: " + short(text)
 	case KindAbort:
 		return who(c) + " aborted" + after + "."

@@ -201,6 +201,10 @@ func (b *builder) closedPeer(key string) *cand {
 // ownAdd gives a process's origin evidence to it (or keeps it aside where it names none).
 func (b *builder) ownAdd(p *proc, c *cand) {
 	if p == nil {
+		if o := c10dLoose(b.loose, c); o != nil {
+			o.absorb(c) // glog's line and the exception of one failure to join (c10dsock.go)
+			return
+		}
 		b.loose = append(b.loose, c)
 		return
 	}
@@ -270,6 +274,9 @@ func ownKind(it *Item) (Kind, bool) {
 	}
 	if _, _, ok := storeJoined(t); ok {
 		return KindInitFailure, true // rendezvous.go
+	}
+	if c10dFailed(t) {
+		return KindInitFailure, true // c10dsock.go: the process's own failure to join
 	}
 	switch {
 	case strings.Contains(n, "OutOfMemory") || strings.Contains(t, "out of memory"):

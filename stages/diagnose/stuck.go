@@ -73,7 +73,7 @@ func labelledErrorHead(t []byte) bool {
 // addStuck keeps other text that is the heartbeat monitor's line (see above).
 func (p *Part) addStuck(l *stages.Line) {
 	from := len(p.items)
-	if p.addWatchdogException(l) || p.addTakenDown(l) { // exception.go's family, in its ERROR form
+	if p.addWatchdogException(l) || p.addTakenDown(l) || p.addC10dSocket(l) { // exception.go's family, in its ERROR form; c10dsock.go
 		p.repeated(from, l.Text) // rayrepeat.go
 		return
 	}
