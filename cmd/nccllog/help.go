@@ -325,7 +325,10 @@ thread terminated with exception:" header are rank N's; a collective's "Collecti
 raised the following async exception: NCCL error: ..." is its rank's; "[3] is setting up NCCL
 communicator and retrieving ncclUniqueId from [0] via c10d key-value store ... got error: ..."
 points at rank 0, which went away or never made the communicator; "DistStoreError: Timed out after
-901 seconds waiting for clients. 3/4 clients joined." is an init-failure (a process never joined); "NCCL communicator was
+901 seconds waiting for clients. 3/4 clients joined." is an init-failure (a process never joined); the
+store's "[c10d] The client socket has timed out after 1800s while trying to connect to (A, P)" and
+"The server socket has failed to listen on any local network address" (also as DistNetworkError)
+are the process's own init-failure; "NCCL communicator was
 aborted on rank 1. Original reason for failure was: Process Group destroyed on rank 1" is work
 a destroyed process group aborted, a follow-on of what ended the process; a line under a Ray worker's
 "(Name pid=N, ip=A)" prefix is that worker's), TensorFlow's "OP_REQUIRES failed at
@@ -345,7 +348,7 @@ peer was not listening: it likely died or never started), a failed ibv_create_qp
 ibv_modify_qp or ibv_alloc_pd, and the socket layer's "Call to bind failed" (a network error without
 its chain; RAS's client socket's is a notice), a socket-layer WARN
 ("socketFinalizeAccept: ...", "ncclSocketInit: ...": a network error where its chain or an
-exception proves it), invalid usage (also "comm 0x... has already been destroyed", NCCL's "Mismatched
+exception proves it), invalid usage (also "comm 0x... has already been destroyed", "Duplicate GPU detected : rank 1 and rank 0 ..." of both ranks, NCCL's "Mismatched
 collective detected" and "Your program may be hanging, this may be caused by a collective mismatch
 around rank N", a mismatch of rank N, and "Bootstrap Root : rank N of M ranks has already checked in":
 two processes claimed rank N), "Error : no algorithm/protocol available" (an internal-error: NCCL_ALGO
@@ -373,7 +376,8 @@ into other lines, or cut inside their WorkNCCL tuple: "WorkNCCL(SeqNum=4, OpTy",
 "timeout:" with the tuple on the next line), PyTorch's heartbeat monitor on a stuck watchdog
 ("ProcessGroupNCCL's watchdog got stuck for 480 seconds ...", "Heartbeat monitor timed out!":
 a fault alone, else after the first), PyTorch's "Some NCCL operations have failed or timed out"
-(the rank's watchdog finding where its timeout's line is missing), the watchdog's exception
+or "we are taking the entire process down" (the rank's watchdog finding where its timeout's line
+is missing; a line Ray folded, "[repeated 3x across cluster]", is that many more workers'), the watchdog's exception
 that re-raises a timeout (after any head, or in a what() under "terminate called"), nccl-tests' "node1: Test NCCL failure common.cu:961
 'unhandled system error ...'" (or "Test CUDA failure") on the process its " .. node1 pid N: Test
 failure" line names (else the one pid its header's "#  Rank  0 Group  0 Pid P on host device
