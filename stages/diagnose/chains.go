@@ -77,6 +77,9 @@ func (b *builder) chainWarn(it *Item, pos int, p *proc) {
 		b.connectOrigin(it, pos, p) // a Proxy Service's Connect failure prints no chain
 		return
 	}
+	if ibvUnloaded(it) {
+		return // netwarn.go: a probe of InfiniBand on a host without its library
+	}
 	k, origin := resultKind(code)
 	k = topoKind(netKind(k, it.Text), it.Text)
 	if f := b.frames[pos]; f >= 0 && netFrame(b.e.Items[f].Name) {

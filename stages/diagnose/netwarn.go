@@ -87,3 +87,14 @@ func errorWords(msg string) bool {
 	}
 	return false
 }
+
+// ibvUnloaded reports whether it is NCCL's verbs wrapper saying libibverbs was never loaded
+// (`misc/ibvwrap.cc:173 NCCL WARN lib wrapper not initialized.`): a host without InfiniBand's
+// library, where 2.28+'s probe of GPUDirect RDMA calls into it anyway and returns an error
+// (`transport/net_ib/gdr.cc:56 -> 3`) that NCCL drops before it goes on over sockets
+// (`Using network Socket`, then Init START). The chain after it is the probe's, no fault;
+// a job that needs InfiniBand fails on a WARN of its own (no IB device, a plugin that did
+// not load).
+func ibvUnloaded(it *Item) bool {
+	return strings.HasPrefix(it.Text, "lib wrapper not initialized")
+}

@@ -101,3 +101,22 @@ func TestAbortAfterOwnError(t *testing.T) {
 		t.Errorf("processes %v", f.Processes)
 	}
 }
+
+// TestIbvUnloaded: 2.28+'s probe of GPUDirect RDMA on a host without libibverbs prints the
+// verbs wrapper's WARN and a chain, then goes on over sockets: no fault, in a healthy job or
+// in an excerpt that ends in the communicator's set-up; a WARN of its own after it still is.
+func TestIbvUnloaded(t *testing.T) {
+	const probe = "[2026-09-01 16:19:24] DESKTOP-NJJ0SFQ:2129:2129 [0] misc/ibvwrap.cc:173 NCCL WARN lib wrapper not initialized.\n" +
+		"DESKTOP-NJJ0SFQ:2129:2129 [0] NCCL INFO transport/net_ib/gdr.cc:56 -> 3\n" +
+		"DESKTOP-NJJ0SFQ:2129:2129 [0] NCCL INFO Failed to initialize any GIN plugin\n" +
+		"DESKTOP-NJJ0SFQ:2129:2129 [0] NCCL INFO Using network Socket\n"
+	const start = "DESKTOP-NJJ0SFQ:2129:2129 [0] NCCL INFO [Rank 0] ncclCommInitRankConfig comm 0x641a32ed9550 rank 0 nranks 1 cudaDev 0 nvmlDev 0 busId 1000 commId 0x7d30723e5510cf36 - Init START\n" +
+		"DESKTOP-NJJ0SFQ:2129:2129 [0] NCCL INFO Channel 00/64 : 0\n"
+	quietIn(t, probe)
+	if r := diagnoseBytes(t, "job.log", []byte(probe+start), 0); r.Status == diagnose.StatusFault {
+		t.Errorf("the probe, then an excerpt's set-up: want no fault:\n%s", js(r))
+	}
+	const own = "DESKTOP-NJJ0SFQ:2129:2129 [0] misc/socket.cc:484 NCCL WARN socketStartConnect: Connect to 10.0.0.2<43125> failed : Software caused connection abort\n" +
+		"DESKTOP-NJJ0SFQ:2129:2129 [0] NCCL INFO misc/socket.cc:564 -> 2\n"
+	firstFault(t, probe+start+own, diagnose.KindNetworkError, 0)
+}
