@@ -516,6 +516,8 @@ func watchdogItem(n int64, l *parser.Line) (Item, bool) {
 	}
 	switch w.Event {
 	case parser.WatchdogTimeout, parser.WatchdogTimeoutAt, parser.WatchdogException, parser.WatchdogFailure:
+	case parser.WatchdogDumpReceived:
+		return dumpItem(n, l, w) // dumpsignal.go
 	default:
 		return Item{}, false
 	}

@@ -140,7 +140,10 @@ func (p *Part) Add(l *stages.Line) {
 		p.keep(warnItem(l.N, l.Text, l.P))
 	case parser.KindWatchdog:
 		if it, ok := watchdogItem(l.N, l.P); ok {
-			p.keep(labelled(it, l.Text)) // wdlabel.go: `[rankN]:` is the global rank
+			if it.Name != dumpReceived { // dumpsignal.go: its rank is another's
+				it = labelled(it, l.Text) // wdlabel.go: `[rankN]:` is the global rank
+			}
+			p.keep(it)
 			p.repeated(len(p.items)-1, l.Text)
 		}
 	case parser.KindComm:
