@@ -209,7 +209,8 @@ func (p *Part) prefixed(l *stages.Line) *stages.Line {
 // mayBeRare reports whether other text t may be an nccl-tests failure line (nccltests.go),
 // the heartbeat monitor's (stuck.go), a Ray line (ray.go), libmlx5's (netcqe.go), libfabric's
 // (fabric.go), DeepSpeed's launcher's (dslaunch.go) or a shell's on a killed child
-// (shellkill.go): it ends with a quote, or opens with a bracket, a parenthesis, a blank, a
+// (shellkill.go), or any of those in a log viewer's row (tablelead.go): it ends with a
+// quote, or opens with a bracket, a parenthesis, a blank, a bar, a
 // dot, a slash, an E, an m, an l, a b or srun's `3: ` label. Every
 // line of other text takes this test, inline; most fail it.
 func mayBeRare(t []byte) bool {
@@ -222,7 +223,7 @@ func mayBeRare(t []byte) bool {
 }
 
 // rareFirst are the bytes mayBeRare lets a line open with (a digit only before a colon).
-var rareFirst = [256]bool{'[': true, '(': true, ' ': true, '.': true, 'E': true, 'm': true, 'l': true, '/': true, 'b': true, '#': true,
+var rareFirst = [256]bool{'[': true, '(': true, ' ': true, '|': true, '.': true, 'E': true, 'm': true, 'l': true, '/': true, 'b': true, '#': true,
 	'0': true, '1': true, '2': true, '3': true, '4': true, '5': true, '6': true, '7': true, '8': true, '9': true}
 
 // srunLabel is the length of `srun -l`'s `12: ` label that opens t, 0 where none.
@@ -248,6 +249,9 @@ func (p *Part) addRare(l *stages.Line) {
 		t = afterRay(t)
 	}
 	t = t[srunLabel(t):]
+	if mayOpenRow(t) {
+		t = t[tableLead(t):] // tablelead.go: a log viewer's row
+	}
 	if len(t) == 0 {
 		return // a prefix with nothing behind it (Ray prints one before an empty line)
 	}
