@@ -121,6 +121,7 @@ func (b *builder) origins(lp *proc, litems []*Item) []*cand {
 	if b.ras != nil && b.ras.fault {
 		out = append(out, b.ras)
 	}
+	out = b.watchEnded(out) // watchend.go
 	if w := b.watch; w != nil && len(out) == 0 {
 		b.watch = nil
 		w.shared = b.everyRank(w.ranks, watchRepeats(w))

@@ -1,0 +1,51 @@
+package diagnose
+
+import "slices"
+
+// PyTorch's watchdog ends the process it found a timeout in: it says so ("To avoid data
+// inconsistency, we are taking the entire process down.") and throws, and the C++ runtime
+// prints `terminate called after throwing an instance of 'std::runtime_error'`, then the
+// signal (`Aborted (core dumped)`). Where the what() under the terminate carries the timeout,
+// the terminate is read as the timeout (stuck.go); an excerpt that ends before it holds the
+// terminate alone, which, read as a crash, outranked the timeout printed before it and put
+// the timeout after it:
+//
+//	[E ProcessGroupNCCL.cpp:828] [Rank 0] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=1, OpType=ALLREDUCE, Timeout(ms)=60000) ran for 69662 milliseconds before timing out.
+//	[E ProcessGroupNCCL.cpp:460] To avoid data inconsistency, we are taking the entire process down.
+//	terminate called after throwing an instance of 'std::runtime_error'
+//
+// watchEnded folds such an ending into the watchdog's finding: a crash made only of
+// exceptions, terminates and signals (appException), every line of it after the watchdog's
+// first, of processes the watchdog's lines name (or of none, beside a watchdog of one).
+
+// watchEnded returns out without the crashes that are how the watchdog ended its process,
+// which join b.watch.
+func (b *builder) watchEnded(out []*cand) []*cand {
+	w := b.watch
+	if w == nil {
+		return out
+	}
+	return slices.DeleteFunc(out, func(c *cand) bool {
+		if !appException(c) || c.order <= w.order || !procsWithin(c.procs, w.procs) {
+			return false
+		}
+		w.absorb(c)
+		w.kind = KindWatchdogTimeout // the watchdog's word on what ended it
+		return true
+	})
+}
+
+// procsWithin reports whether every process of ps is one of of; a crash of no process named
+// is the watchdog's where the watchdog's lines name one process at most (the lines of one
+// process's output, unlabelled).
+func procsWithin(ps, of []*proc) bool {
+	if len(ps) == 0 {
+		return len(of) <= 1
+	}
+	for _, p := range ps {
+		if !slices.Contains(of, p) {
+			return false
+		}
+	}
+	return true
+}
