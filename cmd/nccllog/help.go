@@ -378,7 +378,8 @@ into other lines, or cut inside their WorkNCCL tuple: "WorkNCCL(SeqNum=4, OpTy",
 a fault alone, else after the first), PyTorch's "Some NCCL operations have failed or timed out"
 or "we are taking the entire process down" (the rank's watchdog finding where its timeout's line
 is missing; a line Ray folded, "[repeated 3x across cluster]", is that many more workers'; a
-rank's "Received a dump signal due to a collective timeout from rank 13" is rank 13's timeout), the watchdog's exception
+rank's "Received a dump signal due to a collective timeout from rank 13" is rank 13's timeout; a
+terminate after the watchdog took its process down is the timeout's, not a crash), the watchdog's exception
 that re-raises a timeout (after any head, or in a what() under "terminate called"), nccl-tests' "node1: Test NCCL failure common.cu:961
 'unhandled system error ...'" (or "Test CUDA failure") on the process its " .. node1 pid N: Test
 failure" line names (else the one pid its header's "#  Rank  0 Group  0 Pid P on host device
