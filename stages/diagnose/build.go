@@ -57,6 +57,7 @@ func Build(set *stages.Set) Report {
 	e.Items = pairTestTrails(e.Items) // nccltests.go
 	testHeadProcs(e.Items)            // testhead.go
 	b := &builder{e: &e, x: newProcIndex(&e), own: map[*proc]*cand{}, conseq: map[Kind]*cand{}, closed: map[string]*cand{}, addrs: newAddrBook(e.Addrs)}
+	strangeLabels(&e, b.x) // reread.go
 	b.calls = stages.LinesOf(set).ByKind[parser.KindCollective] > 0
 	b.codes, b.frames, b.bare = chainCodes(e.Items)
 	if b.down = portsDown(e.Items); b.down != nil {

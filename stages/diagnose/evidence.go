@@ -153,6 +153,8 @@ type Item struct {
 	// Also is how many more workers printed the line, where Ray folded theirs into it
 	// (rayrepeat.go).
 	Also int64 `json:"also,omitempty"`
+	// Labelled says Host is a launcher's label's, not the line's own (reread.go).
+	Labelled bool `json:"labelled,omitempty"`
 	// Site is a hash of a WARN's source file and line (`paths.cc:82`; warnSite), which keeps
 	// the WARNs of each site apart under the caps (keyOf).
 	Site uint32 `json:"site,omitempty"`

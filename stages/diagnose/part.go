@@ -99,6 +99,8 @@ type Part struct {
 	loneSeen bool
 	// ray is the Ray worker whose prefix the line being read opens with (ray.go).
 	ray rayLine
+	// label is the host a launcher's label names on the line being read (reread.go).
+	label labelLine
 	// again reads lines of other text again behind what a paste or launcher put before
 	// them (reread.go); nil until one needs it.
 	again *rereader
@@ -296,6 +298,8 @@ func (p *Part) addRare(l *stages.Line) {
 func (p *Part) keep(it Item) {
 	if p.ray.names(it.Line) && it.Host == "" && it.Pid < 0 {
 		it.Host, it.Pid = p.ray.host, p.ray.pid
+	} else if p.label.line == it.Line && p.label.line != 0 && it.Host == "" && it.Pid < 0 {
+		it.Host, it.Labelled = p.label.host, true // reread.go: a launcher's label names the line's host
 	}
 	p.seen++
 	it.RankLast = max(it.RankLast, it.Rank) // one rank where no range was read
@@ -360,6 +364,7 @@ func (p *Part) Settle(int64, bool) {}
 // numbers absolute. Items hold their own copies of text, so nothing points into o.Data.
 func (p *Part) Anchor(o stages.Origin) {
 	p.ray = rayLine{} // its line number is the chunk's
+	p.label = labelLine{}
 	for i := p.anchored; i < len(p.items); i++ {
 		p.items[i].File, p.items[i].Line = o.File, p.items[i].Line+o.Base
 	}

@@ -64,9 +64,53 @@ func (p *Part) unlabelled(l *stages.Line, dropped bool) *stages.Line {
 		return l
 	}
 	if n := pasteLabel(l.Text); n > 0 || dropped {
+		if n > 2 && labelHost(l.Text[:n-2]) {
+			p.label = labelLine{line: l.N, host: string(l.Text[:n-2])}
+		}
 		return p.reread(l, n)
 	}
 	return l
+}
+
+// labelLine is the host a launcher's label names on the line being read (pdsh's, clush's,
+// DeepSpeed's multi-node launcher's `worker-1: `): its items that name no process of their
+// own are that host's (Part.keep).
+type labelLine struct {
+	line int64
+	host string
+}
+
+// strangeLabels lets go of the label's host of items where the log's NCCL lines show processes
+// and none of their hosts is the label's: pdsh's label then is a name of the host the NCCL lines call otherwise
+// (its address, `192.168.1.51: ` before `gpu-a:100:100 [0] NCCL ...`), and an item of it
+// would stand apart from that host's process. Where the NCCL lines name no host, or name the
+// label's, the label's host stays.
+func strangeLabels(e *Evidence, x *procIndex) {
+	if e.Procs == nil {
+		return // no NCCL line showed a process: the labels are the only hosts
+	}
+	for i := range e.Items {
+		it := &e.Items[i]
+		if it.Labelled && !knownHost(it.Host, e.Procs, x) {
+			it.Host, it.Labelled = "", false
+		}
+	}
+}
+
+// knownHost reports whether the NCCL lines name host: the one process they showed is on it,
+// or one of their processes with a pid is.
+func knownHost(host string, lone *LoneProc, x *procIndex) bool {
+	if !lone.Many {
+		return lone.Host == host
+	}
+	_, ok := x.hostPid[host]
+	return ok
+}
+
+// labelHost reports whether a label looks like a host's name rather than a word a program
+// prints before a colon (`error: `, `note: `): it holds a digit, a dot or a dash.
+func labelHost(label []byte) bool {
+	return len(label) >= 2 && bytes.ContainsAny(label, "0123456789.-")
 }
 
 // mayOpenLabel holds the bytes a label pasteLabel finds opens with.
