@@ -331,7 +331,7 @@ store's "[c10d] The client socket has timed out after 1800s while trying to conn
 are the process's own init-failure; "NCCL communicator was
 aborted on rank 1. Original reason for failure was: Process Group destroyed on rank 1" is work
 a destroyed process group aborted, a follow-on of what ended the process; a line under a Ray worker's
-"(Name pid=N, ip=A)" prefix is that worker's), TensorFlow's "OP_REQUIRES failed at
+"(Name pid=N, ip=A)" prefix is that worker's, and one behind pdsh's "host: " label that host's), TensorFlow's "OP_REQUIRES failed at
 nccl_ops.cc:104 : UNKNOWN: unhandled cuda error" on an NCCL op (the process's own ncclResult:
 unhandled cuda error is a cuda-error, unhandled system error a system-error; on the log's one
 process), NCCL WARNs (NET/IB completion errors, an IB async event of a queue pair, completion
