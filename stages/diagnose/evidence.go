@@ -153,18 +153,18 @@ type Item struct {
 	// Also is how many more workers printed the line, where Ray folded theirs into it
 	// (rayrepeat.go).
 	Also int64 `json:"also,omitempty"`
-	// Labelled says Host is a launcher's label's, not the line's own (reread.go).
-	Labelled bool `json:"labelled,omitempty"`
 	// Site is a hash of a WARN's source file and line (`paths.cc:82`; warnSite), which keeps
 	// the WARNs of each site apart under the caps (keyOf).
 	Site uint32 `json:"site,omitempty"`
 	// GroupRank: Rank is a watchdog line's rank in its process group (Group), which names a
 	// group other than the default and no launcher label gives the global rank.
-	GroupRank bool   `json:"group_rank,omitempty"`
-	Time      When   `json:"time"`
-	File      string `json:"file"`
-	Line      int64  `json:"line"`
-	Text      string `json:"text"`
+	GroupRank bool `json:"group_rank,omitempty"`
+	// Labelled says Host is a launcher's label's, not the line's own (reread.go).
+	Labelled bool   `json:"labelled,omitempty"`
+	Time     When   `json:"time"`
+	File     string `json:"file"`
+	Line     int64  `json:"line"`
+	Text     string `json:"text"`
 }
 
 // maxText bounds an item's text.

@@ -298,8 +298,8 @@ func (p *Part) addRare(l *stages.Line) {
 func (p *Part) keep(it Item) {
 	if p.ray.names(it.Line) && it.Host == "" && it.Pid < 0 {
 		it.Host, it.Pid = p.ray.host, p.ray.pid
-	} else if p.label.line == it.Line && p.label.line != 0 && it.Host == "" && it.Pid < 0 {
-		it.Host, it.Labelled = p.label.host, true // reread.go: a launcher's label names the line's host
+	} else if h, ok := p.label.names(it.Line); ok && it.Host == "" && it.Pid < 0 {
+		it.Host, it.Labelled = h, true // reread.go: a launcher's label names the line's host
 	}
 	p.seen++
 	it.RankLast = max(it.RankLast, it.Rank) // one rank where no range was read

@@ -64,8 +64,8 @@ func (p *Part) unlabelled(l *stages.Line, dropped bool) *stages.Line {
 		return l
 	}
 	if n := pasteLabel(l.Text); n > 0 || dropped {
-		if n > 2 && labelHost(l.Text[:n-2]) {
-			p.label = labelLine{line: l.N, host: string(l.Text[:n-2])}
+		if n > 2 {
+			p.label = labelLine{line: l.N, host: l.Text[:n-2]} // read by keep, on this line only
 		}
 		return p.reread(l, n)
 	}
@@ -77,7 +77,15 @@ func (p *Part) unlabelled(l *stages.Line, dropped bool) *stages.Line {
 // own are that host's (Part.keep).
 type labelLine struct {
 	line int64
-	host string
+	host []byte // the line's own bytes: no copy unless an item takes it
+}
+
+// names returns the label's host where it looks like one and is on line n.
+func (l labelLine) names(n int64) (string, bool) {
+	if l.line == 0 || l.line != n || !labelHost(l.host) {
+		return "", false
+	}
+	return string(l.host), true
 }
 
 // strangeLabels lets go of the label's host of items where the log's NCCL lines show processes
