@@ -24,7 +24,7 @@ import (
 // ... failed to connect ... Connection refused`, one address family's failed bind) are
 // not read: healthy jobs print them.
 
-var (
+const (
 	c10dClientTimeout = "The client socket has timed out after "
 	c10dNoListen      = "The server socket has failed to listen on any local network address"
 )
@@ -32,18 +32,22 @@ var (
 // c10dName names the item of a store socket's ERROR line.
 const c10dName = "c10d"
 
-// c10dFailed reports whether text is one of the store socket's two failures.
-func c10dFailed(text string) bool {
-	return strings.Contains(text, c10dClientTimeout) || strings.Contains(text, c10dNoListen)
+// c10dAt is where the store socket's failure starts in t, -1 where t holds neither.
+func c10dAt[T ~string | ~[]byte](t T) int {
+	i := bytes.Index([]byte(t), []byte(c10dClientTimeout))
+	if i < 0 {
+		i = bytes.Index([]byte(t), []byte(c10dNoListen))
+	}
+	return i
 }
+
+// c10dFailed reports whether text is one of the store socket's two failures.
+func c10dFailed(text string) bool { return c10dAt(text) >= 0 }
 
 // addC10dSocket keeps glog's ERROR line of either failure; it reports whether l was one.
 func (p *Part) addC10dSocket(l *stages.Line) bool {
 	t := l.Text
-	i := bytes.Index(t, []byte(c10dClientTimeout))
-	if i < 0 {
-		i = bytes.Index(t, []byte(c10dNoListen))
-	}
+	i := c10dAt(t)
 	if i < 0 || !bytes.Contains(t[:i], []byte("socket.cpp")) {
 		return false
 	}
@@ -96,10 +100,7 @@ func c10dLoose(loose []*cand, c *cand) *cand {
 
 // c10dHead is the store failure's sentence in text: from its words to the first period.
 func c10dHead(text string) string {
-	i := strings.Index(text, c10dClientTimeout)
-	if i < 0 {
-		i = strings.Index(text, c10dNoListen)
-	}
+	i := c10dAt(text)
 	if i < 0 {
 		return ""
 	}
