@@ -83,6 +83,10 @@ func (p *Part) afterLead(l *stages.Line, dropped bool) *stages.Line {
 	t := l.Text
 	other := l.P.Kind == parser.KindOther
 	switch {
+	case other && l.P.Rank >= 0 && t[0] == '[' && doubledRank(t) > 0:
+		c := *l // read as the line of one prefix, as PyTorch's own lines are
+		c.Text = t[doubledRank(t):]
+		return &c
 	case dropped || mayOpenLabel[t[0]] && mayFollowLabel[t[1]]:
 		if other {
 			return p.unlabelled(l, dropped)
@@ -102,4 +106,32 @@ func (p *Part) afterLead(l *stages.Line, dropped bool) *stages.Line {
 		}
 	}
 	return l
+}
+
+// doubledRank is the length of the torchrun `[rankN]:` prefix t opens with where a second
+// one follows it, 0 otherwise. torchtitan's runs print `[rank0]:[rank0]:[E128 ...]`: the
+// launcher's prefix over the same prefix of the process's own output; the parser reads the
+// first, and the line is read behind it as one with the second alone.
+func doubledRank(t []byte) int {
+	n := rankPrefixLen(t)
+	if n == 0 || rankPrefixLen(t[n:]) == 0 {
+		return 0
+	}
+	return n
+}
+
+// rankPrefixLen is the length of the `[rankN]:` t opens with, 0 where none.
+func rankPrefixLen(t []byte) int {
+	const head = "[rank"
+	if len(t) < len(head)+3 || string(t[:len(head)]) != head {
+		return 0
+	}
+	i := len(head)
+	for i < len(t) && i < len(head)+7 && t[i] >= '0' && t[i] <= '9' {
+		i++
+	}
+	if i == len(head) || i+1 >= len(t) || t[i] != ']' || t[i+1] != ':' {
+		return 0
+	}
+	return i + 2
 }
