@@ -34,7 +34,7 @@ const numResultKinds = int(parser.ResultRemote) + 1
 // resultKinds is the kind of finding an ncclResult is where no message says more.
 var resultKinds = [numResultKinds]Kind{
 	parser.ResultNone: KindRemoteError, parser.ResultUnhandledCuda: KindCudaError,
-	parser.ResultSystem: KindCrash, parser.ResultInternal: KindInternalError,
+	parser.ResultSystem: KindSystemError, parser.ResultInternal: KindInternalError,
 	parser.ResultInvalidArgument: KindInvalidUsage, parser.ResultInvalidUsage: KindInvalidUsage,
 	parser.ResultRemote: KindRemoteError,
 }

@@ -15,6 +15,8 @@ import (
 //   - PyTorch's `RuntimeError: NCCL Error 2: unhandled system error`, the result by number;
 //   - TensorFlow's and Horovod's `UnknownError: ncclCommInitRank failed: unhandled system
 //     error`, the result by NCCL's words (a connect that timed out stays a network error).
+//
+// Alone, ncclSystemError is a system-error: a system call failed in the process.
 func TestFrameworkRepeats(t *testing.T) {
 	for name, c := range map[string]struct{ warn, exc, proc, alone string }{
 		"pytorch numbered": {
@@ -44,8 +46,8 @@ func TestFrameworkRepeats(t *testing.T) {
 			}
 		}
 		r := diagnoseBytes(t, name, []byte(c.exc), 0)
-		if r.Status != diagnose.StatusFault || !strings.Contains(r.Findings[0].Summary, c.alone) {
-			t.Errorf("%s alone: want a fault saying %q:\n%s", name, c.alone, js(r))
+		if r.Status != diagnose.StatusFault || !strings.Contains(r.Findings[0].Summary, c.alone) || r.Findings[0].Kind != diagnose.KindSystemError {
+			t.Errorf("%s alone: want a system-error saying %q:\n%s", name, c.alone, js(r))
 		}
 	}
 }
