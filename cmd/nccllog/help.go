@@ -350,7 +350,8 @@ its chain; RAS's client socket's is a notice), a socket-layer WARN
 ("socketFinalizeAccept: ...", "ncclSocketInit: ...": a network error where its chain or an
 exception proves it), invalid usage (also "comm 0x... has already been destroyed", "Duplicate GPU detected : rank 1 and rank 0 ..." of both ranks, NCCL's "Mismatched
 collective detected" and "Your program may be hanging, this may be caused by a collective mismatch
-around rank N", a mismatch of rank N, and "Bootstrap Root : rank N of M ranks has already checked in":
+around rank N", a mismatch of rank N, NET/IB's "collective mismatch error, local size N remote size
+M", a mismatch of its process, and "Bootstrap Root : rank N of M ranks has already checked in":
 two processes claimed rank N), "Error : no algorithm/protocol available" (an internal-error: NCCL_ALGO
 or NCCL_PROTO set to ones it cannot run) and "Attribute arch of node cpu not found" (an internal-error
 of a topology file), "DOCA failure N" (a network error), /dev/shm segments

@@ -441,6 +441,9 @@ func summarize(c *cand) string {
 		if s := devMismatchSummary(c); s != "" {
 			return s
 		}
+		if strings.Contains(text, ibSizeMismatch) {
+			return who(c) + " received more than its call posted first: the ranks called collectives of different sizes (check the calls each rank made): " + short(text)
+		}
 	case KindInvalidUsage:
 		if s := dupRankSummary(c); s != "" {
 			return s

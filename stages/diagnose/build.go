@@ -260,6 +260,9 @@ func ownKind(it *Item) (Kind, bool) {
 		if _, _, ok := devMismatch(it); ok {
 			return KindMismatch, true // NCCL's own check of the ranks' calls (2.4-2.7; devcheck.go)
 		}
+		if strings.Contains(t, ibSizeMismatch) {
+			return KindMismatch, true // the peer sent more than this rank's call posted to receive
+		}
 		return KindInvalidUsage, true
 	case evSignal:
 		return KindCrash, true

@@ -61,3 +61,9 @@ func devMismatchSummary(c *cand) string {
 	}
 	return ""
 }
+
+// ibSizeMismatch is in net_ib.cc's WARN where a peer sent more than the receive this rank
+// posted (`NET/IB : req 0/1 tag 0 peer 10.0.0.6<58683> collective mismatch error, local size
+// 496640 remote size 65536`): the ranks called collectives of different sizes, NCCL's own
+// word for which is a mismatch.
+const ibSizeMismatch = "collective mismatch error"

@@ -279,14 +279,19 @@ func TestFaultWarnWithAdviceWordsStartsChain(t *testing.T) {
 }
 
 // TestIBCollectiveMismatch: net_ib.cc's `collective mismatch error` (a send larger than the
-// receive its peer posted: the ranks called different sizes) is the process's invalid usage
-// alone, as a pasted line without the chain NCCL prints after it.
+// receive its peer posted: the ranks called different sizes) is the process's mismatch
+// alone, as a pasted line without the chain NCCL prints after it, in either of its forms.
 func TestIBCollectiveMismatch(t *testing.T) {
-	const line = "n136-081-017:201805:201927 [0] transport/net_ib.cc:667 NCCL WARN NET/IB : collective mismatch error local size 32768 remote 1048576 addr 0 rkey 3beac3 seq adf/adf\n"
-	r := diagnoseBytes(t, "job.log", []byte(line), 0)
-	if r.Status != diagnose.StatusFault || r.Findings[0].Kind != diagnose.KindInvalidUsage ||
-		!slices.Equal(r.Findings[0].Processes, []string{"n136-081-017:201805"}) {
-		t.Errorf("want n136-081-017:201805's invalid usage first:\n%s", js(r))
+	for _, line := range []string{
+		"n136-081-017:201805:201927 [0] transport/net_ib.cc:667 NCCL WARN NET/IB : collective mismatch error local size 32768 remote 1048576 addr 0 rkey 3beac3 seq adf/adf\n",
+		"n136-081-017:201805:201927 [0] transport/net_ib.cc:1322 NCCL WARN NET/IB : req 0/1 tag 0 peer 10.0.0.6<58683> collective mismatch error, local size 496640 remote size 65536\n",
+	} {
+		r := diagnoseBytes(t, "job.log", []byte(line), 0)
+		if r.Status != diagnose.StatusFault || r.Findings[0].Kind != diagnose.KindMismatch ||
+			!slices.Equal(r.Findings[0].Processes, []string{"n136-081-017:201805"}) ||
+			!strings.Contains(r.Findings[0].Summary, "collectives of different sizes") {
+			t.Errorf("want n136-081-017:201805's mismatch first:\n%s", js(r))
+		}
 	}
 }
 
