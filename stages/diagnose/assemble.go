@@ -220,14 +220,18 @@ func (b *builder) launcherCand(lp *proc, litems []*Item) {
 		c = b.loneOwn(lp)
 	}
 	if c == nil {
+		c = b.claimResult(lp, litems) // samewords.go
+	}
+	if c == nil {
 		c = newCand(KindProcessExit, true)
 		c.procs = []*proc{lp}
 		b.own[lp] = c
 		b.owners = append(b.owners, lp)
 	}
-	// Its last words give the kind where they name one (out of memory, a CUDA error, a
-	// signal); an application's exception (KeyError, ...) is the exit's reason, not a kind.
-	if !(c.kind == KindOOM || c.kind == KindCudaError || (c.kind == KindCrash && slices.ContainsFunc(c.items, func(it *Item) bool { return it.Ev == evSignal }))) {
+	// Its last words give the kind where they name one (out of memory, a CUDA error, NCCL's
+	// word for what the process did wrong, a signal); an application's exception (KeyError,
+	// ...) is the exit's reason, not a kind.
+	if !lastWordsKind[c.kind] && !(c.kind == KindCrash && slices.ContainsFunc(c.items, func(it *Item) bool { return it.Ev == evSignal })) {
 		c.kind = KindProcessExit
 	}
 	c.launcher, c.fault = true, true
@@ -245,6 +249,11 @@ func (b *builder) launcherCand(lp *proc, litems []*Item) {
 		}
 	}
 }
+
+// lastWordsKind holds the kinds a process's own last words give the exit the launcher
+// reports first: what the process met, by CUDA's or NCCL's word.
+var lastWordsKind = [numKinds]bool{KindOOM: true, KindCudaError: true, KindInvalidUsage: true, KindMismatch: true,
+	KindSystemError: true, KindInternalError: true, KindShm: true, KindTopology: true}
 
 // loneOwn is the finding of the one process the NCCL lines show, where the launcher names
 // its first process by rank alone (mpirun's `Process name: [[25545,1],0]`), the log knows

@@ -50,3 +50,53 @@ func unlabelledException(c *cand) (string, bool) {
 	}
 	return "", false
 }
+
+// claimResult makes the finding of the launcher's first process lp from the NCCL exception
+// the log printed before the launcher's line without naming a process, where nothing else
+// names lp's last words:
+//
+//	RuntimeError: NCCL error in: ../torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp:47, unhandled cuda error, NCCL version 21.0.3
+//	ncclUnhandledCudaError: Call to CUDA function failed.
+//	ERROR:torch.distributed.elastic.multiprocessing.api:failed (exitcode: 1) local_rank: 0 (pid: 227) ...
+//
+// The exceptions (one or more) must all carry one result a process meets on its own (not
+// ncclRemoteError, which another's failure makes), which gives the kind. Nil where there is
+// no such exception, or where another process's error could be the words.
+func (b *builder) claimResult(lp *proc, litems []*Item) *cand {
+	rem := b.conseq[KindRemoteError]
+	if rem == nil || len(b.owners) > 0 || len(b.loose) > 0 || len(litems) == 0 {
+		return nil
+	}
+	end := -1
+	for _, it := range litems {
+		if pos := b.posOf(it); end < 0 || pos < end {
+			end = pos
+		}
+	}
+	var took []*Item
+	code := int64(0)
+	for _, it := range rem.items {
+		if !ncclException(it) || b.posOf(it) > end {
+			continue // a follow-on WARN, or a line after the exit: the others' ending
+		}
+		if b.x.of(it) != nil || it.Rank >= 0 || it.Under != 0 || (code != 0 && it.Code != code) {
+			return nil // a process's own, or two results: not one process's last words
+		}
+		code = it.Code
+		took = append(took, it)
+	}
+	if k := excResultKind(code); len(took) == 0 || !lastWordsKind[k] {
+		return nil
+	}
+	c := newCand(excResultKind(code), true)
+	for _, it := range took {
+		c.add(it, b.posOf(it), lp)
+	}
+	rem.items = slices.DeleteFunc(rem.items, func(it *Item) bool { return slices.Contains(took, it) })
+	if len(rem.items) == 0 {
+		delete(b.conseq, KindRemoteError)
+	}
+	b.own[lp] = c
+	b.owners = append(b.owners, lp)
+	return c
+}
