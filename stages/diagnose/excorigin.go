@@ -100,7 +100,7 @@ func (b *builder) lastErrorOrigin(r excRef) {
 	}
 	k, fault := excResultKind(b.lastErrCode(r)), true
 	if o.Fault() && o != ncclwarn.FollowOn {
-		k, _ = ownKind(&Item{Ev: warnEvs[o]})
+		k, _ = ownKind(&Item{Ev: warnEvs[o], Text: r.it.Text}) // its text: `Cuda failure 2 'out of memory'` is an oom
 	} else {
 		k = netKind(k, r.it.Text)
 	}
@@ -250,6 +250,10 @@ func excSummary(c *cand) string {
 		s += " had a network error first"
 	case KindCudaError:
 		s += " hit a CUDA error first"
+	case KindOOM:
+		s += " ran out of GPU memory first"
+	case KindSystemError:
+		s += " hit a system error first"
 	case KindInvalidUsage:
 		s += " made an invalid NCCL call"
 	case KindRemoteError:

@@ -57,3 +57,16 @@ func TestLauncherClaimsResult(t *testing.T) {
 		}
 	}
 }
+
+// TestLastErrorOOM: an NCCL exception whose `Last error:` is `Cuda failure 2 'out of
+// memory'` is an oom, as that WARN would be, though the exception's result is
+// ncclUnhandledCudaError.
+func TestLastErrorOOM(t *testing.T) {
+	const log = "torch.distributed.DistBackendError: NCCL error in: ../torch/csrc/distributed/c10d/NCCLUtils.hpp:275, unhandled cuda error (run with NCCL_DEBUG=INFO for details), NCCL version 2.20.5\n" +
+		"ncclUnhandledCudaError: Call to CUDA function failed.\n" +
+		"Last error:\n" +
+		"Cuda failure 2 'out of memory'\n"
+	if f, ok := firstFault(t, log, diagnose.KindOOM); ok && !strings.Contains(f.Summary, "ran out of GPU memory first") {
+		t.Errorf("want the sentence of an oom: %+v", f)
+	}
+}

@@ -26,7 +26,7 @@ func TestFrameworkRepeats(t *testing.T) {
 			exc: "[rank10]: Traceback (most recent call last):\n" +
 				"[rank10]:   File \"train.py\", line 10, in <module>\n" +
 				"[rank10]: RuntimeError: NCCL Error 2: unhandled system error (run with NCCL_DEBUG=INFO for details)\n",
-			proc: "gpu-a:1458548", alone: "rank 10 failed first in NCCL (ncclSystemError)",
+			proc: "gpu-a:1458548", alone: "rank 10 hit a system error first (ncclSystemError)",
 		},
 		"tensorflow call": {
 			warn: "h1:285594:285607 [0] include/socket.h:361 NCCL WARN Call to connect failed : Connection timed out\n" +
@@ -35,7 +35,7 @@ func TestFrameworkRepeats(t *testing.T) {
 			exc: "Traceback (most recent call last):\n" +
 				"  File \"session.py\", line 1322, in _do_call\n" +
 				"tensorflow.python.framework.errors_impl.UnknownError: ncclCommInitRank failed: unhandled system error\n",
-			proc: "h1:285594", alone: "failed first in NCCL (ncclSystemError)",
+			proc: "h1:285594", alone: "hit a system error first (ncclSystemError)",
 		},
 	} {
 		for _, log := range []string{c.exc + c.warn, c.warn + c.exc} {
