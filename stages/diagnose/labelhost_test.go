@@ -2,6 +2,7 @@ package diagnose_test
 
 import (
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/nccllog/nccllog/stages/diagnose"
@@ -28,5 +29,27 @@ func TestLabelHost(t *testing.T) {
 	r := diagnoseBytes(t, "job.log", []byte(nccl+"gpu-a: "+exc), 0)
 	if f := r.Findings; r.Status != diagnose.StatusFault || len(f) == 0 || !slices.Equal(f[0].Hosts, []string{"gpu-a"}) {
 		t.Errorf("a label of a host the NCCL lines name: want gpu-a's finding:\n%s", js(r))
+	}
+}
+
+// TestLabelsNameHosts: where pdsh's labels are the hosts NCCL prints (`node1: node1:15874:...`),
+// a label names its host though the paste holds none of that host's NCCL lines, also read
+// across a chunk's cut or a partial result; the `Last error:` message behind it is read
+// without the label. Where no label is its line's host, the label's host is let go as before.
+func TestLabelsNameHosts(t *testing.T) {
+	const nccl = "node1: node1:15874:17284 [4] NCCL INFO Channel 00 : 4[61000] -> 3[42000] via SHM/direct/direct\n" +
+		"node1: node1:15875:17285 [5] NCCL INFO Channel 00 : 5[62000] -> 4[61000] via SHM/direct/direct\n"
+	const last = "node2: Last error:\nnode2: Net : Call to recv from 10.0.0.2<56843> failed : Connection refused\n"
+	for _, chunk := range []int{0, len(nccl) - 3} {
+		r := diagnoseBytes(t, "job.log", []byte(nccl+last), chunk)
+		f := r.Findings
+		if r.Status != diagnose.StatusFault || len(f) == 0 || !slices.Equal(f[0].Hosts, []string{"node2"}) ||
+			f[0].Evidence[0].Text != "Net : Call to recv from 10.0.0.2<56843> failed : Connection refused" {
+			t.Errorf("chunk %d: want node2's error, its message unlabelled:\n%s", chunk, js(r))
+		}
+	}
+	r := diagnoseBytes(t, "job.log", []byte(strings.ReplaceAll(nccl, "node1: node1:", "10.0.0.1: node1:")+strings.ReplaceAll(last, "node2: ", "10.0.0.2: ")), 0)
+	if f := r.Findings; r.Status != diagnose.StatusFault || len(f) == 0 || len(f[0].Hosts) != 0 {
+		t.Errorf("labels by address: want no host named:\n%s", js(r))
 	}
 }

@@ -64,7 +64,7 @@ func (p *Part) addFailure(n int64, l *parser.Line) {
 // line, which the chunk before may be waiting for.
 func (p *Part) addOther(l *stages.Line) {
 	if l.N == 1 {
-		p.lead = leadLine{ok: true, item: otherItem(l), body: leadBody(l.Text)}
+		p.lead = leadLine{ok: true, item: p.unlabelledOther(l), body: leadBody(l.Text)}
 	}
 	if p.wdWait.ok || mayEndColon(l.Text) {
 		p.addWrapped(l) // wdwrap.go; most lines end otherwise
@@ -72,7 +72,7 @@ func (p *Part) addOther(l *stages.Line) {
 	if w := p.wait; w.ok && w.file == "" && l.N == w.line+1 {
 		p.wait.ok = false
 		from := len(p.items)
-		p.keep(waitedItem(otherItem(l), w))
+		p.keep(waitedItem(p.unlabelledOther(l), w))
 		p.waitedOrphan(w, from)
 	}
 }
@@ -81,6 +81,19 @@ func (p *Part) addOther(l *stages.Line) {
 func otherItem(l *stages.Line) Item {
 	it := newItem(evLastError, l.N, l.P)
 	it.Text = clip(parser.Unprefixed(l.Text))
+	return it
+}
+
+// unlabelledOther is otherItem of l read behind the launcher's label it opens with, where
+// one does (reread.go): the message without it, of the label's host.
+func (p *Part) unlabelledOther(l *stages.Line) Item {
+	it := otherItem(l)
+	if n := len(p.label.host); p.label.line == l.N && n+2 <= len(l.Text) {
+		it.Text = clip(parser.Unprefixed(l.Text[n+2:]))
+		if h, ok := p.label.names(l.N); ok && it.Host == "" && it.Pid < 0 {
+			it.Host, it.Labelled = h, true
+		}
+	}
 	return it
 }
 

@@ -97,6 +97,8 @@ type Part struct {
 	// they showed any (lone.go).
 	lone     LoneProc
 	loneSeen bool
+	// labelHosts: an NCCL line opened with its own host as a launcher's label (reread.go).
+	labelHosts bool
 	// ray is the Ray worker whose prefix the line being read opens with (ray.go).
 	ray rayLine
 	// label is the host a launcher's label names on the line being read (reread.go).
@@ -153,6 +155,9 @@ func (p *Part) Add(l *stages.Line) {
 		p.addComm(l.N, l.P)
 	case parser.KindInfo:
 		p.seeEnvelope(l.P)
+		if (l.N <= labelLines || l.N%labelLines == 0) && !p.labelHosts && labelIsHost(l.Text, l.P.Env.Host) {
+			p.labelHosts = true // reread.go; a label is on every line: a chunk's first ones and a few after tell
+		}
 		// One look at where the message opens tells which readers may take the line
 		// (infoGate, addrs.go): most INFO lines are none's.
 		may, msg := infoGate(l.Text)
@@ -420,6 +425,7 @@ func (p *Part) Merge(o stages.Partial) {
 	p.mergeRAS(op)
 	p.mergeAddrs(op)
 	p.mergeLone(op)
+	p.labelHosts = p.labelHosts || op.labelHosts
 	p.seen += op.seen
 	p.commsLeft += op.commsLeft
 }
@@ -506,6 +512,9 @@ type Evidence struct {
 	// Procs is the one process whose envelope the NCCL lines showed, or says they showed
 	// several (Many); nil where they showed none (lone.go).
 	Procs *LoneProc `json:"procs,omitempty"`
+	// LabelHosts says an NCCL line opened with its own host as a launcher's label (pdsh's
+	// `node1: node1:15874:17284 [4] NCCL INFO ...`): the labels name hosts as NCCL does.
+	LabelHosts bool `json:"label_hosts,omitempty"`
 }
 
 func (p *Part) Snapshot() any { return p.Evidence() }
@@ -514,7 +523,7 @@ func (p *Part) Snapshot() any { return p.Evidence() }
 func (p *Part) Evidence() Evidence {
 	p.fold()
 	e := Evidence{Items: p.items, Seen: p.seen, CommsLeft: p.commsLeft, RAS: p.ras, RASLeft: p.rasLeft,
-		Addrs: sortedAddrs(p.addrs), AddrsLeft: p.addrsLeft}
+		Addrs: sortedAddrs(p.addrs), AddrsLeft: p.addrsLeft, LabelHosts: p.labelHosts}
 	if p.loneSeen {
 		lone := p.lone
 		e.Procs = &lone

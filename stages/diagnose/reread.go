@@ -92,10 +92,11 @@ func (l labelLine) names(n int64) (string, bool) {
 // and none of their hosts is the label's: pdsh's label then is a name of the host the NCCL lines call otherwise
 // (its address, `192.168.1.51: ` before `gpu-a:100:100 [0] NCCL ...`), and an item of it
 // would stand apart from that host's process. Where the NCCL lines name no host, or name the
-// label's, the label's host stays.
+// label's, or a line's label is its own NCCL host (pdsh labels by the names NCCL prints, and a
+// host whose NCCL lines the paste left out is still one), the label's host stays.
 func strangeLabels(e *Evidence, x *procIndex) {
-	if e.Procs == nil {
-		return // no NCCL line showed a process: the labels are the only hosts
+	if e.Procs == nil || e.LabelHosts {
+		return // no NCCL line showed a process, or labels name hosts as NCCL does
 	}
 	for i := range e.Items {
 		it := &e.Items[i]
@@ -104,6 +105,20 @@ func strangeLabels(e *Evidence, x *procIndex) {
 		}
 	}
 }
+
+// labelIsHost reports whether an NCCL line's text opens with its own host as a launcher's
+// label (`node1: node1:15874:17284 [4] NCCL INFO ...`). It runs on a chunk's first
+// labelLines INFO lines and every labelLines-th after, until one does (on every line it cost
+// the init mix 0.4% of diagnose's instructions): most fail the blank after the host's colon,
+// where an unlabelled line has its pid.
+func labelIsHost(t []byte, host string) bool {
+	n := len(host)
+	return n > 0 && len(t) > 2*n+2 && t[n+1] == ' ' && t[n] == ':' && string(t[:n]) == host && string(t[n+2:2*n+2]) == host
+}
+
+// labelLines is how many of a chunk's first lines labelIsHost reads, and how far apart
+// those it reads after them are.
+const labelLines = 64
 
 // knownHost reports whether the NCCL lines name host: the one process they showed is on it,
 // or one of their processes with a pid is.

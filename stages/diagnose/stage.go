@@ -53,5 +53,6 @@ func (p *Part) Restore(dec *json.Decoder, _ *stages.Limits) error {
 	if e.Procs != nil {
 		p.lone, p.loneSeen = *e.Procs, true
 	}
+	p.labelHosts = e.LabelHosts
 	return p.restoreAddrs(e.Addrs, e.AddrsLeft)
 }
