@@ -391,7 +391,9 @@ whose calls stopped long before the log's later lines is a stall, and one whose 
 the log's end is a cut, not a fault); where nothing else is a fault, a chain without its WARN
 returning an error through NCCL's API (group.cc, init.cc) on the process's main thread or
 from an asynchronous init ("group.cc:72 -> 3 [Async thread]"), or a system error from the
-network transport's set-up of a connection ("transport/net.cc:515 -> 2"): its call failed. All of it is read behind a collector's or logger's time
+network transport's set-up of a connection ("transport/net.cc:515 -> 2"): its call failed (a
+chain whose thread goes on with an INFO line below NCCL's API was taken by NCCL, as a probe's
+is, and counts for nothing). All of it is read behind a collector's or logger's time
 on every line ("kubectl logs --timestamps", Python logging, syslog), a host's label (pdsh's
 "worker-1: ", DeepSpeed's multi-node launcher) or a Markdown quote's "> ". Each finding names the ranks, hosts and processes
 (host:pid), the communicator, the time where the lines carry one, and its file:line evidence.

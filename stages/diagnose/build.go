@@ -60,6 +60,7 @@ func Build(set *stages.Set) Report {
 	strangeLabels(&e, b.x) // reread.go
 	b.calls = stages.LinesOf(set).ByKind[parser.KindCollective] > 0
 	b.codes, b.frames, b.bare = chainCodes(e.Items)
+	b.bare = unswallowed(e.Items, b.bare) // swallowed.go
 	if b.down = portsDown(e.Items); b.down != nil {
 		keptCalling(set, e.Items, b.down)
 		seenAlone(e.Items, b.down, b.x)

@@ -160,11 +160,13 @@ type Item struct {
 	// group other than the default and no launcher label gives the global rank.
 	GroupRank bool `json:"group_rank,omitempty"`
 	// Labelled says Host is a launcher's label's, not the line's own (reread.go).
-	Labelled bool   `json:"labelled,omitempty"`
-	Time     When   `json:"time"`
-	File     string `json:"file"`
-	Line     int64  `json:"line"`
-	Text     string `json:"text"`
+	Labelled bool `json:"labelled,omitempty"`
+	// Swallowed: a frame whose thread went on with an INFO line (swallowed.go).
+	Swallowed bool   `json:"swallowed,omitempty"`
+	Time      When   `json:"time"`
+	File      string `json:"file"`
+	Line      int64  `json:"line"`
+	Text      string `json:"text"`
 }
 
 // maxText bounds an item's text.
@@ -463,7 +465,11 @@ func (p *Part) addFrame(n int64, text []byte, l *parser.Line) bool {
 	} else {
 		it.Name, it.Text = clip(where), clip(text[j+1:])
 	}
+	had := len(p.items)
 	p.keep(it)
+	if len(p.items) > had {
+		p.frameKept(l) // swallowed.go
+	}
 	return true
 }
 

@@ -46,6 +46,9 @@ func (p *Part) ungatedAdd(l *stages.Line) {
 	if p.addFrame(l.N, l.Text, l.P) {
 		return
 	}
+	if p.open.ok {
+		p.threadGoesOn(l.P, true)
+	}
 	if bytes.IndexByte(l.Text, '_') < 0 || !p.addSetting(l.N, l.Text, l.P) {
 		p.addAddrs(l.N, l.Text, l.P)
 	}

@@ -99,6 +99,8 @@ type Part struct {
 	loneSeen bool
 	// labelHosts: an NCCL line opened with its own host as a launcher's label (reread.go).
 	labelHosts bool
+	// open is the last frame kept, until its thread's next line (swallowed.go).
+	open openFrame
 	// ray is the Ray worker whose prefix the line being read opens with (ray.go).
 	ray rayLine
 	// label is the host a launcher's label names on the line being read (reread.go).
@@ -141,6 +143,9 @@ func (p *Part) Add(l *stages.Line) {
 	case parser.KindWarn:
 		l = unredacted(l) // redacted.go: a head whose pid a user redacted
 		p.seeEnvelope(l.P)
+		if p.open.ok {
+			p.threadGoesOn(l.P, false)
+		}
 		p.keep(warnItem(l.N, l.Text, l.P))
 	case parser.KindWatchdog:
 		if it, ok := watchdogItem(l.N, l.P); ok {
@@ -170,6 +175,9 @@ func (p *Part) Add(l *stages.Line) {
 			if p.addFrame(l.N, l.Text, l.P) {
 				return
 			}
+		}
+		if p.open.ok {
+			p.threadGoesOn(l.P, true) // swallowed.go
 		}
 		if len(msg) > 0 && msg[0] == '[' && p.addLocalClosed(l.N, msg, l.P) {
 			return // localgone.go
