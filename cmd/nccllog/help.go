@@ -411,7 +411,9 @@ log lacks is "printed an error chain without its WARN", under the first fault on
 comes after it. A fault every rank shares (every rank times out
 with no other error, every rank's init fails the same way) is one shared finding; it says "the
 same collective" only where the timeouts name one work (SeqNum, and process group and op where
-named), else how many works timed out, each rank's SeqNums and the first to time out. An error
+named), else how many works timed out, each rank's SeqNums and the first to time out; ranks
+whose timeouts name one work but another op or other element counts (NumelIn, NumelOut) called
+different collectives there: a mismatch of the ranks on the smaller side. An error
 of finding no interface, device or network ("Bootstrap : no socket interface found", "NET/Socket
 : no interface found", "NET/IB : No IP interface found.", "... is neither AF_INET(2) nor
 AF_INET6(10)", "Error: network IB not found.") after the setting that selects them

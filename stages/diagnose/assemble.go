@@ -124,8 +124,12 @@ func (b *builder) origins(lp *proc, litems []*Item) []*cand {
 	out = b.watchEnded(out) // watchend.go
 	if w := b.watch; w != nil && len(out) == 0 {
 		b.watch = nil
-		w.shared = b.everyRank(w.ranks, watchRepeats(w))
-		out = append(out, w)
+		if m := watchMismatch(w); m != nil {
+			out = append(out, m) // watchorder.go
+		} else {
+			w.shared = b.everyRank(w.ranks, watchRepeats(w))
+			out = append(out, w)
+		}
 	}
 	if s := b.stuck; s != nil && len(out) == 0 {
 		b.stuck = nil // the only evidence: the hang's first sign the log holds

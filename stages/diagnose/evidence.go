@@ -554,7 +554,11 @@ func watchdogText(w *parser.Watchdog) string {
 		s += fmt.Sprintf(" at work %d", w.Seq)
 	}
 	if w.OpType != "" {
-		s += " (" + w.OpType + ")"
+		s += " (" + w.OpType
+		if w.NumelIn >= 0 && w.NumelOut >= 0 {
+			s += fmt.Sprintf(", NumelIn %d, NumelOut %d", w.NumelIn, w.NumelOut) // watchorder.go compares them
+		}
+		s += ")"
 	}
 	if w.TimeoutMs > 0 {
 		s += fmt.Sprintf(", timeout %d ms", w.TimeoutMs)

@@ -121,17 +121,25 @@ func oneOp(its []*Item) string {
 	return ""
 }
 
-// watchOp reads the op back from the item's text, "rank R: watchdog E at work S (OP), ...".
+// watchOp reads the op back from the item's text, "rank R: watchdog E at work S (OP), ..."
+// or "... (OP, NumelIn N, NumelOut M), ...".
 func watchOp(it *Item) string {
-	_, rest, ok := strings.Cut(it.Text, " (")
-	if !ok {
-		return ""
-	}
-	op, _, ok := strings.Cut(rest, ")")
-	if !ok {
-		return ""
+	op, _ := watchCall(it)
+	if op, _, ok := strings.Cut(op, ", "); ok {
+		return op
 	}
 	return op
+}
+
+// watchCall reads the op and its element counts back from the item's text: "OP, NumelIn N,
+// NumelOut M" (or "OP" where the line printed no counts), and whether the text names one.
+func watchCall(it *Item) (string, bool) {
+	_, rest, ok := strings.Cut(it.Text, " (")
+	if !ok {
+		return "", false
+	}
+	call, _, ok := strings.Cut(rest, ")")
+	return call, ok
 }
 
 // workName is "SeqNum 5", or "PG 1 SeqNum 5" where the line names its group.

@@ -91,3 +91,23 @@ func TestWatchdogNotEveryRank(t *testing.T) {
 		t.Errorf("three ranks alone: not shared: %+v", f)
 	}
 }
+
+// TestSameSeqOtherCounts: ranks whose timeouts name one work and one op but other element
+// counts called different collectives there: a mismatch of the ranks on the smaller side
+// (rank 7 of four), shared where the sides are even; equal counts stay the shared timeout.
+func TestSameSeqOtherCounts(t *testing.T) {
+	line := func(r, n int) string {
+		return fmt.Sprintf("[rank%d]:[E816 01:45:40.18300938%d ProcessGroupNCCL.cpp:632] [Rank %d] Watchdog caught collective operation timeout: "+
+			"WorkNCCL(SeqNum=13807, OpType=ALLREDUCE, NumelIn=%d, NumelOut=%d, Timeout(ms)=1800000) ran for 1800221 milliseconds before timing out.\n", r, r, r, n, n)
+	}
+	log := line(1, 11274112) + line(6, 11274112) + line(5, 11274112) + line(7, 10942336)
+	if f, ok := firstFault(t, log, diagnose.KindMismatch, 7); ok && (f.Shared || !strings.Contains(f.Summary, "rank 7 ALLREDUCE, NumelIn 10942336")) {
+		t.Errorf("rank 7's other counts: %+v", f)
+	}
+	if f, ok := firstFault(t, line(1, 8)+line(7, 16), diagnose.KindMismatch, 1, 7); ok && !f.Shared {
+		t.Errorf("even sides: want a shared mismatch: %+v", f)
+	}
+	if f, ok := firstFault(t, line(1, 8)+line(7, 8), diagnose.KindWatchdogTimeout, 1, 7); ok && !f.Shared {
+		t.Errorf("one call: want the shared timeout: %+v", f)
+	}
+}
