@@ -219,6 +219,9 @@ func (b *builder) rasDone() {
 		c.comm = lead.comm
 	}
 	c.summary = r.summary(lead, c)
+	if d := lead.countDiff(); d != nil && d.namesAhead() {
+		c.ranks, c.procs = nil, nil // the ranks it names are ahead: not the ones that stopped
+	}
 }
 
 // rasNamed adds the rank or process a Rank or Process line names: the process the log's NCCL

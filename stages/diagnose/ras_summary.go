@@ -19,10 +19,8 @@ func (r *rasReport) summary(e *rasEntry, c *cand) string {
 	if e.comm != "" {
 		s += ", comm " + e.comm
 	}
-	for _, d := range e.diffs {
-		if t := d.countSentence(); t != "" {
-			return s + ": " + t + "."
-		}
+	if d := e.countDiff(); d != nil {
+		return s + ": " + d.countSentence() + "."
 	}
 	s += ": " + e.what
 	if e.what == "" {
@@ -48,26 +46,11 @@ func (r *rasReport) summary(e *rasEntry, c *cand) string {
 // 30 ranks are behind, not the ranks the report names". "" where the lines do not tell it
 // (no counts, a report cut short, every group named).
 func (d *rasDiff) countSentence() string {
-	if !d.counts || len(d.groups) < 2 {
-		return ""
-	}
-	most := d.groups[0]
-	if len(most.ranks) > 0 || most.val < 0 {
-		return ""
-	}
-	var parts []string
-	ahead, behind := true, true
-	for _, g := range d.groups[1:] {
-		if len(g.ranks) == 0 || g.val < 0 {
-			continue
-		}
-		rs := slices.Sorted(slices.Values(g.ranks))
-		parts = append(parts, rankWord(rs)+" "+launched(g.val))
-		ahead, behind = ahead && g.val > most.val, behind && g.val < most.val
-	}
+	parts, ahead, behind := d.sides()
 	if len(parts) == 0 {
 		return ""
 	}
+	most := d.groups[0]
 	at := "at operation " + itoa(most.val)
 	if most.val == 0 {
 		at = "at none"
@@ -80,6 +63,50 @@ func (d *rasDiff) countSentence() string {
 		return s + ": the ranks it names are behind"
 	}
 	return s
+}
+
+// countDiff is the entry's first difference of operation counts whose sides the lines tell,
+// nil where none (or no entry).
+func (e *rasEntry) countDiff() *rasDiff {
+	if e == nil {
+		return nil
+	}
+	for _, d := range e.diffs {
+		if d.countSentence() != "" {
+			return d
+		}
+	}
+	return nil
+}
+
+// namesAhead reports whether the ranks a difference of operation counts names are all ahead
+// of the largest group, which it does not name: those behind are the job's stall.
+func (d *rasDiff) namesAhead() bool {
+	parts, ahead, _ := d.sides()
+	return len(parts) > 0 && ahead
+}
+
+// sides says the named groups of a difference of operation counts against the largest one,
+// unnamed ("ranks 5, 12 launched up to operation 6651"), and whether all of them are ahead of
+// it or all behind; no parts where the lines do not tell it.
+func (d *rasDiff) sides() (parts []string, ahead, behind bool) {
+	if !d.counts || len(d.groups) < 2 {
+		return nil, false, false
+	}
+	most := d.groups[0]
+	if len(most.ranks) > 0 || most.val < 0 {
+		return nil, false, false
+	}
+	ahead, behind = true, true
+	for _, g := range d.groups[1:] {
+		if len(g.ranks) == 0 || g.val < 0 {
+			continue
+		}
+		rs := slices.Sorted(slices.Values(g.ranks))
+		parts = append(parts, rankWord(rs)+" "+launched(g.val))
+		ahead, behind = ahead && g.val > most.val, behind && g.val < most.val
+	}
+	return parts, ahead, behind
 }
 
 func launched(v int64) string {

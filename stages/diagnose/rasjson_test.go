@@ -140,7 +140,7 @@ func TestRASJSONVerdicts(t *testing.T) {
 		{"healthy", rasDoc(16, healthyRanks(16), nil), nil, ""},
 		{"in progress", rasDoc(2, []rasRank{{rank: 0, initState: 7, asyncErr: 7}, {rank: 1, initState: 7, asyncErr: 7}}, nil), nil, ""},
 		{"behind", rasDoc(16, behind, nil), []int64{5, 12}, "comm ae94423cfbb2ef4a: ranks 5, 12 launched up to operation 6649 while 14 ranks are at operation 6650: the ranks it names are behind."},
-		{"ahead", rasDoc(16, ahead, nil), []int64{5, 12}, "ranks 5, 12 launched up to operation 6651 while 14 ranks are at operation 6650: those 14 ranks are behind, not the ranks it names."},
+		{"ahead", rasDoc(16, ahead, nil), []int64{}, "ranks 5, 12 launched up to operation 6651 while 14 ranks are at operation 6650: those 14 ranks are behind, not the ranks it names."},
 		{"async error", rasDoc(8, errored, nil), []int64{3}, "ERROR: Asynchronous error on 1 rank; it names rank 3."},
 		{"unreachable", rasDoc(2, healthyRanks(1), []rasMissing{{rank: 1, unresponsive: true}}), []int64{1}, "INCOMPLETE: Missing communicator data from 1 rank; it names rank 1."},
 		{"dead", rasDoc(8, healthyRanks(7), []rasMissing{{rank: 7, unresponsive: true, dead: true}}), []int64{7}, "INCOMPLETE: Missing communicator data from 1 rank; it names rank 7."},
