@@ -1,6 +1,7 @@
 package diagnose
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strings"
@@ -35,6 +36,27 @@ func (b *builder) assemble(lp *proc, litems []*Item) Report {
 		r.Findings[i] = c.finding()
 	}
 	return r
+}
+
+// leadItem is the item a finding's sentence quotes: its first error line, past a network
+// plugin's notices where an error of its own follows them (aws-ofi-nccl's `NET/OFI GDR
+// disabled on GDR-supported instance type p4d.24xlarge` before `NET/OFI Creating new
+// endpoint ... failed`), and past a framework's repeat of a WARN; nil where none.
+func leadItem(c *cand) *Item {
+	var notice *Item
+	for _, it := range c.items {
+		if it.Ev == evException && ncclException(it) && firstWarnText(c) != "" {
+			continue // a framework's repeat of the WARN (echoesOwn): the WARN says it first
+		}
+		if it.Ev == evException || it.Ev == evNetError || it.Ev == evCuda || it.Ev == evInvalid || it.Ev == evShm || it.Ev == evInternal {
+			if it.Ev == evNetError && strings.HasPrefix(it.Text, "NET/OFI") && !errorWords(it.Text) {
+				notice = cmp.Or(notice, it)
+				continue
+			}
+			return it
+		}
+	}
+	return notice
 }
 
 // maxFindings bounds the findings a report lists (a log where thousands of hosts each close
@@ -371,16 +393,10 @@ func summarize(c *cand) string {
 	text := ""
 	if len(c.items) > 0 {
 		text = c.items[len(c.items)-1].Text
-		for _, it := range c.items {
-			if it.Ev == evException && ncclException(it) && firstWarnText(c) != "" {
-				continue // a framework's repeat of the WARN (echoesOwn): the WARN says it first
-			}
-			if it.Ev == evException || it.Ev == evNetError || it.Ev == evCuda || it.Ev == evInvalid || it.Ev == evShm || it.Ev == evInternal {
-				text = it.Text
-				if it.Name != "" && it.Ev == evException {
-					text = it.Name + ": " + it.Text
-				}
-				break
+		if it := leadItem(c); it != nil {
+			text = it.Text
+			if it.Name != "" && it.Ev == evException {
+				text = it.Name + ": " + it.Text
 			}
 		}
 		text = firstWarn(c, text)

@@ -3,6 +3,7 @@ package diagnose_test
 import (
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/nccllog/nccllog/stages/diagnose"
@@ -60,5 +61,16 @@ func TestHostOnlyLine(t *testing.T) {
 		if r.Status != diagnose.StatusFault || !slices.Equal(r.Findings[0].Processes, []string{want}) {
 			t.Errorf("%s: want the finding on %s:\n%s", host, want, js(r))
 		}
+	}
+}
+
+// TestPluginNoticeNotQuoted: aws-ofi-nccl's notice that GDR is off, printed just before its
+// own error, is evidence but not what the sentence quotes: the endpoint it failed to make is.
+func TestPluginNoticeNotQuoted(t *testing.T) {
+	const log = "ip-10-36-29-253:82:2548 [0] platform_config_endpoint:626 NCCL WARN NET/OFI GDR disabled on GDR-supported instance type p4d.24xlarge\n" +
+		"ip-10-36-29-253:82:2548 [0] nccl_net_ofi_domain_get_ep:969 NCCL WARN NET/OFI Creating new endpoint for domain 0x7f7dc3a992c0 failed: Invalid argument\n" +
+		"ip-10-36-29-253:82:2548 [0] nccl_net_ofi_create_plugin:335 NCCL WARN NET/OFI aws-ofi-nccl initialization failed\n"
+	if f, ok := firstFault(t, log, diagnose.KindNetworkError); ok && !strings.HasSuffix(f.Summary, "NET/OFI Creating new endpoint for domain 0x7f7dc3a992c0 failed: Invalid argument") {
+		t.Errorf("want the endpoint's failure quoted: %q", f.Summary)
 	}
 }
