@@ -439,7 +439,7 @@ refused connect, "Call to connect returned ..., retrying" or "connect returned .
 (3/34)", with no Init COMPLETE after it; one that reached the last retry, "(34/34)" or a
 thread's second "Connection timed out, retrying", with no Init COMPLETE or call after it, is a
 network fault; error chains "file:line -> N" whose WARN the log does not show, with nothing
-that proves a fault),
+that proves a fault; a log that ends inside a Python traceback, before its exception's line),
 with what made it so listed under it; "healthy" otherwise. Excerpts
 of running jobs, one node's lines, clean shutdowns and one process driving several GPUs are
 healthy. The JSON is {"status", "reason", "findings": [{"kind", "ranks", "hosts", "processes",

@@ -87,6 +87,11 @@ func Build(set *stages.Set) Report {
 	if r.Status == StatusHealthy {
 		r.Status, r.Reason = thin(set)
 	}
+	if r.Status == StatusHealthy {
+		if it := openTraceback(e.Items); it != nil {
+			r.Status, r.Reason = StatusUnknown, openTracebackReason(it) // opentb.go
+		}
+	}
 	return r
 }
 

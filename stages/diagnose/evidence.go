@@ -80,6 +80,9 @@ const (
 	// message (`[Service thread] Connection closed by localRank 7`, localgone.go): Local the
 	// local rank. No fault alone.
 	evLocalClosed
+	// Python's `Traceback (most recent call last):`, the head of an exception whose last line
+	// names it (opentb.go). No finding's evidence.
+	evTraceback
 	numEvs
 )
 
@@ -93,7 +96,7 @@ var evNames = [numEvs]string{
 	evShm: "shm", evFrame: "frame", evInternal: "internal",
 	evNCCLResult: "nccl-result", evLastError: "last-error", evAgentExit: "agent-exit", evSetting: "setting",
 	evTestTrail: "test-trail", evStuck: "watchdog-stuck", evRayExit: "ray-exit", evTestRank: "test-rank",
-	evConnRetry: "connect-retry", evLocalClosed: "local-closed",
+	evConnRetry: "connect-retry", evLocalClosed: "local-closed", evTraceback: "traceback",
 }
 
 func (e Ev) String() string {
@@ -277,8 +280,10 @@ func failureEv(e parser.FailureEvent) Ev {
 		return evNCCLResult
 	case parser.FailureAgentExit:
 		return evAgentExit
+	case parser.FailureTraceback:
+		return evTraceback
 	}
-	return evNone // the step-aborted notice and a traceback's head name no process
+	return evNone // the step-aborted notice names no process
 }
 
 // warnItem reads a WARN line: which kind of evidence its message is.
