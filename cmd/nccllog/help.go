@@ -374,7 +374,8 @@ after the process's own "Abort COMPLETE" folds under the cause it named before),
 without "Init COMPLETE" per process and communicator, PyTorch watchdog timeouts (on the global
 rank of PyTorch's "[rank13]:" label, whatever group the message's "[Rank 1]" is of; also glued
 into other lines, or cut inside their WorkNCCL tuple: "WorkNCCL(SeqNum=4, OpTy", or wrapped after
-"timeout:" with the tuple on the next line), PyTorch's heartbeat monitor on a stuck watchdog
+"timeout:" with the tuple on the next line; PyTorch 1.x's "RuntimeError: [Rank 1] Caught collective
+operation timeout: WorkNCCL(...)" is one too), PyTorch's heartbeat monitor on a stuck watchdog
 ("ProcessGroupNCCL's watchdog got stuck for 480 seconds ...", "Heartbeat monitor timed out!":
 a fault alone, else after the first), PyTorch's "Some NCCL operations have failed or timed out"
 or "we are taking the entire process down" (the rank's watchdog finding where its timeout's line

@@ -44,6 +44,10 @@ func (p *Part) addFailure(n int64, l *parser.Line) {
 		p.keep(it) // a what() that carries a watchdog timeout: the timeout, not a crash
 		return
 	}
+	if it, ok := caughtTimeoutItem(n, l); ok {
+		p.keep(it) // caught.go: a timeout raised on the waiting thread
+		return
+	}
 	if f.Event == parser.FailureLastError && f.LastError == "" {
 		p.wait = lastWait{ok: true, line: n, rank: l.Rank}
 		return
