@@ -82,11 +82,14 @@ var readsLead = func() (k [256]bool) { // indexed by a Kind, a byte: no bounds c
 func (p *Part) afterLead(l *stages.Line, dropped bool) *stages.Line {
 	t := l.Text
 	other := l.P.Kind == parser.KindOther
+	if other && l.P.Rank >= 0 && t[0] == '[' {
+		if n := doubledRank(t, l.P.Rank); n > 0 {
+			c := *l // read as the line of one prefix, as PyTorch's own lines are
+			c.Text = t[n:]
+			return &c
+		}
+	}
 	switch {
-	case other && l.P.Rank >= 0 && t[0] == '[' && doubledRank(t) > 0:
-		c := *l // read as the line of one prefix, as PyTorch's own lines are
-		c.Text = t[doubledRank(t):]
-		return &c
 	case dropped || mayOpenLabel[t[0]] && mayFollowLabel[t[1]]:
 		if other {
 			return p.unlabelled(l, dropped)
@@ -109,10 +112,20 @@ func (p *Part) afterLead(l *stages.Line, dropped bool) *stages.Line {
 }
 
 // doubledRank is the length of the torchrun `[rankN]:` prefix t opens with where a second
-// one follows it, 0 otherwise. torchtitan's runs print `[rank0]:[rank0]:[E128 ...]`: the
-// launcher's prefix over the same prefix of the process's own output; the parser reads the
-// first, and the line is read behind it as one with the second alone.
-func doubledRank(t []byte) int {
+// one follows it, 0 otherwise; rank is the first's, as the parser read it. torchtitan's runs
+// print `[rank0]:[rank0]:[E128 ...]`: the launcher's prefix over the same prefix of the
+// process's own output; the parser reads the first, and the line is read behind it as one
+// with the second alone.
+func doubledRank(t []byte, rank int64) int {
+	// A look at the bytes after the first `]:` first, where rank's digits put them: most
+	// labelled lines go on with glog's `[E...` or text, and this runs on each of them.
+	i := len("[rank") + 1
+	for r := rank; r >= 10; r /= 10 {
+		i++
+	}
+	if i+4 >= len(t) || t[i] != ']' || t[i+1] != ':' || t[i+2] != '[' || t[i+3] != 'r' {
+		return 0
+	}
 	n := rankPrefixLen(t)
 	if n == 0 || rankPrefixLen(t[n:]) == 0 {
 		return 0

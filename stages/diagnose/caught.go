@@ -25,6 +25,9 @@ func caughtTimeoutItem(n int64, l *parser.Line) (Item, bool) {
 		return Item{}, false
 	}
 	t := f.Text
+	if !strings.HasPrefix(t, "[Rank ") {
+		return Item{}, false // the message opens with the rank's tag: most exceptions fail here
+	}
 	i := strings.Index(t, caughtHead)
 	if i < 0 {
 		return Item{}, false
