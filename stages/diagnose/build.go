@@ -88,8 +88,8 @@ func Build(set *stages.Set) Report {
 		r.Status, r.Reason = thin(set)
 	}
 	if r.Status == StatusHealthy {
-		if it := openTraceback(e.Items); it != nil {
-			r.Status, r.Reason = StatusUnknown, openTracebackReason(it) // opentb.go
+		if tb := e.Traceback; tb != nil {
+			r.Status, r.Reason = StatusUnknown, openTracebackReason(tb) // opentb.go
 		}
 	}
 	return r

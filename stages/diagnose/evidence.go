@@ -80,9 +80,6 @@ const (
 	// message (`[Service thread] Connection closed by localRank 7`, localgone.go): Local the
 	// local rank. No fault alone.
 	evLocalClosed
-	// Python's `Traceback (most recent call last):`, the head of an exception whose last line
-	// names it (opentb.go). No finding's evidence.
-	evTraceback
 	numEvs
 )
 
@@ -96,7 +93,7 @@ var evNames = [numEvs]string{
 	evShm: "shm", evFrame: "frame", evInternal: "internal",
 	evNCCLResult: "nccl-result", evLastError: "last-error", evAgentExit: "agent-exit", evSetting: "setting",
 	evTestTrail: "test-trail", evStuck: "watchdog-stuck", evRayExit: "ray-exit", evTestRank: "test-rank",
-	evConnRetry: "connect-retry", evLocalClosed: "local-closed", evTraceback: "traceback",
+	evConnRetry: "connect-retry", evLocalClosed: "local-closed",
 }
 
 func (e Ev) String() string {
@@ -280,10 +277,8 @@ func failureEv(e parser.FailureEvent) Ev {
 		return evNCCLResult
 	case parser.FailureAgentExit:
 		return evAgentExit
-	case parser.FailureTraceback:
-		return evTraceback
 	}
-	return evNone // the step-aborted notice names no process
+	return evNone // the step-aborted notice and a traceback's head name no process
 }
 
 // warnItem reads a WARN line: which kind of evidence its message is.

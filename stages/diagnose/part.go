@@ -101,6 +101,8 @@ type Part struct {
 	labelHosts bool
 	// open is the last frame kept, until its thread's next line (swallowed.go).
 	open openFrame
+	// tb is the last Python traceback's head no exception has followed yet (opentb.go).
+	tb openTB
 	// ray is the Ray worker whose prefix the line being read opens with (ray.go).
 	ray rayLine
 	// label is the host a launcher's label names on the line being read (reread.go).
@@ -130,6 +132,9 @@ func (p *Part) Add(l *stages.Line) {
 	}
 	switch l.P.Kind {
 	case parser.KindFailure:
+		if f := l.P.Fail; f != nil {
+			p.tb.see(l.N, f.Event) // opentb.go
+		}
 		if f := l.P.Fail; f != nil && f.Event == parser.FailureRAS && f.RAS == parser.RASField {
 			p.addRAS(l.N, f)
 		} else if l.P.Fail != nil && excContinues(l.P) {
@@ -204,6 +209,8 @@ func (p *Part) Add(l *stages.Line) {
 		}
 		if mayBeRare(l.Text) {
 			p.addRare(l)
+		} else if mayEndTakenDown(l.Text) {
+			p.addTakenDown(l) // takendown.go: glued behind other text
 		}
 	}
 }
@@ -275,6 +282,8 @@ func (p *Part) addRare(l *stages.Line) {
 	}
 	if errorHead(t) {
 		p.addStuck(l) // stuck.go
+	} else if mayEndTakenDown(t) && p.addTakenDown(l) {
+		// takendown.go: glued behind other text
 	} else if t[0] == '[' && len(t) >= minWrapperLine && (t[1] == 'P' || t[1] == 'R' || t[1] >= '0' && t[1] <= '9') {
 		// The watchdog's exception after a head that is not PyTorch's: Ray's C++ log head
 		// (`[2024-12-24 23:47:14,381 E 3946 4620] logging.cc:101: Unhandled exception: ...
@@ -397,6 +406,7 @@ func (p *Part) Anchor(o stages.Origin) {
 	p.anchorWrapped(o)
 	p.anchorExc(o)
 	p.anchorAddrs(o)
+	p.tb.anchor(o)
 }
 
 // Merge appends o, the Partial of the lines that follow: each of o's items is kept where it
@@ -434,6 +444,7 @@ func (p *Part) Merge(o stages.Partial) {
 	p.mergeAddrs(op)
 	p.mergeLone(op)
 	p.labelHosts = p.labelHosts || op.labelHosts
+	p.tb.merge(op.tb)
 	p.seen += op.seen
 	p.commsLeft += op.commsLeft
 }
@@ -520,6 +531,9 @@ type Evidence struct {
 	// Procs is the one process whose envelope the NCCL lines showed, or says they showed
 	// several (Many); nil where they showed none (lone.go).
 	Procs *LoneProc `json:"procs,omitempty"`
+	// Traceback is the head of the last Python traceback, where no process's last words
+	// (an exception's line, a terminate, a signal) came after it (opentb.go).
+	Traceback *Ref `json:"traceback,omitempty"`
 	// LabelHosts says an NCCL line opened with its own host as a launcher's label (pdsh's
 	// `node1: node1:15874:17284 [4] NCCL INFO ...`): the labels name hosts as NCCL does.
 	LabelHosts bool `json:"label_hosts,omitempty"`
@@ -531,7 +545,7 @@ func (p *Part) Snapshot() any { return p.Evidence() }
 func (p *Part) Evidence() Evidence {
 	p.fold()
 	e := Evidence{Items: p.items, Seen: p.seen, CommsLeft: p.commsLeft, RAS: p.ras, RASLeft: p.rasLeft,
-		Addrs: sortedAddrs(p.addrs), AddrsLeft: p.addrsLeft, LabelHosts: p.labelHosts}
+		Addrs: sortedAddrs(p.addrs), AddrsLeft: p.addrsLeft, LabelHosts: p.labelHosts, Traceback: p.tb.ref()}
 	if p.loneSeen {
 		lone := p.lone
 		e.Procs = &lone

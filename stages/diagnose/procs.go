@@ -84,8 +84,8 @@ func newProcIndex(e *Evidence) *procIndex {
 	x.hostPid = hostPids(x.order, e.Items) // x.order: the communicators' processes, once each
 	for i := range e.Items {
 		it := &e.Items[i]
-		if it.Host == "" || it.Pid < 0 || it.Rank < 0 || it.Ev == evSetting || it.Ev == evTraceback {
-			continue // a setting or a traceback's head: no evidence, so no process of the findings
+		if it.Host == "" || it.Pid < 0 || it.Rank < 0 || it.Ev == evSetting {
+			continue // a setting: no evidence, so no process of the findings
 		}
 		p := x.get(it.Host, it.Pid)
 		if it.Ev == evTestRank {

@@ -54,5 +54,6 @@ func (p *Part) Restore(dec *json.Decoder, _ *stages.Limits) error {
 		p.lone, p.loneSeen = *e.Procs, true
 	}
 	p.labelHosts = e.LabelHosts
+	p.tb = restoredTB(e.Traceback)
 	return p.restoreAddrs(e.Addrs, e.AddrsLeft)
 }

@@ -26,7 +26,7 @@ func (b *builder) watchEnded(out []*cand) []*cand {
 		return out
 	}
 	return slices.DeleteFunc(out, func(c *cand) bool {
-		if !appException(c) || c.order <= w.order || !procsWithin(c.procs, w.procs) {
+		if !appException(c) || c.order <= w.order || !procsWithin(c.procs, w.procs) && !b.afterTakenDown(c) {
 			return false
 		}
 		w.absorb(c)
@@ -48,4 +48,16 @@ func procsWithin(ps, of []*proc) bool {
 		}
 	}
 	return true
+}
+
+// afterTakenDown reports whether c, a crash of no process named, comes right after the
+// watchdog's word that it takes its process down (takendown.go): the terminate that word
+// announces, whichever of the watchdog's ranks printed both.
+func (b *builder) afterTakenDown(c *cand) bool {
+	i := c.order - 1
+	if len(c.procs) > 0 || i < 0 || i >= len(b.e.Items) {
+		return false
+	}
+	prev := &b.e.Items[i]
+	return prev.Ev == evWatchdog && prev.Name == takenDown
 }

@@ -1,6 +1,7 @@
 package diagnose_test
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/nccllog/nccllog/stages/diagnose"
@@ -19,4 +20,20 @@ func TestWatchEnded(t *testing.T) {
 	}
 	const segv = "2023-12-28T13:10:00.000000000Z Segmentation fault (core dumped)\n"
 	firstFault(t, segv+dog, diagnose.KindCrash)
+}
+
+// TestTakenDownGlued: the watchdog's word that it takes the process down, glued behind a
+// progress bar that printed no newline, is read; the bare terminate right after it is the
+// watchdog's, whichever of the ranks that timed out printed both.
+func TestTakenDownGlued(t *testing.T) {
+	dog := func(r int) string {
+		return fmt.Sprintf("[E ProcessGroupNCCL.cpp:566] [Rank %d] Watchdog caught collective operation timeout: WorkNCCL(OpType=BROADCAST, Timeout(ms)=60000) ran for 66854 milliseconds before timing out.\n", r)
+	}
+	const glued = "    Class     Images     Labels  78% 25/32 [01:12<00:20,  2.86s/it][E ProcessGroupNCCL.cpp:325] Some NCCL operations have failed or timed out. " +
+		"Due to the asynchronous nature of CUDA kernels, subsequent GPU operations might run on corrupted/incomplete data. To avoid this inconsistency, we are taking the entire process down.\n"
+	const term = "terminate called after throwing an instance of 'std::runtime_error'\n"
+	if f, ok := firstFault(t, glued+term, diagnose.KindWatchdogTimeout); ok && len(f.Evidence) < 2 {
+		t.Errorf("the glued line and its terminate: want both in the watchdog's finding: %+v", f.Evidence)
+	}
+	firstFault(t, dog(2)+dog(3)+glued+term, diagnose.KindWatchdogTimeout, 2, 3)
 }
