@@ -414,7 +414,9 @@ with no other error, every rank's init fails the same way) is one shared finding
 same collective" only where the timeouts name one work (SeqNum, and process group and op where
 named), else how many works timed out, each rank's SeqNums and the first to time out; ranks
 whose timeouts name one work but another op or other element counts (NumelIn, NumelOut) called
-different collectives there: a mismatch of the ranks on the smaller side. An error
+different collectives there: a mismatch of the ranks on the smaller side; where two or more
+ranks' timeouts of one work leave out at most a quarter of the job's ranks, those did not wait
+in it: "behind", the likely ones the others waited for. An error
 of finding no interface, device or network ("Bootstrap : no socket interface found", "NET/Socket
 : no interface found", "NET/IB : No IP interface found.", "... is neither AF_INET(2) nor
 AF_INET6(10)", "Error: network IB not found.") after the setting that selects them

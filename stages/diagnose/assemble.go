@@ -148,6 +148,8 @@ func (b *builder) origins(lp *proc, litems []*Item) []*cand {
 		b.watch = nil
 		if m := watchMismatch(w); m != nil {
 			out = append(out, m) // watchorder.go
+		} else if m := watchMissing(w, b.x.world); m != nil {
+			out = append(out, m)
 		} else {
 			w.shared = b.everyRank(w.ranks, watchRepeats(w))
 			out = append(out, w)

@@ -34,15 +34,16 @@ func TestTakenDown(t *testing.T) {
 	quietIn(t, "# \"Some NCCL operations have failed or timed out\" in the log means the watchdog fired\n")
 
 	// 2.4's second sentence alone (an excerpt that cut the first), beside another rank's
-	// timeout: ranks 1-3 share it; a rank that printed both sentences counts once.
+	// timeout: ranks 0-3 share it; a rank that printed both sentences counts once. (Where rank
+	// 0's is not there, TestWatchMissingRank: the rank left out is the suspect.)
 	tail := ""
-	for _, r := range []string{"2", "3"} {
+	for _, r := range []string{"0", "2", "3"} {
 		tail += "[rank" + r + "]:[E424 01:17:25.958978410 ProcessGroupNCCL.cpp:695] [Rank " + r + "] To avoid data inconsistency, we are taking the entire process down.\n"
 	}
 	one := strings.ReplaceAll(strings.ReplaceAll(other, "rank2", "rank1"), "Rank 2", "Rank 1")
 	r = diagnoseBytes(t, "job.log", []byte(tail+one), 0)
-	if f := r.Findings; r.Status != diagnose.StatusFault || len(f) != 1 || !slices.Equal(f[0].Ranks, []int64{1, 2, 3}) || !strings.HasPrefix(f[0].Summary, "Every rank") {
-		t.Errorf("ranks 2 and 3 taken down, rank 1's timeout: want one shared finding of ranks 1-3:\n%s", js(r))
+	if f := r.Findings; r.Status != diagnose.StatusFault || len(f) != 1 || !slices.Equal(f[0].Ranks, []int64{0, 1, 2, 3}) || !strings.HasPrefix(f[0].Summary, "Every rank") {
+		t.Errorf("ranks 0, 2 and 3 taken down, rank 1's timeout: want one shared finding of ranks 0-3:\n%s", js(r))
 	}
 	r = diagnoseBytes(t, "job.log", []byte(down), 0)
 	if f := r.Findings; len(f) != 1 || len(f[0].Evidence) != 1 {

@@ -125,3 +125,97 @@ func capitalized(s string) string {
 	}
 	return string(s[0]-'a'+'A') + s[1:]
 }
+
+// A rank whose collective hangs times out with the others: where the timeouts of one work
+// name every rank of the job but one or a few, those few did not wait in it. They are the
+// ranks the others waited for, behind them or busy outside NCCL (rank 0 still validating
+// while ranks 1-3 time out in the next BROADCAST):
+//
+//	[E ProcessGroupNCCL.cpp:828] [Rank 1] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=10792, OpType=BROADCAST, ...)
+//	[E ProcessGroupNCCL.cpp:828] [Rank 3] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=10792, OpType=BROADCAST, ...)
+//	[E ProcessGroupNCCL.cpp:828] [Rank 2] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=10792, OpType=BROADCAST, ...)
+//
+// The job's size is the widest communicator's where the log shows one, else one more than the
+// highest rank that timed out. An excerpt may have cut a rank's line; the sentence says so.
+
+// watchMissing is the behind finding of the ranks the timeouts w leave out, nil where the
+// timeouts name fewer than two ranks, more than one work, a group other than the default, or
+// leave out none or more than a quarter of the job.
+func watchMissing(w *cand, world int64) *cand {
+	var timed []int64
+	var its []*Item
+	for _, it := range w.items {
+		if it.Ev != evWatchdog || it.Rank < 0 {
+			continue
+		}
+		if it.GroupRank || it.Group > 1 {
+			return nil // a group's ranks, not the job's
+		}
+		its = append(its, it)
+		if !slices.Contains(timed, it.Rank) {
+			timed = append(timed, it.Rank)
+		}
+	}
+	if len(timed) < 2 || distinctWorks(watchItems(its)) > 1 || len(opsOf(its)) > 1 {
+		return nil // one rank's timeout alone may be all the paste kept of several
+	}
+	top := slices.Max(timed)
+	if world <= 0 {
+		world = top + 1
+	}
+	if top >= world || world > maxMissingWorld {
+		return nil
+	}
+	var missing []int64
+	for r := int64(0); r < world; r++ {
+		if !slices.Contains(timed, r) {
+			missing = append(missing, r)
+		}
+	}
+	if len(missing) == 0 || int64(len(missing))*4 > world {
+		return nil
+	}
+	c := newCand(KindBehind, true) // the timeouts prove the fault; the sentence says whose it likely is
+	for _, it := range w.items {
+		c.add(it, w.order, nil)
+	}
+	c.order, c.at = w.order, w.at
+	c.ranks, c.onlyRanks = missing, true
+	c.summary = watchMissingSummary(missing, sortedRanks(timed), its)
+	return c
+}
+
+// maxMissingWorld bounds the job a missing rank is looked for in: a few ranks of thousands
+// are as likely cut from the log as not.
+const maxMissingWorld = 64
+
+// watchMissingSummary says which ranks did not time out while the others did, and in what.
+func watchMissingSummary(missing, timed []int64, its []*Item) string {
+	in, others := "the same collective", "the others"
+	if op := oneOp(its); op != "" {
+		in += " (" + op
+		if its[0].Seq >= 0 {
+			in += " at " + workName(its[0])
+		}
+		in += ")"
+	}
+	who := rankWords(missing)
+	return fmt.Sprintf("%s printed no watchdog timeout while %s timed out in %s: %s likely the one %s waited for, behind or busy outside NCCL (validation, data loading, a checkpoint), unless %s lines are missing from the log.",
+		capitalized(who), rankWords(timed), in, isAre(who, len(missing)), others, pronoun(len(missing)))
+}
+
+// isAre is "rank 0 is" or "ranks 0 and 4 are".
+func isAre(who string, n int) string {
+	if n == 1 {
+		return who + " is"
+	}
+	return who + " are"
+}
+
+// pronoun is "its" or "their".
+func pronoun(n int) string {
+	if n == 1 {
+		return "its"
+	}
+	return "their"
+}

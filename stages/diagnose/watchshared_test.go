@@ -111,3 +111,21 @@ func TestSameSeqOtherCounts(t *testing.T) {
 		t.Errorf("one call: want the shared timeout: %+v", f)
 	}
 }
+
+// TestWatchMissingRank: where the timeouts of one work name every rank of the job but one,
+// that rank did not wait in it: the first finding names it as behind, the timeouts the
+// evidence. One rank's timeout alone, two ranks left out of four, or a group's ranks stay the
+// timeouts' own findings.
+func TestWatchMissingRank(t *testing.T) {
+	dog := func(r int, pg string) string {
+		return fmt.Sprintf("[E ProcessGroupNCCL.cpp:828] [%sRank %d] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=10792, OpType=BROADCAST, Timeout(ms)=1800000) ran for 1800764 milliseconds before timing out.\n", pg, r)
+	}
+	if f, ok := firstFault(t, dog(1, "")+dog(3, "")+dog(2, ""), diagnose.KindBehind, 0); ok && !strings.HasPrefix(f.Summary, "Rank 0 printed no watchdog timeout while ranks 1, 2 and 3 timed out") {
+		t.Errorf("rank 0 left out: %q", f.Summary)
+	}
+	firstFault(t, dog(1, ""), diagnose.KindWatchdogTimeout, 1)
+	if f, ok := firstFault(t, dog(1, "")+dog(3, ""), diagnose.KindWatchdogTimeout, 1, 3); ok && !f.Shared {
+		t.Errorf("two of four: want the shared timeout: %+v", f)
+	}
+	firstFault(t, dog(1, "PG 2 ")+dog(3, "PG 2 ")+dog(2, "PG 2 "), diagnose.KindWatchdogTimeout, 1, 2, 3)
+}
