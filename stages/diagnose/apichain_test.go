@@ -95,15 +95,23 @@ func TestAPIChainBeforeClosed(t *testing.T) {
 }
 
 // TestExceptionAfterOwnError: a process's WARN of a named kind (a refused connect), then the
-// program's bare exception: the finding keeps the WARN's kind; the exception alone, first,
-// keeps its own.
+// program's bare exception: the finding keeps the WARN's kind; an application's exception
+// alone, first, keeps its own. torch.multiprocessing.spawn's `Exception:` over a child's
+// error is no origin in either order (spawn.go); alone it is a process's end.
 func TestExceptionAfterOwnError(t *testing.T) {
 	warn := "nd1:500:900 [7] include/socket.h:387 NCCL WARN Connect to 10.0.0.2<52473> failed : Connection refused\n"
 	exc := "Traceback (most recent call last):\n  File \"train.py\", line 306, in <module>\n    main()\nException: \n"
+	app := "Traceback (most recent call last):\n  File \"train.py\", line 306, in <module>\n    main()\nKeyError: 'labels'\n"
 	if _, ok := firstFault(t, warn+exc, diagnose.KindNetworkError); !ok {
 		t.Errorf("WARN, then exception: want the WARN's network-error")
 	}
-	if _, ok := firstFault(t, exc+warn, diagnose.KindCrash); !ok {
+	if _, ok := firstFault(t, app+warn, diagnose.KindCrash); !ok {
 		t.Errorf("exception, then WARN: want the exception's crash")
+	}
+	if _, ok := firstFault(t, exc+"\n-- Process 7 terminated with the following error:\n"+warn, diagnose.KindNetworkError); !ok {
+		t.Errorf("spawn's exception, then the child's WARN: want the WARN's network-error")
+	}
+	if f, ok := firstFault(t, exc, diagnose.KindProcessExit); ok && !strings.Contains(f.Summary, "torch.multiprocessing.spawn") {
+		t.Errorf("spawn's exception alone: %q", f.Summary)
 	}
 }

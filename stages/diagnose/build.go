@@ -112,6 +112,10 @@ func (b *builder) item(it *Item, pos int) {
 			b.storeWait(it, pos, p, r) // store.go
 			return
 		}
+		if spawnWrapper(it) {
+			b.consequence(KindProcessExit, it, pos, p) // spawn.go: the child's error is the origin
+			return
+		}
 		k, origin := ownKind(it)
 		if strings.Contains(it.Name, "ChildFailedError") {
 			b.consequence(KindProcessExit, it, pos, p) // torchrun's own word, not a process's

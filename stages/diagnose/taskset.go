@@ -67,11 +67,14 @@ func sharedCode(its []*Item) (int64, bool) {
 // printed no such notice.
 func (b *builder) unnamedExit(lp *proc) *cand {
 	c := b.conseq[KindProcessExit]
-	if lp != nil || c == nil || !slices.ContainsFunc(c.items, func(it *Item) bool { return it.Ev == evMPIExit }) {
+	if lp != nil || c == nil || !slices.ContainsFunc(c.items, func(it *Item) bool { return it.Ev == evMPIExit || spawnWrapper(it) }) {
 		return nil
 	}
 	delete(b.conseq, KindProcessExit)
 	c.fault = true
 	c.summary = "A process exited with a non-zero code, as mpirun reports; it does not say which, and the log holds no other error that says which failed first."
+	if !slices.ContainsFunc(c.items, func(it *Item) bool { return it.Ev == evMPIExit }) {
+		c.summary = spawnSummary // spawn.go
+	}
 	return c
 }
