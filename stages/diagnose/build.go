@@ -78,7 +78,7 @@ func Build(set *stages.Set) Report {
 	b.extra = ranksFindings(set, b.x)
 	b.exceptionOrigins(lp != nil)
 	b.tornOrigin(lp)
-	if b.sharedCause(lp) || b.sharedChain(lp) || b.sharedHas(lp) {
+	if b.sharedCause(lp) || b.sharedChain(lp) || b.sharedHas(lp) || b.watchAborted(lp, litems) {
 		b.launcherFollows(litems) // its exit follows from the shared cause (mayBeOwner)
 		lp, litems = nil, nil
 	}

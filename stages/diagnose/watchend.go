@@ -61,3 +61,16 @@ func (b *builder) afterTakenDown(c *cand) bool {
 	prev := &b.e.Items[i]
 	return prev.Ev == evWatchdog && prev.Name == takenDown
 }
+
+// watchAborted reports whether the launcher's first process lp ended by SIGABRT (exit code -6,
+// or 134 from a shell) with nothing of its own in the log, where the log holds watchdog
+// timeouts: PyTorch's watchdog aborts the process whose collective it timed out, so the exit
+// follows the timeouts, not the reverse (torchrun's `failed (exitcode: -6) local_rank: 1`
+// after `NCCL communicator was aborted on rank 0. Original reason for failure was: [Rank 0]
+// Watchdog caught collective operation timeout`).
+func (b *builder) watchAborted(lp *proc, litems []*Item) bool {
+	if lp == nil || b.watch == nil || b.own[lp] != nil {
+		return false
+	}
+	return slices.ContainsFunc(litems, func(it *Item) bool { return it.Code == -6 || it.Code == 134 })
+}

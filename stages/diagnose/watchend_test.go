@@ -37,3 +37,17 @@ func TestTakenDownGlued(t *testing.T) {
 	}
 	firstFault(t, dog(2)+dog(3)+glued+term, diagnose.KindWatchdogTimeout, 2, 3)
 }
+
+// TestWatchAbortedExit: the launcher's first exit by SIGABRT (-6) of a process with nothing of
+// its own, in a log of watchdog timeouts, is the watchdog's abort: it follows the timeout.
+// Without a timeout it is the first fault.
+func TestWatchAbortedExit(t *testing.T) {
+	const dog = "RuntimeError: NCCL communicator was aborted on rank 0.  Original reason for failure was: [Rank 0] Watchdog caught collective operation timeout: " +
+		"WorkNCCL(SeqNum=35582, OpType=ALLREDUCE, Timeout(ms)=1800000) ran for 1800366 milliseconds before timing out.\n"
+	const exit = "ERROR:torch.distributed.elastic.multiprocessing.api:failed (exitcode: -6) local_rank: 1 (pid: 886322) of binary: /usr/bin/python\n"
+	r := diagnoseBytes(t, "job.log", []byte(dog+exit), 0)
+	if f := r.Findings; r.Status != diagnose.StatusFault || len(f) < 2 || f[0].Kind != diagnose.KindWatchdogTimeout || f[1].Kind != diagnose.KindProcessExit || f[1].Follows == nil {
+		t.Errorf("timeout, then a -6 exit: want the timeout first and the exit after it:\n%s", js(r))
+	}
+	firstFault(t, exit, diagnose.KindProcessExit)
+}
