@@ -503,6 +503,11 @@ func summarize(c *cand) string {
 		if onlyTakenDown(c) {
 			return fmt.Sprintf("%s PyTorch watchdog found an NCCL operation that failed or timed out%s, and takes the process down.", watchdogWhoIn(c), after)
 		}
+		if c.follows < 0 {
+			if s := watchWaitNote(c); s != "" {
+				return fmt.Sprintf("%s PyTorch watchdog timed out%s", watchdogWhoIn(c), s)
+			}
+		}
 		return fmt.Sprintf("%s PyTorch watchdog timed out%s.", watchdogWhoIn(c), after)
 	case KindRASReport:
 		s := "An NCCL RAS report names rank(s) " + rankList(sortedRanks(c.ranks)) + " as outliers"

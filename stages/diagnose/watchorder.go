@@ -219,3 +219,22 @@ func pronoun(n int) string {
 	}
 	return "their"
 }
+
+// watchWaitNote ends the sentence of timeouts that are the first fault but not every rank's:
+// where the lines name one work, the ranks that timed out waited in it for a rank the log
+// does not show. "" where they name no work or several.
+func watchWaitNote(c *cand) string {
+	its := watchItems(c.items)
+	if len(its) == 0 || distinctWorks(its) > 1 || len(opsOf(its)) > 1 {
+		return ""
+	}
+	in := workName(its[0])
+	if op := oneOp(its); op != "" {
+		in = op + " (" + in + ")"
+	}
+	who := "it"
+	if len(c.ranks) > 1 {
+		who = "they"
+	}
+	return " in " + in + ": " + who + " waited there for a rank that did not join the collective (behind, or gone); the log does not say which."
+}

@@ -129,3 +129,12 @@ func TestWatchMissingRank(t *testing.T) {
 	}
 	firstFault(t, dog(1, "PG 2 ")+dog(3, "PG 2 ")+dog(2, "PG 2 "), diagnose.KindWatchdogTimeout, 1, 2, 3)
 }
+
+// TestWatchWaitNote: one rank's timeout alone, the first fault, says where it waited and that
+// the log does not say for whom; a timeout that follows another fault does not.
+func TestWatchWaitNote(t *testing.T) {
+	const dog = "[E ProcessGroupNCCL.cpp:828] [Rank 4] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=473096, OpType=_ALLGATHER_BASE, Timeout(ms)=1800000) ran for 1800004 milliseconds before timing out.\n"
+	if f, ok := firstFault(t, dog, diagnose.KindWatchdogTimeout, 4); ok && f.Summary != "Rank 4's PyTorch watchdog timed out in _ALLGATHER_BASE (SeqNum 473096): it waited there for a rank that did not join the collective (behind, or gone); the log does not say which." {
+		t.Errorf("rank 4 alone: %q", f.Summary)
+	}
+}
