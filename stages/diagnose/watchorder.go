@@ -72,8 +72,8 @@ func rankCalls(its []*Item) (map[int64]string, bool) {
 		switch {
 		case !seen || !strings.Contains(had, ", ") && strings.HasPrefix(call, had+", "):
 			byRank[it.Rank] = call // the first, or one that adds its counts
-		case had != call && !(strings.Contains(call, ", ") == false && strings.HasPrefix(had, call+", ")):
-			return nil, false
+		case had != call && (strings.Contains(call, ", ") || !strings.HasPrefix(had, call+", ")):
+			return nil, false // not the op alone of the call it had
 		}
 	}
 	if len(byRank) < 2 {
