@@ -40,8 +40,13 @@ var infoGateLines = []string{
 	"[rank1]: h1:10:11 [0] NCCL INFO misc/socket.cc:50 -> 2",
 }
 
-// ungatedAdd is Part.Add's INFO case before infoGate: every reader tries every line.
+// ungatedAdd is Part.Add's INFO case before infoGate: every reader tries every line. The line
+// is tidied first as Add tidies it (trailing blanks, a collector's time): the gate is what
+// this compares, not the tidying.
 func (p *Part) ungatedAdd(l *stages.Line) {
+	if t := l.Text; len(t) > 4 && (mayOpenTime(t) || t[len(t)-1] <= ' ') {
+		l = tidied(l)
+	}
 	p.seeEnvelope(l.P)
 	if p.addFrame(l.N, l.Text, l.P) {
 		return
