@@ -49,7 +49,7 @@ func leadItem(c *cand) *Item {
 			continue // a framework's repeat of the WARN (echoesOwn): the WARN says it first
 		}
 		if it.Ev == evException || it.Ev == evNetError || it.Ev == evCuda || it.Ev == evInvalid || it.Ev == evShm || it.Ev == evInternal {
-			if it.Ev == evNetError && strings.HasPrefix(it.Text, "NET/OFI") && !errorWords(it.Text) {
+			if it.Ev == evNetError && ofiNotice(it.Text) { // netwarn.go
 				notice = cmp.Or(notice, it)
 				continue
 			}

@@ -338,6 +338,21 @@ func (b *builder) launcherFollows(litems []*Item) {
 	}
 }
 
+// positions are the indexes in the evidence of its, items of it, in one pass over it (posOf
+// for each would pass over it for each).
+func (b *builder) positions(its []*Item) map[*Item]int {
+	want := make(map[*Item]int, len(its))
+	for _, it := range its {
+		want[it] = -1
+	}
+	for i := range b.e.Items {
+		if _, ok := want[&b.e.Items[i]]; ok {
+			want[&b.e.Items[i]] = i
+		}
+	}
+	return want
+}
+
 // posOf is the index in the evidence of it, an item of it.
 func (b *builder) posOf(it *Item) int {
 	for i := range b.e.Items {

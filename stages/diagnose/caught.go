@@ -33,8 +33,8 @@ func caughtTimeoutItem(n int64, l *parser.Line) (Item, bool) {
 		return Item{}, false
 	}
 	it := newItem(evWatchdog, n, l)
-	if r, ok := caughtRank(t[:i]); ok && (l.Rank < 0 || l.Rank == r) {
-		it.Rank, it.RankLast = r, r
+	if r := headRankBefore([]byte(t), i); r >= 0 && (l.Rank < 0 || l.Rank == r) {
+		it.Rank, it.RankLast = r, r // stuck.go: the `[Rank N]` tag before the message
 	}
 	fields := t[i+len(caughtHead):]
 	if end := strings.IndexByte(fields, ')'); end >= 0 {
@@ -62,15 +62,4 @@ func caughtTimeoutItem(n int64, l *parser.Line) (Item, bool) {
 	}
 	it.Text += ", raised as " + f.Exception
 	return it, true
-}
-
-// caughtRank is the rank of the `[Rank N] ` tag that ends head.
-func caughtRank(head string) (int64, bool) {
-	head = strings.TrimRight(head, " ")
-	i := strings.LastIndex(head, "[Rank ")
-	if i < 0 || !strings.HasSuffix(head, "]") {
-		return 0, false
-	}
-	r, m := decimalAt(head[i+len("[Rank "):])
-	return r, m > 0 && i+len("[Rank ")+m == len(head)-1
 }

@@ -69,7 +69,13 @@ func socketBind(file, msg []byte) bool {
 // `Using network Socket`) and goes on. It names the kind of a fault something else proves,
 // and proves none alone: where NCCL cannot go on, its own error chain follows.
 func pluginNotice(it *Item, code int) bool {
-	return it.Ev == evNetError && code <= 0 && (strings.HasPrefix(it.Text, "NET/OFI") && !errorWords(it.Text) || pluginInitFailed(it.Text))
+	return it.Ev == evNetError && code <= 0 && (ofiNotice(it.Text) || pluginInitFailed(it.Text))
+}
+
+// ofiNotice reports whether msg is an aws-ofi-nccl WARN with no word of an error (`NET/OFI
+// Only EFA provider is supported`, `NET/OFI GDR disabled on GDR-supported instance type`).
+func ofiNotice(msg string) bool {
+	return strings.HasPrefix(msg, "NET/OFI") && !errorWords(msg)
 }
 
 // pluginInitFailed reports whether msg is a network plugin's WARN that its initialization

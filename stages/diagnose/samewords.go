@@ -67,16 +67,17 @@ func (b *builder) claimResult(lp *proc, litems []*Item) *cand {
 	if rem == nil || len(b.owners) > 0 || len(b.loose) > 0 || len(litems) == 0 {
 		return nil
 	}
+	pos := b.positions(slices.Concat(litems, rem.items))
 	end := -1
 	for _, it := range litems {
-		if pos := b.posOf(it); end < 0 || pos < end {
-			end = pos
+		if end < 0 || pos[it] < end {
+			end = pos[it]
 		}
 	}
 	var took []*Item
 	code := int64(0)
 	for _, it := range rem.items {
-		if !ncclException(it) || b.posOf(it) > end {
+		if !ncclException(it) || pos[it] > end {
 			continue // a follow-on WARN, or a line after the exit: the others' ending
 		}
 		if b.x.of(it) != nil || it.Rank >= 0 || it.Under != 0 || (code != 0 && it.Code != code) {
@@ -90,7 +91,7 @@ func (b *builder) claimResult(lp *proc, litems []*Item) *cand {
 	}
 	c := newCand(excResultKind(code), true)
 	for _, it := range took {
-		c.add(it, b.posOf(it), lp)
+		c.add(it, pos[it], lp)
 	}
 	rem.items = slices.DeleteFunc(rem.items, func(it *Item) bool { return slices.Contains(took, it) })
 	if len(rem.items) == 0 {

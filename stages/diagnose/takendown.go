@@ -29,7 +29,7 @@ var (
 // 2.86s/it][E ProcessGroupNCCL.cpp:325] Some NCCL operations have failed or timed out. ...
 // we are taking the entire process down.`): it ends with `down.` or `data.`. Every line of
 // other text that mayBeRare does not let through takes this test, inline; addRare reads the
-// lines it lets through (stuck.go, wdglued.go).
+// lines it lets through (stuck.go).
 func mayEndTakenDown(t []byte) bool {
 	n := len(t)
 	return n > len(takenDownTail) && t[n-1] == '.' && (t[n-2] == 'n' && t[n-3] == 'w' || t[n-2] == 'a' && t[n-3] == 't')
