@@ -79,6 +79,10 @@ func rules() []rule {
 		{Invalid, []string{"NET/IB", "collective mismatch"}},
 		{NetError, []string{"NET/IB", "completion"}},
 		{NetError, []string{"NET/IB", "port"}},
+		// aws-ofi-nccl 1.7's check of NCCL's version for its NVLS setting where libnccl
+		// does not export ncclGetVersion (PyTorch's own NCCL): it skips the check and goes on,
+		// as later versions say at TRACE level (`skipping NVLS NCCL version check`).
+		{Other, []string{"NET/OFI", "Could not find ncclGetVersion symbol"}},
 		{NetError, []string{"NET/OFI"}},
 		// 2.30's GPU-initiated networking (GIN over DOCA GPUNetIO) setting up its queue
 		// pairs: `(gdakiConnectQp) NCCL WARN DOCA failure 21` (ncclSystemError).
@@ -86,6 +90,12 @@ func rules() []rule {
 		{NetError, []string{"NET/Socket"}},
 		{NetError, []string{"NET/Plugin", "fail"}},
 		{NetError, []string{"socketStartConnect", "fail"}},
+		// misc/socket.cc's connect that failed other than by a refusal or a timeout it
+		// retries (`socketPollConnect: Connect to 10.0.0.2<40861> returned 113(No route to
+		// host) errno 11(...)`, ncclSystemError), and the retries it ran out of
+		// (`socketPollConnect: exceeded timeouts (20)`, ncclRemoteError).
+		{NetError, []string{"socketPollConnect", "returned"}},
+		{NetError, []string{"socketPollConnect", "exceeded timeouts"}},
 		{NetError, []string{"Connect to", "failed"}},
 		// The bootstrap root met a rank a second time: two processes claimed one rank (the
 		// launcher's rank settings), not a network failure.
