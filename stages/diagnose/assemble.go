@@ -98,6 +98,11 @@ func (b *builder) suspects(origins []*cand) Report {
 			r.Reason = "no evidence proves a fault, but processes kept retrying a connect with no completed init after it, as where a peer never listens or where the log was cut"
 		}
 	}
+	if rem := b.conseq[KindRemoteError]; r.Status != StatusUnknown && rem != nil && len(rem.items) > 0 {
+		r.Findings = append(r.Findings, b.followOnsFinding(rem))
+		r.Status = StatusUnknown
+		r.Reason = "the log shows only NCCL errors that pass on a fault met elsewhere (a peer or a local rank gone, a request the proxy failed): what failed first is not in it"
+	}
 	if r.Status != StatusUnknown {
 		if cs := b.bareSuspects(); len(cs) > 0 { // chains.go
 			for _, c := range cs {
@@ -614,4 +619,15 @@ func watchdogWho(ranks []int64) string {
 	default:
 		return some(n, "rank's", "ranks'")
 	}
+}
+
+// followOnsFinding is the finding of follow-on errors where the log shows no fault they
+// follow from (an excerpt that starts after it, one process's lines of a job).
+func (b *builder) followOnsFinding(rem *cand) Finding {
+	s := fmt.Sprintf("%s printed follow-on errors (ncclRemoteError, DistBackendError, service-thread WARNs), but the log does not show the fault they follow from", some(len(rem.procs), "process", "processes"))
+	if it := rem.items[0]; it.Text != "" {
+		s += ": " + short(it.Text)
+	}
+	rem.summary = s
+	return rem.finding()
 }

@@ -72,6 +72,12 @@ func resultKind(code int) (Kind, bool) {
 // it (the ncclResult gives the kind), a follow-on where that result is ncclRemoteError, and
 // nothing (a notice, advice) where no chain follows.
 func (b *builder) chainWarn(it *Item, pos int, p *proc) {
+	if proxyFollowOn(it.Text) && !connectSystemError(it) {
+		if !b.connectOrigin(it, pos, p) {
+			b.consequence(KindRemoteError, it, pos, p) // its chain is the abort it passes on
+		}
+		return
+	}
 	code := b.codes[pos]
 	if code <= 0 {
 		b.connectOrigin(it, pos, p) // a Proxy Service's Connect failure prints no chain

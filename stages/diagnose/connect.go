@@ -33,6 +33,18 @@ func connectSystemError(it *Item) bool {
 	return false
 }
 
+// proxyFollowOn reports whether msg is the proxy's service thread passing on an error met
+// elsewhere: a request it failed (`[Proxy Service 9] Failed to execute operation Connect from
+// rank 15, retcode 3`), or a local rank's connection to it that broke (`[Service thread]
+// Could not receive type from localRank 7, res=3, closed=0`). The chain its thread prints
+// after it (`socketProgressOpt: abort called`, `misc/socket.cc:805 -> 3`) is the abort it
+// passes on, not a fault of its own; a Connect that failed with ncclSystemError is one
+// (connectSystemError).
+func proxyFollowOn(msg string) bool {
+	return strings.HasPrefix(msg, "[Proxy Service ") && strings.Contains(msg, "] Failed to execute operation ") ||
+		strings.HasPrefix(msg, "[Service thread] Could not receive type from localRank ")
+}
+
 // ownSocketChain is the first frame p printed before pos of a chain with no WARN shown,
 // in its socket or InfiniBand calls with ncclSystemError; -1 where none.
 func (b *builder) ownSocketChain(p *proc, pos int) int {

@@ -66,7 +66,8 @@ func warnJob(t *testing.T) ([]byte, map[int]jobProc) {
 // connect, a duplicate GPU, any WARN followed by its return-code chain) is the first fault, of
 // the kind its phrase or its ncclResult gives, on its process; the other processes' chains
 // (whose WARN the log does not show) follow it. Without the chain, a WARN no phrase names is a
-// notice, and the job stays healthy; a chain without its WARN proves nothing alone.
+// notice, and the job stays healthy; a chain without its WARN, or a follow-on alone, proves
+// nothing of who failed.
 func TestWarnChains(t *testing.T) {
 	data, ps := warnJob(t)
 	p, q := ps[5], ps[2]
@@ -132,13 +133,19 @@ func TestWarnChains(t *testing.T) {
 	for _, c := range []struct{ name, lines string }{
 		{"notice", warnAt(p, 7005, "init.cc:900", `NUMA auto balancing enabled which can lead to variability in the RCCL performance! Disable by "sudo sysctl kernel.numa_balancing=0"`)},
 		{"unnamed-no-chain", warnAt(p, 7005, "enqueue.cc:210", "Unexpected value in the work queue of channel 3")},
-		{"remote-error-chain", chain(p, "proxy.cc:1100", "[Proxy Service 5] Failed to execute operation Connect from rank 4, retcode 6", 6, "proxy.cc:1120")},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			if r := diagnoseBytes(t, "job.log", append(slices.Clone(data), c.lines...), 0); r.Status != diagnose.StatusHealthy {
 				t.Errorf("status %s, want healthy:\n%s", r.Status, js(r))
 			}
 		})
+	}
+	// A WARN whose chain returns ncclRemoteError passes on another process's fault: no origin
+	// of its own, but no healthy job prints one either: unknown, the follow-on listed.
+	passed := chain(p, "proxy.cc:1100", "[Proxy Service 5] Failed to execute operation Connect from rank 4, retcode 6", 6, "proxy.cc:1120")
+	if r := diagnoseBytes(t, "job.log", append(slices.Clone(data), passed...), 0); r.Status != diagnose.StatusUnknown ||
+		len(r.Findings) != 1 || r.Findings[0].Kind != diagnose.KindRemoteError {
+		t.Errorf("a follow-on alone: status %s, want unknown with the follow-on:\n%s", r.Status, js(r))
 	}
 	// Chains whose WARN the log does not show prove no fault (an excerpt can start inside
 	// one), but a healthy job prints none: unknown, each ncclResult's chains a finding.

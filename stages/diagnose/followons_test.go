@@ -1,0 +1,30 @@
+package diagnose_test
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/nccllog/nccllog/stages/diagnose"
+)
+
+// TestProxyFollowOnsAlone: a process's proxy thread passing on errors met elsewhere (a local
+// rank's connection that broke, a request it failed, and the abort chain after it) proves a
+// fault but not which: unknown, the follow-ons listed, no process named as the first fault.
+// Where the process's own error came first, that error is the first fault.
+func TestProxyFollowOnsAlone(t *testing.T) {
+	const onlyFollowOns = "gpu-b7:40211:40388 [3] proxy.cc:1495 NCCL WARN [Service thread] Could not receive type from localRank 5, res=3, closed=0\n" +
+		"gpu-b7:40211:40388 [3] proxy.cc:1519 NCCL WARN [Proxy Service 11] Failed to execute operation Connect from rank 13, retcode 3\n" +
+		"gpu-b7:40211:40388 [3] NCCL INFO socketProgressOpt: abort called\n" +
+		"gpu-b7:40211:40388 [3] NCCL INFO misc/socket.cc:805 -> 3\n"
+	r := diagnoseBytes(t, "job.log", []byte(onlyFollowOns), 0)
+	if r.Status != diagnose.StatusUnknown || len(r.Findings) != 1 || r.Findings[0].Kind != diagnose.KindRemoteError ||
+		!strings.Contains(r.Reason, "pass on a fault met elsewhere") {
+		t.Errorf("follow-ons alone: want unknown with the follow-ons:\n%s", js(r))
+	}
+	const own = "gpu-b7:40211:40211 [3] misc/strongstream.cc:395 NCCL WARN Cuda failure 700 'an illegal memory access was encountered'\n" +
+		"gpu-b7:40211:40211 [3] NCCL INFO enqueue.cc:2041 -> 1\n"
+	if f, ok := firstFault(t, own+onlyFollowOns, diagnose.KindCudaError, 11); ok && !slices.Equal(f.Processes, []string{"gpu-b7:40211"}) {
+		t.Errorf("the process's own error first: %v", f.Processes)
+	}
+}
