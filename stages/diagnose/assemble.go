@@ -149,7 +149,9 @@ func (b *builder) origins(lp *proc, litems []*Item) []*cand {
 		out = append(out, b.ras)
 	}
 	out = b.watchEnded(out) // watchend.go
-	if w := b.watch; w != nil && len(out) == 0 {
+	// A watchdog that only says it takes its process down (no timeout of its own) follows
+	// a peer that went away, where its exception's last error names one (excorigin.go).
+	if w := b.watch; w != nil && len(out) == 0 && !(onlyTakenDown(w) && len(b.peers) > 0) {
 		b.watch = nil
 		if m := watchMismatch(w); m != nil {
 			out = append(out, m) // watchorder.go
@@ -527,7 +529,7 @@ func summarize(c *cand) string {
 			return s
 		}
 		if lost := lostPeer(c); lost != "" && c.follows < 0 {
-			return fmt.Sprintf("The peer at %s went away first: %s (%s) lost its connection to it, as a follower: %s.", c.peerShown(), plural(len(c.procs), "process", "processes"), strings.Join(namesOf(c.procs), ", "), short(lost))
+			return fmt.Sprintf("The peer at %s went away first: %s lost its connection to it, as a follower: %s.", c.peerShown(), witnesses(c), short(lost))
 		}
 		if h := ownHostPeer(c); h != "" && c.follows < 0 {
 			return fmt.Sprintf("Another process on %s went away first: %s of that host logged \"Connection closed by remote peer %s\", a peer on its own host (a local rank, or a proxy, that ended).",
@@ -630,4 +632,13 @@ func (b *builder) followOnsFinding(rem *cand) Finding {
 	}
 	rem.summary = s
 	return rem.finding()
+}
+
+// witnesses names the processes that lost their connection to c's peer: "rank 5 (node-b:4288)"
+// for one whose rank the log gives, else "2 processes (node-b:4288, node-c:91)".
+func witnesses(c *cand) string {
+	if len(c.procs) == 1 && c.procs[0].rank >= 0 && c.procs[0].pid >= 0 {
+		return "rank " + itoa(c.procs[0].rank) + " (" + c.procs[0].name() + ")"
+	}
+	return plural(len(c.procs), "process", "processes") + " (" + strings.Join(namesOf(c.procs), ", ") + ")"
 }

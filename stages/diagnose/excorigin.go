@@ -51,9 +51,10 @@ func (b *builder) exceptionOrigins(launched bool) {
 	for i := range b.lastErrs {
 		b.lastErrs[i].p = b.excProc(b.lastErrs[i])
 	}
+	closed := false // a message that a peer closed the connection: the peer is the origin
 	for _, r := range b.lastErrs {
 		if r.it.Ev == evLastError {
-			b.lastErrorOrigin(r)
+			closed = b.lastErrorOrigin(r) || closed
 		}
 	}
 	for _, r := range b.lastErrs {
@@ -61,7 +62,7 @@ func (b *builder) exceptionOrigins(launched bool) {
 			b.consequence(KindRemoteError, r.it, r.pos, r.p)
 		}
 	}
-	if rem := b.conseq[KindRemoteError]; len(b.owners) == 0 && len(b.loose) == 0 && rem != nil && !launched {
+	if rem := b.conseq[KindRemoteError]; len(b.owners) == 0 && len(b.loose) == 0 && rem != nil && !launched && !closed {
 		b.resultOrigin(rem)
 	}
 	b.takeExceptions()
@@ -89,14 +90,16 @@ func (b *builder) excProc(r excRef) *proc {
 // `Last error:` lines follow each other.
 const maxExcLines = 4
 
-// lastErrorOrigin files one `Last error:` message as its process's origin.
-func (b *builder) lastErrorOrigin(r excRef) {
+// lastErrorOrigin files one `Last error:` message as its process's origin, or, where it
+// says a peer closed the connection, as that follow-on (the peer it names is the one that
+// went away first), reporting true.
+func (b *builder) lastErrorOrigin(r excRef) bool {
 	o := ncclwarn.Classify([]byte(r.it.Text))
 	if o == ncclwarn.RemoteClosed {
 		q := *r.it
 		q.Ev, q.Peer = evRemoteClosed, peerHost([]byte(q.Text))
 		b.item(&q, r.pos)
-		return
+		return true
 	}
 	k, fault := excResultKind(b.lastErrCode(r)), true
 	if o.Fault() && o != ncclwarn.FollowOn {
@@ -109,6 +112,7 @@ func (b *builder) lastErrorOrigin(r excRef) {
 	namedRanks(c, r.it)
 	c.peer = r.it.Peer
 	b.ownAdd(r.p, c)
+	return false
 }
 
 // lastErrCode is the ncclResult of a `Last error:` message: its own where its line named one,

@@ -28,3 +28,23 @@ func TestProxyFollowOnsAlone(t *testing.T) {
 		t.Errorf("the process's own error first: %v", f.Processes)
 	}
 }
+
+// TestLastErrorPeerClosed: an NCCL exception whose `Last error:` (on its own line) says the
+// peer closed the connection names that peer's host as the one that went away first; the
+// exception is its follow-on.
+func TestLastErrorPeerClosed(t *testing.T) {
+	const log = "[rank2]:[E301 08:14:22.512034118 ProcessGroupNCCL.cpp:552] [Rank 2] Collective WorkNCCL(SeqNum=88, OpType=ALLREDUCE, NumelIn=4, NumelOut=4, Timeout(ms)=600000) raised the following async exception: NCCL error: remote process exited or there was a network error, NCCL version 2.21.5\n" +
+		"ncclRemoteError: A call failed possibly due to a network error or a remote process exiting prematurely.\n" +
+		"Last error:\n" +
+		"socketProgress: Connection closed by remote peer trainer-node-17.example.internal<41977>\n"
+	r := diagnoseBytes(t, "job.log", []byte(log), 0)
+	if r.Status != diagnose.StatusFault || len(r.Findings) < 2 || r.Findings[0].Kind != diagnose.KindConnectionClosed {
+		t.Fatalf("want the peer's going away first, the exception after it:\n%s", js(r))
+	}
+	if f := r.Findings[0]; !slices.Contains(f.Hosts, "trainer-node-17.example.internal") || !strings.Contains(f.Summary, "trainer-node-17.example.internal went away first") {
+		t.Errorf("the peer the last error names: %v %q", f.Hosts, f.Summary)
+	}
+	if f := r.Findings[1]; f.Kind != diagnose.KindRemoteError || f.Follows == nil {
+		t.Errorf("the exception: want a follow-on: %s %v", f.Kind, f.Follows)
+	}
+}
