@@ -2,6 +2,7 @@ package diagnose_test
 
 import (
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -47,4 +48,22 @@ func TestLastErrorPeerClosed(t *testing.T) {
 	if f := r.Findings[1]; f.Kind != diagnose.KindRemoteError || f.Follows == nil {
 		t.Errorf("the exception: want a follow-on: %s %v", f.Kind, f.Follows)
 	}
+}
+
+// TestAbortAfterWhat: `Fatal Python error: Aborted` right after the terminate's what() that
+// carries the watchdog's timeout is how the watchdog ended the process: one finding, the
+// ranks' shared timeout. The same signal before any timeout is a crash of its own.
+func TestAbortAfterWhat(t *testing.T) {
+	dog := func(r, ms int) string {
+		return "[E ProcessGroupNCCL.cpp:828] [Rank " + strconv.Itoa(r) + "] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=5120, OpType=ALLGATHER, Timeout(ms)=1800000) ran for " + strconv.Itoa(ms) + " milliseconds before timing out.\n"
+	}
+	const down = "[E ProcessGroupNCCL.cpp:460] To avoid data inconsistency, we are taking the entire process down.\n" +
+		"terminate called after throwing an instance of 'std::runtime_error'\n"
+	const abort = "Fatal Python error: Aborted\n"
+	end := down + "  what():  " + strings.TrimPrefix(dog(1, 1800412), "[E ProcessGroupNCCL.cpp:828] ") + abort
+	r := diagnoseBytes(t, "job.log", []byte(dog(0, 1800377)+dog(1, 1800412)+end), 0)
+	if f := r.Findings; r.Status != diagnose.StatusFault || len(f) != 1 || f[0].Kind != diagnose.KindWatchdogTimeout {
+		t.Errorf("the watchdog's abort: want the timeout alone:\n%s", js(r))
+	}
+	firstFault(t, abort+dog(0, 1800377)+dog(1, 1800412), diagnose.KindCrash)
 }

@@ -1,6 +1,9 @@
 package diagnose
 
-import "slices"
+import (
+	"slices"
+	"strings"
+)
 
 // PyTorch's watchdog ends the process it found a timeout in: it says so ("To avoid data
 // inconsistency, we are taking the entire process down.") and throws, and the C++ runtime
@@ -52,14 +55,23 @@ func procsWithin(ps, of []*proc) bool {
 
 // afterTakenDown reports whether c, a crash of no process named, comes right after the
 // watchdog's word that it takes its process down (takendown.go): the terminate that word
-// announces, whichever of the watchdog's ranks printed both.
+// announces, whichever of the watchdog's ranks printed both. An abort signal right after the
+// terminate's what() that carries the timeout is that ending too (`terminate called ...`,
+// `what():  [Rank 1] Watchdog caught collective operation timeout: ...`, `Fatal Python
+// error: Aborted`).
 func (b *builder) afterTakenDown(c *cand) bool {
 	i := c.order - 1
 	if len(c.procs) > 0 || i < 0 || i >= len(b.e.Items) {
 		return false
 	}
 	prev := &b.e.Items[i]
-	return prev.Ev == evWatchdog && prev.Name == takenDown
+	return prev.Ev == evWatchdog && (prev.Name == takenDown || abortSignal(c))
+}
+
+// abortSignal reports whether c is a signal line alone, SIGABRT's (`Aborted`, `Fatal Python
+// error: Aborted`, `Aborted (core dumped)`).
+func abortSignal(c *cand) bool {
+	return len(c.items) == 1 && c.items[0].Ev == evSignal && strings.HasPrefix(c.items[0].Name, "Aborted")
 }
 
 // watchAborted reports whether the launcher's first process lp ended by SIGABRT (exit code -6,
