@@ -157,6 +157,8 @@ func (b *builder) origins(lp *proc, litems []*Item) []*cand {
 			out = append(out, m) // watchorder.go
 		} else if m := watchMissing(w, b.x.world); m != nil {
 			out = append(out, m)
+		} else if m := watchLagging(w); m != nil {
+			out = append(out, m) // watchlag.go
 		} else {
 			w.shared = b.everyRank(w.ranks, watchRepeats(w))
 			out = append(out, w)
