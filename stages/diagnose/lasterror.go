@@ -84,7 +84,11 @@ func (p *Part) addOther(l *stages.Line) {
 // otherItem is other text read as a `Last error:` message: the text after its prefixes.
 func otherItem(l *stages.Line) Item {
 	it := newItem(evLastError, l.N, l.P)
-	it.Text = clip(parser.Unprefixed(l.Text))
+	msg := parser.Unprefixed(l.Text)
+	if _, e := loggerHead(msg); e > 0 {
+		msg = msg[e:] // logger.go: the message behind vLLM's or glog's head
+	}
+	it.Text = clip(msg)
 	return it
 }
 

@@ -119,6 +119,9 @@ func newPart() *Part {
 // Add keeps a line's evidence.
 func (p *Part) Add(l *stages.Line) {
 	dropped := false
+	if indented(l) {
+		l = p.behindIndent(l) // logger.go: a paste indented as a block
+	}
 	if t := l.Text; len(t) > 4 && (mayOpenTime(t) || t[len(t)-1] <= ' ') {
 		in := l
 		l = tidied(l) // ctime.go: other text behind a collector's time, or before blanks
@@ -126,6 +129,9 @@ func (p *Part) Add(l *stages.Line) {
 	}
 	if t := l.Text; len(t) > 2 && readsLead[l.P.Kind] && (dropped || mayOpenLabel[t[0]] && mayFollowLabel[t[1]] || t[0] == '[') {
 		l = p.afterLead(l, dropped) // behind.go: behind a label, a quote's `>`, a time
+	}
+	if readsBehindLogger(l) {
+		l = p.behindLogger(l) // logger.go: behind vLLM's or glog's head, or a paste's indent
 	}
 	if len(l.Text) > 0 && (l.Text[0] == '(' || l.Text[0] == esc) {
 		l = p.prefixed(l)

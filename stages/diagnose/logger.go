@@ -1,0 +1,210 @@
+package diagnose
+
+import (
+	"bytes"
+
+	"github.com/nccllog/nccllog/parser"
+	"github.com/nccllog/nccllog/stages"
+)
+
+// A framework's logger may print a job's exception under a head of its own, which the
+// parser does not know: vLLM's (and so every RL or serving stack on it: verl, OpenRLHF)
+// `LEVEL MM-DD HH:MM:SS file.py:N] `, behind Ray's worker prefix where vLLM runs under Ray,
+// and glog's `E0407 00:57:46.123456 12345 file.cc:45] `:
+//
+//	(RayWorkerVllm pid=7602) ERROR 04-07 00:57:46 ray_utils.py:45] torch.distributed.DistBackendError: NCCL error in: ..., internal error ..., NCCL version 2.18.6
+//	(RayWorkerVllm pid=7602) ERROR 04-07 00:57:46 ray_utils.py:45] ncclInternalError: Internal check failed.
+//
+// A paste indented as a block (a Markdown list's code, a mail's quote) puts blanks before
+// PyTorch's own lines (`    [rank1]:[E1113 13:57:32.346752417 ProcessGroupNCCL.cpp:1896] ...`),
+// whose prefixes the parser reads only where they open the line. Such a line of other text
+// is read again without the logger's head (Ray's prefix kept), or behind its blanks.
+
+// loggerHead is where the logger's head in t starts and ends, (0, 0) where none: at t's
+// start or behind a Ray prefix that opens it.
+func loggerHead(t []byte) (int, int) {
+	at := 0
+	if len(t) > 0 && t[0] == '(' {
+		at = rayPrefixLen(t)
+		if at == 0 {
+			return 0, 0
+		}
+	}
+	if n := vllmHead(t[at:]); n > 0 {
+		return at, at + n
+	}
+	if n := glogHead(t[at:]); n > 0 {
+		return at, at + n
+	}
+	return 0, 0
+}
+
+// rayPrefixLen is the length of the `(Name pid=N, ip=A) ` t opens with, 0 where none.
+func rayPrefixLen(t []byte) int {
+	n := len(t) - len(bytes.TrimLeft(afterRay(t), " "))
+	if n == 0 || t[n-1] != ' ' {
+		return 0
+	}
+	return n
+}
+
+// vllmHead is the length of vLLM's `ERROR 04-07 00:57:46 ray_utils.py:45] ` t opens with (its
+// time with or without fractions), 0 where none.
+func vllmHead(t []byte) int {
+	i := 0
+	for _, lv := range [...]string{"ERROR ", "WARNING ", "INFO ", "DEBUG ", "CRITICAL "} {
+		if len(t) > len(lv) && string(t[:len(lv)]) == lv {
+			i = len(lv)
+			break
+		}
+	}
+	if i == 0 || !digitsAt(t, i, 2) || t[i+2] != '-' || !digitsAt(t, i+3, 2) || t[i+5] != ' ' {
+		return 0
+	}
+	return clockSource(t, i+6)
+}
+
+// glogHead is the length of glog's `E0407 00:57:46.123456 12345 file.cc:45] ` t opens with, 0
+// where none.
+func glogHead(t []byte) int {
+	if len(t) < 8 || (t[0] != 'E' && t[0] != 'W' && t[0] != 'F' && t[0] != 'I') || !digitsAt(t, 1, 4) || t[5] != ' ' {
+		return 0
+	}
+	i := 6
+	if !clockAt(t, i) {
+		return 0
+	}
+	i += 8
+	for i < len(t) && (t[i] == '.' || isDigitByte(t[i])) {
+		i++
+	}
+	for i < len(t) && t[i] == ' ' {
+		i++
+	}
+	j := i
+	for j < len(t) && isDigitByte(t[j]) {
+		j++
+	}
+	if j == i || j >= len(t) || t[j] != ' ' {
+		return 0
+	}
+	return sourceEnd(t, j+1)
+}
+
+// clockSource is the end of `HH:MM:SS[.frac] file:N] ` at t[i:], 0 where it is not one.
+func clockSource(t []byte, i int) int {
+	if !clockAt(t, i) {
+		return 0
+	}
+	i += 8
+	if i < len(t) && (t[i] == ',' || t[i] == '.') {
+		i++
+		for i < len(t) && isDigitByte(t[i]) {
+			i++
+		}
+	}
+	if i >= len(t) || t[i] != ' ' {
+		return 0
+	}
+	return sourceEnd(t, i+1)
+}
+
+// sourceEnd is the end of `file:N] ` at t[i:] (a file name without blanks), 0 where none.
+func sourceEnd(t []byte, i int) int {
+	const maxSource = 96
+	for j := i; j < len(t) && j < i+maxSource; j++ {
+		switch t[j] {
+		case ' ':
+			return 0
+		case ']':
+			if j+1 < len(t) && t[j+1] == ' ' && j > i && isDigitByte(t[j-1]) {
+				return j + 2
+			}
+			return 0
+		}
+	}
+	return 0
+}
+
+// clockAt reports whether t[i:] opens with `HH:MM:SS`.
+func clockAt(t []byte, i int) bool {
+	return digitsAt(t, i, 2) && i+8 <= len(t) && t[i+2] == ':' && digitsAt(t, i+3, 2) && t[i+5] == ':' && digitsAt(t, i+6, 2)
+}
+
+// digitsAt reports whether t[i:] opens with n digits, with a byte after them.
+func digitsAt(t []byte, i, n int) bool {
+	if i < 0 || i+n >= len(t) {
+		return false
+	}
+	for _, c := range t[i : i+n] {
+		if !isDigitByte(c) {
+			return false
+		}
+	}
+	return true
+}
+
+func isDigitByte(c byte) bool { return c >= '0' && c <= '9' }
+
+// mayOpenLogger holds the bytes a line with a logger's head opens with: Ray's parenthesis,
+// or a level's first letter.
+var mayOpenLogger = [256]bool{'(': true, 'E': true, 'W': true, 'I': true, 'D': true, 'C': true, 'F': true}
+
+// behindLogger is l, a line of other text, read again without the logger's head it holds
+// (Ray's prefix before it kept); l where it holds none or the new reading is no line the
+// parser reads.
+func (p *Part) behindLogger(l *stages.Line) *stages.Line {
+	t := l.Text
+	s, e := loggerHead(t)
+	if e == 0 {
+		return l
+	}
+	c := *l
+	c.Text = append(append(make([]byte, 0, s+len(t)-e), t[:s]...), t[e:]...)
+	if r := p.reread(&c, 0); r != &c {
+		return r
+	}
+	return l
+}
+
+// behindIndent is l, a line of other text that opens with blanks, read as the line behind
+// them where a bracket follows them (PyTorch's `[rank1]:[E1113 ...]`, whose prefixes the
+// parser reads only where they open the line), whatever the parser reads it as; l otherwise.
+func (p *Part) behindIndent(l *stages.Line) *stages.Line {
+	t := l.Text
+	n := 1
+	for n < len(t) && (t[n] == ' ' || t[n] == '\t') {
+		n++
+	}
+	if n+2 >= len(t) || t[n] != '[' {
+		return l
+	}
+	r := p.rereader()
+	if r == nil {
+		return l
+	}
+	rest := t[n:]
+	r.line = parser.Line{}
+	read := rest[:min(len(rest), parser.MaxRead)]
+	if !r.p.Scan(read, &r.line) {
+		r.line = r.p.Grammar().Parse(read) // as reread: the reading must not depend on a chunk's start
+	}
+	c, pl := *l, r.line
+	if pl.Time.Form == parser.StampNone {
+		pl.Time = l.P.Time
+	}
+	c.Text, c.P = rest, &pl
+	return &c
+}
+
+// readsBehindLogger reports whether l, a line of other text, may hold a logger's head
+// (behindLogger).
+func readsBehindLogger(l *stages.Line) bool {
+	return l.P.Kind == parser.KindOther && len(l.Text) > 8 && mayOpenLogger[l.Text[0]]
+}
+
+// indented reports whether l is a line of other text that opens with blanks (behindIndent).
+func indented(l *stages.Line) bool {
+	t := l.Text
+	return l.P.Kind == parser.KindOther && len(t) > 8 && (t[0] == ' ' || t[0] == '\t')
+}
