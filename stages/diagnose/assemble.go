@@ -496,6 +496,9 @@ func summarize(c *cand) string {
 		if s := joinSummary(c, text); s != "" {
 			return s
 		}
+		if noInterface(text) {
+			return who(c) + " could not start NCCL: it found no network interface to bootstrap on (NCCL_SOCKET_IFNAME names none of the host's, or none is up): " + short(text)
+		}
 		if s := c10dSummary(c, text); s != "" {
 			return s
 		}

@@ -256,6 +256,9 @@ func ownKind(it *Item) (Kind, bool) {
 	t, n := it.Text, it.Name
 	switch it.Ev {
 	case evNetError, evBootstrap, evSystem, evNetWeak: // evNetWeak: a port down (portdown.go)
+		if noInterface(t) {
+			return KindInitFailure, true // the set-up's, not a link's: no interface to start on
+		}
 		return KindNetworkError, true
 	case evShm:
 		return KindShm, true

@@ -37,7 +37,7 @@ var excCases = []excCase{
 		"Bootstrap : no socket interface found",
 		"WARNING:torch.distributed.elastic.multiprocessing.api:Sending process 4001 closing signal SIGTERM",
 		"WARNING:torch.distributed.elastic.multiprocessing.api:Sending process 4002 closing signal SIGTERM",
-	}, diagnose.KindNetworkError, nil, "", "no socket interface found"},
+	}, diagnose.KindInitFailure, nil, "", "no socket interface found"}, // no interface to start on
 	{"one-line what()", []string{
 		"[E ProcessGroupNCCL.cpp:400] Some NCCL operations have failed or timed out. terminate called after throwing an instance of 'c10::DistBackendError'  what():  [PG 0 Rank 1] NCCL error: remote process exited or there was a network error, NCCL version 2.19.3 ncclRemoteError: A call failed possibly due to a network error or a remote process exiting prematurely. Last error: NET/IB : Got completion from peer 10.9.8.7<4242> with error 12, opcode 0, len 0, vendor err 129",
 	}, diagnose.KindNetworkError, []int64{1}, "10.9.8.7", "peer at 10.9.8.7"},

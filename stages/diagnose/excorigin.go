@@ -260,6 +260,8 @@ func excSummary(c *cand) string {
 		s += " hit a system error first"
 	case KindInvalidUsage:
 		s += " made an invalid NCCL call"
+	case KindInitFailure:
+		s += " could not start NCCL (its communicator's init failed)"
 	case KindRemoteError:
 		s += " lost a peer first: NCCL reports a remote process exited or a network error"
 	default:

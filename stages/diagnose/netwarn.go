@@ -104,3 +104,11 @@ func errorWords(msg string) bool {
 func ibvUnloaded(it *Item) bool {
 	return strings.HasPrefix(it.Text, "lib wrapper not initialized")
 }
+
+// noInterface reports whether msg is NCCL's bootstrap finding no interface to use (`Bootstrap
+// : no socket interface found`, and NET/Socket's `no interface found` of its own search): an
+// init that cannot start on that host, most often NCCL_SOCKET_IFNAME naming none of its
+// interfaces, rather than a link that failed.
+func noInterface(msg string) bool {
+	return strings.Contains(msg, "no socket interface found") || strings.HasPrefix(msg, "NET/Socket : no interface found")
+}

@@ -120,3 +120,21 @@ func TestIbvUnloaded(t *testing.T) {
 		"DESKTOP-NJJ0SFQ:2129:2129 [0] NCCL INFO misc/socket.cc:564 -> 2\n"
 	firstFault(t, probe+start+own, diagnose.KindNetworkError, 0)
 }
+
+// TestNoInterface: NCCL's bootstrap finding no interface to use is an init that cannot start
+// on that process's host (NCCL_SOCKET_IFNAME), an init failure of that process, not a link's
+// network error; repeated as an exception's `Last error:` alone, it is still one.
+func TestNoInterface(t *testing.T) {
+	data, ps := warnJob(t)
+	p := ps[2]
+	lines := chain(p, "bootstrap.cc:45", "Bootstrap : no socket interface found", 3, "bootstrap.cc:120", "init.cc:1720")
+	r := diagnoseBytes(t, "job.log", append(slices.Clone(data), lines...), 0)
+	if f := r.Findings; r.Status != diagnose.StatusFault || len(f) == 0 || f[0].Kind != diagnose.KindInitFailure ||
+		!slices.Equal(f[0].Processes, []string{p.name()}) || !strings.Contains(f[0].Summary, "no network interface to bootstrap on") {
+		t.Errorf("want %s's init failure first:\n%s", p.name(), js(r))
+	}
+	const exc = "RuntimeError: NCCL error in: ../torch/lib/c10d/ProcessGroupNCCL.cpp:825, internal error, NCCL version 2.7.8\n" +
+		"ncclInternalError: Internal check failed. This is either a bug in NCCL or due to memory corruption\n" +
+		"Last error:\nBootstrap : no socket interface found\n"
+	firstFault(t, exc, diagnose.KindInitFailure)
+}

@@ -174,6 +174,9 @@ func causeSummary(c *cand, k *cause) string {
 		lead = who(c) + " had a network error first"
 	case KindInitFailure:
 		lead = who(c) + ": communicator init never completed"
+		if noInterface(k.err.Text) {
+			lead = who(c) + " could not start NCCL"
+		}
 	case KindInvalidUsage:
 		lead = who(c) + " made an invalid NCCL call"
 	case KindSystemError:

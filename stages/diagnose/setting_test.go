@@ -9,8 +9,9 @@ import (
 
 // TestSettingCause: an error of finding no interface, device or network that follows a
 // setting that selects them names the setting and its value, and the process that printed
-// it where that is not the finding's own; the kind stays what the error says. Read whole and
-// in small chunks, which split the setting from the error.
+// it where that is not the finding's own; the kind stays what the error says (no interface
+// at all: an init that cannot start). Read whole and in small chunks, which split the setting
+// from the error.
 func TestSettingCause(t *testing.T) {
 	cases := []struct {
 		name, log string
@@ -21,8 +22,8 @@ func TestSettingCause(t *testing.T) {
 			"gpu-a:100:100 [0] NCCL INFO NCCL_SOCKET_IFNAME set by environment to eth9\n" +
 				"gpu-a:100:100 [0] bootstrap.cc:45 NCCL WARN Bootstrap : no socket interface found\n" +
 				"gpu-a:100:100 [0] NCCL INFO init.cc:128 -> 5\n",
-			diagnose.KindNetworkError,
-			"gpu-a:100 had a network error first: no network interface matches NCCL_SOCKET_IFNAME=eth9 (set by the environment): Bootstrap : no socket interface found"},
+			diagnose.KindInitFailure,
+			"gpu-a:100 could not start NCCL: no network interface matches NCCL_SOCKET_IFNAME=eth9 (set by the environment): Bootstrap : no socket interface found"},
 		{"another process, last error",
 			"gpu-b:7:7 [1] NCCL INFO NCCL_SOCKET_IFNAME set by environment to ib7\n" +
 				"torch.distributed.DistBackendError: NCCL error in: ProcessGroupNCCL.cpp:1207, internal error, NCCL version 2.18.1\n" +
@@ -35,8 +36,8 @@ func TestSettingCause(t *testing.T) {
 			"gpu-c:5:5 [2] NCCL INFO NCCL_SOCKET_IFNAME set to =bond3\n" +
 				"gpu-c:5:5 [2] transport/net_socket.cc:46 NCCL WARN NET/Socket : no interface found\n" +
 				"gpu-c:5:5 [2] NCCL INFO net.cc:90 -> 3\n",
-			diagnose.KindNetworkError,
-			"no network interface matches NCCL_SOCKET_IFNAME==bond3 (set by the environment): NET/Socket : no interface found"},
+			diagnose.KindInitFailure,
+			"gpu-c:5 could not start NCCL: no network interface matches NCCL_SOCKET_IFNAME==bond3 (set by the environment): NET/Socket : no interface found"},
 		{"network",
 			"gpu-d:9:9 [0] NCCL INFO NCCL_NET set by environment to IB\n" +
 				"gpu-d:9:9 [0] net.cc:285 NCCL WARN Error: network IB not found.\n" +
