@@ -149,6 +149,10 @@ func (b *builder) origins(lp *proc, litems []*Item) []*cand {
 		out = append(out, b.ras)
 	}
 	out = b.watchEnded(out) // watchend.go
+	if d := b.desync; d != nil && len(out) == 0 {
+		d.summary = desyncSummary(d) // desync.go: PyTorch's own word on who is out of step
+		out = append(out, d)
+	}
 	// A watchdog that only says it takes its process down (no timeout of its own) follows
 	// a peer that went away, where its exception's last error names one (excorigin.go).
 	if w := b.watch; w != nil && len(out) == 0 && !(onlyTakenDown(w) && len(b.peers) > 0) {

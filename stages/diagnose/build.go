@@ -26,6 +26,7 @@ type builder struct {
 	peers   []string
 	watch   *cand
 	stuck   *cand // the heartbeat monitor's lines on stuck watchdogs (stuck.go)
+	desync  *cand // the ranks PyTorch's desync report names (desync.go)
 	ras     *cand
 	rasRep  *rasReport // what ras's lines say, read in order
 	extra   []*cand    // origins from the ranks family
@@ -187,6 +188,8 @@ func (b *builder) item(it *Item, pos int) {
 		}
 	case evStuck:
 		b.stuckItem(it, pos, p)
+	case evDesync:
+		b.desyncItem(it, pos) // desync.go
 	case evRAS:
 		b.rasItem(it, pos)
 	case evTaskExit, evCancelled, evMPIExit, evRayExit:

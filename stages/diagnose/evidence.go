@@ -80,6 +80,9 @@ const (
 	// message (`[Service thread] Connection closed by localRank 7`, localgone.go): Local the
 	// local rank. No fault alone.
 	evLocalClosed
+	// A line of PyTorch's desync report naming a rank out of step (desync.go): Rank, Seq the
+	// collective's number, Name how.
+	evDesync
 	numEvs
 )
 
@@ -93,7 +96,7 @@ var evNames = [numEvs]string{
 	evShm: "shm", evFrame: "frame", evInternal: "internal",
 	evNCCLResult: "nccl-result", evLastError: "last-error", evAgentExit: "agent-exit", evSetting: "setting",
 	evTestTrail: "test-trail", evStuck: "watchdog-stuck", evRayExit: "ray-exit", evTestRank: "test-rank",
-	evConnRetry: "connect-retry", evLocalClosed: "local-closed",
+	evConnRetry: "connect-retry", evLocalClosed: "local-closed", evDesync: "desync",
 }
 
 func (e Ev) String() string {

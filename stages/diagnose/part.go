@@ -206,6 +206,9 @@ func (p *Part) Add(l *stages.Line) {
 	case parser.KindMalformed:
 		p.addUnenveloped(l) // unenveloped.go
 	case parser.KindOther:
+		if mayBeDesync(l.Text) && p.addDesync(l) {
+			return // desync.go
+		}
 		p.addOther(l)
 		if cudaLead(l.Text, l.P.Rank >= 0) && mayBeCudaLine(l.Text) {
 			p.addCudaLine(l) // cudaline.go
@@ -217,6 +220,11 @@ func (p *Part) Add(l *stages.Line) {
 			p.addRare(l)
 		} else if mayEndTakenDown(l.Text) {
 			p.addTakenDown(l) // takendown.go: glued behind other text
+		} else if len(l.Text) >= minWrapperLine && bytes.Contains(l.Text, watchdogExcHead) {
+			// stuck.go: the watchdog's exception glued behind other text (pytest's
+			// `FAILED[E ProcessGroupNCCL.cpp:1182] [Rank 0] NCCL watchdog thread
+			// terminated with exception: CUDA error: ...`, a progress bar's)
+			p.addWatchdogException(l)
 		}
 	}
 }
