@@ -41,14 +41,31 @@ var (
 const maxDesyncRanks = 64
 
 // mayBeDesync reports whether t, a line of other text, may be a line of the report: past its
-// blanks, tabs and a dash, a bracket or the `To our best knowledge, ranks [` sentence.
+// blanks, tabs and a dash, a list of ranks (`[1]`, `[0, 1]`) or the `To our best knowledge,
+// ranks [` sentence. A bracketed time (`[2024-...`) fails at its dash.
 func mayBeDesync(t []byte) bool {
 	i := 0
 	for i < len(t) && (t[i] == ' ' || t[i] == '\t' || t[i] == '-') {
 		i++
 	}
-	return i < len(t) && (t[i] == '[' || t[i] == 'T') && i+24 < len(t)
+	if i+24 >= len(t) {
+		return false
+	}
+	if t[i] == 'T' {
+		return bytes.HasPrefix(t[i:], desyncNeverHead)
+	}
+	if t[i] != '[' {
+		return false
+	}
+	j := i + 1
+	for j < len(t) && t[j] >= '0' && t[j] <= '9' {
+		j++
+	}
+	return j > i+1 && j < len(t) && (t[j] == ']' || t[j] == ',')
 }
+
+// desyncNeverHead opens the report's line on ranks that never joined a collective.
+var desyncNeverHead = []byte("To our best knowledge, ranks [")
 
 // addDesync keeps the ranks a line of the report names, one item each; it reports whether
 // the line was one.

@@ -197,14 +197,40 @@ func (p *Part) behindIndent(l *stages.Line) *stages.Line {
 	return &c
 }
 
-// readsBehindLogger reports whether l, a line of other text, may hold a logger's head
-// (behindLogger).
-func readsBehindLogger(l *stages.Line) bool {
-	return l.P.Kind == parser.KindOther && len(l.Text) > 8 && mayOpenLogger[l.Text[0]]
-}
+// otherLead holds the bytes a line of other text that otherAgain may take opens with: a
+// blank or a tab (an indented paste, the desync report), a level's or glog's letter or Ray's
+// parenthesis (a logger's head), a dash, a bracket or a T (the desync report). One look-up:
+// every line of other text takes it.
+var otherLead = func() (t [256]bool) {
+	for _, c := range []byte(" \t-[T(EWIDCF") {
+		t[c] = true
+	}
+	return t
+}()
 
-// indented reports whether l is a line of other text that opens with blanks (behindIndent).
-func indented(l *stages.Line) bool {
+// otherAgain reads l, a line of other text of more than eight bytes whose first byte
+// otherLead holds, as the line behind a paste's indent or a logger's head (Add takes that
+// line instead), or as a line of PyTorch's desync report (desync.go). It reports whether it
+// took the line.
+func (p *Part) otherAgain(l *stages.Line) bool {
 	t := l.Text
-	return l.P.Kind == parser.KindOther && len(t) > 8 && (t[0] == ' ' || t[0] == '\t')
+	var again *stages.Line
+	switch {
+	case t[0] == ' ' || t[0] == '\t':
+		if mayBeDesync(t) {
+			return p.addDesync(l)
+		}
+		again = p.behindIndent(l)
+	case mayOpenLogger[t[0]] && (t[0] == '(' || t[1] >= 'A' && t[1] <= 'Z' || t[1] >= '0' && t[1] <= '9'):
+		// A level's word is upper-case and glog's letter has digits after it: most lines
+		// that open with one of those letters fail on their second byte.
+		again = p.behindLogger(l)
+	case mayBeDesync(t):
+		return p.addDesync(l)
+	}
+	if again == nil || again == l {
+		return false
+	}
+	p.Add(again)
+	return true
 }

@@ -119,9 +119,6 @@ func newPart() *Part {
 // Add keeps a line's evidence.
 func (p *Part) Add(l *stages.Line) {
 	dropped := false
-	if indented(l) {
-		l = p.behindIndent(l) // logger.go: a paste indented as a block
-	}
 	if t := l.Text; len(t) > 4 && (mayOpenTime(t) || t[len(t)-1] <= ' ') {
 		in := l
 		l = tidied(l) // ctime.go: other text behind a collector's time, or before blanks
@@ -129,9 +126,6 @@ func (p *Part) Add(l *stages.Line) {
 	}
 	if t := l.Text; len(t) > 2 && readsLead[l.P.Kind] && (dropped || mayOpenLabel[t[0]] && mayFollowLabel[t[1]] || t[0] == '[') {
 		l = p.afterLead(l, dropped) // behind.go: behind a label, a quote's `>`, a time
-	}
-	if readsBehindLogger(l) {
-		l = p.behindLogger(l) // logger.go: behind vLLM's or glog's head, or a paste's indent
 	}
 	if len(l.Text) > 0 && (l.Text[0] == '(' || l.Text[0] == esc) {
 		l = p.prefixed(l)
@@ -206,8 +200,8 @@ func (p *Part) Add(l *stages.Line) {
 	case parser.KindMalformed:
 		p.addUnenveloped(l) // unenveloped.go
 	case parser.KindOther:
-		if mayBeDesync(l.Text) && p.addDesync(l) {
-			return // desync.go
+		if len(l.Text) > 8 && otherLead[l.Text[0]] && p.otherAgain(l) {
+			return // logger.go, desync.go
 		}
 		p.addOther(l)
 		if cudaLead(l.Text, l.P.Rank >= 0) && mayBeCudaLine(l.Text) {
@@ -220,10 +214,8 @@ func (p *Part) Add(l *stages.Line) {
 			p.addRare(l)
 		} else if mayEndTakenDown(l.Text) {
 			p.addTakenDown(l) // takendown.go: glued behind other text
-		} else if len(l.Text) >= minWrapperLine && bytes.Contains(l.Text, watchdogExcHead) {
-			// stuck.go: the watchdog's exception glued behind other text (pytest's
-			// `FAILED[E ProcessGroupNCCL.cpp:1182] [Rank 0] NCCL watchdog thread
-			// terminated with exception: CUDA error: ...`, a progress bar's)
+		} else if len(l.Text) >= minWrapperLine && gluedWordHead(l.Text) > 0 && bytes.Contains(l.Text, watchdogExcHead) {
+			// stuck.go: the watchdog's exception glued behind a word (pytest's `FAILED`)
 			p.addWatchdogException(l)
 		}
 	}
