@@ -339,7 +339,7 @@ queue or device ("Got async event : local access violation work queue error"), a
 "port active" of its host follows and after which its process issued no call (the host's link lost),
 NET/OFI and NET/Socket failures
 (a plugin's own "NET/OFI aws-ofi-nccl initialization failed" with no chain after it is a notice: NCCL
-goes on with its own network), libmlx5's
+goes on with its own network; so is "NET/OFI Could not find ncclGetVersion symbol"), libmlx5's
 "mlx5: host: got completion with error:" (evidence of that host's NET/IB error where one is logged), libfabric's
 "libfabric:PID:...::efa:cq:...<warn> err: N, message: ..." (a network error of process PID), bootstrap, Cuda
 failure (oom where it says 'out of memory'), "Failed to CUDA calloc", a CUDA or HIP call
@@ -348,7 +348,8 @@ peer was not listening: it likely died or never started), a failed ibv_create_qp
 ibv_modify_qp or ibv_alloc_pd, and the socket layer's "Call to bind failed" (a network error without
 its chain; RAS's client socket's is a notice), a socket-layer WARN
 ("socketFinalizeAccept: ...", "ncclSocketInit: ...": a network error where its chain or an
-exception proves it), invalid usage (also "comm 0x... has already been destroyed", "Duplicate GPU detected : rank 1 and rank 0 ..." of both ranks, NCCL's "Mismatched
+exception proves it; "socketPollConnect: Connect to A returned 113(No route to host)" and
+"socketPollConnect: exceeded timeouts" are one alone), invalid usage (also "comm 0x... has already been destroyed", "Duplicate GPU detected : rank 1 and rank 0 ..." of both ranks, NCCL's "Mismatched
 collective detected" and "Your program may be hanging, this may be caused by a collective mismatch
 around rank N", a mismatch of rank N, NET/IB's "collective mismatch error, local size N remote size
 M", a mismatch of its process, and "Bootstrap Root : rank N of M ranks has already checked in":
@@ -381,8 +382,13 @@ a fault alone, else after the first), PyTorch's "Some NCCL operations have faile
 or "we are taking the entire process down" (the rank's watchdog finding where its timeout's line
 is missing; a line Ray folded, "[repeated 3x across cluster]", is that many more workers'; a
 rank's "Received a dump signal due to a collective timeout from rank 13" is rank 13's timeout; a
-terminate after the watchdog took its process down is the timeout's, not a crash), the watchdog's exception
-that re-raises a timeout (after any head, or in a what() under "terminate called"), nccl-tests' "node1: Test NCCL failure common.cu:961
+terminate after the watchdog took its process down, or "Fatal Python error: Aborted" right after
+the what() that carries the timeout, is the timeout's, not a crash), the watchdog's exception
+that re-raises a timeout (after any head, or in a what() under "terminate called"; one glued
+behind pytest's "FAILED" is read too), PyTorch's desync report (TORCH_NCCL_DESYNC_DEBUG=1: "[1]
+finished collective #2, but didn't join collective #3", "[0, 1] joined but didn't finish
+collective #41", "ranks [5, 6] are the lagging ranks that caused this timeout": the ranks it
+names are behind, the first fault, the timeouts after them), nccl-tests' "node1: Test NCCL failure common.cu:961
 'unhandled system error ...'" (or "Test CUDA failure") on the process its " .. node1 pid N: Test
 failure" line names (else the one pid its header's "#  Rank  0 Group  0 Pid P on host device
 0" lines list on that host), with that process's "-> N" chain where NCCL printed no WARN, NCCL RAS reports (text, or JSON from "ncclras -f json", NCCL 2.28.7+,
@@ -416,13 +422,16 @@ named), else how many works timed out, each rank's SeqNums and the first to time
 whose timeouts name one work but another op or other element counts (NumelIn, NumelOut) called
 different collectives there: a mismatch of the ranks on the smaller side; where two or more
 ranks' timeouts of one work leave out at most a quarter of the job's ranks, those did not wait
-in it: "behind", the likely ones the others waited for. An error
+in it: "behind", the likely ones the others waited for; ranks of the default group that timed
+out at an earlier work than the others (at most half of them) stopped at a collective the
+others had finished: "behind". An NCCL exception whose "Last error:" says "Connection closed by
+remote peer X" names X as the one that went away first, the exception after it. An error
 of finding no interface, device or network ("Bootstrap : no socket interface found", "NET/Socket
 : no interface found", "NET/IB : No IP interface found.", "... is neither AF_INET(2) nor
 AF_INET6(10)", "Error: network IB not found.") after the setting that selects them
-("NCCL_SOCKET_IFNAME set by environment to eth2", NCCL_NET, NCCL_IB_HCA) names it: "... had a
-network error first: no network interface matches NCCL_SOCKET_IFNAME=eth2 (set by the
-environment): ..."; "XML Import Channel : dev 3 not found." after NCCL_GRAPH_FILE names the
+("NCCL_SOCKET_IFNAME set by environment to eth2", NCCL_NET, NCCL_IB_HCA) names it: "... could
+not start NCCL: no network interface matches NCCL_SOCKET_IFNAME=eth2 (set by the environment):
+..." (finding no interface at all is an init-failure, not a link's network error); "XML Import Channel : dev 3 not found." after NCCL_GRAPH_FILE names the
 graph file; a setting alone is no evidence. WARNs and chains of heads with a host the parser
 does not read are the pid's: ":4410:4410 [0]" (a machine whose host name NCCL read as empty)
 and "-:4410:4410 [0]" are pid 4410's, "<cluster_name>:922:1158 [3]" (redacted) is
@@ -431,7 +440,10 @@ device, "[1] misc/shmutils.cc:103 NCCL WARN ...", is the process on GPU 1's. A c
 its WARN proves a fault where it returns through NCCL's API (group.cc, init.cc, enqueue.cc,
 collectives.cc) on the process's main thread. Behind a collector's or logger's time, a host's
 label or a quote, mpirun's "[1,2]<stdout>:" still gives a line's rank and Ray's "(pid=N)" its
-worker. Origins are ordered by time where their lines carry comparable times, else by the
+worker; so do vLLM's logger head ("(RayWorkerVllm pid=7602) ERROR 04-07 00:57:46
+ray_utils.py:45] torch.distributed.DistBackendError: ...", the worker kept), glog's ("E0407
+00:57:46.123456 12345 engine.cc:45] "), and a paste indented as a block ("    [rank1]:[E1113 ...]").
+Origins are ordered by time where their lines carry comparable times, else by the
 launcher's word, else a process's own error before a network error, invalid usage, an init
 failure, a rank behind or a mismatch, an abort, a watchdog timeout.
 The first line is the status: "fault" when the evidence proves one (then "first fault:" and its
@@ -442,7 +454,10 @@ refused connect, "Call to connect returned ..., retrying" or "connect returned .
 (3/34)", with no Init COMPLETE after it; one that reached the last retry, "(34/34)" or a
 thread's second "Connection timed out, retrying", with no Init COMPLETE or call after it, is a
 network fault; error chains "file:line -> N" whose WARN the log does not show, with nothing
-that proves a fault; a log that ends inside a Python traceback, before its exception's line),
+that proves a fault; a log that ends inside a Python traceback, before its exception's line;
+only errors that pass on a fault met elsewhere, the proxy's "[Proxy Service 9] Failed to execute
+operation Connect from rank 15, retcode 3" or "[Service thread] Could not receive type from
+localRank 7", a WARN whose chain returns ncclRemoteError),
 with what made it so listed under it; "healthy" otherwise. Excerpts
 of running jobs, one node's lines, clean shutdowns and one process driving several GPUs are
 healthy. The JSON is {"status", "reason", "findings": [{"kind", "ranks", "hosts", "processes",
