@@ -34,11 +34,13 @@ func TestProxyFollowOnsAlone(t *testing.T) {
 // peer closed the connection names that peer's host as the one that went away first; the
 // exception is its follow-on.
 func TestLastErrorPeerClosed(t *testing.T) {
-	const log = "[rank2]:[E301 08:14:22.512034118 ProcessGroupNCCL.cpp:552] [Rank 2] Collective WorkNCCL(SeqNum=88, OpType=ALLREDUCE, NumelIn=4, NumelOut=4, Timeout(ms)=600000) raised the following async exception: NCCL error: remote process exited or there was a network error, NCCL version 2.21.5\n" +
-		"ncclRemoteError: A call failed possibly due to a network error or a remote process exiting prematurely.\n" +
-		"Last error:\n" +
-		"socketProgress: Connection closed by remote peer trainer-node-17.example.internal<41977>\n"
-	r := diagnoseBytes(t, "job.log", []byte(log), 0)
+	lines := []string{
+		"[rank2]:[E301 08:14:22.512034118 ProcessGroupNCCL.cpp:552] [Rank 2] Collective WorkNCCL(SeqNum=88, OpType=ALLREDUCE, NumelIn=4, NumelOut=4, Timeout(ms)=600000) raised the following async exception: NCCL error: remote process exited or there was a network error, NCCL version 2.21.5",
+		"ncclRemoteError: A call failed possibly due to a network error or a remote process exiting prematurely.",
+		"Last error:",
+		"socketProgress: Connection closed by remote peer trainer-node-17.example.internal<41977>",
+	}
+	r := diagnoseBytes(t, "job.log", []byte(strings.Join(lines, "\n")+"\n"), 0)
 	if r.Status != diagnose.StatusFault || len(r.Findings) < 2 || r.Findings[0].Kind != diagnose.KindConnectionClosed {
 		t.Fatalf("want the peer's going away first, the exception after it:\n%s", js(r))
 	}
