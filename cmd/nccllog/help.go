@@ -442,7 +442,7 @@ collectives.cc) on the process's main thread. Behind a collector's or logger's t
 label or a quote, mpirun's "[1,2]<stdout>:" still gives a line's rank and Ray's "(pid=N)" its
 worker; so do vLLM's logger head ("(RayWorkerVllm pid=7602) ERROR 04-07 00:57:46
 ray_utils.py:45] torch.distributed.DistBackendError: ...", the worker kept), glog's ("E0407
-00:57:46.123456 12345 engine.cc:45] "), and a paste indented as a block ("    [rank1]:[E1113 ...]").
+00:57:46.123456 12345 engine.cc:45] "), pytest's "FAILED tests/test_x.py::test - ", and a paste indented as a block ("    [rank1]:[E1113 ...]").
 Origins are ordered by time where their lines carry comparable times, else by the
 launcher's word, else a process's own error before a network error, invalid usage, an init
 failure, a rank behind or a mismatch, an abort, a watchdog timeout.

@@ -72,8 +72,8 @@ func TestAbortAfterWhat(t *testing.T) {
 
 // TestBehindLogger: an exception printed under vLLM's logger head, behind Ray's worker prefix,
 // is read as the exception: its process is the worker's pid, its origin the `Last error:`
-// message without the head. glog's head is read the same way, and a paste indented as a block
-// keeps PyTorch's lines.
+// message without the head. glog's head and pytest's summary of a failed test are read the
+// same way, and a paste indented as a block keeps PyTorch's lines.
 func TestBehindLogger(t *testing.T) {
 	const head = "(RayWorkerWrapper pid=52817) ERROR 11-02 14:03:51 worker_base.py:467] "
 	log := head + "torch.distributed.DistBackendError: NCCL error in: ../torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp:1970, unhandled system error (run with NCCL_DEBUG=INFO for details), NCCL version 2.20.5\n" +
@@ -86,6 +86,8 @@ func TestBehindLogger(t *testing.T) {
 	}
 	const glog = "E1102 14:03:51.204117 52817 engine.cc:88] RuntimeError: NCCL error in: ../torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp:1970, unhandled cuda error (run with NCCL_DEBUG=INFO for details), NCCL version 2.20.5\n"
 	firstFault(t, glog, diagnose.KindCudaError)
+	const pytest = "FAILED tests/dist/test_comm.py::TestAllReduce::test_sum[4] - torch.distributed.DistBackendError: NCCL error in: ../torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp:1691, unhandled system error (run with NCCL_DEBUG=INFO for details), NCCL version 2.17.1\n"
+	firstFault(t, pytest, diagnose.KindSystemError)
 	const indented = "    [rank3]:[E1102 14:03:51.204117873 ProcessGroupNCCL.cpp:1896] [PG ID 0 PG GUID 0(default_pg) Rank 3] Process group watchdog thread terminated with exception: CUDA error: an illegal memory access was encountered\n"
 	firstFault(t, indented, diagnose.KindCudaError, 3)
 }

@@ -10,7 +10,8 @@ import (
 // A framework's logger may print a job's exception under a head of its own, which the
 // parser does not know: vLLM's (and so every RL or serving stack on it: verl, OpenRLHF)
 // `LEVEL MM-DD HH:MM:SS file.py:N] `, behind Ray's worker prefix where vLLM runs under Ray,
-// and glog's `E0407 00:57:46.123456 12345 file.cc:45] `:
+// glog's `E0407 00:57:46.123456 12345 file.cc:45] `, and pytest's short summary of a failed
+// test, `FAILED tests/test_dist.py::TestAllReduce::test - RuntimeError: NCCL error in: ...`:
 //
 //	(RayWorkerVllm pid=7602) ERROR 04-07 00:57:46 ray_utils.py:45] torch.distributed.DistBackendError: NCCL error in: ..., internal error ..., NCCL version 2.18.6
 //	(RayWorkerVllm pid=7602) ERROR 04-07 00:57:46 ray_utils.py:45] ncclInternalError: Internal check failed.
@@ -36,7 +37,30 @@ func loggerHead(t []byte) (int, int) {
 	if n := glogHead(t[at:]); n > 0 {
 		return at, at + n
 	}
+	if n := pytestHead(t[at:]); n > 0 {
+		return at, at + n
+	}
 	return 0, 0
+}
+
+// pytestHead is the length of pytest's short summary head t opens with (`FAILED
+// tests/test_dist.py::TestAllReduce::test[2] - `, `ERROR ... - `), behind which it prints the
+// test's exception, 0 where none.
+func pytestHead(t []byte) int {
+	var i int
+	switch {
+	case bytes.HasPrefix(t, []byte("FAILED ")):
+		i = len("FAILED ")
+	case bytes.HasPrefix(t, []byte("ERROR ")):
+		i = len("ERROR ")
+	default:
+		return 0
+	}
+	j := bytes.IndexByte(t[i:], ' ')
+	if j <= 0 || !bytes.Contains(t[i:i+j], []byte("::")) || !bytes.HasPrefix(t[i+j:], []byte(" - ")) {
+		return 0
+	}
+	return i + j + len(" - ")
 }
 
 // rayPrefixLen is the length of the `(Name pid=N, ip=A) ` t opens with, 0 where none.
