@@ -113,6 +113,10 @@ func rules() []rule {
 		{Bootstrap, []string{"bootstrap"}},
 		{Bootstrap, []string{"Bootstrap"}},
 		{Cuda, []string{"Cuda failure"}},
+		// NVLS's bind of multicast memory (`Failed to bind NVLink SHARP (NVLS) Multicast memory of
+		// size 2097152 : CUDA error 401 '...'`, ncclUnhandledCudaError): NCCL prints it only
+		// where it fails the job (the Fabric Manager or the NVSwitches).
+		{Cuda, []string{"Failed to bind NVLink SHARP"}},
 		{Cuda, []string{"CUDA failure"}},
 		// alloc.h's `Failed to CUDA calloc N bytes` (malloc, host alloc): the allocation
 		// behind it failed, most often as the GPU ran out of memory.

@@ -38,6 +38,7 @@ func TestClassify(t *testing.T) {
 		{`NET/Socket : socket progress error`, ncclwarn.NetError},
 		{`socketPollConnect: Connect to 10.8.1.7<41023> returned 113(No route to host) errno 115(Operation now in progress)`, ncclwarn.NetError},
 		{`socketPollConnect: exceeded timeouts (20)`, ncclwarn.NetError},
+		{`Failed to bind NVLink SHARP (NVLS) Multicast memory of size 4194304 : CUDA error 401 'the operation cannot be performed in the present state'.`, ncclwarn.Cuda},
 		{`NET/OFI Could not find ncclGetVersion symbol`, ncclwarn.Other},
 		{`Bootstrap : no socket interface found`, ncclwarn.Bootstrap},
 		{`Error : ring 0 does not loop back to start (14 != 0)`, ncclwarn.Internal},
