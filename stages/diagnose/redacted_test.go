@@ -23,3 +23,19 @@ func TestRedactedPid(t *testing.T) {
 		}
 	}
 }
+
+// TestMaskedHead: a head whose host, pid and tid a user masked in brackets
+// (`[Node-A]:[PID]:[Thread] [0]`) names the host the first bracket holds, where it reads as one,
+// and the GPU; its WARN is that host's fault, not a malformed line's.
+func TestMaskedHead(t *testing.T) {
+	const warn = " NCCL WARN NET/IB : Got completion from peer [PRIVATE_IP] with error 12, opcode 0, len 0, vendor err 129 (Recv)\n"
+	r := diagnoseBytes(t, "masked.log", []byte("[Node-B]:[PID]:[Thread] [3]"+warn), 0)
+	if r.Status != diagnose.StatusFault || r.Findings[0].Kind != diagnose.KindNetworkError ||
+		!slices.Equal(r.Findings[0].Hosts, []string{"Node-B"}) || !slices.Equal(r.Findings[0].GPUs, []int64{3}) {
+		t.Errorf("a masked head: want Node-B's network error on GPU 3:\n%s", js(r))
+	}
+	r = diagnoseBytes(t, "masked.log", []byte("[***]:[PID]:[TID] [0]"+warn), 0)
+	if r.Status != diagnose.StatusFault || len(r.Findings[0].Hosts) != 0 {
+		t.Errorf("a masked head with no host's name: want a fault of no host:\n%s", js(r))
+	}
+}

@@ -46,6 +46,8 @@ func (p *Part) addUnenveloped(l *stages.Line) {
 	gpu := int64(-1)
 	if h, at, n := oddHeadIn(msg); n > 0 {
 		env, msg = h, msg[at+n:]
+	} else if h, n := maskedHead(msg); n > 0 {
+		env, gpu, msg = h, h.Dev, msg[n:]
 	} else if d := devHead(msg); d > 0 {
 		gpu, _ = decimalAt(msg[1:]) // a head cut to its device alone: `[0] NCCL INFO ...`
 		msg = msg[d:]
@@ -66,7 +68,7 @@ func (p *Part) addUnenveloped(l *stages.Line) {
 		return
 	}
 	pl := parser.Line{Kind: kind, Rank: l.P.Rank, Time: l.P.Time}
-	if env.Pid > 0 {
+	if env.Pid > 0 || env.Host != "" {
 		env.Level = parser.LevelInfo
 		if kind == parser.KindWarn {
 			env.Level = parser.LevelWarn
@@ -84,6 +86,46 @@ func (p *Part) addUnenveloped(l *stages.Line) {
 	if !p.addFrame(l.N, l.Text, &pl) && env.Pid > 0 {
 		p.addSetting(l.N, l.Text, &pl) // setting.go: what its errors may follow from
 	}
+}
+
+// maskedHead reads the head `[host]:[pid]:[tid] [dev] ` that msg opens with where a user
+// masked all three in brackets (`[Node-A]:[PID]:[Thread] [0] NCCL WARN ...`): the host is the
+// first bracket's word where it reads as a host's name, the pid not known. It returns the
+// head and its length; 0 where msg opens with none.
+func maskedHead(msg []byte) (parser.Envelope, int) {
+	i := 0
+	var host []byte
+	for k := range 3 {
+		if i >= len(msg) || msg[i] != '[' {
+			return parser.Envelope{}, 0
+		}
+		j := bytes.IndexByte(msg[i:min(len(msg), i+maxOddHost+2)], ']')
+		if j < 2 || bytes.ContainsAny(msg[i+1:i+j], " \t[") {
+			return parser.Envelope{}, 0
+		}
+		if k == 0 {
+			host = msg[i+1 : i+j]
+		}
+		if i += j + 1; k < 2 {
+			if i >= len(msg) || msg[i] != ':' {
+				return parser.Envelope{}, 0
+			}
+			i++
+		}
+	}
+	if i >= len(msg) || msg[i] != ' ' {
+		return parser.Envelope{}, 0
+	}
+	d := devHead(msg[i+1:])
+	if d == 0 {
+		return parser.Envelope{}, 0
+	}
+	dev, _ := decimalAt(msg[i+2:])
+	env := parser.Envelope{Pid: -1, Tid: -1, Dev: dev}
+	if hostLike(host) {
+		env.Host = string(host)
+	}
+	return env, i + 1 + d
 }
 
 // warnSource reports whether src, what precedes ` NCCL WARN ` in a line without a head, is a
