@@ -154,8 +154,9 @@ func (b *builder) origins(lp *proc, litems []*Item) []*cand {
 		out = append(out, d)
 	}
 	// A watchdog that only says it takes its process down (no timeout of its own) follows
-	// a peer that went away, where its exception's last error names one (excorigin.go).
-	if w := b.watch; w != nil && len(out) == 0 && !(onlyTakenDown(w) && len(b.peers) > 0) {
+	// a peer that went away, where its exception's last error names one (excorigin.go), and
+	// a connection a peer reset before it (unnamedpeer.go).
+	if w := b.watch; w != nil && len(out) == 0 && !(onlyTakenDown(w) && (len(b.peers) > 0 || b.lostBefore(w))) {
 		b.watch = nil
 		if m := watchMismatch(w); m != nil {
 			out = append(out, m) // watchorder.go
@@ -644,8 +645,12 @@ func (b *builder) followOnsFinding(rem *cand) Finding {
 }
 
 // witnesses names the processes that lost their connection to c's peer: "rank 5 (node-b:4288)"
-// for one whose rank the log gives, else "2 processes (node-b:4288, node-c:91)".
+// for one whose rank the log gives, else "2 processes (node-b:4288, node-c:91)", or "a
+// process" where the lines name none.
 func witnesses(c *cand) string {
+	if len(c.procs) == 0 {
+		return "a process" // its line names none (an exception's)
+	}
 	if len(c.procs) == 1 && c.procs[0].rank >= 0 && c.procs[0].pid >= 0 {
 		return "rank " + itoa(c.procs[0].rank) + " (" + c.procs[0].name() + ")"
 	}

@@ -113,6 +113,12 @@ func (b *builder) item(it *Item, pos int) {
 			b.storeWait(it, pos, p, r) // store.go
 			return
 		}
+		if peer := glooPeer(it.Text); peer != "" && it.Ev == evException {
+			q := *it // gloo.go: the peer closed the connection, as NCCL's own WARN says it
+			q.Ev, q.Peer = evRemoteClosed, peer
+			b.item(&q, pos)
+			return
+		}
 		if spawnWrapper(it) {
 			b.consequence(KindProcessExit, it, pos, p) // spawn.go: the child's error is the origin
 			return

@@ -1,6 +1,9 @@
 package diagnose
 
-import "fmt"
+import (
+	"fmt"
+	"slices"
+)
 
 // A process's NCCL WARN that its connection to a peer was reset or closed, naming no peer,
 //
@@ -37,6 +40,18 @@ func (b *builder) lostUnnamed() *cand {
 	}
 	c.summary = lostUnnamedSummary(c)
 	return c
+}
+
+// lostBefore reports whether a process lost a connection to a peer the log does not name
+// before w's first line: what the watchdog then took its process down for.
+func (b *builder) lostBefore(w *cand) bool {
+	rem := b.conseq[KindRemoteError]
+	if rem == nil {
+		return false
+	}
+	// The items were filed in the input's order: the first such one is the earliest.
+	i := slices.IndexFunc(rem.items, func(it *Item) bool { return it.Ev == evRemoteClosed || it.Ev == evFollowOn })
+	return i >= 0 && b.posOf(rem.items[i]) < w.order
 }
 
 // lostUnnamedSummary is the sentence of lostUnnamed's finding.

@@ -24,6 +24,14 @@ func TestLostUnnamedPeer(t *testing.T) {
 			t.Errorf("%s: summary %q", c.name, f.Summary)
 		}
 	}
+	// The watchdog's word that it takes its process down, after a reset, follows the reset.
+	down := "h1:2:9 [1] include/socket.h:421 NCCL WARN Call to recv failed : Connection reset by peer\n" +
+		"h1:2:9 [1] NCCL INFO transport/net_ib.cc:593 -> 2\n" +
+		"[E ProcessGroupNCCL.cpp:325] Some NCCL operations have failed or timed out. Due to the asynchronous nature of CUDA kernels, subsequent GPU operations might run on corrupted/incomplete data. To avoid this inconsistency, we are taking the entire process down.\n"
+	r := diagnoseBytes(t, "job.log", []byte(down), 0)
+	if f := r.Findings; len(f) < 2 || f[0].Kind != diagnose.KindConnectionClosed || f[1].Kind != diagnose.KindWatchdogTimeout || f[1].Follows == nil {
+		t.Errorf("a reset, then the watchdog takes the process down: want the reset first:\n%s", js(r))
+	}
 	// With an origin in the log, the reset follows it.
 	log := "h0:1:1 [0] transport/net_ib.cc:1909 NCCL WARN NET/IB : Got completion from peer 10.0.0.2<1> with status=12 opcode=0 len=0 vendor err 129 (Recv)\n" +
 		"h1:2:2 [1] misc/socket.cc:50 NCCL WARN socketProgress: Connection reset by peer\n"
