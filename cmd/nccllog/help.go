@@ -342,7 +342,8 @@ NET/OFI and NET/Socket failures
 goes on with its own network; so is "NET/OFI Could not find ncclGetVersion symbol"), libmlx5's
 "mlx5: host: got completion with error:" (evidence of that host's NET/IB error where one is logged), libfabric's
 "libfabric:PID:...::efa:cq:...<warn> err: N, message: ..." (a network error of process PID), bootstrap, Cuda
-failure (oom where it says 'out of memory'), "Failed to CUDA calloc", a CUDA or HIP call
+failure (oom where it says 'out of memory'), "Failed to CUDA calloc", NVLS's "Failed to bind
+NVLink SHARP (NVLS) Multicast memory", a CUDA or HIP call
 "failed" ("cudaIpcGetMemHandle failed : ...", "hipIpcGetMemHandle failed"), a connect refused (the
 peer was not listening: it likely died or never started), a failed ibv_create_qp, ibv_create_cq,
 ibv_modify_qp or ibv_alloc_pd, and the socket layer's "Call to bind failed" (a network error without
@@ -425,7 +426,8 @@ ranks' timeouts of one work leave out at most a quarter of the job's ranks, thos
 in it: "behind", the likely ones the others waited for; ranks of the default group that timed
 out at an earlier work than the others (at most half of them) stopped at a collective the
 others had finished: "behind". An NCCL exception whose "Last error:" says "Connection closed by
-remote peer X" names X as the one that went away first, the exception after it. An error
+remote peer X" names X as the one that went away first, the exception after it, as gloo's
+"Connection closed by peer [A]:P" names A. An error
 of finding no interface, device or network ("Bootstrap : no socket interface found", "NET/Socket
 : no interface found", "NET/IB : No IP interface found.", "... is neither AF_INET(2) nor
 AF_INET6(10)", "Error: network IB not found.") after the setting that selects them
@@ -435,7 +437,8 @@ not start NCCL: no network interface matches NCCL_SOCKET_IFNAME=eth2 (set by the
 graph file; a setting alone is no evidence. WARNs and chains of heads with a host the parser
 does not read are the pid's: ":4410:4410 [0]" (a machine whose host name NCCL read as empty)
 and "-:4410:4410 [0]" are pid 4410's, "<cluster_name>:922:1158 [3]" (redacted) is
-<cluster_name>:922's, "host-01:XXXXXX [5]" (pid redacted) is host-01's; a head cut to its
+<cluster_name>:922's, "host-01:XXXXXX [5]" (pid redacted) is host-01's, "[Node-A]:[PID]:[Thread]
+[0]" (all three masked) is Node-A's; a head cut to its
 device, "[1] misc/shmutils.cc:103 NCCL WARN ...", is the process on GPU 1's. A chain without
 its WARN proves a fault where it returns through NCCL's API (group.cc, init.cc, enqueue.cc,
 collectives.cc) on the process's main thread. Behind a collector's or logger's time, a host's
