@@ -41,13 +41,16 @@ var infoGateLines = []string{
 }
 
 // ungatedAdd is Part.Add's INFO case before infoGate: every reader tries every line. The line
-// is tidied first as Add tidies it (trailing blanks, a collector's time): the gate is what
-// this compares, not the tidying.
+// is tidied first as Add tidies it (trailing blanks, a collector's time), and its label read
+// as Add reads it (labelIsHost): the gate is what this compares, not those.
 func (p *Part) ungatedAdd(l *stages.Line) {
 	if t := l.Text; len(t) > 4 && (mayOpenTime(t) || t[len(t)-1] <= ' ') {
 		l = tidied(l)
 	}
 	p.seeEnvelope(l.P)
+	if (l.N <= labelLines || l.N%labelLines == 0) && !p.labelHosts && labelIsHost(l.Text, l.P.Env.Host) {
+		p.labelHosts = true
+	}
 	if p.addFrame(l.N, l.Text, l.P) {
 		return
 	}
