@@ -27,20 +27,12 @@ func (p *Part) behindLead(l *stages.Line, n int) *stages.Line {
 	if l.P.Rank >= 0 {
 		return l
 	}
-	r := p.rereader()
-	if r == nil {
-		return l
-	}
-	r.line = parser.Line{}
-	read := rest[:min(len(rest), parser.MaxRead)]
-	if !r.p.Scan(read, &r.line) {
-		r.line = r.p.Grammar().Parse(read) // as reread: the reading must not depend on a chunk's start
-	}
-	if r.line.Rank < 0 {
+	again, ok := p.readAgain(rest) // reread.go
+	if !ok || again.Rank < 0 {
 		return l
 	}
 	c, pl := *l, *l.P
-	pl.Rank = r.line.Rank
+	pl.Rank = again.Rank
 	c.P = &pl
 	return &c
 }

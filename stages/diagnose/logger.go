@@ -1,7 +1,6 @@
 package diagnose
 
 import (
-	"github.com/nccllog/nccllog/parser"
 	"github.com/nccllog/nccllog/stages"
 )
 
@@ -52,22 +51,11 @@ func (p *Part) behindIndent(l *stages.Line) *stages.Line {
 	if n+2 >= len(t) || t[n] != '[' {
 		return l
 	}
-	r := p.rereader()
-	if r == nil {
+	pl, ok := p.readAgain(t[n:]) // reread.go
+	if !ok {
 		return l
 	}
-	rest := t[n:]
-	r.line = parser.Line{}
-	read := rest[:min(len(rest), parser.MaxRead)]
-	if !r.p.Scan(read, &r.line) {
-		r.line = r.p.Grammar().Parse(read) // as reread: the reading must not depend on a chunk's start
-	}
-	c, pl := *l, r.line
-	if pl.Time.Form == parser.StampNone {
-		pl.Time = l.P.Time
-	}
-	c.Text, c.P = rest, &pl
-	return &c
+	return readAs(l, t[n:], pl)
 }
 
 // otherLead holds the bytes a line of other text that otherAgain may take opens with: a

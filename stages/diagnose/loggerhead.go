@@ -82,14 +82,14 @@ func glogHead(t []byte) int {
 		return 0
 	}
 	i += 8
-	for i < len(t) && (t[i] == '.' || isDigitByte(t[i])) {
+	for i < len(t) && (t[i] == '.' || isDec(t[i])) {
 		i++
 	}
 	for i < len(t) && t[i] == ' ' {
 		i++
 	}
 	j := i
-	for j < len(t) && isDigitByte(t[j]) {
+	for j < len(t) && isDec(t[j]) {
 		j++
 	}
 	if j == i || j >= len(t) || t[j] != ' ' {
@@ -106,7 +106,7 @@ func clockSource(t []byte, i int) int {
 	i += 8
 	if i < len(t) && (t[i] == ',' || t[i] == '.') {
 		i++
-		for i < len(t) && isDigitByte(t[i]) {
+		for i < len(t) && isDec(t[i]) {
 			i++
 		}
 	}
@@ -124,7 +124,7 @@ func sourceEnd(t []byte, i int) int {
 		case ' ':
 			return 0
 		case ']':
-			if j+1 < len(t) && t[j+1] == ' ' && j > i && isDigitByte(t[j-1]) {
+			if j+1 < len(t) && t[j+1] == ' ' && j > i && isDec(t[j-1]) {
 				return j + 2
 			}
 			return 0
@@ -144,11 +144,9 @@ func digitsAt(t []byte, i, n int) bool {
 		return false
 	}
 	for _, c := range t[i : i+n] {
-		if !isDigitByte(c) {
+		if !isDec(c) {
 			return false
 		}
 	}
 	return true
 }
-
-func isDigitByte(c byte) bool { return c >= '0' && c <= '9' }

@@ -160,19 +160,11 @@ func (p *Part) reread(l *stages.Line, skip int) *stages.Line {
 	if len(rest) == 0 {
 		return l
 	}
-	r := p.rereader()
-	if r == nil {
+	pl, ok := p.readAgain(rest)
+	if !ok {
 		return l
 	}
-	r.line = parser.Line{}
-	read := rest[:min(len(rest), parser.MaxRead)] // as the parser reads a line: a longer one by its start
-	if !r.p.Scan(read, &r.line) {
-		// The lines the scanner leaves to the grammar (which it does by what it read
-		// before, too: scan_old.go), read by the grammar alone: the reading must not
-		// depend on where a chunk began.
-		r.line = r.p.Grammar().Parse(read)
-	}
-	if k := r.line.Kind; k != parser.KindFailure && k != parser.KindWatchdog {
+	if k := pl.Kind; k != parser.KindFailure && k != parser.KindWatchdog {
 		if k == parser.KindOther && testLine(rest, l) {
 			c := *l // nccl-tests' own lines, which diagnose reads itself (nccltests.go)
 			c.Text = rest
@@ -180,13 +172,33 @@ func (p *Part) reread(l *stages.Line, skip int) *stages.Line {
 		}
 		return l
 	}
+	return readAs(l, rest, pl)
+}
+
+// readAgain is the parser's reading of rest as a line of its own: the scanner's, or, for the
+// lines the scanner leaves to the grammar (which it does by what it read before, too:
+// scan_old.go), the grammar's alone, as the reading must not depend on where a chunk began. A
+// longer line is read by its start, as the parser reads one. False where no parser can be made.
+func (p *Part) readAgain(rest []byte) (parser.Line, bool) {
+	r := p.rereader()
+	if r == nil {
+		return parser.Line{}, false
+	}
+	r.line = parser.Line{}
+	read := rest[:min(len(rest), parser.MaxRead)]
+	if !r.p.Scan(read, &r.line) {
+		r.line = r.p.Grammar().Parse(read)
+	}
+	return r.line, true
+}
+
+// readAs is l with the text rest read as pl, which keeps l's time where it has none.
+func readAs(l *stages.Line, rest []byte, pl parser.Line) *stages.Line {
 	c := *l
-	c.Text = rest
-	pl := r.line
 	if pl.Time.Form == parser.StampNone {
 		pl.Time = l.P.Time
 	}
-	c.P = &pl
+	c.Text, c.P = rest, &pl
 	return &c
 }
 
